@@ -1,0 +1,4 @@
+/**
+ * Benchmarks: Baton against raw ZooKeeper (the limit) and Apache Curator (the peer).
+ */
+package dev.baton.bench;

@@ -1,0 +1,4 @@
+/**
+ * The {@code baton} command.
+ */
+package dev.baton.cli;

@@ -1,0 +1,479 @@
+package dev.baton.server;
+
+import dev.baton.server.internal.NodeSpec;
+import dev.baton.server.internal.PortReservation;
+import dev.baton.server.internal.QuorumNode;
+import dev.baton.server.internal.ServerJvmSettings;
+import dev.baton.server.internal.ServerNode;
+import dev.baton.server.internal.ServerSettings;
+import dev.baton.server.internal.StandaloneNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * A real ZooKeeper ensemble of 1, 3 or 5 servers on free loopback ports, in this JVM.
+ *
+ * <p>One node runs ZooKeeper's standalone server; more run ZooKeeper's own quorum peers, so leader
+ * election, Zab broadcast and learner recovery are the real ones. Servers are numbered from 1.
+ * Each keeps its data in its own folder, so {@link #stop(int)} followed by {@link #restart(int)}
+ * brings a server back with its data, and it catches up on what it missed from the leader.
+ *
+ * <p>Ports are reserved when the ensemble is built (see {@code PortReservation}), so
+ * {@link #connectString()} is known before {@link #start()}, and several JVMs can run ensembles
+ * side by side without taking each other's ports. {@link #close()} stops every server, waits for
+ * every server thread to end, frees the ports and deletes the data unless the caller chose the
+ * data folder.
+ *
+ * <p>Guarantees and caveats: some ZooKeeper server settings are JVM-wide system properties (TTL
+ * nodes enabled, four-letter words, the container-reaper interval, no admin web server); the
+ * first in-process ensemble sets them unless the user already has. {@code forceSync} is per
+ * ensemble.
+ *
+ * <pre>{@code
+ * try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).build()) {
+ *     ensemble.start();
+ *     String connect = ensemble.connectString();
+ *     ensemble.stop(ensemble.leaderId());   // a new leader is elected among the other two
+ * }
+ * }</pre>
+ */
+public final class EmbeddedEnsemble implements AutoCloseable {
+    private static final AtomicInteger ENSEMBLES = new AtomicInteger();
+
+    private final String name;
+    private final Path dataRoot;
+    private final boolean deleteDataOnClose;
+    private final Duration startTimeout;
+    private final ServerSettings settings;
+    private final List<PortReservation> reservations;
+    private final Map<Integer, ServerNode> nodes = new TreeMap<>();
+    private volatile boolean closed;
+
+    private EmbeddedEnsemble(Builder builder, Path dataRoot, boolean deleteDataOnClose,
+                             List<NodeSpec> specs, List<PortReservation> reservations) {
+        this.name = "baton-ensemble-" + ENSEMBLES.incrementAndGet();
+        this.dataRoot = dataRoot;
+        this.deleteDataOnClose = deleteDataOnClose;
+        this.startTimeout = builder.startTimeout;
+        this.reservations = reservations;
+        this.settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
+            builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
+            builder.maxClientConnections);
+        for (NodeSpec spec : specs) {
+            ServerNode node = specs.size() == 1
+                ? new StandaloneNode(spec, settings, name)
+                : new QuorumNode(spec, specs, settings, name);
+            nodes.put(spec.id(), node);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts every server and returns once a leader is elected and every server serves clients.
+     *
+     * @throws EnsembleException if a server cannot start, or the servers do not all serve within
+     *     the start timeout
+     */
+    public void start() {
+        ensureOpen();
+        ServerJvmSettings.applyInProcess();
+        for (ServerNode node : nodes.values()) {
+            startNode(node);
+        }
+        awaitServing(nodes.keySet().stream().toList(), "start");
+    }
+
+    /** The connect string of every server, for example {@code 127.0.0.1:41001,127.0.0.1:41002}. */
+    public String connectString() {
+        return nodes.values().stream()
+            .map(n -> "127.0.0.1:" + n.spec().clientPort())
+            .collect(Collectors.joining(","));
+    }
+
+    /** The connect string of server {@code id} alone. */
+    public String connectString(int id) {
+        return "127.0.0.1:" + node(id).spec().clientPort();
+    }
+
+    /** The client port of server {@code id}. */
+    public int clientPort(int id) {
+        return node(id).spec().clientPort();
+    }
+
+    /** Every loopback port this ensemble holds: client ports, and quorum and election ports. */
+    public List<Integer> ports() {
+        return reservations.stream().map(PortReservation::port).toList();
+    }
+
+    /** Number of servers. */
+    public int size() {
+        return nodes.size();
+    }
+
+    /** The data folder of this ensemble; server {@code id} keeps its data in {@code node-<id>}. */
+    public Path dataDir() {
+        return dataRoot;
+    }
+
+    /** What server {@code id} is doing now. */
+    public ServerRole role(int id) {
+        return node(id).role();
+    }
+
+    /**
+     * The id of the current leader, waiting up to the start timeout while an election is under
+     * way. A one-node ensemble's only server counts as its leader.
+     *
+     * @throws EnsembleException if no server leads within the start timeout (no quorum running)
+     */
+    public int leaderId() {
+        long deadline = System.nanoTime() + startTimeout.toNanos();
+        while (true) {
+            OptionalInt leader = currentLeaderId();
+            if (leader.isPresent()) {
+                return leader.getAsInt();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new EnsembleException("no leader elected within " + startTimeout + "; servers: " + roles());
+            }
+            pause();
+        }
+    }
+
+    /** The id of the server leading right now, without waiting. */
+    public OptionalInt currentLeaderId() {
+        for (Map.Entry<Integer, ServerNode> e : nodes.entrySet()) {
+            ServerRole role = e.getValue().role();
+            if (role == ServerRole.LEADER || role == ServerRole.STANDALONE) {
+                return OptionalInt.of(e.getKey());
+            }
+        }
+        return OptionalInt.empty();
+    }
+
+    /**
+     * Stops server {@code id}, keeping its data. Returns once its threads have ended and its
+     * client port is closed. Stopping a stopped server does nothing.
+     */
+    public void stop(int id) {
+        ensureOpen();
+        node(id).stop();
+    }
+
+    /**
+     * Starts server {@code id} again with its data (stopping it first if it runs). When enough
+     * servers run to form a quorum, returns once this one serves clients again, caught up with the
+     * leader; otherwise returns once it is started.
+     */
+    public void restart(int id) {
+        ensureOpen();
+        ServerNode node = node(id);
+        node.stop();
+        startNode(node);
+        long running = nodes.values().stream().filter(n -> n.role() != ServerRole.STOPPED).count();
+        if (running > nodes.size() / 2) {
+            awaitServing(List.of(id), "restart of server " + id);
+        }
+    }
+
+    /** Stops every server, waits for their threads, frees the ports and deletes temporary data. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<RuntimeException> failures = new ArrayList<>();
+        for (ServerNode node : nodes.values()) {
+            try {
+                node.stop();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        reservations.forEach(PortReservation::close);
+        if (deleteDataOnClose) {
+            deleteRecursively(dataRoot);
+        }
+        if (!failures.isEmpty()) {
+            EnsembleException e = new EnsembleException("failed to stop " + failures.size() + " server(s)", failures.get(0));
+            failures.stream().skip(1).forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + "[" + connectString() + "]";
+    }
+
+    private void startNode(ServerNode node) {
+        try {
+            node.start();
+        } catch (IOException e) {
+            throw new EnsembleException("server " + node.spec().id() + " (client port " + node.spec().clientPort()
+                + ", data " + node.spec().dataDir() + ") failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    private void awaitServing(List<Integer> ids, String what) {
+        long deadline = System.nanoTime() + startTimeout.toNanos();
+        while (!ids.stream().allMatch(id -> nodes.get(id).role().isServing())) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new EnsembleException(what + " did not finish within " + startTimeout
+                    + ": servers " + roles() + " (a server stuck LOOKING usually means no quorum"
+                    + " or a quorum/election port taken by another process)");
+            }
+            pause();
+        }
+    }
+
+    private Map<Integer, ServerRole> roles() {
+        Map<Integer, ServerRole> roles = new TreeMap<>();
+        nodes.forEach((id, node) -> roles.put(id, node.role()));
+        return roles;
+    }
+
+    private ServerNode node(int id) {
+        ServerNode node = nodes.get(id);
+        if (node == null) {
+            throw new IllegalArgumentException("server id must be between 1 and " + nodes.size() + ", was " + id);
+        }
+        return node;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed");
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EnsembleException("interrupted while waiting for the ensemble", e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not delete ensemble data " + root, e);
+        }
+    }
+
+    /**
+     * Configures an ensemble. Every setting is checked as it is set, with a message that names the
+     * value; {@link #build()} checks the data folder and reserves the ports.
+     */
+    public static final class Builder {
+        private int nodes = 1;
+        private Path dataDir;
+        private int clientPort;
+        private Duration tickTime = Duration.ofMillis(500);
+        private Duration minSessionTimeout = Duration.ofSeconds(1);
+        private Duration maxSessionTimeout = Duration.ofSeconds(60);
+        private int initLimit = 20;
+        private int syncLimit = 6;
+        private boolean forceSync;
+        private int maxClientConnections;
+        private Duration startTimeout = Duration.ofSeconds(30);
+
+        private Builder() {
+        }
+
+        /** Number of servers: 1 (standalone) or more (a quorum; 3 or 5 are usual). Default 1. */
+        public Builder nodes(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("nodes must be at least 1, was " + count);
+            }
+            if (count > 9) {
+                throw new IllegalArgumentException("nodes must be at most 9 for an embedded ensemble, was " + count);
+            }
+            this.nodes = count;
+            return this;
+        }
+
+        /**
+         * Keep data in this folder (server {@code id} in {@code node-<id>}) and leave it on close.
+         * By default data goes to a temporary folder that close() deletes.
+         */
+        public Builder dataDir(Path dir) {
+            this.dataDir = Objects.requireNonNull(dir, "dataDir");
+            return this;
+        }
+
+        /**
+         * Client port of server 1; server {@code n} listens on {@code port + n - 1}. By default
+         * every port is a free one picked at build time.
+         */
+        public Builder clientPort(int port) {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("clientPort must be between 1 and 65535, was " + port);
+            }
+            this.clientPort = port;
+            return this;
+        }
+
+        /** ZooKeeper's tick: heartbeat interval and session-expiry granularity. Default 500 ms. */
+        public Builder tickTime(Duration tick) {
+            requirePositive("tickTime", tick);
+            this.tickTime = tick;
+            return this;
+        }
+
+        /** Bounds on the session timeout the servers grant to clients. Default 1 s to 60 s. */
+        public Builder sessionTimeoutBounds(Duration min, Duration max) {
+            requirePositive("minSessionTimeout", min);
+            requirePositive("maxSessionTimeout", max);
+            if (min.compareTo(max) > 0) {
+                throw new IllegalArgumentException("minSessionTimeout " + min + " is larger than maxSessionTimeout " + max);
+            }
+            this.minSessionTimeout = min;
+            this.maxSessionTimeout = max;
+            return this;
+        }
+
+        /** Ticks a follower may take to connect and sync to a new leader. Default 20. */
+        public Builder initLimit(int ticks) {
+            if (ticks < 1) {
+                throw new IllegalArgumentException("initLimit must be at least 1 tick, was " + ticks);
+            }
+            this.initLimit = ticks;
+            return this;
+        }
+
+        /** Ticks a follower may fall behind before the leader drops it. Default 6. */
+        public Builder syncLimit(int ticks) {
+            if (ticks < 1) {
+                throw new IllegalArgumentException("syncLimit must be at least 1 tick, was " + ticks);
+            }
+            this.syncLimit = ticks;
+            return this;
+        }
+
+        /**
+         * Whether every transaction is fsynced before it is acknowledged. Off by default (tests do
+         * not need durability across power loss); turn on to measure or to run durably.
+         */
+        public Builder forceSync(boolean on) {
+            this.forceSync = on;
+            return this;
+        }
+
+        /** Connections one client address may hold; 0 (the default) means unlimited. */
+        public Builder maxClientConnections(int max) {
+            if (max < 0) {
+                throw new IllegalArgumentException("maxClientConnections must be 0 (unlimited) or more, was " + max);
+            }
+            this.maxClientConnections = max;
+            return this;
+        }
+
+        /** How long start(), restart() and leaderId() wait for servers to serve. Default 30 s. */
+        public Builder startTimeout(Duration timeout) {
+            requirePositive("startTimeout", timeout);
+            this.startTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Checks the data folder and reserves the ports.
+         *
+         * @throws IllegalArgumentException if the data folder cannot be written or a requested
+         *     client port is taken
+         */
+        public EmbeddedEnsemble build() {
+            if (minSessionTimeout.compareTo(tickTime.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeout
+                    + " must be at least two ticks (tickTime is " + tickTime + ")");
+            }
+            boolean temporary = dataDir == null;
+            Path root = temporary ? createTempRoot() : prepareDataDir(dataDir);
+            List<PortReservation> held = new ArrayList<>();
+            try {
+                List<NodeSpec> specs = new ArrayList<>();
+                for (int id = 1; id <= nodes; id++) {
+                    PortReservation client = clientPort > 0
+                        ? PortReservation.exactly(clientPort + id - 1)
+                        : PortReservation.anyFree();
+                    held.add(client);
+                    int quorum = 0;
+                    int election = 0;
+                    if (nodes > 1) {
+                        PortReservation q = PortReservation.anyFree();
+                        PortReservation e = PortReservation.anyFree();
+                        held.add(q);
+                        held.add(e);
+                        quorum = q.port();
+                        election = e.port();
+                    }
+                    Path nodeDir = root.resolve("node-" + id);
+                    Files.createDirectories(nodeDir);
+                    specs.add(new NodeSpec(id, client.port(), quorum, election, nodeDir));
+                }
+                return new EmbeddedEnsemble(this, root, temporary, specs, held);
+            } catch (IOException | RuntimeException e) {
+                held.forEach(PortReservation::close);
+                if (temporary) {
+                    deleteRecursively(root);
+                }
+                if (e instanceof IOException io) {
+                    throw new IllegalArgumentException("cannot create server folders under " + root + ": " + io.getMessage(), io);
+                }
+                throw (RuntimeException) e;
+            }
+        }
+
+        private static Path createTempRoot() {
+            try {
+                return Files.createTempDirectory("baton-ensemble-");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create a temporary folder for the ensemble", e);
+            }
+        }
+
+        private static Path prepareDataDir(Path dir) {
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("dataDir " + dir + " cannot be created: " + e.getMessage(), e);
+            }
+            if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+                throw new IllegalArgumentException("dataDir " + dir + " is not a writable folder");
+            }
+            return dir;
+        }
+
+        private static void requirePositive(String name, Duration value) {
+            Objects.requireNonNull(value, name);
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, was " + value);
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.baton.server.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thread group every thread of one in-process server belongs to.
+ *
+ * <p>A server is started from a thread of its own group, so every thread ZooKeeper creates for it
+ * (selector, request processors, election, learner handlers, ...) is a member. Stopping can then
+ * wait until the group is empty, which is how an ensemble proves that {@code close()} left no
+ * thread behind.
+ */
+final class NodeThreads {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeThreads.class);
+
+    private static final Duration INTERRUPT_GRACE = Duration.ofMillis(100);
+
+    private final ThreadGroup group;
+
+    NodeThreads(String name) {
+        this.group = new ThreadGroup(name);
+    }
+
+    /** Runs {@code action} on a fresh thread of this group and waits for it. */
+    <T> T call(String threadName, Callable<T> action) throws Exception {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread thread = new Thread(group, () -> {
+            try {
+                result.set(action.call());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, threadName);
+        thread.start();
+        thread.join();
+        Throwable thrown = failure.get();
+        if (thrown instanceof Exception e) {
+            throw e;
+        }
+        if (thrown != null) {
+            // an Error (a missing class, say) must not pass for a successful start
+            throw new IllegalStateException(thrown.toString(), thrown);
+        }
+        return result.get();
+    }
+
+    /**
+     * Waits until no thread of the group is alive. Threads still alive after a short grace are
+     * interrupted: ZooKeeper's election workers, for one, otherwise poll a queue for three
+     * seconds before they notice the shutdown.
+     *
+     * @return the names of threads still alive at the deadline (empty when all ended)
+     */
+    List<String> awaitEmpty(Duration timeout) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        boolean interrupted = false;
+        while (true) {
+            List<Thread> alive = alive();
+            if (alive.isEmpty()) {
+                return List.of();
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                List<String> names = new ArrayList<>();
+                alive.forEach(t -> names.add(t.getName()));
+                LOG.warn("threads of {} still alive after {}: {}", group.getName(), timeout, names);
+                return names;
+            }
+            if (!interrupted && System.nanoTime() - start > INTERRUPT_GRACE.toNanos()) {
+                alive.forEach(Thread::interrupt);
+                interrupted = true;
+            }
+            alive.get(0).join(Math.max(1, Math.min(left / 1_000_000, 50)));
+        }
+    }
+
+    private List<Thread> alive() {
+        Thread[] threads = new Thread[group.activeCount() + 16];
+        int n = group.enumerate(threads, true);
+        List<Thread> alive = new ArrayList<>();
+        for (Thread t : Arrays.copyOf(threads, n)) {
+            if (t.isAlive() && t != Thread.currentThread()) {
+                alive.add(t);
+            }
+        }
+        return alive;
+    }
+}

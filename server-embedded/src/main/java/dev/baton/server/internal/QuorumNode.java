@@ -1,0 +1,157 @@
+package dev.baton.server.internal;
+
+import dev.baton.server.ServerRole;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZKDatabase;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.quorum.QuorumPeer;
+import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
+
+/**
+ * One member of a replicated ensemble: ZooKeeper's own {@link QuorumPeer} (fast leader election,
+ * Zab, learner sync), configured and started in this JVM the way ZooKeeper's
+ * {@code QuorumPeerMain} does it, minus the parts an embedded server must not do (JMX, an admin
+ * web server, exiting the JVM).
+ */
+public final class QuorumNode implements ServerNode {
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+
+    private final NodeSpec spec;
+    private final List<NodeSpec> members;
+    private final ServerSettings settings;
+    private final NodeThreads threads;
+
+    private QuorumPeer peer;
+
+    public QuorumNode(NodeSpec spec, List<NodeSpec> members, ServerSettings settings, String ensembleName) {
+        this.spec = spec;
+        this.members = List.copyOf(members);
+        this.settings = settings;
+        this.threads = new NodeThreads(ensembleName + "-server-" + spec.id());
+    }
+
+    @Override
+    public NodeSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public synchronized void start() throws IOException {
+        if (peer != null) {
+            return;
+        }
+        try {
+            peer = threads.call("baton-start-server-" + spec.id(), this::startInGroup);
+        } catch (IOException | RuntimeException e) {
+            stop();
+            throw e;
+        } catch (Exception e) {
+            stop();
+            throw new IOException("server " + spec.id() + " failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    private QuorumPeer startInGroup() throws Exception {
+        Files.writeString(spec.dataDir().resolve("myid"), Integer.toString(spec.id()), StandardCharsets.US_ASCII);
+        QuorumPeerConfig config = new QuorumPeerConfig();
+        config.parseProperties(properties());
+
+        ServerCnxnFactory connections = ServerCnxnFactory.createFactory();
+        connections.configure(config.getClientPortAddress(), config.getMaxClientCnxns(), -1, false);
+
+        QuorumPeer created = new QuorumPeer();
+        created.setTxnFactory(TxnLogs.open(spec.dataDir().toFile(), settings.forceSync()));
+        created.setElectionType(config.getElectionAlg());
+        created.setMyid(config.getServerId());
+        created.setTickTime(config.getTickTime());
+        created.setMinSessionTimeout(config.getMinSessionTimeout());
+        created.setMaxSessionTimeout(config.getMaxSessionTimeout());
+        created.setInitLimit(config.getInitLimit());
+        created.setSyncLimit(config.getSyncLimit());
+        created.setConnectToLearnerMasterLimit(config.getConnectToLearnerMasterLimit());
+        created.setClientPortListenBacklog(config.getClientPortListenBacklog());
+        created.setZKDatabase(new ZKDatabase(created.getTxnFactory()));
+        created.setQuorumVerifier(config.getQuorumVerifier(), false);
+        created.initConfigInZKDatabase();
+        created.setCnxnFactory(connections);
+        created.setLearnerType(config.getPeerType());
+        created.setSyncEnabled(config.getSyncEnabled());
+        created.setQuorumListenOnAllIPs(false);
+        created.setMultiAddressEnabled(false);
+        created.initialize();
+        created.start();
+        return created;
+    }
+
+    private Properties properties() {
+        Properties p = new Properties();
+        p.setProperty("dataDir", spec.dataDir().toAbsolutePath().toString());
+        p.setProperty("clientPort", Integer.toString(spec.clientPort()));
+        p.setProperty("clientPortAddress", InetAddress.getLoopbackAddress().getHostAddress());
+        p.setProperty("tickTime", Integer.toString(settings.tickMillis()));
+        p.setProperty("initLimit", Integer.toString(settings.initLimit()));
+        p.setProperty("syncLimit", Integer.toString(settings.syncLimit()));
+        p.setProperty("minSessionTimeout", Long.toString(settings.minSessionTimeout().toMillis()));
+        p.setProperty("maxSessionTimeout", Long.toString(settings.maxSessionTimeout().toMillis()));
+        p.setProperty("maxClientCnxns", Integer.toString(settings.maxClientConnections()));
+        p.setProperty("reconfigEnabled", "false");
+        p.setProperty("standaloneEnabled", "false");
+        String host = InetAddress.getLoopbackAddress().getHostAddress();
+        for (NodeSpec member : members) {
+            p.setProperty("server." + member.id(),
+                host + ":" + member.quorumPort() + ":" + member.electionPort() + ":participant");
+        }
+        return p;
+    }
+
+    @Override
+    public void stop() {
+        QuorumPeer stopping;
+        synchronized (this) {
+            stopping = peer;
+            peer = null;
+        }
+        if (stopping != null) {
+            stopping.shutdown();
+        }
+        try {
+            if (stopping != null) {
+                stopping.join(STOP_TIMEOUT.toMillis());
+            }
+            threads.awaitEmpty(STOP_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public ServerRole role() {
+        QuorumPeer current;
+        synchronized (this) {
+            current = peer;
+        }
+        if (current == null || !current.isRunning()) {
+            return ServerRole.STOPPED;
+        }
+        ZooKeeperServer active = current.getActiveServer();
+        boolean serving = active != null && active.isRunning();
+        return switch (current.getPeerState()) {
+            case LEADING -> serving ? ServerRole.LEADER : ServerRole.LOOKING;
+            case FOLLOWING, OBSERVING -> serving ? ServerRole.FOLLOWER : ServerRole.LOOKING;
+            case LOOKING -> ServerRole.LOOKING;
+        };
+    }
+
+    /** The loopback address of this server's client port. */
+    public InetSocketAddress clientAddress() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), spec.clientPort());
+    }
+}

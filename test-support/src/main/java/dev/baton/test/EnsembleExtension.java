@@ -1,0 +1,117 @@
+package dev.baton.test;
+
+import dev.baton.server.EmbeddedEnsemble;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestInstancePostProcessor;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * The JUnit 5 extension behind {@link EnsembleTest}: one ensemble per test class (nested classes
+ * share their enclosing class's), closed when the class is done.
+ */
+public final class EnsembleExtension implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EnsembleExtension.class);
+    private static final String KEY = "ensemble";
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        EmbeddedEnsemble ensemble = ensemble(context);
+        Class<?> testClass = context.getRequiredTestClass();
+        inject(testClass, null, ensemble);
+    }
+
+    @Override
+    public void postProcessTestInstance(Object testInstance, ExtensionContext context) throws Exception {
+        inject(testInstance.getClass(), testInstance, ensemble(context));
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext extension) {
+        Class<?> type = parameter.getParameter().getType();
+        return type == EmbeddedEnsemble.class
+            || (type == String.class && parameter.isAnnotated(ConnectString.class));
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext extension) {
+        EmbeddedEnsemble ensemble = ensemble(extension);
+        return parameter.getParameter().getType() == EmbeddedEnsemble.class ? ensemble : ensemble.connectString();
+    }
+
+    /** The ensemble of the test class that {@code context} belongs to, started on first use. */
+    public static EmbeddedEnsemble ensemble(ExtensionContext context) {
+        ExtensionContext owner = owningClassContext(context);
+        return owner.getStore(NAMESPACE)
+            .getOrComputeIfAbsent(KEY, key -> new StartedEnsemble(settings(owner)), StartedEnsemble.class)
+            .ensemble;
+    }
+
+    /** The innermost class context annotated with @EnsembleTest: nested classes share it. */
+    private static ExtensionContext owningClassContext(ExtensionContext context) {
+        for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+            boolean classLevel = c.getTestMethod().isEmpty();
+            if (classLevel && c.getTestClass().filter(t -> AnnotationSupport.isAnnotated(t, EnsembleTest.class)).isPresent()) {
+                return c;
+            }
+        }
+        throw new ExtensionConfigurationException("EnsembleExtension needs @EnsembleTest on the test class");
+    }
+
+    private static EnsembleTest settings(ExtensionContext owner) {
+        Optional<EnsembleTest> annotation = AnnotationSupport.findAnnotation(owner.getRequiredTestClass(), EnsembleTest.class);
+        return annotation.orElseThrow(() ->
+            new ExtensionConfigurationException("EnsembleExtension needs @EnsembleTest on " + owner.getRequiredTestClass()));
+    }
+
+    private static void inject(Class<?> type, Object instance, EmbeddedEnsemble ensemble) throws IllegalAccessException {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                boolean isStatic = Modifier.isStatic(field.getModifiers());
+                if (Modifier.isFinal(field.getModifiers()) || isStatic != (instance == null)) {
+                    continue;
+                }
+                Object value = null;
+                if (field.getType() == EmbeddedEnsemble.class) {
+                    value = ensemble;
+                } else if (field.getType() == String.class && field.isAnnotationPresent(ConnectString.class)) {
+                    value = ensemble.connectString();
+                }
+                if (value != null) {
+                    field.setAccessible(true);
+                    field.set(instance, value);
+                }
+            }
+        }
+    }
+
+    /** Kept in the class's store: JUnit closes stored AutoCloseables when the class is done. */
+    private static final class StartedEnsemble implements AutoCloseable {
+        private final EmbeddedEnsemble ensemble;
+
+        StartedEnsemble(EnsembleTest settings) {
+            EmbeddedEnsemble built = EmbeddedEnsemble.builder()
+                .nodes(settings.nodes())
+                .forceSync(settings.forceSync())
+                .build();
+            try {
+                built.start();
+            } catch (RuntimeException e) {
+                built.close();
+                throw e;
+            }
+            this.ensemble = built;
+        }
+
+        @Override
+        public void close() {
+            ensemble.close();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.baton.test;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Runs a test class against one real ZooKeeper ensemble, started before the first test and
+ * closed after the last.
+ *
+ * <p>Fields of type {@code EmbeddedEnsemble} (static or not) are filled in, and test methods and
+ * constructors may take an {@code EmbeddedEnsemble} parameter or a {@code String} parameter
+ * annotated {@link ConnectString}.
+ *
+ * <pre>{@code
+ * @EnsembleTest(nodes = 3)
+ * class FailoverTest {
+ *     EmbeddedEnsemble ensemble;
+ *
+ *     @Test
+ *     void survivesLeaderLoss(@ConnectString String connect) { ... }
+ * }
+ * }</pre>
+ */
+@Documented
+@Inherited
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.TYPE)
+@ExtendWith(EnsembleExtension.class)
+public @interface EnsembleTest {
+    /** Servers in the ensemble: 1 (standalone, the default) or 3 or 5 (a quorum). */
+    int nodes() default 1;
+
+    /** Whether the servers fsync each transaction (off by default: faster, and tests do not need it). */
+    boolean forceSync() default false;
+}

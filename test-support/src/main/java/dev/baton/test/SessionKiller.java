@@ -1,0 +1,69 @@
+package dev.baton.test;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * Makes the ensemble end a client's session for real, so the client receives
+ * {@code SESSION_EXPIRED} and its ephemeral nodes are deleted.
+ *
+ * <p>How: a second handle attaches to the same session (same id and password) directly on the
+ * ensemble and closes it. The servers commit a close-session transaction exactly as they do when a
+ * session times out: every ephemeral node of the session is deleted, watches fire, and the
+ * server that holds the victim's connection drops it. When the victim reconnects, the servers
+ * answer that its session has expired. This works whatever the victim is doing (even if its own
+ * connection is cut by a {@link ChaosProxy}), and takes about one round trip instead of a whole
+ * session timeout.
+ */
+public final class SessionKiller {
+    private SessionKiller() {
+    }
+
+    /**
+     * Ends {@code victim}'s session on the ensemble reached by {@code connectString} and returns
+     * once the servers have committed its end.
+     *
+     * @throws IllegalStateException if the ensemble cannot be reached within {@code timeout}
+     */
+    public static void expire(ZooKeeper victim, String connectString, Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(victim, "victim");
+        expire(victim.getSessionId(), victim.getSessionPasswd(), connectString, timeout);
+    }
+
+    /** Ends the session {@code sessionId} (with its password) on the ensemble at {@code connectString}. */
+    public static void expire(long sessionId, byte[] password, String connectString, Duration timeout)
+        throws InterruptedException {
+        Objects.requireNonNull(connectString, "connectString");
+        Objects.requireNonNull(timeout, "timeout");
+        if (sessionId == 0) {
+            throw new IllegalArgumentException("the client has no session yet (session id 0)");
+        }
+        CountDownLatch attached = new CountDownLatch(1);
+        Watcher watcher = event -> {
+            if (event.getState() == Watcher.Event.KeeperState.SyncConnected
+                || event.getState() == Watcher.Event.KeeperState.Expired) {
+                attached.countDown();
+            }
+        };
+        ZooKeeper killer;
+        try {
+            killer = new ZooKeeper(connectString, (int) timeout.toMillis(), watcher, sessionId, password);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot connect to " + connectString + ": " + e.getMessage(), e);
+        }
+        try {
+            if (!attached.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("could not reach " + connectString + " within " + timeout
+                    + " to expire session 0x" + Long.toHexString(sessionId));
+            }
+        } finally {
+            // close() sends closeSession and waits for the servers to commit it
+            killer.close((int) timeout.toMillis());
+        }
+    }
+}
