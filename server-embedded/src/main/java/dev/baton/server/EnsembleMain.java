@@ -76,6 +76,11 @@ public final class EnsembleMain {
             out.println("stopped");
             out.flush();
             stopped.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook itself asked us to stop; it is running now
+            }
         }
         return 0;
     }

@@ -53,9 +53,10 @@ final class NodeThreads {
     }
 
     /**
-     * Waits until no thread of the group is alive. Threads still alive after a short grace are
-     * interrupted: ZooKeeper's election workers, for one, otherwise poll a queue for three
-     * seconds before they notice the shutdown.
+     * Waits until no thread of the group is alive. ZooKeeper's election workers poll a queue for
+     * three seconds before they notice a shutdown, so after a short grace they are interrupted
+     * (they exit cleanly on interrupt); any other straggler is interrupted half way to the
+     * deadline.
      *
      * @return the names of threads still alive at the deadline (empty when all ended)
      */
@@ -75,12 +76,20 @@ final class NodeThreads {
                 LOG.warn("threads of {} still alive after {}: {}", group.getName(), timeout, names);
                 return names;
             }
-            if (!interrupted && System.nanoTime() - start > INTERRUPT_GRACE.toNanos()) {
+            long elapsed = System.nanoTime() - start;
+            if (elapsed > INTERRUPT_GRACE.toNanos()) {
+                alive.stream().filter(NodeThreads::isElectionWorker).forEach(Thread::interrupt);
+            }
+            if (!interrupted && elapsed > timeout.toNanos() / 2) {
                 alive.forEach(Thread::interrupt);
                 interrupted = true;
             }
             alive.get(0).join(Math.max(1, Math.min(left / 1_000_000, 50)));
         }
+    }
+
+    private static boolean isElectionWorker(Thread t) {
+        return t.getName().startsWith("WorkerSender") || t.getName().startsWith("WorkerReceiver");
     }
 
     private List<Thread> alive() {

@@ -1,0 +1,32 @@
+package dev.baton.bench;
+
+import java.util.Arrays;
+
+/** Percentiles of a sample of measurements. */
+record Stats(double[] sorted) {
+    static Stats of(double[] values) {
+        double[] copy = values.clone();
+        Arrays.sort(copy);
+        return new Stats(copy);
+    }
+
+    double percentile(double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    double median() {
+        return percentile(50);
+    }
+
+    double min() {
+        return sorted.length == 0 ? Double.NaN : sorted[0];
+    }
+
+    double max() {
+        return sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1];
+    }
+}
