@@ -1,6 +1,8 @@
 package dev.baton.test;
 
+import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
+import java.time.Duration;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
@@ -36,13 +38,23 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext extension) {
         Class<?> type = parameter.getParameter().getType();
         return type == EmbeddedEnsemble.class
+            || type == BatonClient.class
             || (type == String.class && parameter.isAnnotated(ConnectString.class));
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext extension) {
         EmbeddedEnsemble ensemble = ensemble(extension);
-        return parameter.getParameter().getType() == EmbeddedEnsemble.class ? ensemble : ensemble.connectString();
+        Class<?> type = parameter.getParameter().getType();
+        if (type == BatonClient.class) {
+            int timeout = settings(owningClassContext(extension)).clientSessionTimeoutMillis();
+            BatonClient client = TestClients.started(BatonClient.builder()
+                .connectString(ensemble.connectString())
+                .sessionTimeout(Duration.ofMillis(timeout)));
+            extension.getStore(NAMESPACE).put(new Object(), (AutoCloseable) client::close);
+            return client;
+        }
+        return type == EmbeddedEnsemble.class ? ensemble : ensemble.connectString();
     }
 
     /** The ensemble of the test class that {@code context} belongs to, started on first use. */

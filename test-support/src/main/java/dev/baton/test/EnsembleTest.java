@@ -13,8 +13,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * closed after the last.
  *
  * <p>Fields of type {@code EmbeddedEnsemble} (static or not) are filled in, and test methods and
- * constructors may take an {@code EmbeddedEnsemble} parameter or a {@code String} parameter
- * annotated {@link ConnectString}.
+ * constructors may take an {@code EmbeddedEnsemble} parameter, a {@code String} parameter
+ * annotated {@link ConnectString}, or {@code BatonClient} parameters: each is a new client,
+ * started and connected to the whole ensemble, closed when the test ends.
  *
  * <pre>{@code
  * @EnsembleTest(nodes = 3)
@@ -37,4 +38,7 @@ public @interface EnsembleTest {
 
     /** Whether the servers fsync each transaction (off by default: faster, and tests do not need it). */
     boolean forceSync() default false;
+
+    /** Session timeout of the {@code BatonClient}s injected into test parameters, in milliseconds. */
+    int clientSessionTimeoutMillis() default 10_000;
 }

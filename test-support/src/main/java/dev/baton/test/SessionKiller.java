@@ -1,5 +1,6 @@
 package dev.baton.test;
 
+import dev.baton.framework.BatonClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
@@ -33,6 +34,15 @@ public final class SessionKiller {
     public static void expire(ZooKeeper victim, String connectString, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(victim, "victim");
         expire(victim.getSessionId(), victim.getSessionPasswd(), connectString, timeout);
+    }
+
+    /**
+     * Ends {@code client}'s current session on the ensemble at {@code connectString}. The client
+     * then reports LOST and builds a new session by itself.
+     */
+    public static void expire(BatonClient client, String connectString, Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(client, "client");
+        expire(client.zookeeper(), connectString, timeout);
     }
 
     /** Ends the session {@code sessionId} (with its password) on the ensemble at {@code connectString}. */

@@ -1,0 +1,20 @@
+package dev.baton.framework;
+
+import java.util.List;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * The ACL a node gets when the create call does not name one (including parents created on the
+ * way). The default gives everyone every permission, like ZooKeeper's {@code OPEN_ACL_UNSAFE}.
+ */
+@FunctionalInterface
+public interface AclProvider {
+    /** Open to everyone. */
+    AclProvider OPEN = path -> ZooDefs.Ids.OPEN_ACL_UNSAFE;
+    /** Full access to the creator's authenticated identity, nothing to anyone else. */
+    AclProvider CREATOR_ALL = path -> ZooDefs.Ids.CREATOR_ALL_ACL;
+
+    /** @param path the full path of the node being created (namespace included) */
+    List<ACL> aclForPath(String path);
+}

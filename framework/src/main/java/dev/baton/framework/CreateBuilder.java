@@ -1,0 +1,71 @@
+package dev.baton.framework;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * Creates a node: {@code client.create().withMode(EPHEMERAL).creatingParentsIfNeeded().forPath("/a/b", data)}.
+ *
+ * <p>Without data the node gets empty data. Without an ACL it gets the client's
+ * {@link AclProvider}'s. Each setting can be given in any order; the terminal call
+ * ({@code forPath...}) runs the operation, retried by the client's retry policy.
+ */
+public interface CreateBuilder {
+    /** Persistent (the default), ephemeral, sequential, container or TTL. */
+    CreateBuilder withMode(CreateMode mode);
+
+    /** Time to live of a TTL node (needs {@code PERSISTENT_WITH_TTL} or {@code PERSISTENT_SEQUENTIAL_WITH_TTL}). */
+    CreateBuilder withTtl(Duration ttl);
+
+    /** The node's ACL (parents created on the way get the ACL provider's). */
+    CreateBuilder withAcl(List<ACL> acl);
+
+    /** Creates missing parents as persistent nodes. */
+    CreateBuilder creatingParentsIfNeeded();
+
+    /**
+     * Creates missing parents as container nodes, which the servers delete once they are empty
+     * (recipes use this so their folders do not accumulate).
+     */
+    CreateBuilder creatingParentContainersIfNeeded();
+
+    /**
+     * Prefixes the node's name with {@code _c_<uuid>-} (Curator's protection), so that after a
+     * lost reply the client finds the node it already created instead of creating a second one;
+     * if the create finally fails, that node is deleted in the background.
+     */
+    CreateBuilder withProtection();
+
+    /**
+     * Prefixes the node's name with {@code x-<sessionId>-} (the ZooKeeper recipes' form): after a
+     * lost reply the client finds the node its session created by that prefix.
+     */
+    CreateBuilder withSessionProtection();
+
+    /** If the node exists, sets its data instead (any version). */
+    CreateBuilder orSetData();
+
+    /**
+     * If a retried create finds the node already there with the same data (and, for an ephemeral
+     * node, owned by this session), counts that as success rather than NodeExists.
+     */
+    CreateBuilder idempotent();
+
+    /** Creates the node with empty data; returns its path (with sequence and protection). */
+    String forPath(String path) throws InterruptedException;
+
+    /** Creates the node with {@code data}; returns its path (with sequence and protection). */
+    String forPath(String path, byte[] data) throws InterruptedException;
+
+    /** Creates the node and returns its path and stat (the stat's czxid is its fencing token). */
+    CreatedNode forPathWithStat(String path, byte[] data) throws InterruptedException;
+
+    CompletableFuture<String> forPathAsync(String path);
+
+    CompletableFuture<String> forPathAsync(String path, byte[] data);
+
+    CompletableFuture<CreatedNode> forPathWithStatAsync(String path, byte[] data);
+}

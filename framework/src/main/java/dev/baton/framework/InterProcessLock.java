@@ -1,0 +1,33 @@
+package dev.baton.framework;
+
+import java.time.Duration;
+
+/**
+ * A lock shared by processes through ZooKeeper. Implemented by every lock recipe, so one
+ * mutual-exclusion contract holds for all of them.
+ */
+public interface InterProcessLock {
+    /** Waits until the lock is held. */
+    void acquire() throws InterruptedException;
+
+    /**
+     * Waits up to {@code timeout} for the lock.
+     *
+     * @return whether the lock is held; on false nothing of the attempt is left on the servers
+     */
+    boolean acquire(Duration timeout) throws InterruptedException;
+
+    /** Releases the lock once (a re-entrant lock acquired n times needs n releases). */
+    void release();
+
+    /** Whether a thread of this process holds the lock through this object. */
+    boolean isAcquiredInThisProcess();
+
+    /**
+     * The fencing token of the current hold: the creation zxid of the holder's node, larger than
+     * every earlier holder's. Pass it to downstream resources so they can reject a stale holder.
+     *
+     * @throws IllegalStateException if the lock is not held through this object
+     */
+    long fencingToken();
+}

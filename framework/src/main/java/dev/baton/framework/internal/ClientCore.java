@@ -1,0 +1,141 @@
+package dev.baton.framework.internal;
+
+import dev.baton.framework.AclProvider;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ConnectionStateChange;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.retry.RetryPolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * What every namespace view of one client shares: the connection, the retry loop, the executors
+ * and the background deleter. Built by {@link BatonClient.Builder#build()}.
+ *
+ * <p>Threads: one scheduler thread (timers, retry delays, session rebuilds; never user code), a
+ * small fork-join pool on which every future completes, and the event executor on which listeners
+ * and watchers run in order.
+ */
+public final class ClientCore {
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+    /** The client's immutable settings. */
+    public record Config(Connection.Settings settings, RetryPolicy retryPolicy, String namespace, AclProvider aclProvider,
+                         Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes) {
+    }
+
+    final Config config;
+    final ScheduledThreadPoolExecutor scheduler;
+    final ForkJoinPool async;
+    final ExecutorService ownEvents;
+    final SerialExecutor events;
+    final Connection connection;
+    final RetryLoop retryLoop;
+    final AsyncZk zk;
+    final BackgroundDeletes deletes;
+    /** Wrappers of persistent-watch watchers, so they can be removed by the caller's object. */
+    final ConcurrentMap<WatchesOp.Key, Watcher> watcherWrappers = new ConcurrentHashMap<>();
+    private volatile boolean started;
+    private volatile boolean closed;
+
+    private ClientCore(Config config) {
+        this.config = config;
+        String name = "baton-" + CLIENTS.incrementAndGet();
+        this.scheduler = new ScheduledThreadPoolExecutor(1, ThreadFactories.daemon(name + "-scheduler"));
+        scheduler.setRemoveOnCancelPolicy(true);
+        this.async = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+            ThreadFactories.daemonWorkers(name + "-async"), null, true);
+        this.ownEvents = config.eventExecutor() == null
+            ? Executors.newSingleThreadExecutor(ThreadFactories.daemon(name + "-events"))
+            : null;
+        this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
+        this.connection = new Connection(config.settings(), scheduler, async, events);
+        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.SYSTEM, connection, scheduler, async);
+        this.zk = new AsyncZk(async);
+        this.deletes = new BackgroundDeletes(connection, zk, scheduler);
+    }
+
+    /** Builds a client: its core and the view for the configured namespace. */
+    public static BatonClient create(Config config) {
+        ClientCore core = new ClientCore(config);
+        NamespacedClient root = new NamespacedClient(core, config.namespace());
+        core.connection.addListener(new ConnectionStateListener() {
+            @Override
+            public void stateChanged(BatonClient client, ConnectionState newState) {
+                core.deletes.onState(newState);
+            }
+
+            @Override
+            public void stateChanged(BatonClient client, ConnectionStateChange change) {
+                stateChanged(client, change.state());
+            }
+        }, root);
+        return root;
+    }
+
+    void start() {
+        if (closed) {
+            throw new ClientClosedException("start", null);
+        }
+        if (started) {
+            return;
+        }
+        started = true;
+        try {
+            connection.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a ZooKeeper handle for " + config.settings().connectString(), e);
+        }
+    }
+
+    boolean isStarted() {
+        return started;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        deletes.close();
+        connection.close();
+        scheduler.shutdownNow();
+        async.shutdown();
+        if (ownEvents != null) {
+            ownEvents.shutdown();
+        }
+    }
+
+    /**
+     * Wraps a caller's watcher so it runs on the event executor and sees paths without
+     * {@code namespace}.
+     */
+    Watcher dispatching(Watcher watcher, String namespace) {
+        if (watcher == null) {
+            return null;
+        }
+        return event -> {
+            WatchedEvent visible = namespace == null || event.getPath() == null
+                ? event
+                : new WatchedEvent(event.getType(), event.getState(), Paths.unfix(namespace, event.getPath()), event.getZxid());
+            events.execute(() -> watcher.process(visible));
+        };
+    }
+}

@@ -1,0 +1,27 @@
+package dev.baton.framework.internal;
+
+import java.time.Duration;
+
+/** Time as the framework's retry loop and timers see it; tests substitute a fake one. */
+public interface Clock {
+    Clock SYSTEM = new Clock() {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void sleep(Duration duration) throws InterruptedException {
+            long nanos = duration.toNanos();
+            if (nanos > 0) {
+                Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+            }
+        }
+    };
+
+    /** A monotonic reading in nanoseconds, as {@link System#nanoTime()}. */
+    long nanoTime();
+
+    /** Waits {@code duration}; the only place the framework sleeps. */
+    void sleep(Duration duration) throws InterruptedException;
+}

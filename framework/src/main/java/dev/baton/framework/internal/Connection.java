@@ -1,0 +1,412 @@
+package dev.baton.framework.internal;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ConnectionStateChange;
+import dev.baton.framework.ConnectionStateListener;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the client's one ZooKeeper handle at a time and turns its events into
+ * {@link ConnectionState}s.
+ *
+ * <p>ZooKeeper reports SyncConnected, Disconnected, Expired and ConnectedReadOnly on its event
+ * thread. This class maps them to CONNECTED / RECONNECTED, SUSPENDED, LOST and READ_ONLY, tags
+ * each with the session it belongs to, and hands them to listeners through a serial executor, in
+ * order and never on ZooKeeper's thread. After an expiry it builds a new handle (a new session) on
+ * the scheduler thread. When SUSPENDED lasts longer than the negotiated session timeout it reports
+ * LOST itself (the servers have expired the session by then, or are about to) and abandons the old
+ * session the same way, so what listeners see does not depend on how long the partition lasts.
+ */
+public final class Connection implements HandleSource {
+    private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
+    private static final Duration REBUILD_RETRY = Duration.ofSeconds(1);
+
+    /** How to build handles. */
+    public record Settings(String connectString, Duration sessionTimeout, Duration connectionTimeout,
+                           boolean canBeReadOnly, ZKClientConfig clientConfig, List<Auth> auths,
+                           boolean lostAfterSuspendedTimeout) {
+    }
+
+    /** Credentials added to every new handle. */
+    public record Auth(String scheme, byte[] auth) {
+    }
+
+    private record Registration(ConnectionStateListener listener, BatonClient client) {
+    }
+
+    private final Settings settings;
+    private final ScheduledExecutorService scheduler;
+    private final Executor async;
+    private final SerialExecutor events;
+    private final CopyOnWriteArrayList<Registration> listeners = new CopyOnWriteArrayList<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final List<CompletableFuture<ZooKeeper>> waiters = new ArrayList<>();
+    private final AtomicLong lastContact = new AtomicLong(System.nanoTime());
+
+    private volatile ZooKeeper connectedHandle;
+    private Handle handle;
+    private int generations;
+    private ConnectionState state;
+    private boolean everConnected;
+    private boolean closed;
+    private long sequence;
+    private ScheduledFuture<?> lostTimer;
+
+    public Connection(Settings settings, ScheduledExecutorService scheduler, Executor async, SerialExecutor events) {
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.async = async;
+        this.events = events;
+    }
+
+    /** Creates the first handle; connecting continues in the background. */
+    public void start() throws IOException {
+        lock.lock();
+        try {
+            if (handle == null && !closed) {
+                handle = new Handle();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void addListener(ConnectionStateListener listener, BatonClient client) {
+        listeners.add(new Registration(listener, client));
+    }
+
+    public void removeListener(ConnectionStateListener listener) {
+        listeners.removeIf(r -> r.listener == listener);
+    }
+
+    /** The current state; SUSPENDED (not connected) before the first connection. */
+    public ConnectionState state() {
+        lock.lock();
+        try {
+            return state == null ? ConnectionState.SUSPENDED : state;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current handle (connected or not), or null before start. */
+    public ZooKeeper handle() {
+        lock.lock();
+        try {
+            return handle == null ? null : handle.zk;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current session's id, or 0 before the first connection. */
+    public long sessionId() {
+        ZooKeeper zk = handle();
+        return zk == null ? 0 : zk.getSessionId();
+    }
+
+    /** The session timeout the servers granted, or the requested one before the first connection. */
+    public Duration negotiatedSessionTimeout() {
+        ZooKeeper zk = connectedHandle;
+        int negotiated = zk == null ? 0 : zk.getSessionTimeout();
+        return negotiated > 0 ? Duration.ofMillis(negotiated) : settings.sessionTimeout();
+    }
+
+    /** When (System.nanoTime) the servers last certainly heard from this session. */
+    public long lastServerContactNanos() {
+        return lastContact.get();
+    }
+
+    public boolean blockUntilConnected(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        lock.lock();
+        try {
+            while (true) {
+                if (closed) {
+                    throw new ClientClosedException("blockUntilConnected", null);
+                }
+                if (state != null && state.isConnected()) {
+                    return true;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                changed.awaitNanos(left);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public ZooKeeper awaitConnected(String operation, String path) throws InterruptedException {
+        ZooKeeper zk = connectedHandle;
+        if (zk != null) {
+            return zk;
+        }
+        Duration timeout = settings.connectionTimeout();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        lock.lock();
+        try {
+            while (true) {
+                if (closed) {
+                    throw new ClientClosedException(operation, path);
+                }
+                if (connectedHandle != null) {
+                    return connectedHandle;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new Errors.NoConnectionException(operation, path, timeout);
+                }
+                changed.awaitNanos(left);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public CompletableFuture<ZooKeeper> whenConnected(String operation, String path) {
+        ZooKeeper zk = connectedHandle;
+        if (zk != null) {
+            return CompletableFuture.completedFuture(zk);
+        }
+        CompletableFuture<ZooKeeper> waiter = new CompletableFuture<>();
+        lock.lock();
+        try {
+            if (closed) {
+                return CompletableFuture.failedFuture(new ClientClosedException(operation, path));
+            }
+            if (connectedHandle != null) {
+                return CompletableFuture.completedFuture(connectedHandle);
+            }
+            waiters.add(waiter);
+        } finally {
+            lock.unlock();
+        }
+        Duration timeout = settings.connectionTimeout();
+        ScheduledFuture<?> timer = scheduler.schedule(() -> {
+            lock.lock();
+            try {
+                waiters.remove(waiter);
+            } finally {
+                lock.unlock();
+            }
+            async.execute(() -> waiter.completeExceptionally(new Errors.NoConnectionException(operation, path, timeout)));
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        waiter.whenComplete((v, e) -> timer.cancel(false));
+        return waiter;
+    }
+
+    @Override
+    public void contacted(long sentNanos) {
+        lastContact.accumulateAndGet(sentNanos, Math::max);
+    }
+
+    /** Closes the handle (ending the session) and fails every waiter; listeners hear nothing more. */
+    public void close() {
+        Handle last;
+        List<CompletableFuture<ZooKeeper>> failed;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            connectedHandle = null;
+            cancelLostTimer();
+            failed = new ArrayList<>(waiters);
+            waiters.clear();
+            last = handle;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        failed.forEach(w -> async.execute(() -> w.completeExceptionally(new ClientClosedException("connect", null))));
+        if (last != null) {
+            try {
+                last.zk.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void onEvent(Handle from, WatchedEvent event) {
+        if (event.getType() != Watcher.Event.EventType.None) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (closed || from != handle) {
+                return;
+            }
+            switch (event.getState()) {
+                case SyncConnected -> connected(from, everConnected ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
+                case ConnectedReadOnly -> connected(from, ConnectionState.READ_ONLY);
+                case Disconnected -> disconnected(from);
+                case Expired -> {
+                    reportLost(from);
+                    scheduler.execute(() -> rebuild(from));
+                }
+                case AuthFailed -> LOG.error("the ensemble rejected this client's credentials (session 0x{})",
+                    Long.toHexString(from.sessionId));
+                default -> {
+                    // Closed: our own close; SaslAuthenticated: nothing to report
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void connected(Handle h, ConnectionState newState) {
+        cancelLostTimer();
+        h.sessionId = h.zk.getSessionId();
+        lastContact.accumulateAndGet(System.nanoTime(), Math::max);
+        if (state == newState || (state == ConnectionState.CONNECTED && newState == ConnectionState.RECONNECTED)) {
+            return;
+        }
+        everConnected = true;
+        connectedHandle = h.zk;
+        transition(newState, h.sessionId);
+        List<CompletableFuture<ZooKeeper>> ready = new ArrayList<>(waiters);
+        waiters.clear();
+        ZooKeeper zk = h.zk;
+        ready.forEach(w -> async.execute(() -> w.complete(zk)));
+    }
+
+    private void disconnected(Handle h) {
+        if (state == null || !state.isConnected()) {
+            return;
+        }
+        connectedHandle = null;
+        // ZooKeeper declares a disconnect after hearing nothing for 2/3 of the session timeout, so
+        // the servers heard from us no earlier than that before now.
+        long readTimeout = negotiatedSessionTimeout().toNanos() * 2 / 3;
+        lastContact.accumulateAndGet(System.nanoTime() - readTimeout, Math::max);
+        transition(ConnectionState.SUSPENDED, h.sessionId);
+        if (settings.lostAfterSuspendedTimeout()) {
+            long timeout = negotiatedSessionTimeout().toNanos();
+            lostTimer = scheduler.schedule(() -> suspendedTooLong(h), timeout, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void suspendedTooLong(Handle h) {
+        lock.lock();
+        try {
+            if (closed || h != handle || state != ConnectionState.SUSPENDED) {
+                return;
+            }
+            LOG.warn("suspended longer than the session timeout ({}): session 0x{} counts as lost",
+                negotiatedSessionTimeout(), Long.toHexString(h.sessionId));
+            reportLost(h);
+        } finally {
+            lock.unlock();
+        }
+        // Abandon the old session: the handle reports Expired to its watchers and closes, and
+        // onEvent(Expired) builds the new session.
+        h.zk.getTestable().injectSessionExpiration();
+    }
+
+    private void reportLost(Handle h) {
+        cancelLostTimer();
+        connectedHandle = null;
+        if (h.lostReported) {
+            return;
+        }
+        h.lostReported = true;
+        transition(ConnectionState.LOST, h.sessionId);
+    }
+
+    private void rebuild(Handle expired) {
+        lock.lock();
+        try {
+            if (closed || handle != expired) {
+                return;
+            }
+            handle = new Handle();
+            LOG.info("built a new session after session 0x{} was lost", Long.toHexString(expired.sessionId));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not build a new ZooKeeper handle, trying again in {}", REBUILD_RETRY, e);
+            scheduler.schedule(() -> rebuild(expired), REBUILD_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+            lock.unlock();
+        }
+        try {
+            expired.zk.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void transition(ConnectionState newState, long sessionId) {
+        state = newState;
+        ConnectionStateChange change = new ConnectionStateChange(newState, sessionId, ++sequence);
+        LOG.debug("connection state {}", change);
+        changed.signalAll();
+        for (Registration r : listeners) {
+            events.execute(() -> r.listener.stateChanged(r.client, change));
+        }
+    }
+
+    private void cancelLostTimer() {
+        if (lostTimer != null) {
+            lostTimer.cancel(false);
+            lostTimer = null;
+        }
+    }
+
+    /** One ZooKeeper handle (one session), and the watcher that reports its events. */
+    private final class Handle implements Watcher {
+        final ZooKeeper zk;
+        final int generation;
+        volatile long sessionId;
+        boolean lostReported;
+
+        Handle() throws IOException {
+            this.generation = ++generations;
+            ZKClientConfig config = settings.clientConfig();
+            int timeout = (int) settings.sessionTimeout().toMillis();
+            this.zk = config == null
+                ? new ZooKeeper(settings.connectString(), timeout, this, settings.canBeReadOnly())
+                : new ZooKeeper(settings.connectString(), timeout, this, settings.canBeReadOnly(), config);
+            for (Auth auth : settings.auths()) {
+                zk.addAuthInfo(auth.scheme(), auth.auth());
+            }
+        }
+
+        @Override
+        public void process(WatchedEvent event) {
+            onEvent(this, event);
+        }
+
+        @Override
+        public String toString() {
+            return "handle #" + generation;
+        }
+    }
+}

@@ -1,0 +1,347 @@
+package dev.baton.framework.internal;
+
+import dev.baton.framework.BatonException;
+import dev.baton.framework.CreateBuilder;
+import dev.baton.framework.CreatedNode;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeExistsException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * create, with every mode, parents, protection, create-or-set and idempotence.
+ *
+ * <p>The common case is one round trip. The rest happens only when needed: missing parents are
+ * created after a NoNode; after a lost reply a protected create first looks for the node it
+ * already made (by its prefix and, for an ephemeral node, its owning session) — a node found from
+ * an earlier, expired session is deleted and the create sent again; a protected create that
+ * finally fails has its possible orphan deleted in the background. The multi-step paths are
+ * written once, asynchronously; the blocking form waits on them.
+ */
+final class CreateOp implements CreateBuilder {
+    private static final byte[] EMPTY = new byte[0];
+    /** Containers emptied by the server between our parent create and our create make us try again, a few times. */
+    private static final int MAX_PARENT_PASSES = 10;
+
+    private enum Parents { NONE, PERSISTENT, CONTAINER }
+
+    private enum Protection { NONE, UUID, SESSION }
+
+    private final NamespacedClient c;
+    private CreateMode mode = CreateMode.PERSISTENT;
+    private long ttl = -1;
+    private List<ACL> acl;
+    private Parents parents = Parents.NONE;
+    private Protection protection = Protection.NONE;
+    private boolean orSetData;
+    private boolean idempotent;
+
+    CreateOp(NamespacedClient c) {
+        this.c = c;
+    }
+
+    @Override
+    public CreateBuilder withMode(CreateMode m) {
+        this.mode = Objects.requireNonNull(m, "mode");
+        return this;
+    }
+
+    @Override
+    public CreateBuilder withTtl(Duration t) {
+        Objects.requireNonNull(t, "ttl");
+        if (t.isNegative() || t.isZero()) {
+            throw new IllegalArgumentException("ttl must be positive, was " + t);
+        }
+        this.ttl = t.toMillis();
+        return this;
+    }
+
+    @Override
+    public CreateBuilder withAcl(List<ACL> a) {
+        Objects.requireNonNull(a, "acl");
+        if (a.isEmpty()) {
+            throw new IllegalArgumentException("acl must grant something to someone, was empty");
+        }
+        this.acl = List.copyOf(a);
+        return this;
+    }
+
+    @Override
+    public CreateBuilder creatingParentsIfNeeded() {
+        this.parents = Parents.PERSISTENT;
+        return this;
+    }
+
+    @Override
+    public CreateBuilder creatingParentContainersIfNeeded() {
+        this.parents = Parents.CONTAINER;
+        return this;
+    }
+
+    @Override
+    public CreateBuilder withProtection() {
+        this.protection = Protection.UUID;
+        return this;
+    }
+
+    @Override
+    public CreateBuilder withSessionProtection() {
+        this.protection = Protection.SESSION;
+        return this;
+    }
+
+    @Override
+    public CreateBuilder orSetData() {
+        this.orSetData = true;
+        return this;
+    }
+
+    @Override
+    public CreateBuilder idempotent() {
+        this.idempotent = true;
+        return this;
+    }
+
+    @Override
+    public String forPath(String path) throws InterruptedException {
+        return forPath(path, EMPTY);
+    }
+
+    @Override
+    public String forPath(String path, byte[] data) throws InterruptedException {
+        return forPathWithStat(path, data).path();
+    }
+
+    @Override
+    public CreatedNode forPathWithStat(String path, byte[] data) throws InterruptedException {
+        Plan plan = new Plan(path, data);
+        try {
+            return c.retry().call("create", path, plan::attempt);
+        } catch (BatonException | InterruptedException e) {
+            plan.abandon();
+            throw e;
+        }
+    }
+
+    @Override
+    public CompletableFuture<String> forPathAsync(String path) {
+        return forPathAsync(path, EMPTY);
+    }
+
+    @Override
+    public CompletableFuture<String> forPathAsync(String path, byte[] data) {
+        return forPathWithStatAsync(path, data).thenApply(CreatedNode::path);
+    }
+
+    @Override
+    public CompletableFuture<CreatedNode> forPathWithStatAsync(String path, byte[] data) {
+        Plan plan;
+        try {
+            plan = new Plan(path, data);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<CreatedNode> result = c.retry().callAsync("create", path, plan::attemptAsync);
+        result.whenComplete((node, e) -> {
+            if (e != null) {
+                plan.abandon();
+            }
+        });
+        return result;
+    }
+
+    /** One create call: its paths, and what it sent. */
+    private final class Plan {
+        private final String userPath;
+        private final byte[] data;
+        private final String parent;
+        private final String name;
+        private final String full;
+        private final String uuid;
+        private final List<ACL> nodeAcl;
+        private final Set<String> prefixesSent = ConcurrentHashMap.newKeySet();
+
+        Plan(String path, byte[] data) {
+            this.data = Objects.requireNonNull(data, "data");
+            if (mode.isTTL() && ttl < 0) {
+                throw new IllegalArgumentException("create " + path + ": mode " + mode + " needs withTtl(...)");
+            }
+            if (!mode.isTTL() && ttl >= 0) {
+                throw new IllegalArgumentException("create " + path + ": withTtl needs mode PERSISTENT_WITH_TTL or "
+                    + "PERSISTENT_SEQUENTIAL_WITH_TTL, was " + mode);
+            }
+            this.userPath = path;
+            this.full = c.prepare("create", path, mode.isSequential());
+            if (full.equals("/")) {
+                throw new NodeExistsException("create", path, null);
+            }
+            c.checkSize("create", path, full, data.length);
+            this.parent = Paths.parent(full);
+            this.name = Paths.name(full);
+            this.uuid = protection == Protection.UUID ? UUID.randomUUID().toString() : null;
+            this.nodeAcl = acl != null ? acl : c.aclFor(full);
+        }
+
+        CreatedNode attempt(ZooKeeper zk, int attempt) throws KeeperException, InterruptedException {
+            if (protection != Protection.NONE && attempt > 0) {
+                CreatedNode mine = Futures.await(findOwn(zk));
+                if (mine != null) {
+                    return mine;
+                }
+            }
+            String target = target(zk);
+            Stat stat = new Stat();
+            try {
+                sent(zk);
+                String created = zk.create(target, data, nodeAcl, mode, stat, ttl);
+                return node(created, stat);
+            } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException e) {
+                return Futures.await(recover(zk, target, Errors.translate(e, "create", userPath), 0));
+            }
+        }
+
+        CompletableFuture<CreatedNode> attemptAsync(ZooKeeper zk, int attempt) {
+            CompletableFuture<CreatedNode> found = protection != Protection.NONE && attempt > 0
+                ? findOwn(zk)
+                : CompletableFuture.completedFuture(null);
+            return found.thenCompose(mine -> mine != null ? CompletableFuture.completedFuture(mine) : send(zk, target(zk), 0));
+        }
+
+        private CompletableFuture<CreatedNode> send(ZooKeeper zk, String target, int pass) {
+            sent(zk);
+            return c.zk().create(zk, target, data, nodeAcl, mode, ttl, "create", userPath)
+                .thenApply(created -> node(created.path(), created.stat()))
+                .exceptionallyCompose(e -> recover(zk, target, Errors.unwrap(e), pass));
+        }
+
+        /** The slow paths: make parents and try again, set data instead, or accept our own earlier create. */
+        private CompletableFuture<CreatedNode> recover(ZooKeeper zk, String target, Throwable cause, int pass) {
+            if (cause instanceof NoNodeException && pass < MAX_PARENT_PASSES) {
+                Optional<CreateMode> parentMode = parentMode();
+                if (parentMode.isPresent()) {
+                    return ensure(zk, parent, parentMode.get()).thenCompose(v -> send(zk, target, pass + 1));
+                }
+            }
+            if (cause instanceof NodeExistsException && orSetData) {
+                return c.zk().setData(zk, target, data, -1, "create", userPath).thenApply(stat -> node(target, stat));
+            }
+            if (cause instanceof NodeExistsException && idempotent) {
+                return c.zk().getData(zk, target, null, "create", userPath).thenApply(existing -> {
+                    if (Arrays.equals(existing.data(), data) && ownedHere(zk, existing.stat())) {
+                        return node(target, existing.stat());
+                    }
+                    throw Futures.rethrow(cause);
+                });
+            }
+            return CompletableFuture.failedFuture(cause);
+        }
+
+        /** How to create missing parents: as asked, or (without asking) just the namespace's root. */
+        private Optional<CreateMode> parentMode() {
+            return switch (parents) {
+                case PERSISTENT -> Optional.of(CreateMode.PERSISTENT);
+                case CONTAINER -> Optional.of(CreateMode.CONTAINER);
+                case NONE -> parent.equals(c.namespaceRoot()) ? Optional.of(CreateMode.PERSISTENT) : Optional.empty();
+            };
+        }
+
+        /** Creates {@code path} (and its missing ancestors) with empty data; an existing node is fine. */
+        private CompletableFuture<Void> ensure(ZooKeeper zk, String path, CreateMode parentMode) {
+            if (path.equals("/")) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return c.zk().create(zk, path, EMPTY, c.aclFor(path), parentMode, -1, "create", userPath)
+                .<Void>thenApply(created -> null)
+                .exceptionallyCompose(e -> {
+                    Throwable cause = Errors.unwrap(e);
+                    if (cause instanceof NodeExistsException) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    if (cause instanceof NoNodeException) {
+                        return ensure(zk, Paths.parent(path), parentMode).thenCompose(v -> ensure(zk, path, parentMode));
+                    }
+                    return CompletableFuture.failedFuture(cause);
+                });
+        }
+
+        /**
+         * After a lost reply: the node an earlier attempt created, found by its prefix. An
+         * ephemeral node owned by another (expired) session is deleted, and null returned so the
+         * create is sent again.
+         */
+        private CompletableFuture<CreatedNode> findOwn(ZooKeeper zk) {
+            String prefix = prefix(zk) + name;
+            return c.zk().getChildren(zk, parent, null, "create", userPath)
+                .thenCompose(children -> children.children().stream()
+                    .filter(child -> child.startsWith(prefix))
+                    .findFirst()
+                    .map(child -> adopt(zk, Paths.join(parent, child)))
+                    .orElse(CompletableFuture.completedFuture(null)))
+                .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
+                    ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.failedFuture(Errors.unwrap(e)));
+        }
+
+        private CompletableFuture<CreatedNode> adopt(ZooKeeper zk, String path) {
+            return c.zk().exists(zk, path, null, "create", userPath).thenCompose(stat -> {
+                if (stat == null) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                if (ownedHere(zk, stat)) {
+                    return CompletableFuture.completedFuture(node(path, stat));
+                }
+                return c.zk().delete(zk, path, -1, "create", userPath)
+                    .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
+                        ? CompletableFuture.completedFuture(null)
+                        : CompletableFuture.failedFuture(Errors.unwrap(e)))
+                    .thenApply(v -> null);
+            });
+        }
+
+        /** A persistent node is ours whatever the session; an ephemeral one only if this session owns it. */
+        private boolean ownedHere(ZooKeeper zk, Stat stat) {
+            return !mode.isEphemeral() || stat.getEphemeralOwner() == zk.getSessionId();
+        }
+
+        private String prefix(ZooKeeper zk) {
+            return switch (protection) {
+                case NONE -> "";
+                case UUID -> "_c_" + uuid + "-";
+                case SESSION -> "x-" + zk.getSessionId() + "-";
+            };
+        }
+
+        private String target(ZooKeeper zk) {
+            return protection == Protection.NONE ? full : Paths.join(parent, prefix(zk) + name);
+        }
+
+        private void sent(ZooKeeper zk) {
+            if (protection != Protection.NONE) {
+                prefixesSent.add(prefix(zk) + name);
+            }
+        }
+
+        private CreatedNode node(String serverPath, Stat stat) {
+            return new CreatedNode(c.unfix(serverPath), stat);
+        }
+
+        /** The create failed for good: a protected node it may have made is deleted in the background. */
+        void abandon() {
+            for (String prefix : prefixesSent) {
+                c.core.deletes.deleteChildrenStartingWith(parent, prefix);
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.baton.framework.internal;
+
+import dev.baton.framework.AuthFailedException;
+import dev.baton.framework.BadVersionException;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.InvalidAclException;
+import dev.baton.framework.NoAuthException;
+import dev.baton.framework.NoChildrenForEphemeralsException;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.NotEmptyException;
+import dev.baton.framework.OperationTimeoutException;
+import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.SessionMovedException;
+import dev.baton.framework.ZooKeeperException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.apache.zookeeper.KeeperException;
+
+/** The one place ZooKeeper's failures become Baton's. */
+public final class Errors {
+    private Errors() {
+    }
+
+    /** Translates {@code e}, raised by {@code operation} on {@code path} (the caller's path). */
+    public static BatonException translate(KeeperException e, String operation, String path) {
+        return of(e.code(), operation, path, e);
+    }
+
+    /** The exception for ZooKeeper's result {@code code} (not OK). */
+    public static BatonException of(KeeperException.Code code, String operation, String path, Throwable cause) {
+        return switch (code) {
+            case NONODE -> new NoNodeException(operation, path, cause);
+            case NODEEXISTS -> new NodeExistsException(operation, path, cause);
+            case BADVERSION -> new BadVersionException(operation, path, cause);
+            case NOTEMPTY -> new NotEmptyException(operation, path, cause);
+            case NOAUTH -> new NoAuthException(operation, path, cause);
+            case AUTHFAILED -> new AuthFailedException(operation, path, cause);
+            case INVALIDACL -> new InvalidAclException(operation, path, cause);
+            case NOCHILDRENFOREPHEMERALS -> new NoChildrenForEphemeralsException(operation, path, cause);
+            case SESSIONEXPIRED -> new SessionExpiredException(operation, path, cause);
+            case SESSIONMOVED -> new SessionMovedException(operation, path, cause);
+            case OPERATIONTIMEOUT, REQUESTTIMEOUT -> new OperationTimeoutException(operation, path, cause);
+            case CONNECTIONLOSS -> new ConnectionLossException(operation, path, cause);
+            default -> new ZooKeeperException(code, operation, path, cause);
+        };
+    }
+
+    /** The exception for an asynchronous callback's result code {@code rc}. */
+    public static BatonException of(int rc, String operation, String path) {
+        return of(KeeperException.Code.get(rc), operation, path, null);
+    }
+
+    /** Whether the retry loop may try the operation again after {@code e}. */
+    public static boolean isRetryable(BatonException e) {
+        return e instanceof ConnectionLossException && !(e instanceof NoConnectionException)
+            || e instanceof OperationTimeoutException
+            || e instanceof SessionMovedException;
+    }
+
+    /** The failure inside a future's completion wrapper. */
+    public static Throwable unwrap(Throwable t) {
+        Throwable current = t;
+        while ((current instanceof CompletionException || current instanceof ExecutionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    /**
+     * No connection was found within the connection timeout. Not retried: the wait for a
+     * connection was the retry.
+     */
+    public static final class NoConnectionException extends ConnectionLossException {
+        private static final long serialVersionUID = 1L;
+
+        public NoConnectionException(String operation, String path, java.time.Duration waited) {
+            super(operation, path, "no connection to the ensemble within " + waited, null);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.baton.framework.internal;
+
+import dev.baton.framework.BatonException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/** Waiting on the framework's futures from blocking code. */
+public final class Futures {
+    private Futures() {
+    }
+
+    /**
+     * Waits for {@code future} and returns its value, rethrowing a {@link BatonException} (or any
+     * unchecked failure) as itself.
+     */
+    public static <T> T await(CompletableFuture<T> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        } catch (CancellationException e) {
+            throw new BatonException("cancelled", e);
+        }
+    }
+
+    /** {@code t} as an unchecked exception to throw. */
+    public static RuntimeException rethrow(Throwable t) {
+        Throwable cause = Errors.unwrap(t);
+        if (cause instanceof RuntimeException r) {
+            return r;
+        }
+        if (cause instanceof Error e) {
+            throw e;
+        }
+        return new BatonException(String.valueOf(cause), cause);
+    }
+}

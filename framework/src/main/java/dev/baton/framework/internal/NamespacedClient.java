@@ -1,0 +1,216 @@
+package dev.baton.framework.internal;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.CreateBuilder;
+import dev.baton.framework.DataTooLargeException;
+import dev.baton.framework.DeleteBuilder;
+import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.ExistsBuilder;
+import dev.baton.framework.GetChildrenBuilder;
+import dev.baton.framework.GetDataBuilder;
+import dev.baton.framework.SetDataBuilder;
+import dev.baton.framework.SyncBuilder;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.WatchesBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * A {@link BatonClient}: one namespace's view of a {@link ClientCore}. Every path a caller gives
+ * is validated, then prefixed with the namespace; every path handed back has it removed.
+ */
+public final class NamespacedClient implements BatonClient {
+    /** Room for the request header, path length fields and a default ACL in a request. */
+    private static final int REQUEST_OVERHEAD = 512;
+
+    final ClientCore core;
+    final String namespace;
+
+    NamespacedClient(ClientCore core, String namespace) {
+        this.core = core;
+        this.namespace = namespace;
+    }
+
+    @Override
+    public void start() {
+        core.start();
+    }
+
+    @Override
+    public boolean blockUntilConnected(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        requireStarted("blockUntilConnected", null);
+        return core.connection.blockUntilConnected(timeout);
+    }
+
+    @Override
+    public ConnectionState connectionState() {
+        return core.connection.state();
+    }
+
+    @Override
+    public long sessionId() {
+        return core.connection.sessionId();
+    }
+
+    @Override
+    public Duration negotiatedSessionTimeout() {
+        return core.connection.negotiatedSessionTimeout();
+    }
+
+    @Override
+    public long lastServerContactNanos() {
+        return core.connection.lastServerContactNanos();
+    }
+
+    @Override
+    public ZooKeeper zookeeper() {
+        requireStarted("zookeeper", null);
+        return core.connection.handle();
+    }
+
+    @Override
+    public void addConnectionStateListener(ConnectionStateListener listener) {
+        core.connection.addListener(Objects.requireNonNull(listener, "listener"), this);
+    }
+
+    @Override
+    public void removeConnectionStateListener(ConnectionStateListener listener) {
+        core.connection.removeListener(listener);
+    }
+
+    @Override
+    public ErrorPolicy errorPolicy() {
+        return core.config.errorPolicy();
+    }
+
+    @Override
+    public Executor eventExecutor() {
+        return core.events;
+    }
+
+    @Override
+    public String namespace() {
+        return namespace;
+    }
+
+    @Override
+    public BatonClient usingNamespace(String newNamespace) {
+        return new NamespacedClient(core, Paths.validateNamespace(newNamespace));
+    }
+
+    @Override
+    public CreateBuilder create() {
+        return new CreateOp(this);
+    }
+
+    @Override
+    public GetDataBuilder getData() {
+        return new ReadOps.GetData(this);
+    }
+
+    @Override
+    public SetDataBuilder setData() {
+        return new SetDataOp(this);
+    }
+
+    @Override
+    public DeleteBuilder delete() {
+        return new DeleteOp(this);
+    }
+
+    @Override
+    public ExistsBuilder checkExists() {
+        return new ReadOps.Exists(this);
+    }
+
+    @Override
+    public GetChildrenBuilder getChildren() {
+        return new ReadOps.GetChildren(this);
+    }
+
+    @Override
+    public TransactionBuilder transaction() {
+        return new TransactionOp(this);
+    }
+
+    @Override
+    public SyncBuilder sync() {
+        return new ReadOps.Sync(this);
+    }
+
+    @Override
+    public WatchesBuilder watches() {
+        return new WatchesOp(this);
+    }
+
+    @Override
+    public boolean isClosed() {
+        return core.isClosed();
+    }
+
+    @Override
+    public void close() {
+        core.close();
+    }
+
+    @Override
+    public String toString() {
+        return "BatonClient[" + core.config.settings().connectString() + (namespace == null ? "" : ", namespace=" + namespace) + "]";
+    }
+
+    // ---- helpers for the operation builders ----
+
+    /** Checks that the client can run {@code operation}, validates {@code path}, and returns the server path. */
+    String prepare(String operation, String path, boolean sequential) {
+        requireStarted(operation, path);
+        Paths.validate(operation, path, sequential);
+        return Paths.fix(namespace, path);
+    }
+
+    void requireStarted(String operation, String path) {
+        if (core.isClosed()) {
+            throw new ClientClosedException(operation, path);
+        }
+        if (!core.isStarted()) {
+            throw new BatonException(operation + (path == null ? "" : " " + path) + ": the client is not started; call start() first");
+        }
+    }
+
+    String unfix(String serverPath) {
+        return Paths.unfix(namespace, serverPath);
+    }
+
+    /** The server path of the namespace's root, or null without a namespace. */
+    String namespaceRoot() {
+        return namespace == null ? null : "/" + namespace;
+    }
+
+    List<ACL> aclFor(String serverPath) {
+        return core.config.aclProvider().aclForPath(serverPath);
+    }
+
+    /** Fails before sending if {@code dataLength} bytes at {@code serverPath} would exceed the servers' request limit. */
+    void checkSize(String operation, String userPath, String serverPath, int dataLength) {
+        int limit = core.config.maxRequestBytes() - REQUEST_OVERHEAD - Paths.utf8Length(serverPath);
+        if (dataLength > limit) {
+            throw new DataTooLargeException(operation, userPath, dataLength, Math.max(0, limit));
+        }
+    }
+
+    RetryLoop retry() {
+        return core.retryLoop;
+    }
+
+    AsyncZk zk() {
+        return core.zk;
+    }
+}

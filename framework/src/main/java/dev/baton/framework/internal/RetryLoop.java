@@ -1,0 +1,172 @@
+package dev.baton.framework.internal;
+
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.OperationTimeoutException;
+import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.retry.RetryPolicy;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * The only retry loop in Baton, in a blocking and an asynchronous form.
+ *
+ * <p>Each attempt gets a connected handle (waiting up to the connection timeout), runs, and on a
+ * recoverable failure (connection loss mid-flight, operation timeout, session moved) asks the
+ * {@link RetryPolicy} whether and when to try again. The blocking form waits on the injected
+ * {@link Clock}; the asynchronous form schedules the next attempt and parks no thread. Other
+ * failures end the operation at once. Attempts are numbered from 0, so an attempt can tell that an
+ * earlier one may have reached the server (for protected creates and idempotent operations).
+ */
+public final class RetryLoop {
+    /** One blocking attempt on a connected handle. */
+    @FunctionalInterface
+    public interface Attempt<T> {
+        T run(ZooKeeper zk, int attempt) throws KeeperException, InterruptedException;
+    }
+
+    /** One asynchronous attempt; its future fails with a {@link BatonException}. */
+    @FunctionalInterface
+    public interface AsyncAttempt<T> {
+        CompletableFuture<T> run(ZooKeeper zk, int attempt);
+    }
+
+    private final RetryPolicy policy;
+    private final Clock clock;
+    private final HandleSource handles;
+    private final ScheduledExecutorService scheduler;
+    private final Executor async;
+
+    public RetryLoop(RetryPolicy policy, Clock clock, HandleSource handles, ScheduledExecutorService scheduler, Executor async) {
+        this.policy = policy;
+        this.clock = clock;
+        this.handles = handles;
+        this.scheduler = scheduler;
+        this.async = async;
+    }
+
+    public RetryPolicy policy() {
+        return policy;
+    }
+
+    /** Runs {@code attempt} until it succeeds, fails for good, or the policy gives up. */
+    public <T> T call(String operation, String path, Attempt<T> attempt) throws InterruptedException {
+        long start = clock.nanoTime();
+        for (int n = 0; ; n++) {
+            ZooKeeper zk = handles.awaitConnected(operation, path);
+            long sent = clock.nanoTime();
+            BatonException failure;
+            try {
+                T result = attempt.run(zk, n);
+                handles.contacted(sent);
+                return result;
+            } catch (KeeperException e) {
+                failure = Errors.translate(e, operation, path);
+            } catch (BatonException e) {
+                failure = e;
+            }
+            noteContact(failure, sent);
+            Optional<Duration> wait = decide(n + 1, start, failure);
+            if (wait.isEmpty()) {
+                throw failure;
+            }
+            clock.sleep(wait.get());
+        }
+    }
+
+    /**
+     * Runs {@code attempt} asynchronously with the same rules. Cancelling the returned future stops
+     * further attempts (one already sent still reaches the server).
+     */
+    public <T> CompletableFuture<T> callAsync(String operation, String path, AsyncAttempt<T> attempt) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        new AsyncRun<>(operation, path, attempt, result, clock.nanoTime()).next(0);
+        return result;
+    }
+
+    private Optional<Duration> decide(int retryCount, long start, BatonException failure) {
+        if (!Errors.isRetryable(failure)) {
+            return Optional.empty();
+        }
+        return policy.retryAfter(retryCount, Duration.ofNanos(clock.nanoTime() - start), failure);
+    }
+
+    /** A failure the server answered with (no node, bad version, ...) still proves the session was alive. */
+    private void noteContact(BatonException failure, long sent) {
+        if (failure.code() != null && !(failure instanceof ConnectionLossException)
+            && !(failure instanceof OperationTimeoutException) && !(failure instanceof SessionExpiredException)) {
+            handles.contacted(sent);
+        }
+    }
+
+    private final class AsyncRun<T> {
+        private final String operation;
+        private final String path;
+        private final AsyncAttempt<T> attempt;
+        private final CompletableFuture<T> result;
+        private final long start;
+
+        AsyncRun(String operation, String path, AsyncAttempt<T> attempt, CompletableFuture<T> result, long start) {
+            this.operation = operation;
+            this.path = path;
+            this.attempt = attempt;
+            this.result = result;
+            this.start = start;
+        }
+
+        void next(int n) {
+            if (result.isDone()) {
+                return;
+            }
+            handles.whenConnected(operation, path).whenComplete((zk, connectFailure) -> {
+                if (connectFailure != null) {
+                    result.completeExceptionally(Errors.unwrap(connectFailure));
+                    return;
+                }
+                if (result.isDone()) {
+                    return;
+                }
+                long sent = clock.nanoTime();
+                CompletableFuture<T> running;
+                try {
+                    running = attempt.run(zk, n);
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                    return;
+                }
+                running.whenComplete((value, error) -> finished(n, sent, value, error));
+            });
+        }
+
+        private void finished(int n, long sent, T value, Throwable error) {
+            if (error == null) {
+                handles.contacted(sent);
+                result.complete(value);
+                return;
+            }
+            Throwable cause = Errors.unwrap(error);
+            if (!(cause instanceof BatonException failure)) {
+                result.completeExceptionally(cause);
+                return;
+            }
+            noteContact(failure, sent);
+            Optional<Duration> wait = decide(n + 1, start, failure);
+            if (wait.isEmpty() || result.isDone()) {
+                result.completeExceptionally(failure);
+                return;
+            }
+            long nanos = wait.get().toNanos();
+            if (nanos <= 0) {
+                async.execute(() -> next(n + 1));
+            } else {
+                scheduler.schedule(() -> async.execute(() -> next(n + 1)), nanos, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+}

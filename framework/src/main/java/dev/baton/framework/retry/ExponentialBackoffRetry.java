@@ -1,0 +1,57 @@
+package dev.baton.framework.retry;
+
+import dev.baton.framework.BatonException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Retries up to {@code maxRetries} times, waiting longer each time: before retry {@code n} it
+ * waits a random time between {@code baseSleep × 2^(n-1)} and twice that, capped at
+ * {@code maxSleep}. The randomness keeps clients that lost the same server from coming back in
+ * lock-step.
+ */
+public class ExponentialBackoffRetry implements RetryPolicy {
+    /** More doublings than this would overflow; later retries wait the cap. */
+    private static final int MAX_SHIFT = 29;
+
+    private final Duration baseSleep;
+    private final int maxRetries;
+    private final Duration maxSleep;
+    private final DoubleSupplier random;
+
+    public ExponentialBackoffRetry(Duration baseSleep, int maxRetries) {
+        this(baseSleep, maxRetries, Duration.ofMillis(Integer.MAX_VALUE));
+    }
+
+    public ExponentialBackoffRetry(Duration baseSleep, int maxRetries, Duration maxSleep) {
+        this(baseSleep, maxRetries, maxSleep, () -> ThreadLocalRandom.current().nextDouble());
+    }
+
+    /** For tests: {@code random} returns values in [0, 1). */
+    ExponentialBackoffRetry(Duration baseSleep, int maxRetries, Duration maxSleep, DoubleSupplier random) {
+        this.baseSleep = Durations.positive("baseSleep", baseSleep);
+        this.maxRetries = Durations.nonNegative("maxRetries", maxRetries);
+        this.maxSleep = Durations.positive("maxSleep", maxSleep);
+        this.random = random;
+    }
+
+    @Override
+    public Optional<Duration> retryAfter(int retryCount, Duration elapsed, BatonException cause) {
+        if (retryCount > maxRetries) {
+            return Optional.empty();
+        }
+        long floor = baseSleep.toNanos() << Math.min(retryCount - 1, MAX_SHIFT);
+        if (floor < 0) {
+            floor = Long.MAX_VALUE / 2;
+        }
+        long nanos = floor + (long) (floor * random.getAsDouble());
+        return Optional.of(Duration.ofNanos(Math.min(Math.max(nanos, 0), maxSleep.toNanos())));
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[baseSleep=" + baseSleep + ", maxRetries=" + maxRetries + ", maxSleep=" + maxSleep + "]";
+    }
+}

@@ -1,0 +1,33 @@
+package dev.baton.framework.retry;
+
+import dev.baton.framework.BatonException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Retries every {@code sleep} for as long as the operation has been running less than
+ * {@code maxElapsed}; a retry never starts after that time.
+ */
+public final class RetryUntilElapsed implements RetryPolicy {
+    private final Duration maxElapsed;
+    private final Duration sleep;
+
+    public RetryUntilElapsed(Duration maxElapsed, Duration sleep) {
+        this.maxElapsed = Durations.positive("maxElapsed", maxElapsed);
+        this.sleep = Durations.nonNegative("sleep", sleep);
+    }
+
+    @Override
+    public Optional<Duration> retryAfter(int retryCount, Duration elapsed, BatonException cause) {
+        Duration left = maxElapsed.minus(elapsed);
+        if (left.isNegative() || left.isZero()) {
+            return Optional.empty();
+        }
+        return Optional.of(sleep.compareTo(left) < 0 ? sleep : left);
+    }
+
+    @Override
+    public String toString() {
+        return "RetryUntilElapsed[maxElapsed=" + maxElapsed + ", sleep=" + sleep + "]";
+    }
+}

@@ -1,0 +1,35 @@
+package dev.baton.test;
+
+import dev.baton.framework.BatonClient;
+import java.time.Duration;
+
+/** Clients for tests: built, started and connected in one call. */
+public final class TestClients {
+    /** How long a test client may take to connect before the test fails. */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+
+    private TestClients() {
+    }
+
+    /** Builds, starts and waits for the connection; the caller closes the client. */
+    public static BatonClient started(BatonClient.Builder builder) {
+        BatonClient client = builder.build();
+        client.start();
+        try {
+            if (!client.blockUntilConnected(CONNECT_TIMEOUT)) {
+                client.close();
+                throw new IllegalStateException("test client did not connect within " + CONNECT_TIMEOUT + ": " + client);
+            }
+        } catch (InterruptedException e) {
+            client.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while connecting a test client", e);
+        }
+        return client;
+    }
+
+    /** A started, connected client of {@code connectString} with a {@code sessionTimeout} session. */
+    public static BatonClient started(String connectString, Duration sessionTimeout) {
+        return started(BatonClient.builder().connectString(connectString).sessionTimeout(sessionTimeout));
+    }
+}
