@@ -79,6 +79,12 @@ public interface BatonClient extends AutoCloseable {
     /** Where listeners and watchers run: in order, never on ZooKeeper's event thread. */
     Executor eventExecutor();
 
+    /**
+     * Where this client's futures complete (a small pool, never ZooKeeper's thread). Recipes
+     * complete their own futures here too, so a caller's continuation never blocks event delivery.
+     */
+    Executor asyncExecutor();
+
     /** The namespace every path is relative to, or null for none. */
     String namespace();
 

@@ -19,6 +19,9 @@ public interface WatchesBuilder {
     /** Removes {@code watcher} from {@code path} for the given kind of watch. */
     void remove(String path, Watcher watcher, Watcher.WatcherType type) throws InterruptedException;
 
+    /** Removes {@code watcher} from {@code path}; completes (without failing) also when there was nothing to remove. */
+    CompletableFuture<Void> removeAsync(String path, Watcher watcher, Watcher.WatcherType type);
+
     /** Removes every watcher of the given kind from {@code path}. */
     void removeAll(String path, Watcher.WatcherType type) throws InterruptedException;
 }

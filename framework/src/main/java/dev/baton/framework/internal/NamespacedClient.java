@@ -98,6 +98,11 @@ public final class NamespacedClient implements BatonClient {
     }
 
     @Override
+    public Executor asyncExecutor() {
+        return core.async;
+    }
+
+    @Override
     public String namespace() {
         return namespace;
     }

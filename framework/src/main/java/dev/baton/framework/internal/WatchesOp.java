@@ -76,6 +76,24 @@ final class WatchesOp implements WatchesBuilder {
     }
 
     @Override
+    public CompletableFuture<Void> removeAsync(String path, Watcher watcher, Watcher.WatcherType type) {
+        Watcher w = watcher == null ? null : wrappers().remove(new Key(watcher, c.namespace));
+        if (w == null || c.core.isClosed()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        String full = c.prepare("removeWatches", path, false);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        c.core.connection.whenConnected("removeWatches", path).whenComplete((zk, e) -> {
+            if (e != null) {
+                done.complete(null);
+                return;
+            }
+            zk.removeWatches(full, w, type, true, (rc, p, ctx) -> c.core.async.execute(() -> done.complete(null)), null);
+        });
+        return done;
+    }
+
+    @Override
     public void removeAll(String path, Watcher.WatcherType type) throws InterruptedException {
         Objects.requireNonNull(type, "type");
         String full = c.prepare("removeAllWatches", path, false);

@@ -1,0 +1,7 @@
+package dev.baton.framework.cache;
+
+/** Told of every change a cache sees, in order, on the cache's executor. A listener that throws is logged. */
+@FunctionalInterface
+public interface CacheListener {
+    void event(CacheEvent event);
+}

@@ -1,0 +1,382 @@
+package dev.baton.framework.cache;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ConnectionStateChange;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.internal.Futures;
+import dev.baton.framework.internal.Paths;
+import dev.baton.framework.internal.SerialExecutor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local copy of a subtree, kept current by one persistent recursive watch.
+ *
+ * <p>Algorithm: one {@code PERSISTENT_RECURSIVE} watch on the root (never one per node); a full
+ * load walks the subtree down to {@code maxDepth}; each watch event (created, data changed,
+ * deleted) is applied in order — a created or changed node is read again first. Everything —
+ * loads and events — runs through one queue, one step at a time, so the cache applies changes in
+ * the order the servers made them. Listeners hear ADDED, UPDATED and REMOVED, and INITIALIZED
+ * once after the first load, in order, on the cache's executor.
+ *
+ * <p>Guarantees and caveats: after a reconnect the cache loads the whole subtree again and
+ * reports the differences (events missed while disconnected are not lost); after a session expiry
+ * it also installs its watch again (watches belong to a session). Between a change on the servers
+ * and the cache seeing it there is a delay of one or two round trips. A node deeper than
+ * {@code maxDepth} is ignored.
+ */
+public final class TreeCache implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TreeCache.class);
+    private static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(1);
+    private static final byte[] NO_DATA = new byte[0];
+
+    private final BatonClient client;
+    private final String root;
+    private final int maxDepth;
+    private final boolean cacheData;
+    private final Executor listenerExecutor;
+    private final NavigableMap<String, ChildData> nodes = new TreeMap<>();
+    private final List<CacheListener> listeners = new CopyOnWriteArrayList<>();
+    private final CountDownLatch initialized = new CountDownLatch(1);
+    private final Watcher watcher = this::onWatchEvent;
+    private final ConnectionStateListener stateListener = new ConnectionStateListener() {
+        @Override
+        public void stateChanged(BatonClient c, ConnectionState newState) {
+            // the variant with the session is the one used
+        }
+
+        @Override
+        public void stateChanged(BatonClient c, ConnectionStateChange change) {
+            if (change.state() == ConnectionState.RECONNECTED || change.state() == ConnectionState.CONNECTED) {
+                enqueue(TreeCache.this::resync);
+            }
+        }
+    };
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    private long watchedSession;
+    private boolean started;
+    private volatile boolean closed;
+
+    private TreeCache(Builder builder) {
+        this.client = builder.client;
+        this.root = builder.root;
+        this.maxDepth = builder.maxDepth;
+        this.cacheData = builder.cacheData;
+        this.listenerExecutor = builder.executor == null ? client.eventExecutor() : new SerialExecutor(builder.executor);
+    }
+
+    /** A cache of the subtree at {@code path} (the node itself and all its descendants by default). */
+    public static Builder builder(BatonClient client, String path) {
+        return new Builder(client, path);
+    }
+
+    /** Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load. */
+    public synchronized void start() {
+        if (closed) {
+            throw new IllegalStateException("cache of " + root + " is closed");
+        }
+        if (started) {
+            return;
+        }
+        started = true;
+        client.addConnectionStateListener(stateListener);
+        enqueue(this::resync);
+    }
+
+    /** Waits for the first full load; returns false if {@code timeout} passed first. */
+    public boolean awaitInitialized(Duration timeout) throws InterruptedException {
+        return initialized.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    public void addListener(CacheListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeListener(CacheListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** The cached node at {@code path}, if any. */
+    public synchronized Optional<ChildData> get(String path) {
+        return Optional.ofNullable(nodes.get(path));
+    }
+
+    /** The cached children of {@code path}, by name, in name order. */
+    public synchronized Map<String, ChildData> children(String path) {
+        Map<String, ChildData> children = new LinkedHashMap<>();
+        String prefix = path.equals("/") ? "/" : path + "/";
+        for (ChildData node : nodes.tailMap(prefix, false).values()) {
+            if (!node.path().startsWith(prefix)) {
+                break;
+            }
+            if (node.path().indexOf('/', prefix.length()) < 0) {
+                children.put(node.name(), node);
+            }
+        }
+        return children;
+    }
+
+    /** Every cached node, by path. */
+    public synchronized Map<String, ChildData> snapshot() {
+        return new LinkedHashMap<>(nodes);
+    }
+
+    /** The cached subtree's root path. */
+    public String root() {
+        return root;
+    }
+
+    /** Stops watching; the cache's content stays readable but no longer changes. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        client.removeConnectionStateListener(stateListener);
+        if (started && !client.isClosed()) {
+            client.watches().removeAsync(root, watcher, Watcher.WatcherType.Any);
+        }
+    }
+
+    // ---- the queue: one step at a time, in order ----
+
+    private synchronized void enqueue(Supplier<CompletableFuture<Void>> step) {
+        if (closed) {
+            return;
+        }
+        tail = tail.thenCompose(v -> closed ? CompletableFuture.<Void>completedFuture(null) : step.get())
+            .exceptionally(e -> {
+                if (!closed && !client.isClosed()) {
+                    LOG.warn("cache of {}: a step failed ({}); loading again in {}", root, Futures.rethrow(e).getMessage(), RETRY_AFTER_FAILURE);
+                    CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS)
+                        .execute(() -> enqueue(this::resync));
+                }
+                return null;
+            });
+    }
+
+    private void onWatchEvent(WatchedEvent event) {
+        String path = event.getPath();
+        if (path == null || depth(path) < 0 || depth(path) > maxDepth) {
+            return;
+        }
+        switch (event.getType()) {
+            case NodeCreated, NodeDataChanged -> enqueue(() -> refresh(path));
+            case NodeDeleted -> enqueue(() -> {
+                removeSubtree(path);
+                return CompletableFuture.completedFuture(null);
+            });
+            default -> {
+                // persistent recursive watches report no child-list events; connection events come through the state listener
+            }
+        }
+    }
+
+    /** Reads one node again and applies what the server says now. */
+    private CompletableFuture<Void> refresh(String path) {
+        return read(path).thenAccept(found -> {
+            if (found == null) {
+                removeSubtree(path);
+            } else {
+                put(found);
+            }
+        });
+    }
+
+    /** Installs the watch if this session has none, loads the whole subtree, and applies the differences. */
+    private CompletableFuture<Void> resync() {
+        long session = client.sessionId();
+        CompletableFuture<Void> watch = session == watchedSession
+            ? CompletableFuture.completedFuture(null)
+            : client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher).thenRun(() -> watchedSession = session);
+        Map<String, ChildData> found = new TreeMap<>();
+        return watch.thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
+            reconcile(found);
+            if (initialized.getCount() > 0) {
+                initialized.countDown();
+                notifyListeners(new CacheEvent(CacheEvent.Type.INITIALIZED, null, null));
+            }
+        });
+    }
+
+    private CompletableFuture<Void> walk(String path, int depth, Map<String, ChildData> found) {
+        return read(path).thenCompose(node -> {
+            if (node == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            synchronized (found) {
+                found.put(path, node);
+            }
+            if (depth >= maxDepth || node.stat().getNumChildren() == 0) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return client.getChildren().forPathAsync(path)
+                .exceptionally(e -> {
+                    if (Futures.rethrow(e) instanceof NoNodeException) {
+                        return List.of();
+                    }
+                    throw Futures.rethrow(e);
+                })
+                .thenCompose(children -> CompletableFuture.allOf(children.stream()
+                    .map(child -> walk(Paths.join(path, child), depth + 1, found))
+                    .toArray(CompletableFuture[]::new)));
+        });
+    }
+
+    /** The node at {@code path} now, or null if there is none. */
+    private CompletableFuture<ChildData> read(String path) {
+        CompletableFuture<ChildData> read = cacheData
+            ? client.getData().forPathWithStatAsync(path).thenApply(d -> new ChildData(path, d.data(), d.stat()))
+            : client.checkExists().forPathAsync(path).thenApply(stat -> stat == null ? null : new ChildData(path, NO_DATA, stat));
+        return read.exceptionally(e -> {
+            if (Futures.rethrow(e) instanceof NoNodeException) {
+                return null;
+            }
+            throw Futures.rethrow(e);
+        });
+    }
+
+    private void reconcile(Map<String, ChildData> found) {
+        List<ChildData> gone = new ArrayList<>();
+        synchronized (this) {
+            for (ChildData cached : nodes.values()) {
+                if (!found.containsKey(cached.path())) {
+                    gone.add(cached);
+                }
+            }
+        }
+        gone.forEach(node -> removeSubtree(node.path()));
+        found.values().forEach(this::put);
+    }
+
+    private void put(ChildData node) {
+        ChildData previous;
+        synchronized (this) {
+            previous = nodes.get(node.path());
+            if (previous != null && !isNewer(node.stat(), previous.stat())) {
+                return;
+            }
+            if (previous != null && previous.stat().getMzxid() == node.stat().getMzxid()
+                && previous.stat().getCzxid() == node.stat().getCzxid() && Arrays.equals(previous.data(), node.data())) {
+                return;
+            }
+            nodes.put(node.path(), node);
+        }
+        notifyListeners(previous == null
+            ? new CacheEvent(CacheEvent.Type.ADDED, node, null)
+            : new CacheEvent(CacheEvent.Type.UPDATED, node, previous));
+    }
+
+    private static boolean isNewer(Stat candidate, Stat current) {
+        return candidate.getCzxid() != current.getCzxid() || candidate.getMzxid() >= current.getMzxid();
+    }
+
+    private void removeSubtree(String path) {
+        List<ChildData> removed = new ArrayList<>();
+        synchronized (this) {
+            ChildData node = nodes.remove(path);
+            String prefix = path.equals("/") ? "/" : path + "/";
+            var below = nodes.tailMap(prefix, true).entrySet().iterator();
+            while (below.hasNext()) {
+                var entry = below.next();
+                if (!entry.getKey().startsWith(prefix)) {
+                    break;
+                }
+                removed.add(entry.getValue());
+                below.remove();
+            }
+            if (node != null) {
+                removed.add(node);
+            }
+        }
+        removed.forEach(node -> notifyListeners(new CacheEvent(CacheEvent.Type.REMOVED, node, null)));
+    }
+
+    private void notifyListeners(CacheEvent event) {
+        for (CacheListener listener : listeners) {
+            listenerExecutor.execute(() -> listener.event(event));
+        }
+    }
+
+    /** Depth of {@code path} below the root (0 for the root), or -1 if it is not under it. */
+    private int depth(String path) {
+        if (path.equals(root)) {
+            return 0;
+        }
+        String prefix = root.equals("/") ? "/" : root + "/";
+        if (!path.startsWith(prefix)) {
+            return -1;
+        }
+        int depth = 1;
+        for (int i = prefix.length(); i < path.length(); i++) {
+            if (path.charAt(i) == '/') {
+                depth++;
+            }
+        }
+        return depth;
+    }
+
+    /** Configures a {@link TreeCache}. */
+    public static final class Builder {
+        private final BatonClient client;
+        private final String root;
+        private int maxDepth = Integer.MAX_VALUE;
+        private boolean cacheData = true;
+        private Executor executor;
+
+        private Builder(BatonClient client, String root) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.root = Paths.validate("cache", root, false);
+        }
+
+        /** How deep below the root to cache: 0 the root alone, 1 its children too, ... Default: everything. */
+        public Builder maxDepth(int depth) {
+            if (depth < 0) {
+                throw new IllegalArgumentException("maxDepth must be 0 or more, was " + depth);
+            }
+            this.maxDepth = depth;
+            return this;
+        }
+
+        /** Whether to keep node data (default) or only stats. */
+        public Builder cacheData(boolean keep) {
+            this.cacheData = keep;
+            return this;
+        }
+
+        /** Where listeners run (in order, one at a time). Default: the client's event executor. */
+        public Builder executor(Executor listenerExecutor) {
+            this.executor = Objects.requireNonNull(listenerExecutor, "executor");
+            return this;
+        }
+
+        public TreeCache build() {
+            return new TreeCache(this);
+        }
+    }
+}
