@@ -144,11 +144,15 @@ final class LeaseAcquisition {
             lock();
             return;
         }
-        count();
+        count(false);
     }
 
-    /** Lists the leases, leaving a watch, and asks the rule. */
-    private void count() {
+    /**
+     * Lists the leases and asks the rule. A first look sets no watch: most looks end in HOLD, and
+     * a watch left behind would fire later at a process that no longer cares. Only when it must
+     * wait does it look again with a watch (a lease returned in between is then seen at once).
+     */
+    private void count(boolean watch) {
         int gen;
         String mine;
         synchronized (this) {
@@ -158,8 +162,11 @@ final class LeaseAcquisition {
             gen = ++generation;
             mine = lease.name();
         }
-        Watcher watcher = event -> onEvent(event, gen);
-        client.getChildren().usingWatcher(watcher).forPathAsync(leasesDir).whenComplete((children, e) -> {
+        var listing = client.getChildren();
+        if (watch) {
+            listing = listing.usingWatcher(event -> onEvent(event, gen));
+        }
+        listing.forPathAsync(leasesDir).whenComplete((children, e) -> {
             if (e != null) {
                 Throwable cause = Async.unwrap(e);
                 if (cause instanceof NoNodeException || cause instanceof SessionExpiredException) {
@@ -174,6 +181,8 @@ final class LeaseAcquisition {
                 case WAIT -> {
                     if (lookOnce()) {
                         result.complete(null);
+                    } else if (!watch) {
+                        count(true);
                     }
                 }
                 case MISSING -> startOver(gen);
@@ -182,6 +191,7 @@ final class LeaseAcquisition {
     }
 
     private void onEvent(WatchedEvent event, int gen) {
+        // gen is the generation of the look that set the watch
         synchronized (this) {
             if (gen != generation || state != State.COUNTING || result.isDone()) {
                 return;
@@ -189,7 +199,7 @@ final class LeaseAcquisition {
         }
         // disconnects keep the watch (it is set again on reconnection); anything else means look again
         if (event.getType() != Watcher.Event.EventType.None || event.getState() == Watcher.Event.KeeperState.Expired) {
-            count();
+            count(false);
         }
     }
 
