@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Acquires several things in order within one time budget, or none: the multi-lock over its
@@ -16,17 +17,20 @@ import java.util.function.Function;
 final class AllOrNothing<T> {
     private final List<Function<Duration, CompletableFuture<T>>> steps;
     private final Consumer<T> giveBack;
+    private final LongSupplier clock;
     private final long deadline;
     private final boolean unlimited;
     private final CompletableFuture<List<T>> result = new CompletableFuture<>();
     private final List<T> taken = new ArrayList<>();
     private CompletableFuture<T> current;
 
-    private AllOrNothing(List<Function<Duration, CompletableFuture<T>>> steps, Duration timeout, Consumer<T> giveBack) {
+    private AllOrNothing(List<Function<Duration, CompletableFuture<T>>> steps, Duration timeout, Consumer<T> giveBack,
+                         LongSupplier clock) {
         this.steps = List.copyOf(steps);
         this.giveBack = giveBack;
+        this.clock = clock;
         this.unlimited = timeout == null;
-        this.deadline = unlimited ? 0 : System.nanoTime() + timeout.toNanos();
+        this.deadline = unlimited ? 0 : clock.getAsLong() + timeout.toNanos();
     }
 
     /**
@@ -37,7 +41,13 @@ final class AllOrNothing<T> {
      */
     static <T> CompletableFuture<List<T>> acquire(List<Function<Duration, CompletableFuture<T>>> steps, Duration timeout,
                                                   Consumer<T> giveBack) {
-        AllOrNothing<T> run = new AllOrNothing<>(steps, timeout, giveBack);
+        return acquire(steps, timeout, giveBack, System::nanoTime);
+    }
+
+    /** {@link #acquire(List, Duration, Consumer)} on {@code clock} (nanoseconds, monotonic): tests pass a fake one. */
+    static <T> CompletableFuture<List<T>> acquire(List<Function<Duration, CompletableFuture<T>>> steps, Duration timeout,
+                                                  Consumer<T> giveBack, LongSupplier clock) {
+        AllOrNothing<T> run = new AllOrNothing<>(steps, timeout, giveBack, clock);
         run.result.whenComplete((all, e) -> {
             if (all == null) {
                 run.abandon();
@@ -85,7 +95,7 @@ final class AllOrNothing<T> {
         if (unlimited) {
             return null;
         }
-        long left = deadline - System.nanoTime();
+        long left = deadline - clock.getAsLong();
         return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
