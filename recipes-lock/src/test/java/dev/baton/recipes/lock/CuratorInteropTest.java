@@ -109,10 +109,10 @@ class CuratorInteropTest {
 
         // a Curator waiter gets the lease Baton returns, and a Baton waiter the one Curator returns
         CompletableFuture<Lease> batonWaits = baton.acquireAsync(WAIT);
-        await().atMost(WAIT).until(() -> client.getChildren().forPath(path + "/locks").size() == 1);
+        await().atMost(WAIT).until(() -> Nodes.children(client, path + "/locks").size() == 1);
         Future<Collection<org.apache.curator.framework.recipes.locks.Lease>> curatorWaits =
             curatorThread.submit(() -> curatorSemaphore.acquire(1, 20, TimeUnit.SECONDS));
-        await().atMost(WAIT).until(() -> client.getChildren().forPath(path + "/locks").size() == 2);
+        await().atMost(WAIT).until(() -> Nodes.children(client, path + "/locks").size() == 2);
         curatorSemaphore.returnLease(curatorLease);
         Lease second = batonWaits.get(20, TimeUnit.SECONDS);
         assertThat(second).as("Baton waited first, so Baton gets Curator's returned lease").isNotNull();
@@ -124,7 +124,7 @@ class CuratorInteropTest {
         curatorSemaphore.returnAll(new ArrayList<>(curatorSecond));
         second.close();
         await().atMost(WAIT).until(() -> baton.participantNodes().isEmpty()
-            && client.getChildren().forPath(path + "/locks").isEmpty());
+            && Nodes.children(client, path + "/locks").isEmpty());
     }
 
     @Test

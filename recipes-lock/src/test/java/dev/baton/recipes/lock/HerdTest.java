@@ -68,7 +68,7 @@ class HerdTest {
             waiters.add(new InterProcessSemaphoreV2(counting.client(), path, 2).acquireAsync(null));
         }
         // one waiter holds the internal mutex and counts; the others wait in the mutex's line
-        await().atMost(WAIT).until(() -> holderClient.getChildren().forPath(path + "/locks").size() == WAITERS);
+        await().atMost(WAIT).until(() -> Nodes.children(holderClient, path + "/locks").size() == WAITERS);
         await().atMost(WAIT).until(() -> holderSide.participantNodes().size() == 3);
         counting.quiesce(WAIT);
         counting.reset();
@@ -87,6 +87,6 @@ class HerdTest {
         }
         held.get(1).close();
         await().atMost(WAIT).until(() -> holderSide.participantNodes().isEmpty()
-            && holderClient.getChildren().forPath(path + "/locks").isEmpty());
+            && Nodes.children(holderClient, path + "/locks").isEmpty());
     }
 }

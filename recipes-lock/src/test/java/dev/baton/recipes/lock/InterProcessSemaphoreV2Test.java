@@ -92,7 +92,7 @@ class InterProcessSemaphoreV2Test {
         Lease lease = semaphore.acquire();
 
         assertThat(lease.nodePaths()).singleElement().asString().matches("/semaphore/layout/leases/_c_[0-9a-f-]{36}-lease-\\d{10}");
-        await().atMost(WAIT).until(() -> a.getChildren().forPath("/semaphore/layout/locks").isEmpty());
+        await().atMost(WAIT).until(() -> Nodes.children(a, "/semaphore/layout/locks").isEmpty());
         lease.close();
         lease.close(); // closing twice does nothing
         assertThatThrownBy(lease::release).isInstanceOf(IllegalMonitorStateException.class);
@@ -105,13 +105,13 @@ class InterProcessSemaphoreV2Test {
         CompletableFuture<Lease> counting = new InterProcessSemaphoreV2(b, "/semaphore/cancel", 1).acquireAsync(null);
         CompletableFuture<Lease> queued = new InterProcessSemaphoreV2(b, "/semaphore/cancel", 1).acquireAsync(null);
         await().atMost(WAIT).until(() -> holder.participantNodes().size() == 2
-            && a.getChildren().forPath("/semaphore/cancel/locks").size() == 2);
+            && Nodes.children(a, "/semaphore/cancel/locks").size() == 2);
 
         counting.cancel(true);
         queued.cancel(true);
 
         await().atMost(WAIT).until(() -> holder.participantNodes().equals(List.of(held.nodeName()))
-            && a.getChildren().forPath("/semaphore/cancel/locks").isEmpty());
+            && Nodes.children(a, "/semaphore/cancel/locks").isEmpty());
         held.close();
     }
 

@@ -48,7 +48,7 @@ class WriteLockTest {
 
         assertThat(lock.isOwner()).isTrue();
         assertThat(lock.getId()).matches("/writelock/free/x-" + client.sessionId() + "-\\d{10}");
-        assertThat(client.getChildren().forPath("/writelock/free")).containsExactly(lock.getId().substring("/writelock/free/".length()));
+        assertThat(Nodes.children(client, "/writelock/free")).containsExactly(lock.getId().substring("/writelock/free/".length()));
         assertThat(lock.lock()).as("asking again while owner").isTrue();
         await().atMost(WAIT).until(() -> heard.calls.equals(List.of("acquired")));
         long token = lock.fencingToken();
@@ -58,7 +58,7 @@ class WriteLockTest {
 
         assertThat(lock.isOwner()).isFalse();
         assertThat(lock.getId()).isNull();
-        assertThat(client.getChildren().forPath("/writelock/free")).isEmpty();
+        assertThat(Nodes.children(client, "/writelock/free")).isEmpty();
         await().atMost(WAIT).until(() -> heard.calls.equals(List.of("acquired", "released")));
         assertThatThrownBy(lock::fencingToken).isInstanceOf(IllegalStateException.class);
     }
@@ -91,11 +91,11 @@ class WriteLockTest {
         WriteLock second = new WriteLock(b, "/writelock/give-up", heard);
         first.lock();
         second.lock();
-        await().atMost(WAIT).until(() -> a.getChildren().forPath("/writelock/give-up").size() == 2);
+        await().atMost(WAIT).until(() -> Nodes.children(a, "/writelock/give-up").size() == 2);
 
         second.unlock();
 
-        await().atMost(WAIT).until(() -> a.getChildren().forPath("/writelock/give-up").size() == 1);
+        await().atMost(WAIT).until(() -> Nodes.children(a, "/writelock/give-up").size() == 1);
         first.unlock();
         assertThat(heard.calls).as("it never held, so it is never told of a release").isEmpty();
         assertThat(second.getId()).isNull();
