@@ -27,10 +27,11 @@ import org.apache.zookeeper.ZooKeeper;
  * ZooKeeper client. Contended: eight clients, one thread each, acquire and release one lock as
  * fast as they can; the wait is the time from calling acquire to holding. Every client talks to
  * the same follower, so no side is closer to the leader than another. Each measurement runs
- * {@code rounds} times, alternating Baton and Curator, after a warm-up; the table shows medians.
+ * {@code rounds} times after a one-second warm-up, Curator first in even rounds and Baton first
+ * in odd ones; every round is printed, and the table shows medians.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [seconds per measurement] [rounds]}
- * (default 6 s, 2 rounds: about 90 s).
+ * (default 5 s, 3 rounds: about 100 s).
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
@@ -56,8 +57,8 @@ public final class LockBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Duration measure = Duration.ofSeconds(args.length > 0 ? Long.parseLong(args[0]) : 6);
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+        Duration measure = Duration.ofSeconds(args.length > 0 ? Long.parseLong(args[0]) : 5);
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             int leader = ensemble.leaderId();
@@ -72,11 +73,24 @@ public final class LockBenchmark {
             List<Result> curatorCrowd = new ArrayList<>();
             List<Result> batonCrowd = new ArrayList<>();
             for (int round = 0; round < rounds; round++) {
+                // odd rounds run Baton first, so neither side always follows the other
+                boolean batonFirst = round % 2 == 1;
                 raw.add(rawCycles(connect, measure));
-                curatorSolo.add(curatorUncontended(connect, measure));
-                batonSolo.add(batonUncontended(connect, measure));
-                curatorCrowd.add(curatorContended(connect, measure));
-                batonCrowd.add(batonContended(connect, measure));
+                if (batonFirst) {
+                    batonSolo.add(batonUncontended(connect, measure));
+                    curatorSolo.add(curatorUncontended(connect, measure));
+                    batonCrowd.add(batonContended(connect, measure));
+                    curatorCrowd.add(curatorContended(connect, measure));
+                } else {
+                    curatorSolo.add(curatorUncontended(connect, measure));
+                    batonSolo.add(batonUncontended(connect, measure));
+                    curatorCrowd.add(curatorContended(connect, measure));
+                    batonCrowd.add(batonContended(connect, measure));
+                }
+                System.out.printf("round %d: raw %.0f/s, uncontended Curator %.0f/s Baton %.0f/s, contended Curator %.0f/s"
+                        + " (p99 %.1f ms) Baton %.0f/s (p99 %.1f ms)%n", round + 1, raw.get(round), curatorSolo.get(round),
+                    batonSolo.get(round), curatorCrowd.get(round).perSecond(), curatorCrowd.get(round).waitsMillis().percentile(99),
+                    batonCrowd.get(round).perSecond(), batonCrowd.get(round).waitsMillis().percentile(99));
             }
             report(median(raw), median(curatorSolo), median(batonSolo), medianResult(curatorCrowd), medianResult(batonCrowd));
         }

@@ -25,9 +25,18 @@ final class Async {
     /**
      * {@code source} mapped by {@code fn} (a null value stays null), where cancelling the result
      * cancels {@code source}, and a value that arrives after the result was cancelled is handed
-     * to {@code orphan} so that what it grants is given back.
+     * to {@code orphan} so that what it grants is given back. For a side-effect-free {@code fn}.
      */
     static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan) {
+        return map(source, fn, orphan, mapped -> { });
+    }
+
+    /**
+     * {@link #map(CompletableFuture, Function, Consumer)} for an {@code fn} whose result must be
+     * undone as a whole ({@code mappedOrphan}) when the result was cancelled while it was being made.
+     */
+    static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan,
+                                           Consumer<R> mappedOrphan) {
         CompletableFuture<R> result = new CompletableFuture<>();
         source.whenComplete((value, e) -> {
             if (e != null) {
@@ -51,6 +60,7 @@ final class Async {
                 return;
             }
             if (!result.complete(mapped)) {
+                mappedOrphan.accept(mapped);
                 orphan.accept(value);
             }
         });

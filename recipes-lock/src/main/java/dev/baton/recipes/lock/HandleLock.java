@@ -136,7 +136,7 @@ abstract sealed class HandleLock implements LeasableLock
     }
 
     private CompletableFuture<LockLease> start(Duration timeout) {
-        return Async.map(acquireHold(timeout), this::lease, Hold::delete);
+        return Async.map(acquireHold(timeout), this::lease, Hold::delete, lease -> leases.remove(lease));
     }
 
     private LockLease lease(Hold hold) {

@@ -3,6 +3,7 @@ package dev.baton.recipes.lock;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
+import dev.baton.framework.contention.Ticket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -87,8 +88,9 @@ public final class InterProcessMutex extends HandleLock {
 
     @Override
     CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return Async.map(contention.acquire(participantData, timeout),
+        return Async.<Ticket, Hold>map(contention.acquire(participantData, timeout),
             ticket -> NodeHold.start(contention.client(), ticket, contention::release),
-            contention::release);
+            contention::release,
+            hold -> ((NodeHold) hold).stopMonitoring());
     }
 }

@@ -80,6 +80,11 @@ final class NodeHold implements Hold {
         return client.connectionState().isConnected();
     }
 
+    /** Stops watching without deleting (the node is given back by whoever owns the ticket). */
+    void stopMonitoring() {
+        holding.close();
+    }
+
     @Override
     public CompletableFuture<Void> delete() {
         holding.close();
