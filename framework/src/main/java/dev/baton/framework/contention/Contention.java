@@ -243,7 +243,8 @@ public final class Contention {
                 }
                 Decision decision = rule.decide(ordered, index);
                 if (decision.holds()) {
-                    complete(mine);
+                    // replies already complete on the async executor: no second hop to get there
+                    result.complete(mine);
                 } else if (timeout != null && timeout.isZero()) {
                     // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
                     result.complete(null);
