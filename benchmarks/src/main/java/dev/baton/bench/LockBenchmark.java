@@ -6,7 +6,6 @@ import dev.baton.server.EmbeddedEnsemble;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
@@ -14,7 +13,6 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -26,190 +24,216 @@ import org.apache.zookeeper.ZooKeeper;
  * requests a lock needs (create ephemeral-sequential, getChildren, delete) with the plain
  * ZooKeeper client. Contended: eight clients, one thread each, acquire and release one lock as
  * fast as they can; the wait is the time from calling acquire to holding. Every client talks to
- * the same follower, so no side is closer to the leader than another. Each measurement runs
- * {@code rounds} times after a one-second warm-up, Curator first in even rounds and Baton first
- * in odd ones; every round is printed, and the table shows medians.
+ * the same follower, so no side is closer to the leader than another.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [seconds per measurement] [rounds]}
- * (default 5 s, 3 rounds: about 100 s).
+ * <p>The machine this runs on is shared, so its speed drifts by the second. The contenders
+ * therefore take turns in short slices (raw, Curator, Baton, raw, ... for the uncontended loop;
+ * Curator's crowd and Baton's crowd alternately for the contended one), on clients connected once
+ * at the start, and the report gives both the totals and the median of the ratios of neighbouring
+ * slices, which a drift affects least.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices]} (default 10 slices of
+ * each kind: about 90 s).
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
     private static final int SESSION_MS = 30_000;
+    private static final Duration SOLO_SLICE = Duration.ofMillis(700);
+    private static final Duration CROWD_SLICE = Duration.ofMillis(2_500);
+    private static final Duration CROWD_WARM_UP = Duration.ofMillis(300);
 
     private LockBenchmark() {
     }
 
-    /** One way of taking and giving back a lock once, on the calling thread. */
+    /** Takes and gives back a lock once on the calling thread. */
     @FunctionalInterface
     interface Cycle {
         void run() throws Exception;
     }
 
-    /** A cycle that reports how long its acquire waited, in milliseconds. */
-    @FunctionalInterface
-    interface TimedCycle {
-        double run() throws Exception;
-    }
+    /** Totals of one contender over all its slices. */
+    static final class Tally {
+        long count;
+        long nanos;
+        final List<Double> perSlice = new ArrayList<>();
+        final List<Double> waitsMillis = new ArrayList<>();
 
-    /** What one measurement saw. */
-    record Result(double perSecond, Stats waitsMillis) {
+        void add(long sliceCount, long sliceNanos) {
+            count += sliceCount;
+            nanos += sliceNanos;
+            perSlice.add(sliceCount / (sliceNanos / 1e9));
+        }
+
+        double perSecond() {
+            return count / (nanos / 1e9);
+        }
+
+        Stats waits() {
+            return Stats.of(waitsMillis.stream().mapToDouble(Double::doubleValue).toArray());
+        }
     }
 
     public static void main(String[] args) throws Exception {
-        Duration measure = Duration.ofSeconds(args.length > 0 ? Long.parseLong(args[0]) : 5);
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             int leader = ensemble.leaderId();
             int follower = leader == 1 ? 2 : 1;
             String connect = ensemble.connectString(follower);
-            System.out.printf("locks: 3-node in-process ensemble, forceSync on, every client on follower %d (leader %d);"
-                + " %d round(s) of %d s per measurement, medians%n", follower, leader, rounds, measure.toSeconds());
-
-            List<Double> raw = new ArrayList<>();
-            List<Double> curatorSolo = new ArrayList<>();
-            List<Double> batonSolo = new ArrayList<>();
-            List<Result> curatorCrowd = new ArrayList<>();
-            List<Result> batonCrowd = new ArrayList<>();
-            for (int round = 0; round < rounds; round++) {
-                // odd rounds run Baton first, so neither side always follows the other
-                boolean batonFirst = round % 2 == 1;
-                raw.add(rawCycles(connect, measure));
-                if (batonFirst) {
-                    batonSolo.add(batonUncontended(connect, measure));
-                    curatorSolo.add(curatorUncontended(connect, measure));
-                    batonCrowd.add(batonContended(connect, measure));
-                    curatorCrowd.add(curatorContended(connect, measure));
-                } else {
-                    curatorSolo.add(curatorUncontended(connect, measure));
-                    batonSolo.add(batonUncontended(connect, measure));
-                    curatorCrowd.add(curatorContended(connect, measure));
-                    batonCrowd.add(batonContended(connect, measure));
-                }
-                System.out.printf("round %d: raw %.0f/s, uncontended Curator %.0f/s Baton %.0f/s, contended Curator %.0f/s"
-                        + " (p99 %.1f ms) Baton %.0f/s (p99 %.1f ms)%n", round + 1, raw.get(round), curatorSolo.get(round),
-                    batonSolo.get(round), curatorCrowd.get(round).perSecond(), curatorCrowd.get(round).waitsMillis().percentile(99),
-                    batonCrowd.get(round).perSecond(), batonCrowd.get(round).waitsMillis().percentile(99));
-            }
-            report(median(raw), median(curatorSolo), median(batonSolo), medianResult(curatorCrowd), medianResult(batonCrowd));
+            System.out.printf("locks: 3-node in-process ensemble, forceSync on, every client on follower %d (leader %d), %d slices each%n",
+                follower, leader, slices);
+            uncontended(connect, slices);
+            contended(connect, slices);
         }
-    }
-
-    private static void report(double raw, double curator, double baton, Result curatorCrowd, Result batonCrowd) {
-        System.out.println();
-        System.out.println("uncontended acquire+release, cycles/s");
-        System.out.printf("  %-46s %8.0f%n", "raw ZooKeeper (create + getChildren + delete)", raw);
-        System.out.printf("  %-46s %8.0f   %.2f of raw%n", "Curator InterProcessMutex", curator, curator / raw);
-        System.out.printf("  %-46s %8.0f   %.2f of raw, %.2fx Curator%n", "Baton InterProcessMutex", baton, baton / raw, baton / curator);
-        System.out.println();
-        System.out.printf("%d clients contending for one lock%n", CONTENDERS);
-        System.out.printf("  %-26s %12s %12s %12s%n", "", "acquires/s", "wait p50 ms", "wait p99 ms");
-        row("Curator InterProcessMutex", curatorCrowd);
-        row("Baton InterProcessMutex", batonCrowd);
-        System.out.printf("  Baton/Curator: %.2fx acquisitions/s, p50 wait %.2fx, p99 wait %.2fx (below 1 is better)%n",
-            batonCrowd.perSecond() / curatorCrowd.perSecond(),
-            batonCrowd.waitsMillis().median() / curatorCrowd.waitsMillis().median(),
-            batonCrowd.waitsMillis().percentile(99) / curatorCrowd.waitsMillis().percentile(99));
-    }
-
-    private static void row(String name, Result r) {
-        System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", name, r.perSecond(), r.waitsMillis().median(), r.waitsMillis().percentile(99));
     }
 
     // ---- uncontended -------------------------------------------------------------------
 
-    private static double rawCycles(String connect, Duration measure) throws Exception {
+    private static void uncontended(String connect, int slices) throws Exception {
         ZooKeeper zk = connectRaw(connect);
+        CuratorFramework curator = startCurator(connect);
+        BatonClient baton = startBaton(connect);
         try {
             String dir = "/bench-raw";
             try {
                 zk.create(dir, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             } catch (KeeperException.NodeExistsException e) {
-                // from an earlier round
+                // already there
             }
-            return loop(measure, () -> {
+            Cycle raw = () -> {
                 String node = zk.create(dir + "/lock-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
                 zk.getChildren(dir, false);
                 zk.delete(node, -1);
-            }).perSecond();
+            };
+            var curatorMutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-solo");
+            Cycle curatorCycle = () -> {
+                curatorMutex.acquire();
+                curatorMutex.release();
+            };
+            InterProcessMutex batonMutex = new InterProcessMutex(baton, "/bench-baton-solo");
+            Cycle batonCycle = () -> {
+                batonMutex.acquire();
+                batonMutex.release();
+            };
+            // warm-up: class loading and JIT for all three
+            for (Cycle cycle : List.of(raw, curatorCycle, batonCycle)) {
+                slice(cycle, Duration.ofSeconds(1));
+            }
+            Tally rawTally = new Tally();
+            Tally curatorTally = new Tally();
+            Tally batonTally = new Tally();
+            for (int i = 0; i < slices; i++) {
+                // rotate who goes first so no one always follows the same neighbour
+                List<Runnable> turn = new ArrayList<>(List.of(
+                    () -> rawTally.add(sliceUnchecked(raw), SOLO_SLICE.toNanos()),
+                    () -> curatorTally.add(sliceUnchecked(curatorCycle), SOLO_SLICE.toNanos()),
+                    () -> batonTally.add(sliceUnchecked(batonCycle), SOLO_SLICE.toNanos())));
+                java.util.Collections.rotate(turn, i);
+                turn.forEach(Runnable::run);
+            }
+            System.out.println();
+            System.out.println("uncontended acquire+release, cycles/s (total over all slices; median of per-slice ratios)");
+            System.out.printf("  %-46s %8.0f%n", "raw ZooKeeper (create + getChildren + delete)", rawTally.perSecond());
+            System.out.printf("  %-46s %8.0f   %.2f of raw (median ratio %.2f)%n", "Curator InterProcessMutex",
+                curatorTally.perSecond(), curatorTally.perSecond() / rawTally.perSecond(), medianRatio(curatorTally, rawTally));
+            System.out.printf("  %-46s %8.0f   %.2f of raw (median ratio %.2f), %.2fx Curator (median ratio %.2f)%n",
+                "Baton InterProcessMutex", batonTally.perSecond(), batonTally.perSecond() / rawTally.perSecond(),
+                medianRatio(batonTally, rawTally), batonTally.perSecond() / curatorTally.perSecond(),
+                medianRatio(batonTally, curatorTally));
         } finally {
+            baton.close();
+            curator.close();
             zk.close();
         }
     }
 
-    private static double curatorUncontended(String connect, Duration measure) throws Exception {
-        try (CuratorFramework curator = startCurator(connect)) {
-            var mutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-solo");
-            return loop(measure, () -> {
-                mutex.acquire();
-                mutex.release();
-            }).perSecond();
+    private static long sliceUnchecked(Cycle cycle) {
+        try {
+            return slice(cycle, SOLO_SLICE);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
-    private static double batonUncontended(String connect, Duration measure) throws Exception {
-        try (BatonClient client = startBaton(connect)) {
-            InterProcessMutex mutex = new InterProcessMutex(client, "/bench-baton-solo");
-            return loop(measure, () -> {
-                mutex.acquire();
-                mutex.release();
-            }).perSecond();
+    /** Cycles completed in {@code length} (the last one may run over a little; it counts). */
+    private static long slice(Cycle cycle, Duration length) throws Exception {
+        long end = System.nanoTime() + length.toNanos();
+        long count = 0;
+        while (System.nanoTime() < end) {
+            cycle.run();
+            count++;
         }
+        return count;
     }
 
     // ---- contended ---------------------------------------------------------------------
 
-    private static Result curatorContended(String connect, Duration measure) throws Exception {
-        List<CuratorFramework> clients = new ArrayList<>();
+    private static void contended(String connect, int slices) throws Exception {
+        List<CuratorFramework> curators = new ArrayList<>();
+        List<BatonClient> batons = new ArrayList<>();
         try {
-            List<TimedCycle> cycles = new ArrayList<>();
+            List<Cycle> curatorCycles = new ArrayList<>();
+            List<Cycle> batonCycles = new ArrayList<>();
             for (int i = 0; i < CONTENDERS; i++) {
                 CuratorFramework curator = startCurator(connect);
-                clients.add(curator);
+                curators.add(curator);
                 var mutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-crowd");
-                cycles.add(timedCycle(mutex::acquire, mutex::release));
+                curatorCycles.add(timed(mutex::acquire, mutex::release));
+                BatonClient baton = startBaton(connect);
+                batons.add(baton);
+                InterProcessMutex batonMutex = new InterProcessMutex(baton, "/bench-baton-crowd");
+                batonCycles.add(timed(batonMutex::acquire, batonMutex::release));
             }
-            return crowd(cycles, measure);
+            Tally curatorTally = new Tally();
+            Tally batonTally = new Tally();
+            crowdSlice(curatorCycles, new Tally());
+            crowdSlice(batonCycles, new Tally());
+            for (int i = 0; i < slices; i++) {
+                if (i % 2 == 0) {
+                    crowdSlice(curatorCycles, curatorTally);
+                    crowdSlice(batonCycles, batonTally);
+                } else {
+                    crowdSlice(batonCycles, batonTally);
+                    crowdSlice(curatorCycles, curatorTally);
+                }
+            }
+            Stats cw = curatorTally.waits();
+            Stats bw = batonTally.waits();
+            System.out.println();
+            System.out.printf("%d clients contending for one lock%n", CONTENDERS);
+            System.out.printf("  %-26s %12s %12s %12s%n", "", "acquires/s", "wait p50 ms", "wait p99 ms");
+            System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", "Curator InterProcessMutex", curatorTally.perSecond(), cw.median(),
+                cw.percentile(99));
+            System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", "Baton InterProcessMutex", batonTally.perSecond(), bw.median(),
+                bw.percentile(99));
+            System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio %.2f), p50 wait %.2fx, p99 wait %.2fx (below 1 is better)%n",
+                batonTally.perSecond() / curatorTally.perSecond(), medianRatio(batonTally, curatorTally),
+                bw.median() / cw.median(), bw.percentile(99) / cw.percentile(99));
         } finally {
-            clients.forEach(CuratorFramework::close);
+            curators.forEach(CuratorFramework::close);
+            batons.forEach(BatonClient::close);
         }
     }
 
-    private static Result batonContended(String connect, Duration measure) throws Exception {
-        List<BatonClient> clients = new ArrayList<>();
-        try {
-            List<TimedCycle> cycles = new ArrayList<>();
-            for (int i = 0; i < CONTENDERS; i++) {
-                BatonClient client = startBaton(connect);
-                clients.add(client);
-                InterProcessMutex mutex = new InterProcessMutex(client, "/bench-baton-crowd");
-                cycles.add(timedCycle(mutex::acquire, mutex::release));
-            }
-            return crowd(cycles, measure);
-        } finally {
-            clients.forEach(BatonClient::close);
-        }
-    }
-
-    /** Acquire (timed: that is the wait), then release. */
-    private static TimedCycle timedCycle(Cycle acquire, Cycle release) {
+    /** A cycle whose acquire is timed: the wait, in ms, is added to the running slice's list. */
+    private static Cycle timed(Cycle acquire, Cycle release) {
         return () -> {
             long start = System.nanoTime();
             acquire.run();
-            double waited = (System.nanoTime() - start) / 1e6;
+            CURRENT_WAIT.set((System.nanoTime() - start) / 1e6);
             release.run();
-            return waited;
         };
     }
 
-    /** Runs every cycle on its own thread: a warm-up second, then {@code measure}. */
-    private static Result crowd(List<TimedCycle> cycles, Duration measure) throws Exception {
-        AtomicBoolean measuring = new AtomicBoolean();
+    private static final ThreadLocal<Double> CURRENT_WAIT = new ThreadLocal<>();
+
+    /** Every contender on its own thread for one slice; counts what happened after the warm-up. */
+    private static void crowdSlice(List<Cycle> cycles, Tally tally) throws Exception {
+        AtomicBoolean counting = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         long[] counts = new long[cycles.size()];
         List<List<Double>> waits = new ArrayList<>();
-        CountDownLatch done = new CountDownLatch(cycles.size());
+        List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < cycles.size(); i++) {
             int me = i;
             List<Double> mine = new ArrayList<>();
@@ -217,62 +241,44 @@ public final class LockBenchmark {
             Thread thread = new Thread(() -> {
                 try {
                     while (!stop.get()) {
-                        boolean counted = measuring.get();
-                        double waited = cycles.get(me).run();
-                        if (counted && measuring.get()) {
+                        boolean counted = counting.get();
+                        cycles.get(me).run();
+                        if (counted && counting.get()) {
                             counts[me]++;
-                            mine.add(waited);
+                            mine.add(CURRENT_WAIT.get());
                         }
                     }
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
-                } finally {
-                    done.countDown();
                 }
             }, "contender-" + i);
+            threads.add(thread);
             thread.start();
         }
-        TimeUnit.SECONDS.sleep(1); // warm-up: every contender in line
-        measuring.set(true);
+        TimeUnit.NANOSECONDS.sleep(CROWD_WARM_UP.toNanos());
+        counting.set(true);
         long start = System.nanoTime();
-        TimeUnit.NANOSECONDS.sleep(measure.toNanos());
-        measuring.set(false);
+        TimeUnit.NANOSECONDS.sleep(CROWD_SLICE.toNanos());
+        counting.set(false);
         long elapsed = System.nanoTime() - start;
         stop.set(true);
-        if (!done.await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("contenders did not stop");
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
         }
         long total = 0;
-        List<Double> all = new ArrayList<>();
         for (int i = 0; i < counts.length; i++) {
             total += counts[i];
-            all.addAll(waits.get(i));
+            tally.waitsMillis.addAll(waits.get(i));
         }
-        return new Result(total / (elapsed / 1e9), Stats.of(all.stream().mapToDouble(Double::doubleValue).toArray()));
+        tally.add(total, elapsed);
     }
 
-    /** One thread: a warm-up second, then as many cycles as fit in {@code measure}. */
-    private static Result loop(Duration measure, Cycle cycle) throws Exception {
-        long warmUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-        while (System.nanoTime() < warmUntil) {
-            cycle.run();
-        }
-        long start = System.nanoTime();
-        long end = start + measure.toNanos();
-        long count = 0;
-        while (System.nanoTime() < end) {
-            cycle.run();
-            count++;
-        }
-        return new Result(count / ((System.nanoTime() - start) / 1e9), Stats.of(new double[0]));
-    }
-
-    // ---- clients -----------------------------------------------------------------------
+    // ---- clients and arithmetic ------------------------------------------------------------
 
     private static ZooKeeper connectRaw(String connect) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
+        java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connect, SESSION_MS, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+            if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
         });
@@ -304,14 +310,12 @@ public final class LockBenchmark {
         return client;
     }
 
-    private static double median(List<Double> values) {
-        return Stats.of(values.stream().mapToDouble(Double::doubleValue).toArray()).median();
-    }
-
-    /** The round with the median throughput (its waits kept whole, so percentiles stay from one run). */
-    private static Result medianResult(List<Result> results) {
-        List<Result> sorted = new ArrayList<>(results);
-        sorted.sort((a, b) -> Double.compare(a.perSecond(), b.perSecond()));
-        return sorted.get((sorted.size() - 1) / 2);
+    /** The median over slices of {@code a}'s rate divided by {@code b}'s in the same slice round. */
+    private static double medianRatio(Tally a, Tally b) {
+        double[] ratios = new double[Math.min(a.perSlice.size(), b.perSlice.size())];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = a.perSlice.get(i) / b.perSlice.get(i);
+        }
+        return Stats.of(ratios).median();
     }
 }
