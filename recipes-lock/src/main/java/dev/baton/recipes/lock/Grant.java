@@ -85,10 +85,10 @@ abstract class Grant implements AutoCloseable {
      * @throws IllegalMonitorStateException if it was already released
      */
     public void release() {
-        Returned returned = giveBack();
-        Async.awaitDelete(returned.deleted, returned.connected, what);
-        if (returned.lost != null) {
-            throw lostException(returned.lost);
+        String lost = markReleased();
+        hold.deleteAndWait(what);
+        if (lost != null) {
+            throw lostException(lost);
         }
     }
 
@@ -130,24 +130,30 @@ abstract class Grant implements AutoCloseable {
         giveBack();
     }
 
-    /** A release under way: its delete, whether it can be waited for, and the loss reason (null if it held). */
-    private record Returned(CompletableFuture<Void> deleted, boolean connected, String lost) {
+    /** A release under way: its delete, and the loss reason (null if it held). */
+    private record Returned(CompletableFuture<Void> deleted, String lost) {
     }
 
     /** Marks the grant released and starts the delete. */
     private Returned giveBack() {
+        String lost = markReleased();
+        return new Returned(hold.delete(), lost);
+    }
+
+    /**
+     * Marks the grant released (once) and forgets it; returns the loss reason, or null if it held.
+     * Judged before the delete: once the monitor is closed it no longer hears of a loss.
+     */
+    private String markReleased() {
         synchronized (this) {
             if (state == State.RELEASED) {
                 throw new IllegalMonitorStateException(what + " was already released");
             }
             state = State.RELEASED;
         }
-        // judged before the delete: once the monitor is closed it no longer hears of a loss
         String lost = hold.isValid() ? null : hold.lossReason().orElse("lost");
-        boolean connected = hold.connected();
-        CompletableFuture<Void> deleted = hold.delete();
         onRelease.accept(this);
-        return new Returned(deleted, connected, lost);
+        return lost;
     }
 
     private LockOwnershipLostException lostException(String reason) {

@@ -31,4 +31,14 @@ interface Hold {
 
     /** Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is down). */
     CompletableFuture<Void> delete();
+
+    /**
+     * {@link #delete()}, waiting for it while the client is connected (uninterruptibly; an
+     * interrupt is kept). Failures that only mean "the node goes later, or went with its
+     * session" are not thrown: the guaranteed delete finishes in the background.
+     */
+    default void deleteAndWait(String what) {
+        boolean wait = connected();
+        Async.awaitDelete(delete(), wait, what);
+    }
 }
