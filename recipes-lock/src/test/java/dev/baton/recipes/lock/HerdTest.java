@@ -49,8 +49,8 @@ class HerdTest {
         counting.quiesce(WAIT);
         assertThat(waiters.get(1)).isDone();
         assertThat(counting.reads(CountingClient.Read.GET_CHILDREN)).as("listings: only the woken waiter's").isEqualTo(1);
-        assertThat(counting.reads(CountingClient.Read.CHECK_EXISTS)).as("exists calls: only the new holder's monitor")
-            .isEqualTo(1);
+        assertThat(counting.reads(CountingClient.Read.CHECK_EXISTS)).as("exists calls: at most the new holder's monitor")
+            .isLessThanOrEqualTo(1);
 
         waiters.forEach(w -> w.cancel(true));
         waiters.get(1).get().release();
