@@ -27,10 +27,10 @@ import org.apache.zookeeper.ZooKeeper;
  * the same follower, so no side is closer to the leader than another.
  *
  * <p>The machine this runs on is shared, so its speed drifts by the second. The contenders
- * therefore take turns in short slices (raw, Curator, Baton, raw, ... for the uncontended loop;
- * Curator's crowd and Baton's crowd alternately for the contended one), on clients connected once
- * at the start, and the report gives both the totals and the median of the ratios of neighbouring
- * slices, which a drift affects least.
+ * therefore take turns, on clients connected once at the start: one cycle each in the
+ * uncontended loop (raw, Curator, Baton, then Curator, Baton, raw, ...), and 2.5 s slices for the
+ * crowds (Curator's and Baton's alternately; the report adds the median of the ratios of
+ * neighbouring slices, which a drift affects least).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices]} (default 10 slices of
  * each kind: about 90 s).
@@ -119,27 +119,33 @@ public final class LockBenchmark {
             for (Cycle cycle : List.of(raw, curatorCycle, batonCycle)) {
                 slice(cycle, Duration.ofSeconds(1));
             }
-            Tally rawTally = new Tally();
-            Tally curatorTally = new Tally();
-            Tally batonTally = new Tally();
-            for (int i = 0; i < slices; i++) {
-                // rotate who goes first so no one always follows the same neighbour
-                List<Runnable> turn = new ArrayList<>(List.of(
-                    () -> rawTally.add(sliceUnchecked(raw), SOLO_SLICE.toNanos()),
-                    () -> curatorTally.add(sliceUnchecked(curatorCycle), SOLO_SLICE.toNanos()),
-                    () -> batonTally.add(sliceUnchecked(batonCycle), SOLO_SLICE.toNanos())));
-                java.util.Collections.rotate(turn, i);
-                turn.forEach(Runnable::run);
+            // one cycle of each in turn (rotating who goes first), so all three see the same drift
+            List<Cycle> cycles = List.of(raw, curatorCycle, batonCycle);
+            List<List<Double>> millis = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            long end = System.nanoTime() + SOLO_SLICE.toNanos() * 3 * slices;
+            for (int turn = 0; System.nanoTime() < end; turn++) {
+                for (int k = 0; k < 3; k++) {
+                    int who = (turn + k) % 3;
+                    long start = System.nanoTime();
+                    cycles.get(who).run();
+                    millis.get(who).add((System.nanoTime() - start) / 1e6);
+                }
             }
+            double rawRate = rate(millis.get(0));
+            double curatorRate = rate(millis.get(1));
+            double batonRate = rate(millis.get(2));
+            Stats rawStats = stats(millis.get(0));
+            Stats curatorStats = stats(millis.get(1));
+            Stats batonStats = stats(millis.get(2));
             System.out.println();
-            System.out.println("uncontended acquire+release, cycles/s (total over all slices; median of per-slice ratios)");
-            System.out.printf("  %-46s %8.0f%n", "raw ZooKeeper (create + getChildren + delete)", rawTally.perSecond());
-            System.out.printf("  %-46s %8.0f   %.2f of raw (median ratio %.2f)%n", "Curator InterProcessMutex",
-                curatorTally.perSecond(), curatorTally.perSecond() / rawTally.perSecond(), medianRatio(curatorTally, rawTally));
-            System.out.printf("  %-46s %8.0f   %.2f of raw (median ratio %.2f), %.2fx Curator (median ratio %.2f)%n",
-                "Baton InterProcessMutex", batonTally.perSecond(), batonTally.perSecond() / rawTally.perSecond(),
-                medianRatio(batonTally, rawTally), batonTally.perSecond() / curatorTally.perSecond(),
-                medianRatio(batonTally, curatorTally));
+            System.out.printf("uncontended acquire+release, one cycle of each in turn, %d cycles each%n", millis.get(0).size());
+            System.out.printf("  %-46s %10s %10s %10s%n", "", "cycles/s", "p50 ms", "p99 ms");
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f%n", "raw ZooKeeper (create + getChildren + delete)", rawRate,
+                rawStats.median(), rawStats.percentile(99));
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f   %.2f of raw%n", "Curator InterProcessMutex", curatorRate,
+                curatorStats.median(), curatorStats.percentile(99), curatorRate / rawRate);
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f   %.2f of raw, %.2fx Curator%n", "Baton InterProcessMutex", batonRate,
+                batonStats.median(), batonStats.percentile(99), batonRate / rawRate, batonRate / curatorRate);
         } finally {
             baton.close();
             curator.close();
@@ -147,12 +153,13 @@ public final class LockBenchmark {
         }
     }
 
-    private static long sliceUnchecked(Cycle cycle) {
-        try {
-            return slice(cycle, SOLO_SLICE);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+    /** Cycles per second over the time the cycles took. */
+    private static double rate(List<Double> millis) {
+        return millis.size() / (millis.stream().mapToDouble(Double::doubleValue).sum() / 1e3);
+    }
+
+    private static Stats stats(List<Double> millis) {
+        return Stats.of(millis.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     /** Cycles completed in {@code length} (the last one may run over a little; it counts). */
