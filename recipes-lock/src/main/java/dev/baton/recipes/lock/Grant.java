@@ -115,19 +115,28 @@ abstract class Grant implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (state() == State.HELD) {
+        if (state() == State.RELEASED) {
+            return;
+        }
+        try {
             release();
+        } catch (LockOwnershipLostException lost) {
+            throw lost;
+        } catch (IllegalMonitorStateException releasedMeanwhile) {
+            // another thread released it between the check and the release: closed is closed
         }
     }
 
     /** Releases without a word about loss (an abandoned acquisition). */
     void releaseQuietly() {
-        synchronized (this) {
-            if (state == State.RELEASED) {
-                return;
-            }
+        if (state() == State.RELEASED) {
+            return;
         }
-        giveBack();
+        try {
+            giveBack();
+        } catch (IllegalMonitorStateException releasedMeanwhile) {
+            // someone else gave it back first
+        }
     }
 
     /** A release under way: its delete, and the loss reason (null if it held). */
