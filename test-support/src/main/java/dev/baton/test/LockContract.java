@@ -26,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.data.Stat;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -332,15 +333,8 @@ public abstract class LockContract {
         boolean holds() throws InterruptedException;
     }
 
-    /** Polls {@code condition} until it holds, failing after {@link #PATIENCE}. */
-    protected static void awaitCondition(String what, Condition condition) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.holds()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("timed out after " + PATIENCE + " waiting until " + what);
-            }
-            // the poll interval of a wait on a condition with a deadline, not a wait for something to happen
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+    /** Waits until {@code condition} holds, failing after {@link #PATIENCE}. */
+    protected static void awaitCondition(String what, Condition condition) {
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(condition::holds);
     }
 }
