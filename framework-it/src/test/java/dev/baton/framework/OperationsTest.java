@@ -173,6 +173,18 @@ class OperationsTest {
     }
 
     @Test
+    void asyncResultsNeverCompleteOnZooKeepersThreads(BatonClient client, TestInfo info) throws Exception {
+        String base = client.create().forPath(base(info));
+        List<java.util.concurrent.CompletableFuture<String>> threads = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            threads.add(client.create().forPathAsync(base + "/n" + i).thenApply(p -> Thread.currentThread().getName()));
+        }
+        for (var thread : threads) {
+            assertThat(thread.get(10, TimeUnit.SECONDS)).doesNotContain("EventThread").doesNotContain("SendThread");
+        }
+    }
+
+    @Test
     void persistentRecursiveWatchesSeeTheWholeSubtreeUntilRemoved(BatonClient client, TestInfo info) throws Exception {
         String base = client.create().forPath(base(info));
         BlockingQueue<WatchedEvent> events = new LinkedBlockingQueue<>();
