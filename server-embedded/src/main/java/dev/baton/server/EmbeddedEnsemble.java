@@ -2,6 +2,7 @@ package dev.baton.server;
 
 import dev.baton.server.internal.NodeSpec;
 import dev.baton.server.internal.PortReservation;
+import dev.baton.server.internal.ProcessNode;
 import dev.baton.server.internal.QuorumNode;
 import dev.baton.server.internal.ServerJvmSettings;
 import dev.baton.server.internal.ServerNode;
@@ -54,6 +55,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private static final AtomicInteger ENSEMBLES = new AtomicInteger();
 
     private final String name;
+    private final ServerMode mode;
     private final Path dataRoot;
     private final boolean deleteDataOnClose;
     private final Duration startTimeout;
@@ -65,6 +67,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private EmbeddedEnsemble(Builder builder, Path dataRoot, boolean deleteDataOnClose,
                              List<NodeSpec> specs, List<PortReservation> reservations) {
         this.name = "baton-ensemble-" + ENSEMBLES.incrementAndGet();
+        this.mode = builder.mode;
         this.dataRoot = dataRoot;
         this.deleteDataOnClose = deleteDataOnClose;
         this.startTimeout = builder.startTimeout;
@@ -73,9 +76,14 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
             builder.maxClientConnections);
         for (NodeSpec spec : specs) {
-            ServerNode node = specs.size() == 1
-                ? new StandaloneNode(spec, settings, name)
-                : new QuorumNode(spec, specs, settings, name);
+            ServerNode node;
+            if (mode == ServerMode.CHILD_PROCESSES) {
+                node = new ProcessNode(spec, specs, settings);
+            } else if (specs.size() == 1) {
+                node = new StandaloneNode(spec, settings, name);
+            } else {
+                node = new QuorumNode(spec, specs, settings, name);
+            }
             nodes.put(spec.id(), node);
         }
     }
@@ -92,9 +100,39 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void start() {
         ensureOpen();
-        ServerJvmSettings.applyInProcess();
-        for (ServerNode node : nodes.values()) {
-            startNode(node);
+        if (mode == ServerMode.IN_PROCESS) {
+            ServerJvmSettings.applyInProcess();
+        }
+        if (mode == ServerMode.CHILD_PROCESSES) {
+            // child JVMs start in parallel: each takes about a second
+            List<Thread> starters = new ArrayList<>();
+            List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (ServerNode node : nodes.values()) {
+                Thread t = new Thread(() -> {
+                    try {
+                        startNode(node);
+                    } catch (RuntimeException e) {
+                        failures.add(e);
+                    }
+                }, name + "-start-" + node.spec().id());
+                t.start();
+                starters.add(t);
+            }
+            for (Thread t : starters) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new EnsembleException("interrupted while starting servers", e);
+                }
+            }
+            if (!failures.isEmpty()) {
+                throw failures.get(0);
+            }
+        } else {
+            for (ServerNode node : nodes.values()) {
+                startNode(node);
+            }
         }
         awaitServing(nodes.keySet().stream().toList(), "start");
     }
@@ -177,6 +215,54 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     }
 
     /**
+     * Kills server {@code id} without any shutdown: SIGKILL for a child process (like a power cut),
+     * a plain stop for an in-process server. Its data stays; {@link #restart(int)} brings it back.
+     */
+    public void kill(int id) {
+        ensureOpen();
+        ServerNode node = node(id);
+        if (node instanceof ProcessNode process) {
+            process.kill();
+        } else {
+            node.stop();
+        }
+    }
+
+    /**
+     * Freezes server {@code id} with SIGSTOP: it keeps its sockets but answers nothing, like a
+     * process in a long garbage-collection pause. Only for {@link ServerMode#CHILD_PROCESSES}.
+     */
+    public void pause(int id) {
+        ensureOpen();
+        processNode(id, "pause").pause();
+    }
+
+    /** Thaws a server frozen with {@link #pause(int)} (SIGCONT). */
+    public void resume(int id) {
+        ensureOpen();
+        processNode(id, "resume").resume();
+    }
+
+    /** The operating-system process id of server {@code id} (child-process mode only). */
+    public long pid(int id) {
+        return processNode(id, "pid").pid();
+    }
+
+    /** Where the servers run. */
+    public ServerMode mode() {
+        return mode;
+    }
+
+    private ProcessNode processNode(int id, String operation) {
+        ServerNode node = node(id);
+        if (node instanceof ProcessNode process) {
+            return process;
+        }
+        throw new UnsupportedOperationException(operation + "(" + id + ") needs an ensemble built with "
+            + "mode(ServerMode.CHILD_PROCESSES); this one runs its servers in-process");
+    }
+
+    /**
      * Starts server {@code id} again with its data (stopping it first if it runs). When enough
      * servers run to form a quorum, returns once this one serves clients again, caught up with the
      * leader; otherwise returns once it is started.
@@ -186,7 +272,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         ServerNode node = node(id);
         node.stop();
         startNode(node);
-        long running = nodes.values().stream().filter(n -> n.role() != ServerRole.STOPPED).count();
+        long running = nodes.values().stream()
+            .filter(n -> n.role() != ServerRole.STOPPED && n.role() != ServerRole.PAUSED).count();
         if (running > nodes.size() / 2) {
             awaitServing(List.of(id), "restart of server " + id);
         }
@@ -302,8 +389,15 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private boolean forceSync;
         private int maxClientConnections;
         private Duration startTimeout = Duration.ofSeconds(30);
+        private ServerMode mode = ServerMode.IN_PROCESS;
 
         private Builder() {
+        }
+
+        /** Run servers in this JVM (the default) or each in a child JVM (needed to kill or freeze one). */
+        public Builder mode(ServerMode serverMode) {
+            this.mode = Objects.requireNonNull(serverMode, "mode");
+            return this;
         }
 
         /** Number of servers: 1 (standalone) or more (a quorum; 3 or 5 are usual). Default 1. */
