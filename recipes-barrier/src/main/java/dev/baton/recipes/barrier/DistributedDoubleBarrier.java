@@ -156,7 +156,11 @@ public final class DistributedDoubleBarrier {
                 myCzxid = join();
                 continue;
             }
-            if (!NodeWait.until(client, readyPath, stat -> stat != null, roundDeadline::get)) {
+            // wake when ready appears, or when our own node vanishes (our session ended)
+            boolean woken = NodeWait.until(client, watcher ->
+                client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
+                    || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null, roundDeadline::get);
+            if (!woken) {
                 client.delete().quietly().forPath(memberPath);
                 return false;
             }

@@ -39,6 +39,15 @@ class DistributedDoubleBarrierTest {
         return c;
     }
 
+    /** The barrier's children; none when its container folder was reaped after the last member left. */
+    private static List<String> children(BatonClient client, String path) throws InterruptedException {
+        try {
+            return client.getChildren().forPath(path);
+        } catch (dev.baton.framework.NoNodeException reaped) {
+            return List.of();
+        }
+    }
+
     private static String path(TestInfo info) {
         return "/double/" + info.getTestMethod().orElseThrow().getName();
     }
@@ -91,7 +100,7 @@ class DistributedDoubleBarrierTest {
             for (CompletableFuture<Long> l : left) {
                 assertThat(l.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(lastLeaver);
             }
-            assertThat(clients.get(0).getChildren().forPath(path)).as("round %d leaves nothing behind", round).isEmpty();
+            assertThat(children(clients.get(0), path)).as("round %d leaves nothing behind", round).isEmpty();
         }
     }
 
@@ -123,7 +132,7 @@ class DistributedDoubleBarrierTest {
         String path = path(info);
         DistributedDoubleBarrier lonely = new DistributedDoubleBarrier(newClient(), path, 3);
         assertThat(lonely.enter(Duration.ofMillis(300))).isFalse();
-        assertThat(observer.getChildren().forPath(path)).isEmpty();
+        assertThat(children(observer, path)).isEmpty();
 
         DistributedDoubleBarrier x = new DistributedDoubleBarrier(newClient(), path, 2);
         DistributedDoubleBarrier y = new DistributedDoubleBarrier(newClient(), path, 2);
@@ -132,7 +141,7 @@ class DistributedDoubleBarrierTest {
         xIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         // y never leaves: x's leave times out instead of spinning forever
         assertThat(x.leave(Duration.ofMillis(300))).isFalse();
-        assertThat(observer.getChildren().forPath(path)).doesNotContain(x.memberName());
+        assertThat(children(observer, path)).doesNotContain(x.memberName());
     }
 
     @Test
@@ -143,9 +152,9 @@ class DistributedDoubleBarrierTest {
         DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 3);
         CompletableFuture<Long> doomedIn = async(doomed::enter);
         CompletableFuture<Long> aIn = async(a::enter);
-        await().atMost(WAIT).until(() -> clients.get(0).getChildren().forPath(path).size() == 2);
+        await().atMost(WAIT).until(() -> children(clients.get(0), path).size() == 2);
         crashing.close();   // mid-enter: its node goes with its session
-        await().atMost(WAIT).until(() -> clients.get(0).getChildren().forPath(path).size() == 1);
+        await().atMost(WAIT).until(() -> children(clients.get(0), path).size() == 1);
         DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 3);
         CompletableFuture<Long> bIn = async(b::enter);
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> !aIn.isDone() && !bIn.isDone());
@@ -161,6 +170,26 @@ class DistributedDoubleBarrierTest {
         crashingAgain.close();   // mid-leave: gone counts as left
         aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         bOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void aWaitingMemberWhoseSessionExpiresRejoinsWithItsNewSession(TestInfo info) throws Exception {
+        String path = path(info);
+        BatonClient expiring = TestClients.started(ensemble.connectString(), Duration.ofSeconds(5));
+        clients.add(expiring);
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(expiring, path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        await().atMost(WAIT).until(() -> children(expiring, path).size() == 1);
+        long session = expiring.sessionId();
+        dev.baton.test.SessionKiller.expire(expiring, ensemble.connectString(), WAIT);
+        await().atMost(WAIT).until(() -> expiring.sessionId() != session && expiring.connectionState().isConnected());
+        // back in line with its new session (the container may have been reaped in between)...
+        await().atMost(WAIT)
+            .until(() -> children(clients.get(0), path).size() == 1);
+        assertThat(aIn).isNotDone();
+        // ...so the second member completes the barrier with it
+        new DistributedDoubleBarrier(newClient(), path, 2).enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Test
@@ -180,7 +209,7 @@ class DistributedDoubleBarrierTest {
         for (CompletableFuture<Boolean> answer : answers) {
             assertThat(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("alone: nobody gets through").isFalse();
         }
-        assertThat(clients.get(0).getChildren().forPath(path)).isEmpty();
+        assertThat(children(clients.get(0), path)).isEmpty();
         assertThatThrownBy(shared::leave).isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a successful enter()");
     }
 

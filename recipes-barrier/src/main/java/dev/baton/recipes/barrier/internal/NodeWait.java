@@ -59,6 +59,11 @@ public final class NodeWait {
         return new NodeWait(client).run(check, () -> deadlineNanos);
     }
 
+    /** As {@link #until(BatonClient, Check, long)}, with a deadline that may move (read each round). */
+    public static boolean until(BatonClient client, Check check, LongSupplier deadlineNanos) throws InterruptedException {
+        return new NodeWait(client).run(check, deadlineNanos);
+    }
+
     /** A deadline {@code timeoutNanos} from now, or {@link #FOREVER} for a negative timeout. */
     public static long deadline(long timeoutNanos) {
         return timeoutNanos < 0 ? FOREVER : System.nanoTime() + timeoutNanos;
