@@ -10,7 +10,7 @@ import dev.baton.framework.cache.ChildrenCache;
 import dev.baton.framework.cache.NodeCache;
 import dev.baton.framework.cache.TreeCache;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.server.internal.FourLetterWords;
+import dev.baton.server.FourLetterWords;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;

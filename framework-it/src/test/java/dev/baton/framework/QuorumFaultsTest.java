@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.server.ServerRole;
-import dev.baton.server.internal.FourLetterWords;
+import dev.baton.server.FourLetterWords;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
 import java.time.Duration;

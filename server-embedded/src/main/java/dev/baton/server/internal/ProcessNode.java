@@ -1,5 +1,6 @@
 package dev.baton.server.internal;
 
+import dev.baton.server.FourLetterWords;
 import dev.baton.server.ServerRole;
 import java.io.File;
 import java.io.IOException;
