@@ -116,6 +116,11 @@ public final class ServiceDiscoveryBuilder<T> {
         return this;
     }
 
+    /** Plain Jackson: no default typing; unknown payload properties ignored, as Curator's reader does. */
+    static ObjectMapper defaultMapper() {
+        return JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    }
+
     public ServiceDiscovery<T> build() {
         if (client == null) {
             throw new IllegalStateException("client is required: ServiceDiscoveryBuilder.builder(T.class).client(client)");
@@ -123,9 +128,7 @@ public final class ServiceDiscoveryBuilder<T> {
         if (basePath == null) {
             throw new IllegalStateException("basePath is required: ServiceDiscoveryBuilder.builder(T.class).basePath(\"/services\")");
         }
-        ObjectMapper m = mapper != null ? mapper
-            : JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
-        InstanceJson<T> json = new InstanceJson<>(payloadClass, m, maxInstanceBytes);
+        InstanceJson<T> json = new InstanceJson<>(payloadClass, mapper != null ? mapper : defaultMapper(), maxInstanceBytes);
         if (thisInstance != null) {
             json.encode(thisInstance);  // fails now, with the reason, rather than at start()
         }
