@@ -228,6 +228,10 @@ final class Registrations<T> {
         ServiceInstance<T> instance = entry.instance;
         CreateMode mode = instance.serviceType().createMode();
         String named = Names.join(Names.join(basePath, instance.name()), instance.id());
+        // a first registration usually finds no node: try the create alone (one round trip), look only if it exists
+        if (entry.written == null && !mode.isSequential() && create(entry, mode, named, bytes, false)) {
+            return;
+        }
         if (entry.path == null && !mode.isSequential()) {
             entry.path = named;
         }
@@ -250,12 +254,25 @@ final class Registrations<T> {
                 entry.path = null;
             }
         }
+        create(entry, mode, named, bytes, true);
+    }
+
+    /**
+     * Creates the entry's node; returns false if it exists already (or throws, if {@code mustCreate}:
+     * another session registered the same id between our look and our create).
+     */
+    private boolean create(Entry<T> entry, CreateMode mode, String named, byte[] bytes, boolean mustCreate) throws InterruptedException {
         CreateBuilder create = client.create().withMode(mode).creatingParentContainersIfNeeded();
         try {
             // idempotent: a create retried after a lost reply finds its own node instead of failing
             entry.path = (mode.isSequential() ? create : create.idempotent()).forPath(named, bytes);
             entry.written = bytes;
+            return true;
         } catch (NodeExistsException e) {
+            if (!mustCreate) {
+                return false;
+            }
+            ServiceInstance<T> instance = entry.instance;
             throw new DiscoveryException("instance " + instance.id() + " of '" + instance.name() + "' was just registered by"
                 + " another session: instance ids must be unique", e);
         }
