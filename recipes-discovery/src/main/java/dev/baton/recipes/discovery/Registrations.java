@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -55,7 +56,11 @@ final class Registrations<T> {
         @Override
         public void stateChanged(BatonClient c, ConnectionStateChange change) {
             if (change.state() == ConnectionState.CONNECTED || change.state() == ConnectionState.RECONNECTED) {
-                reRegistrar.execute(Registrations.this::reRegisterAll);
+                try {
+                    reRegistrar.execute(Registrations.this::reRegisterAll);
+                } catch (RejectedExecutionException e) {
+                    // closed between the event and its delivery: nothing to re-register
+                }
             }
         }
     };
