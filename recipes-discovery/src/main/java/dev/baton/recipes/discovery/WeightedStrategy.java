@@ -1,6 +1,6 @@
 package dev.baton.recipes.discovery;
 
-import java.util.Arrays;
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.ToIntFunction;
@@ -12,18 +12,23 @@ import java.util.random.RandomGenerator;
  * {@code "weight"} metadata, default 1) or from a function of your own (say, of the payload).
  * Weight 0 means "only if nothing else": when every instance weighs 0 they are chosen uniformly.
  *
- * <p>The cumulative weights are computed once per snapshot; a call draws one random number and
- * binary-searches them, without allocating.
+ * <p>Algorithm: Vose's alias method. For each snapshot a table is built once: every column holds
+ * an instance, a threshold and an alias, such that choosing a column uniformly and then the
+ * instance or its alias by the threshold gives each instance exactly its share (to 2<sup>-32</sup>).
+ * A call draws one random {@code long} — the high half picks the column, the low half is compared
+ * with the threshold — so it costs the same with 5 or 500 instances and never allocates.
  *
  * @param <T> the payload type
  */
 public final class WeightedStrategy<T> implements ProviderStrategy<T> {
+    private static final long ONE = 1L << 32;
+
     private final ToIntFunction<? super ServiceInstance<T>> weightOf;
     private final RandomGenerator random;
-    private volatile Table<T> table = new Table<>(null, new long[0]);
+    private volatile Table<T> table = new Table<>(null, new long[0], new int[0]);
 
-    /** {@code cumulative[i]} is the sum of the weights of instances 0..i. */
-    private record Table<T>(Instances<T> from, long[] cumulative) {
+    /** Column i yields instance i when the low 32 random bits are below {@code threshold[i]}, else {@code alias[i]}. */
+    private record Table<T>(Instances<T> from, long[] threshold, int[] alias) {
     }
 
     /** Weights from the instances' metadata, randomness from {@link ThreadLocalRandom}. */
@@ -47,35 +52,71 @@ public final class WeightedStrategy<T> implements ProviderStrategy<T> {
     public ServiceInstance<T> getInstance(Instances<T> instances) {
         Table<T> t = table;
         if (t.from() != instances) {
-            t = new Table<>(instances, cumulative(instances));
+            t = build(instances);
             table = t;
         }
-        RandomGenerator r = random != null ? random : ThreadLocalRandom.current();
-        long total = t.cumulative()[t.cumulative().length - 1];
-        if (total == 0) {
-            return instances.get(r.nextInt(instances.size()));
-        }
-        long ticket = r.nextLong(total);
-        // the first instance whose cumulative weight exceeds the ticket
-        int index = Arrays.binarySearch(t.cumulative(), ticket + 1);
-        if (index < 0) {
-            index = -index - 1;
-        } else {
-            // several instances can share a cumulative value (weight 0): take the first with it
-            while (index > 0 && t.cumulative()[index - 1] == ticket + 1) {
-                index--;
-            }
-        }
-        return instances.get(index);
+        long r = (random != null ? random : ThreadLocalRandom.current()).nextLong();
+        // high 32 bits scaled to [0, n) by multiply-shift (no division); low 32 bits against the threshold
+        int column = (int) (((r >>> 32) * t.threshold().length) >>> 32);
+        return instances.get((r & 0xFFFF_FFFFL) < t.threshold()[column] ? column : t.alias()[column]);
     }
 
-    private long[] cumulative(Instances<T> instances) {
-        long[] sums = new long[instances.size()];
-        long sum = 0;
-        for (int i = 0; i < sums.length; i++) {
-            sum += Math.max(0, weightOf.applyAsInt(instances.get(i)));
-            sums[i] = sum;
+    private Table<T> build(Instances<T> instances) {
+        int n = instances.size();
+        long[] weights = new long[n];
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            weights[i] = Math.max(0, weightOf.applyAsInt(instances.get(i)));
+            total += weights[i];
         }
-        return sums;
+        long[] threshold = new long[n];
+        int[] alias = new int[n];
+        if (total == 0) {
+            java.util.Arrays.fill(threshold, ONE);   // nothing weighs anything: uniform
+            return new Table<>(instances, threshold, alias);
+        }
+        double[] share = new double[n];
+        ArrayDeque<Integer> small = new ArrayDeque<>();
+        ArrayDeque<Integer> large = new ArrayDeque<>();
+        for (int i = 0; i < n; i++) {
+            share[i] = (double) weights[i] * n / total;
+            if (weights[i] == 0) {
+                small.addFirst(i);   // weight 0 first, while there are large columns to alias them to
+            } else if (share[i] < 1.0) {
+                small.addLast(i);
+            } else {
+                large.addLast(i);
+            }
+        }
+        while (!small.isEmpty() && !large.isEmpty()) {
+            int less = small.pollFirst();
+            int more = large.pollFirst();
+            threshold[less] = (long) (share[less] * ONE);
+            alias[less] = more;
+            share[more] = share[more] + share[less] - 1.0;
+            if (share[more] < 1.0) {
+                small.addLast(more);
+            } else {
+                large.addLast(more);
+            }
+        }
+        // what is left holds a full column (up to rounding); a weight-0 instance never keeps one
+        for (int i : large) {
+            threshold[i] = ONE;
+        }
+        for (int i : small) {
+            threshold[i] = weights[i] == 0 ? 0 : ONE;
+            alias[i] = weights[i] == 0 ? firstWeighted(weights) : i;
+        }
+        return new Table<>(instances, threshold, alias);
+    }
+
+    private static int firstWeighted(long[] weights) {
+        for (int i = 0; i < weights.length; i++) {
+            if (weights[i] > 0) {
+                return i;
+            }
+        }
+        return 0;
     }
 }

@@ -74,6 +74,24 @@ class StrategiesTest {
     }
 
     @Test
+    void weightedGivesEveryInstanceItsShareAmongManyUnevenWeights() {
+        List<ServiceInstance<Void>> list = new ArrayList<>();
+        int total = 0;
+        for (int i = 0; i < 23; i++) {
+            list.add(instance("i" + i, null, i % 5));
+            total += i % 5;
+        }
+        int draws = 460_000;
+        Map<String, Integer> counts = counts(new WeightedStrategy<>(ServiceInstance::weight, new Random(11)), Instances.of(list), draws);
+        for (int i = 0; i < 23; i++) {
+            double expected = (double) draws * (i % 5) / total;
+            // five standard deviations of a binomial count: a broken table is far outside, chance is not
+            assertThat((double) counts.getOrDefault("i" + i, 0)).as("instance i%d of weight %d", i, i % 5)
+                .isCloseTo(expected, within(5 * Math.sqrt(expected) + 1));
+        }
+    }
+
+    @Test
     void weightZeroIsOnlyUsedWhenNothingElseIs() {
         Instances<Void> mixed = Instances.of(List.of(instance("zero", null, 0), instance("one", null, 1), instance("zero2", null, 0)));
         assertThat(counts(new WeightedStrategy<>(ServiceInstance::weight, new Random(3)), mixed, 1000)).containsOnlyKeys("one");
