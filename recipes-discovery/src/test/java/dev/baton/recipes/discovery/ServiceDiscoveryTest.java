@@ -135,6 +135,29 @@ class ServiceDiscoveryTest {
     }
 
     @Test
+    void aRegistrationThatFailedForLackOfConnectionIsWrittenWhenTheConnectionReturns(BatonClient observer,
+                                                                                    @dev.baton.test.ConnectString String connect)
+        throws Exception {
+        try (dev.baton.test.ChaosProxy proxy = dev.baton.test.ChaosProxy.start(connect);
+             BatonClient flaky = dev.baton.test.TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(java.time.Duration.ofSeconds(20)).connectionTimeout(java.time.Duration.ofSeconds(1)));
+             ServiceDiscovery<Endpoint> registrant = discovery(flaky, "/offline");
+             ServiceDiscovery<Endpoint> reader = discovery(observer, "/offline")) {
+            ServiceInstance<Endpoint> first = instance("s", "first", 1);
+            registrant.registerService(first);
+            proxy.cut();
+            ServiceInstance<Endpoint> offline = instance("s", "offline", 2);
+            assertThatThrownBy(() -> registrant.registerService(offline)).isInstanceOf(dev.baton.framework.ConnectionLossException.class);
+            ServiceInstance<Endpoint> changed = first.toBuilder().port(11).build();
+            assertThatThrownBy(() -> registrant.updateService(changed)).isInstanceOf(dev.baton.framework.ConnectionLossException.class);
+            assertThat(registrant.registeredInstances()).as("both are still wanted").containsExactlyInAnyOrder(changed, offline);
+            proxy.heal();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> reader.queryForInstances("s").equals(java.util.List.of(changed, offline)));
+        }
+    }
+
+    @Test
     void misuseFailsAtOnceWithAClearMessage(BatonClient a) throws Exception {
         ServiceDiscovery<Endpoint> latent = ServiceDiscoveryBuilder.builder(Endpoint.class).client(a).basePath("/misuse").build();
         assertThatThrownBy(() -> latent.registerService(instance("s", "i", 1))).isInstanceOf(IllegalStateException.class)
