@@ -119,7 +119,7 @@ final class InstanceJson<T> {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("not a JSON object");
         }
-        ServiceInstance.Builder<T> b = ServiceInstance.<T>builder()
+        ServiceInstanceBuilder<T> b = ServiceInstance.<T>builder()
             .name(text(root, "name", true))
             .id(text(root, "id", true))
             .address(text(root, "address", false))

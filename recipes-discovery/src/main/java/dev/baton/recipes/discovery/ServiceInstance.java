@@ -6,7 +6,6 @@ import dev.baton.recipes.discovery.internal.UriTemplate;
 import java.net.URI;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,7 +57,7 @@ public final class ServiceInstance<T> {
     private final int weight;
     private final Health health;
 
-    private ServiceInstance(Builder<T> b) {
+    ServiceInstance(ServiceInstanceBuilder<T> b) {
         this.name = b.name;
         this.id = b.id != null ? b.id : UUID.randomUUID().toString();
         this.address = b.addressSet ? b.address : LocalAddress.first();
@@ -76,18 +75,14 @@ public final class ServiceInstance<T> {
     }
 
     /** A new builder: id defaults to a random UUID, address to this host's first non-loopback IPv4 address. */
-    public static <T> Builder<T> builder() {
-        return new Builder<>();
+    public static <T> ServiceInstanceBuilder<T> builder() {
+        return new ServiceInstanceBuilder<>();
     }
 
     /** A builder holding this instance's values, to make a changed copy. */
-    public Builder<T> toBuilder() {
-        Builder<T> b = new Builder<T>().name(name).id(id).address(address).payload(payload)
-            .serviceType(serviceType).enabled(enabled).registrationTimeUTC(registrationTimeUTC).metadata(metadata);
-        b.port = port;
-        b.sslPort = sslPort;
-        b.uriSpec = uriSpec;
-        return b;
+    public ServiceInstanceBuilder<T> toBuilder() {
+        return new ServiceInstanceBuilder<T>().name(name).id(id).address(address).ports(port, sslPort).payload(payload)
+            .serviceType(serviceType).uriSpec(uriSpec).enabled(enabled).registrationTimeUTC(registrationTimeUTC).metadata(metadata);
     }
 
     public String name() {
@@ -242,161 +237,5 @@ public final class ServiceInstance<T> {
         return "ServiceInstance{" + name + "/" + id + " " + address + (port != null ? ":" + port : "")
             + (sslPort != null ? " ssl:" + sslPort : "") + " " + serviceType + (enabled ? "" : " disabled")
             + (metadata.isEmpty() ? "" : " " + metadata) + (payload != null ? " payload=" + payload : "") + "}";
-    }
-
-    /**
-     * Configures a {@link ServiceInstance}. Each setting is checked as it is set; {@link #build()}
-     * requires a name.
-     */
-    public static final class Builder<T> {
-        private String name;
-        private String id;
-        private String address;
-        private boolean addressSet;
-        private Integer port;
-        private Integer sslPort;
-        private T payload;
-        private Long registrationTimeUTC;
-        private ServiceType serviceType = ServiceType.DYNAMIC;
-        private String uriSpec;
-        private boolean enabled = true;
-        private final Map<String, String> metadata = new LinkedHashMap<>();
-
-        private Builder() {
-        }
-
-        /** The service's name: one znode name, such as {@code "orders"}. Required. */
-        public Builder<T> name(String name) {
-            this.name = Names.segment("service name", name);
-            return this;
-        }
-
-        /** This instance's id, unique within the service: one znode name. Default: a random UUID. */
-        public Builder<T> id(String id) {
-            this.id = Names.segment("instance id", id);
-            return this;
-        }
-
-        /** Host name or IP address (null for none). Default: this host's first non-loopback IPv4 address. */
-        public Builder<T> address(String address) {
-            if (address != null && address.isBlank()) {
-                throw new IllegalArgumentException("address must not be blank, was '" + address + "'");
-            }
-            this.address = address;
-            this.addressSet = true;
-            return this;
-        }
-
-        /** The port, 0 to 65535. Default: none. */
-        public Builder<T> port(int port) {
-            this.port = checkPort("port", port);
-            return this;
-        }
-
-        /** The TLS port, 0 to 65535 (it makes {@code {scheme}} "https"). Default: none. */
-        public Builder<T> sslPort(int sslPort) {
-            this.sslPort = checkPort("sslPort", sslPort);
-            return this;
-        }
-
-        /** The payload (null for none); it must be serialisable by Jackson. */
-        public Builder<T> payload(T payload) {
-            this.payload = payload;
-            return this;
-        }
-
-        /** Default {@link ServiceType#DYNAMIC}. */
-        public Builder<T> serviceType(ServiceType serviceType) {
-            this.serviceType = Objects.requireNonNull(serviceType, "serviceType");
-            return this;
-        }
-
-        /** A URI template such as {@code "{scheme}://{address}:{port}/api"} (null for none). */
-        public Builder<T> uriSpec(String uriSpec) {
-            if (uriSpec != null) {
-                UriTemplate.parse(uriSpec);
-            }
-            this.uriSpec = uriSpec;
-            return this;
-        }
-
-        /** Whether the instance is offered (default true). See also {@link #health(Health)}. */
-        public Builder<T> enabled(boolean enabled) {
-            this.enabled = enabled;
-            return this;
-        }
-
-        /** Registration time in milliseconds since the epoch. Default: when {@link #build()} runs. */
-        public Builder<T> registrationTimeUTC(long millis) {
-            if (millis < 0) {
-                throw new IllegalArgumentException("registrationTimeUTC must be 0 or more, was " + millis);
-            }
-            this.registrationTimeUTC = millis;
-            return this;
-        }
-
-        /** Sets one metadata entry; a null value removes it. */
-        public Builder<T> metadata(String key, String value) {
-            Objects.requireNonNull(key, "metadata key");
-            if (key.isEmpty()) {
-                throw new IllegalArgumentException("metadata key must not be empty");
-            }
-            if (value == null) {
-                metadata.remove(key);
-            } else {
-                metadata.put(key, value);
-            }
-            return this;
-        }
-
-        /** Sets every entry of {@code entries} (keeping others). */
-        public Builder<T> metadata(Map<String, String> entries) {
-            Objects.requireNonNull(entries, "metadata").forEach(this::metadata);
-            return this;
-        }
-
-        /** The zone (metadata {@value ServiceInstance#ZONE_KEY}); null removes it. */
-        public Builder<T> zone(String zone) {
-            return metadata(ZONE_KEY, zone);
-        }
-
-        /** The weight for {@link WeightedStrategy} (metadata {@value ServiceInstance#WEIGHT_KEY}), 0 or more; 0 means "only if nothing else". */
-        public Builder<T> weight(int weight) {
-            if (weight < 0) {
-                throw new IllegalArgumentException("weight must be 0 or more, was " + weight);
-            }
-            return metadata(WEIGHT_KEY, Integer.toString(weight));
-        }
-
-        /**
-         * The health (metadata {@value Health#METADATA_KEY}); also sets {@code enabled} to
-         * {@code health == UP}, so that Curator consumers, which only know {@code enabled}, agree.
-         */
-        public Builder<T> health(Health health) {
-            Objects.requireNonNull(health, "health");
-            this.enabled = health == Health.UP;
-            return metadata(Health.METADATA_KEY, health == Health.UP ? null : health.name());
-        }
-
-        public ServiceInstance<T> build() {
-            if (name == null) {
-                throw new IllegalStateException("name is required: ServiceInstance.builder().name(\"orders\")");
-            }
-            return new ServiceInstance<>(this);
-        }
-
-        /** Used by the JSON reader: ports as stored, null meaning none. */
-        Builder<T> ports(Integer port, Integer sslPort) {
-            this.port = port == null ? null : checkPort("port", port);
-            this.sslPort = sslPort == null ? null : checkPort("sslPort", sslPort);
-            return this;
-        }
-
-        private static int checkPort(String what, int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException(what + " must be 0 to 65535, was " + port);
-            }
-            return port;
-        }
     }
 }

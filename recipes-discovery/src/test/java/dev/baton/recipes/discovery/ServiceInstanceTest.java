@@ -86,7 +86,7 @@ class ServiceInstanceTest {
 
     @Test
     void badInputFailsAtOnceNamingTheValue() {
-        ServiceInstance.Builder<Void> b = ServiceInstance.builder();
+        ServiceInstanceBuilder<Void> b = ServiceInstance.builder();
         assertThatThrownBy(() -> b.name("a/b")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'a/b'");
         assertThatThrownBy(() -> b.name("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.id("..")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'..'");

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Distributions of the strategies over fixed snapshots, without a server; random ones use fixed seeds. */
 class StrategiesTest {
     private static ServiceInstance<Void> instance(String id, String zone, int weight) {
-        ServiceInstance.Builder<Void> b = ServiceInstance.<Void>builder().name("s").id(id).address("h").weight(weight);
+        ServiceInstanceBuilder<Void> b = ServiceInstance.<Void>builder().name("s").id(id).address("h").weight(weight);
         return (zone == null ? b : b.zone(zone)).build();
     }
 
