@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.x.discovery.UriSpec;
 import org.apache.curator.x.discovery.details.JsonInstanceSerializer;
 import org.junit.jupiter.api.Test;
@@ -110,23 +112,49 @@ class InstanceJsonTest {
 
     @Test
     void classNamesInTheDataAreNeitherLoadedNorInstantiated() throws Exception {
-        String gadget = Gadget.class.getName();
+        String gadget = "dev.baton.recipes.discovery.Gadget";
         List<String> hostile = List.of(
             "{\"name\":\"s\",\"id\":\"i\",\"payload\":{\"@class\":\"" + gadget + "\",\"command\":\"rm -rf /\"}}",
             "{\"name\":\"s\",\"id\":\"i\",\"payload\":[\"" + gadget + "\",{\"command\":\"rm -rf /\"}]}",
             "{\"name\":\"s\",\"id\":\"i\",\"payload\":{\"@class\":\"java.util.HashMap\",\"inner\":{\"@class\":\"" + gadget + "\"}}}");
-        for (String json : hostile) {
-            Object asObject = baton(Object.class).decode(json.getBytes(UTF_8)).payload();
-            assertThat(asObject).isInstanceOf(Map.class);
-            assertThat(((Map<?, ?>) asObject).containsKey("@class")).isFalse();
-            assertThat(baton(Endpoint.class).decode(json.getBytes(UTF_8)).payload()).isInstanceOf(Endpoint.class);
-        }
-        assertThat(Tripwire.gadgetInitialized).as("Baton initialised the class named in @class").isFalse();
-        assertThat(Tripwire.gadgetConstructed).as("Baton constructed the class named in @class").isFalse();
+        // Jackson resolves class names through the context class loader: record what is asked of it
+        RecordingLoader recorder = new RecordingLoader(getClass().getClassLoader());
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(recorder);
+        try {
+            for (String json : hostile) {
+                Object asObject = baton(Object.class).decode(json.getBytes(UTF_8)).payload();
+                assertThat(asObject).isInstanceOf(Map.class);
+                assertThat(((Map<?, ?>) asObject).containsKey("@class")).isFalse();
+                assertThat(baton(Endpoint.class).decode(json.getBytes(UTF_8)).payload()).isInstanceOf(Endpoint.class);
+            }
+            assertThat(recorder.requested).as("class names Baton asked to load").doesNotContain(gadget);
+            assertThat(Tripwire.gadgetInitialized).as("Baton initialised the class named in @class").isFalse();
+            assertThat(Tripwire.gadgetConstructed).as("Baton constructed the class named in @class").isFalse();
 
-        // the same data through Curator's reader does run the gadget: the check above can fail
-        new JsonInstanceSerializer<>(Object.class).deserialize(hostile.get(0).getBytes(UTF_8));
-        assertThat(Tripwire.gadgetConstructed).isTrue();
+            // the same data through Curator's reader does load and run the gadget: the checks above can fail
+            new JsonInstanceSerializer<>(Object.class).deserialize(hostile.get(0).getBytes(UTF_8));
+            assertThat(recorder.requested).contains(gadget);
+            assertThat(Tripwire.gadgetConstructed).isTrue();
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /** Delegates everything, remembering each class name it is asked for. */
+    private static final class RecordingLoader extends ClassLoader {
+        final Set<String> requested = ConcurrentHashMap.newKeySet();
+
+        RecordingLoader(ClassLoader parent) {
+            super(parent);
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            requested.add(name);
+            return super.loadClass(name, resolve);
+        }
     }
 
     @Test

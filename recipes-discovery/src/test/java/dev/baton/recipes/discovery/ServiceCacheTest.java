@@ -53,8 +53,7 @@ class ServiceCacheTest {
             a.create().forPath("/hostile/s/garbage", "\u0000\u0001binary".getBytes(UTF_8));
             a.create().forPath("/hostile/s/huge", ("{\"name\":\"s\",\"id\":\"huge\",\"payload\":{\"zone\":\"" + "x".repeat(900_000) + "\"}}")
                 .getBytes(UTF_8));
-            a.create().forPath("/hostile/s/gadget", ("{\"name\":\"s\",\"id\":\"gadget\",\"payload\":{\"@class\":\"" + Gadget.class.getName()
-                + "\"}}").getBytes(UTF_8));
+            a.create().forPath("/hostile/s/gadget", ("{\"name\":\"s\",\"id\":\"gadget\",\"payload\":{\"@class\":\"dev.baton.recipes.discovery.Gadget\"}}").getBytes(UTF_8));
             a.create().forPath("/hostile/s/garbage/grandchild", "ignored".getBytes(UTF_8));
 
             ServiceCache<Endpoint> cache = reader.serviceCacheBuilder().name("s").build();
