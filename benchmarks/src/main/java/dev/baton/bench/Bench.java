@@ -16,6 +16,7 @@ public final class Bench {
     static {
         BENCHMARKS.put("startup", EnsembleStartupBenchmark::main);
         BENCHMARKS.put("framework", FrameworkBenchmark::main);
+        BENCHMARKS.put("discovery", DiscoveryBenchmark::main);
     }
 
     private Bench() {
