@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
         ServerCommand.class,
         BarrierCommand.class,
         BarrierCommand.Latch.class,
+        DiscoveryCommand.class,
         TreeCommands.Ls.class,
         TreeCommands.Get.class,
         TreeCommands.Set.class,

@@ -5,7 +5,6 @@ import dev.baton.server.EnsembleException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,16 +45,7 @@ final class ServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }
-        CountDownLatch stop = new CountDownLatch(1);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stop.countDown();
-            try {
-                stopped.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "baton-server-stop"));
+        Lifetime life = new Lifetime();
         PrintWriter out = spec.commandLine().getOut();
         try {
             ensemble.start();
@@ -64,7 +54,7 @@ final class ServerCommand implements Callable<Integer> {
             out.println("data: " + ensemble.dataDir());
             out.println("serving; Ctrl-C to stop");
             out.flush();
-            stop.await();
+            life.awaitStop();
             return ExitCodes.OK;
         } catch (EnsembleException e) {
             throw new CliExit(ExitCodes.SOFTWARE, e.getMessage());
@@ -74,7 +64,7 @@ final class ServerCommand implements Callable<Integer> {
             ensemble.close();
             out.println("stopped");
             out.flush();
-            stopped.countDown();
+            life.close();
         }
     }
 }
