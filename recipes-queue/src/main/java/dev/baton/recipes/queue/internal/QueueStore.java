@@ -180,6 +180,15 @@ public final class QueueStore {
      * shards other than the highest are deleted on the way.
      */
     public List<ItemRef> list(Watcher watcher) throws InterruptedException {
+        return list(watcher, order.newItemsMayJumpAhead());
+    }
+
+    /** Every item of every shard, in order (for removing by id). */
+    public List<ItemRef> listEverything() throws InterruptedException {
+        return list(null, true);
+    }
+
+    private List<ItemRef> list(Watcher watcher, boolean all) throws InterruptedException {
         List<ItemRef> items = new ArrayList<>();
         List<String> shards = new ArrayList<>();
         for (String name : children(path, watcher)) {
@@ -193,20 +202,19 @@ public final class QueueStore {
             }
         }
         shards.sort(BY_SHARD);
-        int batch = order.newItemsMayJumpAhead() ? shards.size() : FIFO_BATCH_TARGET;
         List<CompletableFuture<List<String>>> listings = new ArrayList<>();
         for (int i = 0; i < shards.size(); i++) {
             boolean highest = i == shards.size() - 1;
             listings.add(childrenAsync(path + "/" + shards.get(i), highest ? watcher : null));
-            if (!order.newItemsMayJumpAhead()) {
+            if (!all) {
                 int before = items.size();
                 addShardItems(shards.get(i), Waits.await(listings.get(i)), highest, items);
-                if (items.size() >= batch && items.size() > before) {
+                if (items.size() >= FIFO_BATCH_TARGET && items.size() > before) {
                     break;
                 }
             }
         }
-        if (order.newItemsMayJumpAhead()) {
+        if (all) {
             for (int i = 0; i < listings.size(); i++) {
                 addShardItems(shards.get(i), Waits.await(listings.get(i)), i == shards.size() - 1, items);
             }
