@@ -4,12 +4,16 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.CreatedNode;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.framework.NodeData;
+import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.recipes.queue.internal.Receipts.Commit;
 import dev.baton.recipes.queue.internal.Receipts.Receipt;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +42,10 @@ public final class Claims {
     private final QueueStore store;
     private final String lockPath;
     private final DeadLetters deadLetters;
-    private final byte[] owner = ("baton-queue " + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+    private final String owner = "baton-queue " + UUID.randomUUID();
+    private final AtomicLong claimed = new AtomicLong();
+    /** Lock names this process holds: never claimed twice (a lock node of our own would look like a success). */
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
 
     public Claims(BatonClient client, QueueStore store, String lockPath, DeadLetters deadLetters) {
         this.client = client;
@@ -49,24 +56,42 @@ public final class Claims {
 
     /** Locks and reads the item; null if another consumer holds it or it is gone. */
     public Claim tryClaim(ItemRef ref) throws InterruptedException {
+        if (!held.add(ref.lockName())) {
+            return null;
+        }
+        boolean claimedIt = false;
+        try {
+            Claim claim = lockAndRead(ref);
+            claimedIt = claim != null;
+            return claim;
+        } finally {
+            if (!claimedIt) {
+                held.remove(ref.lockName());
+            }
+        }
+    }
+
+    private Claim lockAndRead(ItemRef ref) throws InterruptedException {
         String lock = lockPath + "/" + ref.lockName();
+        // unique data: idempotent() then accepts our own node after a lost reply, and only that one
+        byte[] data = (owner + " #" + claimed.incrementAndGet()).getBytes(StandardCharsets.UTF_8);
         CreatedNode node;
         try {
             node = client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
-                .forPathWithStat(lock, owner);
-        } catch (NodeExistsException e) {
-            return null;
+                .forPathWithStat(lock, data);
+        } catch (NodeExistsException | NoNodeException e) {
+            return null; // held by another consumer (NoNode: released while we looked at it)
         }
         Receipt receipt = store.receipts().borrowFor(node.stat().getEphemeralOwner());
         if (receipt == null) {
             return null; // the lock's session already ended, and the lock with it
         }
-        NodeData data = store.read(ref);
-        if (data == null) {
+        NodeData item = store.read(ref);
+        if (item == null) {
             unlock(lock, receipt); // acknowledged by its holder after we listed it
             return null;
         }
-        return new Claim(ref, lock, receipt, data);
+        return new Claim(ref, lock, receipt, item);
     }
 
     /**
@@ -75,6 +100,14 @@ public final class Claims {
      * the outcome is unknown (logged).
      */
     public boolean ack(Claim claim, List<DeadLetters.Entry> dead) throws InterruptedException {
+        try {
+            return acknowledge(claim, dead);
+        } finally {
+            held.remove(claim.ref().lockName());
+        }
+    }
+
+    private boolean acknowledge(Claim claim, List<DeadLetters.Entry> dead) throws InterruptedException {
         if (!dead.isEmpty()) {
             deadLetters.ensurePath();
         }
@@ -139,7 +172,11 @@ public final class Claims {
 
     /** Gives the item back without removing it (its lock deleted, only if still this session's). */
     public void release(Claim claim) throws InterruptedException {
-        unlock(claim.lock(), claim.receipt());
+        try {
+            unlock(claim.lock(), claim.receipt());
+        } finally {
+            held.remove(claim.ref().lockName());
+        }
     }
 
     private void unlock(String lock, Receipt receipt) throws InterruptedException {
