@@ -170,6 +170,22 @@ public final class Claims {
         });
     }
 
+    /**
+     * Whether the claim's session is still the client's. A claim whose session ended is lost (its
+     * lock went with the session and another consumer may hold the item now): it must not be
+     * consumed. Checked before each delivery attempt; a session ending later is ZooKeeper's
+     * unavoidable window, covered by the acknowledgement failing.
+     */
+    public boolean stillHeld(Claim claim) {
+        return client.sessionId() == claim.receipt().session();
+    }
+
+    /** Forgets a claim that was lost with its session. */
+    public void drop(Claim claim) {
+        held.remove(claim.ref().lockName());
+        LOG.info("the session holding {} ended before it was consumed; another consumer gets it", claim.ref().path());
+    }
+
     /** Gives the item back without removing it (its lock deleted, only if still this session's). */
     public void release(Claim claim) throws InterruptedException {
         try {

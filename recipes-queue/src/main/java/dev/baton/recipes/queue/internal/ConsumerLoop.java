@@ -163,14 +163,22 @@ public final class ConsumerLoop<T> implements Runnable {
     }
 
     private void deliverTaken(ItemRef ref, byte[] data) {
-        Delivery.Result result = delivery.run(ref.path(), data);
+        Delivery.Result result = delivery.run(ref.path(), data, () -> true);
         if (!result.dead().isEmpty()) {
             withoutInterrupt(() -> deadLetters.write(result.dead()), ref);
         }
     }
 
     private void deliverClaimed(Claim claim) {
-        Delivery.Result result = delivery.run(claim.ref().path(), claim.data().data());
+        if (!claims.stillHeld(claim)) {
+            claims.drop(claim);
+            return;
+        }
+        Delivery.Result result = delivery.run(claim.ref().path(), claim.data().data(), () -> claims.stillHeld(claim));
+        if (result.abandoned()) {
+            claims.drop(claim);
+            return;
+        }
         withoutInterrupt(() -> {
             if (result.interrupted()) {
                 claims.release(claim); // closed mid-item: another consumer gets it

@@ -15,13 +15,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class Delivery<T> {
     private static final Logger LOG = LoggerFactory.getLogger(Delivery.class);
+    /** consumeOne's answer when the claim was lost between attempts. */
+    private static final String ABANDONED = new String("abandoned");
 
     /**
      * What became of a node's items: the dead letters to record, and whether the thread was
      * interrupted (by close()) before all were consumed; the unconsumed ones are then in
      * {@code dead} too, marked as such.
      */
-    public record Result(List<DeadLetters.Entry> dead, boolean interrupted) {
+    public record Result(List<DeadLetters.Entry> dead, boolean interrupted, boolean abandoned) {
+        Result(List<DeadLetters.Entry> dead, boolean interrupted) {
+            this(dead, interrupted, false);
+        }
     }
 
     private final QueueConsumer<T> consumer;
@@ -36,8 +41,12 @@ public final class Delivery<T> {
         this.backoff = backoff;
     }
 
-    /** Consumes the items in node {@code itemPath}'s data. */
-    public Result run(String itemPath, byte[] data) {
+    /**
+     * Consumes the items in node {@code itemPath}'s data. Before each attempt {@code stillOurs}
+     * is asked; if it says no (the claim was lost), the rest is abandoned (result
+     * {@code abandoned}): another consumer has the item now.
+     */
+    public Result run(String itemPath, byte[] data, java.util.function.BooleanSupplier stillOurs) {
         List<byte[]> items;
         try {
             items = Envelope.unwrap(data);
@@ -47,7 +56,13 @@ public final class Delivery<T> {
         List<DeadLetters.Entry> dead = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             try {
-                String failure = consumeOne(items.get(i));
+                if (!stillOurs.getAsBoolean()) {
+                    return new Result(List.of(), false, true);
+                }
+                String failure = consumeOne(items.get(i), stillOurs);
+                if (failure == ABANDONED) {
+                    return new Result(List.of(), false, true);
+                }
                 if (failure != null) {
                     dead.add(new DeadLetters.Entry(itemPath, items.get(i), failure));
                 }
@@ -76,7 +91,7 @@ public final class Delivery<T> {
     }
 
     /** Null if consumed; otherwise why it was given up. */
-    private String consumeOne(byte[] raw) throws InterruptedException {
+    private String consumeOne(byte[] raw, java.util.function.BooleanSupplier stillOurs) throws InterruptedException {
         T item;
         try {
             item = serializer.deserialize(raw);
@@ -95,6 +110,9 @@ public final class Delivery<T> {
                 LOG.warn("consumer failed on attempt {} of {}: {}", attempt, maxAttempts, e.toString());
                 if (attempt < maxAttempts) {
                     Thread.sleep(backoff.multipliedBy(attempt).toMillis());
+                    if (!stillOurs.getAsBoolean()) {
+                        return ABANDONED;
+                    }
                 }
             }
         }
