@@ -4,7 +4,10 @@ import dev.baton.framework.NodeData;
 import dev.baton.recipes.queue.QueueOutcomeUnknownException;
 import dev.baton.recipes.queue.internal.Claims.Claim;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
@@ -22,14 +25,16 @@ import org.slf4j.LoggerFactory;
  * passed, so a more urgent item waits at most that long and listing stays a bounded share of the
  * work. An empty queue leaves watches and sleeps until they fire.
  *
- * <p>Plain mode takes (removes) an item only when a consumer slot is free, so at most
- * {@code concurrency} items are out of ZooKeeper and not yet consumed. Guaranteed mode locks the
- * next item while the current one is consumed.
+ * <p>An item is taken (plain mode) or locked (guaranteed mode) only when one of the
+ * {@code concurrency} consumer slots is free, on the executor, so at most {@code concurrency}
+ * items are out of ZooKeeper and not yet consumed; with one slot, items go one after another in
+ * order. Plain mode reads the data of the next items ahead.
  */
 public final class ConsumerLoop<T> implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
     private static final Duration RECHECK = Duration.ofSeconds(10);
     private static final Duration ERROR_PAUSE = Duration.ofMillis(500);
+    private static final int READ_AHEAD = 16;
 
     private final QueueStore store;
     private final Claims claims;
@@ -93,7 +98,9 @@ public final class ConsumerLoop<T> implements Runnable {
             return;
         }
         int handled = 0;
-        for (ItemRef ref : batch) {
+        List<CompletableFuture<NodeData>> reads = new ArrayList<>(Collections.nCopies(batch.size(), null));
+        for (int i = 0; i < batch.size(); i++) {
+            ItemRef ref = batch.get(i);
             if (!running.getAsBoolean()) {
                 return;
             }
@@ -109,24 +116,33 @@ public final class ConsumerLoop<T> implements Runnable {
                     return;
                 }
             }
-            handle(ref);
+            if (claims == null) {
+                // plain mode reads ahead, so a take costs one write round trip, not a read and a write
+                for (int k = i; k < Math.min(batch.size(), i + READ_AHEAD); k++) {
+                    if (reads.get(k) == null) {
+                        reads.set(k, store.readAsync(batch.get(k)));
+                    }
+                }
+            }
+            permits.acquire();
+            CompletableFuture<NodeData> read = reads.get(i);
+            reads.set(i, null);
+            dispatch(() -> handle(ref, read));
             handled++;
         }
     }
 
-    private void handle(ItemRef ref) throws InterruptedException {
-        if (claims != null) {
-            Claim claim = claims.tryClaim(ref);
-            if (claim != null) {
-                permits.acquire();
-                dispatch(() -> deliverClaimed(claim));
-            }
-            return;
-        }
-        permits.acquire();
-        boolean handedOver = false;
+    /** On the executor: claim or take the item, then consume it. */
+    private void handle(ItemRef ref, CompletableFuture<NodeData> read) {
         try {
-            NodeData data = store.read(ref);
+            if (claims != null) {
+                Claim claim = claims.tryClaim(ref);
+                if (claim != null) {
+                    deliverClaimed(claim);
+                }
+                return;
+            }
+            NodeData data = Waits.await(read);
             byte[] item;
             try {
                 item = data == null ? null : store.take(ref, data);
@@ -137,13 +153,12 @@ public final class ConsumerLoop<T> implements Runnable {
                 return;
             }
             if (item != null) {
-                handedOver = true;
-                dispatch(() -> deliverTaken(ref, item));
+                deliverTaken(ref, item);
             }
-        } finally {
-            if (!handedOver) {
-                permits.release();
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("queue {}: could not take {}: {}", store.path(), ref.path(), e.toString());
         }
     }
 

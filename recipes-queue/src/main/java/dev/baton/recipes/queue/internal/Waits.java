@@ -5,12 +5,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /** Waiting on the framework's futures from a blocking method. */
-final class Waits {
+public final class Waits {
     private Waits() {
     }
 
     /** The failure inside a future's completion wrapper. */
-    static Throwable unwrap(Throwable t) {
+    public static Throwable unwrap(Throwable t) {
         Throwable current = t;
         while ((current instanceof java.util.concurrent.CompletionException || current instanceof ExecutionException)
             && current.getCause() != null) {
@@ -20,7 +20,7 @@ final class Waits {
     }
 
     /** The future's value; its BatonException (or other unchecked failure) is thrown as is. */
-    static <T> T await(CompletableFuture<T> future) throws InterruptedException {
+    public static <T> T await(CompletableFuture<T> future) throws InterruptedException {
         try {
             return future.get();
         } catch (ExecutionException e) {
