@@ -15,6 +15,7 @@ public final class Bench {
 
     static {
         BENCHMARKS.put("startup", EnsembleStartupBenchmark::main);
+        BENCHMARKS.put("queues", QueueBenchmark::main);
     }
 
     private Bench() {
