@@ -6,6 +6,7 @@ import dev.baton.recipes.queue.QueueBuilder;
 import dev.baton.recipes.queue.QueueLayout;
 import dev.baton.recipes.queue.QueueSerializer;
 import dev.baton.recipes.queue.SimpleDistributedQueue;
+import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.server.EmbeddedEnsemble;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -95,14 +96,16 @@ public final class QueueBenchmark {
             try (BatonClient baton = BatonClient.builder().connectString(cs).build()) {
                 baton.start();
                 baton.blockUntilConnected(Duration.ofSeconds(30));
+                System.out.println("-- warm-up (class loading and JIT for both; not reported)");
+                fillAll(baton, "/bench/warmup", 1_000);
+                measureSize(new LinkedHashMap<>(), 0, cs, baton, "/bench/warmup", 200);
                 for (int s = 0; s < SIZES.length; s++) {
                     int size = SIZES[s];
                     System.out.printf("-- %,d items waiting (filling...)%n", size);
                     String base = "/bench/" + size;
-                    fill(baton, base + "/baton-simple", size, true, QueueLayout.SHARDED);
-                    fill(baton, base + "/curator-simple", size, true, QueueLayout.FLAT);
-                    fill(baton, base + "/baton-queue", size, false, QueueLayout.SHARDED);
-                    fill(baton, base + "/curator-queue", size, false, QueueLayout.FLAT);
+                    long fillStart = System.nanoTime();
+                    fillAll(baton, base, size);
+                    System.out.printf("   (filled 4 x %,d items in %.1f s)%n", size, (System.nanoTime() - fillStart) / 1e9);
                     measureSize(rows, s, cs, baton, base, sample);
                 }
             }
@@ -257,15 +260,26 @@ public final class QueueBenchmark {
         }
     }
 
+    private static void fillAll(BatonClient baton, String base, int size) throws Exception {
+        fill(baton, base + "/baton-simple", size, true, QueueLayout.SHARDED);
+        fill(baton, base + "/curator-simple", size, true, QueueLayout.FLAT);
+        fill(baton, base + "/baton-queue", size, false, QueueLayout.SHARDED);
+        fill(baton, base + "/curator-queue", size, false, QueueLayout.FLAT);
+    }
+
     /** Fills {@code path} to {@code size} items with Baton's putMulti (flat layout writes Curator's format). */
     private static void fill(BatonClient baton, String path, int size, boolean simple, QueueLayout layout) throws Exception {
         if (simple) {
-            // a SimpleDistributedQueue stores raw bytes: fill through the DistributedQueue engine would wrap them, so
-            // write the nodes directly in transactions, as offer() would, 1,000 at a time
-            SimpleDistributedQueue queue = new SimpleDistributedQueue(baton, path, layout);
-            queue.offer(new byte[64]);
+            // a SimpleDistributedQueue stores raw bytes, so its nodes are written here directly, 1,000 a transaction, in
+            // the layout offer() uses: flat, or a new shard every SHARD_ROLL_SEQUENCE items as producers roll them
+            new SimpleDistributedQueue(baton, path, layout).offer(new byte[64]);
             String parent = layout == QueueLayout.FLAT ? path : path + "/" + latestShard(baton, path);
+            int inParent = 1;
             for (int done = 1; done < size; ) {
+                if (layout == QueueLayout.SHARDED && inParent >= QueueStore.SHARD_ROLL_SEQUENCE) {
+                    parent = baton.create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL).forPath(path + "/shard-");
+                    inParent = 0;
+                }
                 var tx = baton.transaction();
                 int n = Math.min(FILL_BATCH, size - done);
                 for (int i = 0; i < n; i++) {
@@ -273,6 +287,7 @@ public final class QueueBenchmark {
                 }
                 tx.commit();
                 done += n;
+                inParent += n;
             }
             return;
         }

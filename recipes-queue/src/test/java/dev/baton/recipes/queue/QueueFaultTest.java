@@ -14,6 +14,7 @@ import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import dev.baton.test.history.QueueHistory;
+import dev.baton.recipes.queue.QueueOutcomeUnknownException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,74 @@ class QueueFaultTest {
     @Test
     void plainModeNeverConsumesTwiceAndLosesOnlyWhatADeadConsumerHeld() throws Exception {
         QueueHistory history = run("/faults/plain", false);
+        history.checkAtMostOnce().assertOk();
+    }
+
+    @Test
+    void simpleQueueThroughConnectionCutsNeitherDuplicatesNorLosesAnItem() throws Exception {
+        QueueHistory history = new QueueHistory();
+        ChaosProxy producerProxy = ChaosProxy.start(ensemble.connectString(2));
+        ChaosProxy consumerProxy = ChaosProxy.start(ensemble.connectString(3));
+        open.add(producerProxy);
+        open.add(consumerProxy);
+        BatonClient producerClient = client(producerProxy.connectString(), history);
+        BatonClient consumerClient = client(consumerProxy.connectString(), history);
+        SimpleDistributedQueue producer = new SimpleDistributedQueue(producerClient, "/faults/simple");
+        SimpleDistributedQueue consumer = new SimpleDistributedQueue(consumerClient, "/faults/simple");
+        int items = 200;
+        Thread producing = new Thread(() -> {
+            try {
+                for (int i = 0; i < items; i++) {
+                    String item = "s-" + i;
+                    try {
+                        producer.offer(item.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        history.put("p", item);
+                    } catch (BatonException e) {
+                        history.putUncertain("p", item);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        AtomicInteger handled = new AtomicInteger();
+        Thread consuming = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    byte[] item = consumer.poll(Duration.ofMillis(200));
+                    if (item != null) {
+                        history.started("c", new String(item, java.nio.charset.StandardCharsets.UTF_8), 0);
+                        history.completed("c", new String(item, java.nio.charset.StandardCharsets.UTF_8), 0);
+                        handled.incrementAndGet();
+                    }
+                } catch (QueueOutcomeUnknownException e) {
+                    // the caller holds the item and decides; this one sets it aside, as a dead letter would
+                    history.deadLettered(new String(e.item(), java.nio.charset.StandardCharsets.UTF_8));
+                    handled.incrementAndGet();
+                } catch (BatonException e) {
+                    // no connection for longer than the retry policy waits: try again
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        producing.start();
+        consuming.start();
+        for (int cut = 1; cut <= 4; cut++) {
+            int progress = cut * 30;
+            await().atMost(WAIT).until(() -> handled.get() >= progress);
+            producerProxy.cut();
+            consumerProxy.cut();
+            await().atMost(WAIT).until(() -> !producerClient.connectionState().isConnected()
+                && !consumerClient.connectionState().isConnected());
+            producerProxy.heal();
+            consumerProxy.heal();
+        }
+        producing.join(WAIT.toMillis());
+        await().atMost(WAIT).until(() -> history.allPutItemsCompleted() || handled.get() >= items);
+        await().atMost(WAIT).until(() -> consumer.peek() == null);
+        consuming.interrupt();
+        consuming.join(WAIT.toMillis());
         history.checkAtMostOnce().assertOk();
     }
 
