@@ -50,8 +50,7 @@ public final class QueueStore {
     private final ItemOrder order;
     private final boolean flat;
     private final Receipts receipts;
-    private final Object shardLock = new Object();
-    private volatile String producerShard;
+    private final ProducerShards shards;
 
     public QueueStore(BatonClient client, String path, String prefix, ItemOrder order, boolean flat, Receipts receipts) {
         this.client = client;
@@ -60,6 +59,7 @@ public final class QueueStore {
         this.order = order;
         this.flat = flat;
         this.receipts = receipts;
+        this.shards = new ProducerShards(client, path, this::children, this::ensurePath);
     }
 
     public String path() {
@@ -95,7 +95,7 @@ public final class QueueStore {
      */
     public void put(List<byte[]> datas, String middle) throws InterruptedException {
         for (int attempt = 0; ; attempt++) {
-            String parent = flat ? path : producerShard();
+            String parent = flat ? path : shards.current();
             String itemPath = parent + "/" + prefix + middle;
             Receipt r = receipts.borrow();
             Commit c = receipts.commit(r, PUT_NOTE, tx -> datas.forEach(d -> tx.create(itemPath, d, CreateMode.PERSISTENT_SEQUENTIAL)));
@@ -116,7 +116,7 @@ public final class QueueStore {
                     if (flat) {
                         ensurePath();
                     } else {
-                        moveShardPast(parent);
+                        shards.movePast(parent);
                     }
                 }
                 case NOT_APPLIED -> {
@@ -135,40 +135,7 @@ public final class QueueStore {
 
     private void rollIfFull(String shard, TransactionResult last) throws InterruptedException {
         if (ItemNames.sequence(last.path()) >= SHARD_ROLL_SEQUENCE) {
-            moveShardPast(shard);
-        }
-    }
-
-    private String producerShard() throws InterruptedException {
-        String shard = producerShard;
-        return shard != null ? shard : moveShardPast(null);
-    }
-
-    /**
-     * Moves producers past shard {@code stale} (null: none chosen yet) to the highest shard
-     * above it, creating a new one if there is none.
-     */
-    private String moveShardPast(String stale) throws InterruptedException {
-        synchronized (shardLock) {
-            String current = producerShard;
-            if (current != null && !current.equals(stale)) {
-                return current; // another thread moved on already
-            }
-            List<String> shards = shardsOf(children(path, null));
-            String highest = shards.isEmpty() ? null : shards.get(shards.size() - 1);
-            long staleSeq = stale == null ? -1 : ItemNames.shardSequence(stale.substring(stale.lastIndexOf('/') + 1));
-            String next = highest != null && ItemNames.shardSequence(highest) > staleSeq ? path + "/" + highest : createShard();
-            producerShard = next;
-            return next;
-        }
-    }
-
-    private String createShard() throws InterruptedException {
-        try {
-            return client.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(path + "/" + ItemNames.SHARD_PREFIX);
-        } catch (NoNodeException e) {
-            ensurePath();
-            return client.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(path + "/" + ItemNames.SHARD_PREFIX);
+            shards.movePast(shard);
         }
     }
 
@@ -321,7 +288,7 @@ public final class QueueStore {
             + " the item may have been taken by this call or by another consumer", ref.path(), data.data(), c.error());
     }
 
-    private List<String> children(String parent, Watcher watcher) throws InterruptedException {
+    List<String> children(String parent, Watcher watcher) throws InterruptedException {
         return Waits.await(childrenAsync(parent, watcher));
     }
 
@@ -336,16 +303,5 @@ public final class QueueStore {
                 ? CompletableFuture.completedFuture(List.of())
                 : CompletableFuture.failedFuture(cause);
         });
-    }
-
-    private static List<String> shardsOf(List<String> names) {
-        List<String> shards = new ArrayList<>();
-        for (String name : names) {
-            if (ItemNames.shardSequence(name) >= 0) {
-                shards.add(name);
-            }
-        }
-        shards.sort(BY_SHARD);
-        return shards;
     }
 }
