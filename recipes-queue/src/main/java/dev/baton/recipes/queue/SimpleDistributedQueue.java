@@ -85,7 +85,7 @@ public final class SimpleDistributedQueue {
         QueuePaths.validate("path", path);
         Objects.requireNonNull(layout, "layout");
         this.store = new QueueStore(client, path, PREFIX, ItemOrder.FIFO, layout == QueueLayout.FLAT,
-            new Receipts(client, path + "/receipts"));
+            Receipts.shared(client, path + "/receipts"));
     }
 
     /**

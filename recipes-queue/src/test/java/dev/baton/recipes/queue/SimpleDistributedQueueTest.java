@@ -94,6 +94,18 @@ class SimpleDistributedQueueTest {
     }
 
     @Test
+    void shortLivedQueueObjectsOfOneClientShareTheirReceiptNodes(BatonClient client, TestInfo info) throws Exception {
+        for (int i = 0; i < 20; i++) {
+            new SimpleDistributedQueue(client, path(info)).offer(bytes("item-" + i));
+        }
+        assertThat(client.getChildren().forPath(path(info) + "/receipts")).hasSize(1);
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
+        for (int i = 0; i < 20; i++) {
+            assertThat(queue.poll()).asString(UTF_8).isEqualTo("item-" + i);
+        }
+    }
+
+    @Test
     void badInputFailsAtOnce(BatonClient client, TestInfo info) {
         SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
         assertThatThrownBy(() -> queue.offer(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("null");

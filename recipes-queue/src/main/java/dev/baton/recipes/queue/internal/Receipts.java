@@ -6,7 +6,10 @@ import dev.baton.framework.CreatedNode;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.TransactionResult;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Consumer;
@@ -75,9 +78,24 @@ public final class Receipts {
         }
     }
 
+    /** Receipts shared by every SimpleDistributedQueue of one client and path (those have no close()). */
+    private static final Map<BatonClient, Map<String, Receipts>> SHARED = new IdentityHashMap<>();
+
     private final BatonClient client;
     private final String dir;
     private final ConcurrentLinkedDeque<Receipt> pool = new ConcurrentLinkedDeque<>();
+
+    /**
+     * The receipts of {@code client} under {@code dir}, shared, so that short-lived queue objects
+     * (a SimpleDistributedQueue per request) reuse receipt nodes instead of leaving one each until
+     * the session ends. Entries of closed clients are dropped.
+     */
+    public static Receipts shared(BatonClient client, String dir) {
+        synchronized (SHARED) {
+            SHARED.keySet().removeIf(BatonClient::isClosed);
+            return SHARED.computeIfAbsent(client, c -> new HashMap<>()).computeIfAbsent(dir, d -> new Receipts(client, d));
+        }
+    }
 
     public Receipts(BatonClient client, String dir) {
         this.client = client;
