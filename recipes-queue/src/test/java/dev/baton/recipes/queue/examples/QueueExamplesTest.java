@@ -43,16 +43,19 @@ class QueueExamplesTest {
         assertThat(new String(job, UTF_8)).isEqualTo("resize 42");
     }
 
+    private final List<String> done = new CopyOnWriteArrayList<>();
+
+    private void run(String job) {
+        if (job.startsWith("bad")) {
+            throw new IllegalArgumentException("cannot run " + job);
+        }
+        done.add(job);
+    }
+
     @Test
     void guaranteedQueueWithDeadLetters(BatonClient client) throws Exception {
-        List<String> done = new CopyOnWriteArrayList<>();
         // docs/queues.md: "DistributedQueue with guaranteed delivery"
-        DistributedQueue<String> queue = QueueBuilder.builder(client, job -> {
-                if (job.startsWith("bad")) {
-                    throw new IllegalArgumentException("cannot run " + job);
-                }
-                done.add(job);
-            }, new JobSerializer(), "/examples/work")
+        DistributedQueue<String> queue = QueueBuilder.builder(client, job -> run(job), new JobSerializer(), "/examples/work")
             .lockPath("/examples/work-locks")     // remove an item only after the consumer returned
             .maxItems(10_000)                     // put waits while 10,000 items wait
             .maxDeliveryAttempts(3)               // then the item becomes a dead letter
