@@ -1,5 +1,6 @@
 package dev.baton.recipes.queue.internal;
 
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.NodeData;
 import dev.baton.recipes.queue.QueueOutcomeUnknownException;
 import dev.baton.recipes.queue.internal.Claims.Claim;
@@ -68,6 +69,9 @@ public final class ConsumerLoop<T> implements Runnable {
                 if (!running.getAsBoolean()) {
                     return;
                 }
+            } catch (ClientClosedException e) {
+                LOG.warn("queue {}: its client was closed before the queue; consuming stops", store.path());
+                return;
             } catch (RuntimeException e) {
                 LOG.warn("queue {}: {}; trying again", store.path(), e.toString());
                 try {
