@@ -17,6 +17,7 @@ public final class Bench {
         BENCHMARKS.put("startup", EnsembleStartupBenchmark::main);
         BENCHMARKS.put("framework", FrameworkBenchmark::main);
         BENCHMARKS.put("discovery", DiscoveryBenchmark::main);
+        BENCHMARKS.put("queues", QueueBenchmark::main);
     }
 
     private Bench() {
