@@ -1,5 +1,6 @@
 package dev.baton.server;
 
+import dev.baton.server.internal.Layout;
 import dev.baton.server.internal.NodeSpec;
 import dev.baton.server.internal.PortReservation;
 import dev.baton.server.internal.ProcessNode;
@@ -9,12 +10,9 @@ import dev.baton.server.internal.ServerNode;
 import dev.baton.server.internal.ServerSettings;
 import dev.baton.server.internal.StandaloneNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +20,6 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * A real ZooKeeper ensemble of 1, 3 or 5 servers on free loopback ports, in this JVM.
@@ -56,22 +53,18 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
     private final String name;
     private final ServerMode mode;
-    private final Path dataRoot;
-    private final boolean deleteDataOnClose;
+    private final Layout layout;
     private final Duration startTimeout;
     private final ServerSettings settings;
-    private final List<PortReservation> reservations;
     private final Map<Integer, ServerNode> nodes = new TreeMap<>();
     private volatile boolean closed;
 
-    private EmbeddedEnsemble(Builder builder, Path dataRoot, boolean deleteDataOnClose,
-                             List<NodeSpec> specs, List<PortReservation> reservations) {
+    private EmbeddedEnsemble(Builder builder, Layout layout) {
         this.name = "baton-ensemble-" + ENSEMBLES.incrementAndGet();
         this.mode = builder.mode;
-        this.dataRoot = dataRoot;
-        this.deleteDataOnClose = deleteDataOnClose;
+        this.layout = layout;
         this.startTimeout = builder.startTimeout;
-        this.reservations = reservations;
+        List<NodeSpec> specs = layout.specs();
         this.settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
             builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
             builder.maxClientConnections);
@@ -156,7 +149,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
     /** Every loopback port this ensemble holds: client ports, and quorum and election ports. */
     public List<Integer> ports() {
-        return reservations.stream().map(PortReservation::port).toList();
+        return layout.reservations().stream().map(PortReservation::port).toList();
     }
 
     /** Number of servers. */
@@ -166,7 +159,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
     /** The data folder of this ensemble; server {@code id} keeps its data in {@code node-<id>}. */
     public Path dataDir() {
-        return dataRoot;
+        return layout.root();
     }
 
     /** What server {@code id} is doing now. */
@@ -294,10 +287,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 failures.add(e);
             }
         }
-        reservations.forEach(PortReservation::close);
-        if (deleteDataOnClose) {
-            deleteRecursively(dataRoot);
-        }
+        layout.release();
         if (!failures.isEmpty()) {
             EnsembleException e = new EnsembleException("failed to stop " + failures.size() + " server(s)", failures.get(0));
             failures.stream().skip(1).forEach(e::addSuppressed);
@@ -357,19 +347,6 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EnsembleException("interrupted while waiting for the ensemble", e);
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not delete ensemble data " + root, e);
         }
     }
 
@@ -506,61 +483,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeout
                     + " must be at least two ticks (tickTime is " + tickTime + ")");
             }
-            boolean temporary = dataDir == null;
-            Path root = temporary ? createTempRoot() : prepareDataDir(dataDir);
-            List<PortReservation> held = new ArrayList<>();
-            try {
-                List<NodeSpec> specs = new ArrayList<>();
-                for (int id = 1; id <= nodes; id++) {
-                    PortReservation client = clientPort > 0
-                        ? PortReservation.exactly(clientPort + id - 1)
-                        : PortReservation.anyFree();
-                    held.add(client);
-                    int quorum = 0;
-                    int election = 0;
-                    if (nodes > 1) {
-                        PortReservation q = PortReservation.anyFree();
-                        PortReservation e = PortReservation.anyFree();
-                        held.add(q);
-                        held.add(e);
-                        quorum = q.port();
-                        election = e.port();
-                    }
-                    Path nodeDir = root.resolve("node-" + id);
-                    Files.createDirectories(nodeDir);
-                    specs.add(new NodeSpec(id, client.port(), quorum, election, nodeDir));
-                }
-                return new EmbeddedEnsemble(this, root, temporary, specs, held);
-            } catch (IOException | RuntimeException e) {
-                held.forEach(PortReservation::close);
-                if (temporary) {
-                    deleteRecursively(root);
-                }
-                if (e instanceof IOException io) {
-                    throw new IllegalArgumentException("cannot create server folders under " + root + ": " + io.getMessage(), io);
-                }
-                throw (RuntimeException) e;
-            }
-        }
-
-        private static Path createTempRoot() {
-            try {
-                return Files.createTempDirectory("baton-ensemble-");
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot create a temporary folder for the ensemble", e);
-            }
-        }
-
-        private static Path prepareDataDir(Path dir) {
-            try {
-                Files.createDirectories(dir);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("dataDir " + dir + " cannot be created: " + e.getMessage(), e);
-            }
-            if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
-                throw new IllegalArgumentException("dataDir " + dir + " is not a writable folder");
-            }
-            return dir;
+            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir));
         }
 
         private static void requirePositive(String name, Duration value) {
