@@ -143,6 +143,16 @@ public final class Nemesis implements AutoCloseable {
         runner.start();
     }
 
+    /**
+     * Starts, injects faults for {@code duration} (the caller's workload runs meanwhile on its own
+     * threads), then stops and heals. The bounded run of a chaos test.
+     */
+    public Report runFor(Duration duration) throws InterruptedException {
+        start();
+        quiet(duration);
+        return stop();
+    }
+
     /** Stops injecting, heals everything, and reports what was injected. */
     public Report stop() throws InterruptedException {
         stopping = true;

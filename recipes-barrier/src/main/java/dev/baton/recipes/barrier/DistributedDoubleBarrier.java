@@ -53,8 +53,9 @@ public final class DistributedDoubleBarrier {
     private final BatonClient client;
     private final String path;
     private final int memberQty;
-    private final String memberName = UUID.randomUUID().toString();
-    private final String memberPath;
+    /** This member's node for the current round: a fresh name each round, so a node left over never counts twice. */
+    private volatile String memberName = UUID.randomUUID().toString();
+    private volatile String memberPath;
     private final String readyPath;
     private State state = State.IDLE;
     private CompletableFuture<Boolean> round;
@@ -97,6 +98,8 @@ public final class DistributedDoubleBarrier {
                 }
                 case IDLE -> {
                     state = State.ENTERING;
+                    memberName = UUID.randomUUID().toString();
+                    memberPath = ZPaths.join(path, memberName);
                     roundDeadline.set(deadline);
                     round = mine = new CompletableFuture<>();
                     entering = true;
@@ -189,6 +192,10 @@ public final class DistributedDoubleBarrier {
                 client.delete().quietly().forPath(memberPath);
             }
             return left;
+        } catch (InterruptedException | RuntimeException e) {
+            // a member that failed to leave must not linger and count in a later round
+            client.delete().quietly().guaranteed().forPathAsync(memberPath);
+            throw e;
         } finally {
             state = State.IDLE;
         }
@@ -216,7 +223,7 @@ public final class DistributedDoubleBarrier {
         }
     }
 
-    /** This member's node name. */
+    /** This member's node name in the current (or last) round. */
     public String memberName() {
         return memberName;
     }
