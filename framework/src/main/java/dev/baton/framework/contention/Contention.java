@@ -166,6 +166,7 @@ public final class Contention {
         private final CompletableFuture<Ticket> result = new CompletableFuture<>();
         private CompletableFuture<CreatedNode> creating;
         private Ticket ticket;
+        private boolean watchingSelf;
         private int generation;
 
         Attempt(byte[] data, Duration timeout) {
@@ -213,6 +214,7 @@ public final class Contention {
                     client.delete().quietly().guaranteed().forPathAsync(node.path());
                     return;
                 }
+                watchingSelf = false;
                 ticket = new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
                     node.stat().getEphemeralOwner());
             }
@@ -256,6 +258,9 @@ public final class Contention {
 
         /** Waits for the one node the rule named; its deletion wakes exactly this contender. */
         private void watch(Ticket mine, int gen, Decision decision) {
+            if (decision.holdsWhenWatchedGoes()) {
+                watchSelf(mine);
+            }
             Watcher watcher = event -> onEvent(event, mine, gen, decision);
             client.checkExists().usingWatcher(watcher).forPathAsync(Paths.join(dir, decision.watch())).whenComplete((stat, e) -> {
                 if (e != null) {
@@ -264,6 +269,41 @@ public final class Contention {
                     proceed(mine, gen, decision);
                 }
             });
+        }
+
+        /**
+         * Taking the hand-off without listing trusts that our own node still exists; watch it
+         * (once per ticket) so a deletion by someone else, or the session's end, is noticed first
+         * — watch events arrive in the order the servers applied the changes.
+         */
+        private void watchSelf(Ticket mine) {
+            synchronized (this) {
+                if (watchingSelf || ticket != mine) {
+                    return;
+                }
+                watchingSelf = true;
+            }
+            Watcher self = event -> {
+                if (event.getType() == Watcher.Event.EventType.NodeDeleted
+                    || event.getState() == Watcher.Event.KeeperState.Expired) {
+                    lostOwnNode(mine);
+                }
+            };
+            client.checkExists().usingWatcher(self).forPathAsync(mine.path()).whenComplete((stat, e) -> {
+                if (e == null && stat == null) {
+                    lostOwnNode(mine);
+                }
+            });
+        }
+
+        private void lostOwnNode(Ticket mine) {
+            synchronized (this) {
+                if (ticket != mine || result.isDone()) {
+                    return;
+                }
+                generation++;
+            }
+            takeTicket();
         }
 
         /** Holds: completes on the client's async executor, not on the event thread a watch runs on. */
