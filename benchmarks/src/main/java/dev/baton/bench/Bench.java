@@ -18,6 +18,7 @@ public final class Bench {
         BENCHMARKS.put("framework", FrameworkBenchmark::main);
         BENCHMARKS.put("discovery", DiscoveryBenchmark::main);
         BENCHMARKS.put("queues", QueueBenchmark::main);
+        BENCHMARKS.put("locks", LockBenchmark::main);
     }
 
     private Bench() {

@@ -61,7 +61,10 @@ public final class Contention {
 
     /**
      * An engine for nodes named {@code <protection><marker><sequence>} in {@code dir}, ordered and
-     * judged by {@code rule}.
+     * judged by {@code rule}. An empty marker names nodes {@code <protection><sequence>} (the
+     * ZooKeeper recipes' {@code x-<sessionId>-<sequence>}); such an engine needs
+     * {@code withMarkers(Set.of("", "-"))} to find its nodes, sorted by the digits after the last
+     * {@code '-'}.
      */
     public static Contention of(BatonClient client, String dir, String marker, ContentionRule rule) {
         return new Contention(client, dir, marker, Set.of(marker), rule, false);
@@ -100,7 +103,9 @@ public final class Contention {
      * Takes a ticket and waits for it to hold.
      *
      * @param data the node's data (participant id, ...)
-     * @param timeout how long to wait, or null for no limit
+     * @param timeout how long to wait, or null for no limit. {@link Duration#ZERO} means "look
+     *     once": take a ticket, list the line, and give up at once unless the ticket holds (a
+     *     try-lock). Any other timeout is a deadline that may cut the attempt at any step.
      * @return completes with the held ticket, or with null when {@code timeout} passed first.
      *     Cancelling it abandons the attempt and deletes its node.
      */
@@ -170,7 +175,7 @@ public final class Contention {
         }
 
         CompletableFuture<Ticket> start() {
-            if (timeout != null) {
+            if (timeout != null && !timeout.isZero()) {
                 CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS)
                     .execute(() -> result.complete(null));
             }
@@ -240,7 +245,11 @@ public final class Contention {
                 }
                 Decision decision = rule.decide(ordered, index);
                 if (decision.holds()) {
-                    complete(mine);
+                    // replies already complete on the async executor: no second hop to get there
+                    result.complete(mine);
+                } else if (timeout != null && timeout.isZero()) {
+                    // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
+                    result.complete(null);
                 } else {
                     watch(mine, gen, decision);
                 }
