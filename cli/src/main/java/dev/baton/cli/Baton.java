@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
     description = "Coordination recipes on Apache ZooKeeper, from the shell.",
     subcommands = {
         ServerCommand.class,
+        LockCommand.class,
+        SemCommand.class,
         BarrierCommand.class,
         BarrierCommand.Latch.class,
         DiscoveryCommand.class,

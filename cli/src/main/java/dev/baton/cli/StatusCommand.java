@@ -125,7 +125,7 @@ final class StatusCommand implements Callable<Integer> {
                 writerAhead = true;
             }
             String data = new String(e.node().data(), UTF_8);
-            out.printf("  %2d. %-5s %s  token 0x%x  session 0x%x%s%n", i + 1, holds ? "holds" : "waits", e.name(),
+            out.printf("  %2d. %-5s %s  token %d  session 0x%x%s%n", i + 1, holds ? "holds" : "waits", e.name(),
                 e.node().stat().getCzxid(), e.node().stat().getEphemeralOwner(), data.isEmpty() ? "" : "  data \"" + data + "\"");
         }
         for (String other : others) {

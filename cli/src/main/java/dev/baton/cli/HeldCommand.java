@@ -1,0 +1,140 @@
+package dev.baton.cli;
+
+import dev.baton.cli.internal.GuardedChild;
+import dev.baton.cli.internal.Signals;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs a command while something is held (a lock, a semaphore lease, leadership) and stops it
+ * when the hold is lost: the part of {@code baton lock}, {@code baton sem} and {@code baton elect}
+ * that is the same.
+ */
+final class HeldCommand {
+    /** Something held: the grant, seen the same way whatever recipe gave it. */
+    interface Held {
+        long token();
+
+        void onLost(Runnable callback);
+
+        Optional<String> lossReason();
+
+        void release();
+    }
+
+    private HeldCommand() {
+    }
+
+    /**
+     * Waits for {@code attempt}; Ctrl-C while waiting cancels it (its node is removed) and exits 130.
+     *
+     * @return the hold, or null when the wait timed out
+     */
+    static <T> T await(CompletableFuture<T> attempt) throws InterruptedException {
+        AtomicReference<String> interrupted = new AtomicReference<>();
+        Signals.forwardTo(signal -> {
+            interrupted.set(signal);
+            attempt.cancel(true);
+        });
+        try {
+            return attempt.get();
+        } catch (CancellationException e) {
+            throw new CliExit(ExitCodes.INTERRUPTED, "interrupted (SIG" + interrupted.get() + ") while waiting; gave up my place in line");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new CliExit(ExitCodes.SOFTWARE, String.valueOf(cause));
+        }
+    }
+
+    /**
+     * With a command: runs it with {@code env}, stops it if the hold is lost or {@code maxHold}
+     * passes, releases, and returns its exit code (75 if it had to be stopped). Without one:
+     * holds until SIGINT/SIGTERM, then releases.
+     */
+    static int run(Held held, HoldOptions options, List<String> command, Map<String, String> env, String what, PrintWriter err)
+        throws InterruptedException {
+        if (command == null || command.isEmpty()) {
+            return holdUntilInterrupted(held, what, err);
+        }
+        GuardedChild child;
+        try {
+            child = GuardedChild.start(command, env);
+        } catch (IOException e) {
+            held.release();
+            throw new CliExit(ExitCodes.USAGE, "cannot run " + command.get(0) + ": " + e.getMessage());
+        }
+        AtomicReference<String> stopReason = new AtomicReference<>();
+        held.onLost(() -> stopInBackground(child, options.killGrace, stopReason,
+            what + " lost (" + held.lossReason().orElse("unknown") + ")"));
+        if (options.maxHold != null) {
+            CompletableFuture.delayedExecutor(options.maxHold.toMillis(), TimeUnit.MILLISECONDS).execute(() ->
+                stopInBackground(child, options.killGrace, stopReason, what + " held longer than --max-hold " + Durations.format(options.maxHold)));
+        }
+        int code = child.waitFor();
+        if (stopReason.get() != null) {
+            err.println("baton: " + stopReason.get() + "; stopped the command (it exited " + code + ")");
+            err.flush();
+            releaseQuietly(held);
+            return ExitCodes.LOST;
+        }
+        held.release();
+        return code;
+    }
+
+    private static void stopInBackground(GuardedChild child, Duration grace, AtomicReference<String> reason, String why) {
+        if (!reason.compareAndSet(null, why)) {
+            return;
+        }
+        Thread stopper = new Thread(() -> {
+            try {
+                child.stop(grace);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "baton-stop-command");
+        stopper.setDaemon(true);
+        stopper.start();
+    }
+
+    private static int holdUntilInterrupted(Held held, String what, PrintWriter err) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        AtomicReference<String> lost = new AtomicReference<>();
+        Signals.forwardTo(signal -> done.countDown());
+        held.onLost(() -> {
+            lost.set(held.lossReason().orElse("unknown"));
+            done.countDown();
+        });
+        err.println("baton: holding " + what + " (token " + held.token() + "); Ctrl-C to release");
+        err.flush();
+        done.await();
+        if (lost.get() != null) {
+            err.println("baton: " + what + " lost (" + lost.get() + ")");
+            err.flush();
+            releaseQuietly(held);
+            return ExitCodes.LOST;
+        }
+        held.release();
+        return ExitCodes.OK;
+    }
+
+    private static void releaseQuietly(Held held) {
+        try {
+            held.release();
+        } catch (RuntimeException alreadyGone) {
+            // a lost hold refuses a release; there is nothing left to give back
+        }
+    }
+}
