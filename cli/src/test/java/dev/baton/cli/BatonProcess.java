@@ -1,0 +1,75 @@
+package dev.baton.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The real {@code baton} command as a child process: this build's classes, a fresh JVM, its own output files. */
+final class BatonProcess implements AutoCloseable {
+    private final Process process;
+    final Path out;
+    final Path err;
+
+    private BatonProcess(Process process, Path out, Path err) {
+        this.process = process;
+        this.out = out;
+        this.err = err;
+    }
+
+    static BatonProcess start(Path dir, Map<String, String> env, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
+        command.add("-Xmx128m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("-Dlogback.configurationFile=baton-logback.xml");
+        command.add(Baton.class.getName());
+        command.addAll(List.of(args));
+        Files.createDirectories(dir);
+        Path out = Files.createTempFile(dir, "baton-", ".out");
+        Path err = Files.createTempFile(dir, "baton-", ".err");
+        ProcessBuilder builder = new ProcessBuilder(command)
+            .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
+        builder.environment().putAll(env);
+        return new BatonProcess(builder.start(), out, err);
+    }
+
+    /** Waits for the exit code; fails the test if it takes longer than {@code timeout}. */
+    int exitCode(Duration timeout) throws InterruptedException, IOException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("baton did not exit within " + timeout + "; stderr: " + stderr());
+        }
+        return process.exitValue();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Sends {@code signal} ("INT", "TERM") to baton itself. */
+    void signal(String signal) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+    }
+
+    String stdout() throws IOException {
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    String stderr() throws IOException {
+        return Files.readString(err, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+}
