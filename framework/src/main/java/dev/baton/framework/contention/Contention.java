@@ -31,8 +31,8 @@ import org.apache.zookeeper.Watcher;
  *
  * <p>Guarantees and caveats. On timeout, cancellation or failure the engine deletes its own node
  * (in the background if the connection is down), so an abandoned attempt never blocks the line.
- * If the node disappears while waiting (session expired, deleted by an operator) the engine
- * takes a new ticket — at the back of the line — as long as the deadline allows. Being told
+ * If the node disappears while waiting (session expired, deleted by an operator, its folder
+ * deleted or reaped) the engine takes a new ticket — at the back of the line — as long as the deadline allows. Being told
  * "you hold" is the start of a hold, not a guarantee for its duration: watch the session with a
  * {@link Holding}.
  */
@@ -226,6 +226,12 @@ public final class Contention {
                 gen = ++generation;
             }
             client.getChildren().forPathAsync(dir).whenComplete((children, e) -> {
+                if (e != null && Futures.rethrow(e) instanceof NoNodeException) {
+                    // the folder was deleted (by an operator, or reaped as an empty container)
+                    // and our node with it: back of a new line, like any other lost ticket
+                    lostTicket(gen);
+                    return;
+                }
                 if (e != null) {
                     fail(e);
                     return;
