@@ -1,0 +1,148 @@
+package dev.baton.recipes.election;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import java.time.Duration;
+import java.util.List;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The classes of double-leader and stuck-latch bugs Curator's LeaderLatch shipped, each forced
+ * on purpose. Every test ends with the history check: at most one leader at any instant.
+ */
+@EnsembleTest
+class LeaderLatchRegressionTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    EmbeddedEnsemble ensemble;
+
+    /**
+     * A latch moves to a new session while its node from the old session lives on (the servers
+     * have not expired the old session yet). That node carries the latch's own id and comes first
+     * in line: it must not be taken for the latch's current node.
+     */
+    @Test
+    void nodeLeftByAnEarlierSessionIsNeverTakenForTheCurrentOne(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "earlier-session")) {
+            Fleet.Member first = fleet.add("first", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10));
+            Fleet.Member moving = fleet.addBehindProxy("moving", LeadershipPolicy.CONNECTION, Duration.ofSeconds(2), 1);
+            first.start();
+            fleet.awaitOneLeader();
+            moving.start();
+            fleet.awaitAllInLine(operator);
+            long oldSession = moving.client.sessionId();
+            String oldNode = LineOrder.of(operator, fleet.path).get(1);
+
+            moving.proxy.cut();
+            // something keeps the old session alive on the servers (as a slow expiry would)
+            ZooKeeper keeper = new ZooKeeper(ensemble.connectString(), 2_000, event -> { }, oldSession,
+                moving.client.zookeeper().getSessionPasswd());
+            try {
+                await().atMost(WAIT).until(() -> moving.client.connectionState() == ConnectionState.LOST);
+                moving.proxy.heal();
+                await().atMost(WAIT).until(() -> moving.client.connectionState().isConnected() && moving.client.sessionId() != oldSession);
+                await().atMost(WAIT).until(() -> LineOrder.of(operator, fleet.path).size() == 3);
+
+                first.latch.close();
+                await().atMost(WAIT).until(() -> LineOrder.of(operator, fleet.path).get(0).equals(oldNode));
+
+                assertThat(moving.latch.getLeader()).as("the line's head publishes the moving latch's id")
+                    .isEqualTo(new Participant("moving", true));
+                await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !moving.leads());
+            } finally {
+                keeper.close();
+            }
+            fleet.awaitOneLeader();
+            assertThat(moving.leads()).isTrue();
+            String newNode = LineOrder.of(operator, fleet.path).get(0);
+            assertThat(newNode).isNotEqualTo(oldNode);
+            assertThat(moving.latch.leadershipToken()).isEqualTo(LineOrder.czxid(operator, fleet.path + "/" + newNode));
+            fleet.history.check().assertNeverTwoLeaders();
+        }
+    }
+
+    /**
+     * The next in line is woken by its predecessor's deletion while its own node is already
+     * gone (both deleted in one transaction). It must join again, not lead on a deleted node —
+     * and the latch that lost its node must not end up with two.
+     */
+    @Test
+    void wakingUpWithoutAnOwnNodeRejoinsInsteadOfLeading(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "reset-race")) {
+            for (String id : List.of("a", "b", "c")) {
+                fleet.add(id, LeadershipPolicy.CONNECTION, Duration.ofSeconds(10)).start();
+                fleet.awaitAllInLine(operator);
+            }
+            for (int round = 0; round < 5; round++) {
+                Fleet.Member leader = fleet.awaitOneLeader();
+                fleet.awaitAllInLine(operator);
+                List<String> line = LineOrder.of(operator, fleet.path);
+                fleet.history.revoked(leader.latch.leadershipToken(), "deleted with the next node");
+                fleet.history.revoked(LineOrder.czxid(operator, fleet.path + "/" + line.get(1)), "deleted with the leader");
+                operator.transaction().delete(fleet.path + "/" + line.get(0)).delete(fleet.path + "/" + line.get(1)).commit();
+            }
+            fleet.awaitOneLeader();
+            fleet.awaitAllInLine(operator);
+            List<Participant> participants = List.copyOf(fleet.members().get(0).latch.getParticipants());
+            assertThat(participants).extracting(Participant::id).as("one node per latch").containsExactlyInAnyOrder("a", "b", "c");
+            fleet.history.check().assertAtMostOneLeader();
+        }
+    }
+
+    /**
+     * A waiting latch is cut off while the line empties and the server reaps the election's
+     * container folder. Back online, it must recreate the folder and lead — not fail or wait
+     * forever on a folder that no longer exists.
+     */
+    @Test
+    void waitingLatchRecoversWhenItsContainerFolderIsReaped(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "reaped")) {
+            Fleet.Member first = fleet.add("first", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10));
+            Fleet.Member waiting = fleet.addBehindProxy("waiting", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10), 1);
+            first.start();
+            fleet.awaitOneLeader();
+            waiting.start();
+            fleet.awaitAllInLine(operator);
+            String waitingNode = LineOrder.of(operator, fleet.path).get(1);
+
+            waiting.proxy.cut();
+            fleet.history.revoked(LineOrder.czxid(operator, fleet.path + "/" + waitingNode), "operator deleted it");
+            operator.delete().forPath(fleet.path + "/" + waitingNode);
+            first.latch.close();
+            await().atMost(WAIT).until(() -> operator.checkExists().forPath(fleet.path) == null);
+            waiting.proxy.heal();
+
+            assertThat(fleet.awaitOneLeader()).isSameAs(waiting);
+            assertThat(LineOrder.of(operator, fleet.path)).hasSize(1);
+            fleet.history.check().assertNeverTwoLeaders();
+        }
+    }
+
+    /** The election folder is deleted (recursively) under a leader and two waiters: one leader again, one node each. */
+    @Test
+    void latchesRecoverWhenTheElectionFolderIsDeleted(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "folder-deleted")) {
+            for (String id : List.of("a", "b", "c")) {
+                fleet.add(id, LeadershipPolicy.CONNECTION, Duration.ofSeconds(10)).start();
+            }
+            for (int round = 0; round < 3; round++) {
+                fleet.awaitOneLeader();
+                fleet.awaitAllInLine(operator);
+                for (String node : LineOrder.of(operator, fleet.path)) {
+                    fleet.history.revoked(LineOrder.czxid(operator, fleet.path + "/" + node), "folder deleted");
+                }
+                operator.delete().deletingChildrenIfNeeded().forPath(fleet.path);
+            }
+            fleet.awaitOneLeader();
+            fleet.awaitAllInLine(operator);
+            assertThat(LineOrder.of(operator, fleet.path)).hasSize(3);
+            fleet.history.check().assertAtMostOneLeader();
+        }
+    }
+}
