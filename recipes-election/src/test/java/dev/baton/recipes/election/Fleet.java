@@ -58,12 +58,17 @@ final class Fleet implements AutoCloseable {
 
     /** Waits until exactly one member leads, by its own latch and by the history, and returns it. */
     Member awaitOneLeader() {
+        return awaitOneLeaderOtherThan(null);
+    }
+
+    /** Waits until exactly one member leads and it is not {@code former}, and returns it. */
+    Member awaitOneLeaderOtherThan(Member former) {
         Member[] found = new Member[1];
         try {
             await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> {
                 List<Member> leading = members.stream().filter(Member::leads).toList();
                 var recorded = history.leaders();
-                if (leading.size() == 1 && recorded.size() == 1 && recorded.containsKey(leading.get(0).id)) {
+                if (leading.size() == 1 && leading.get(0) != former && recorded.size() == 1 && recorded.containsKey(leading.get(0).id)) {
                     found[0] = leading.get(0);
                     return true;
                 }
