@@ -15,6 +15,7 @@ public final class Bench {
 
     static {
         BENCHMARKS.put("startup", EnsembleStartupBenchmark::main);
+        BENCHMARKS.put("election", ElectionBenchmark::main);
     }
 
     private Bench() {

@@ -4,6 +4,8 @@ import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,13 +44,22 @@ public final class Notifier {
         }
     }
 
-    /** Starts running what is queued, unless that is already happening. Call without locks held. */
+    /**
+     * Starts running what is queued, unless that is already happening. Call without locks held.
+     * On a thread of the executor's own pool (a reply completing on the client's async executor)
+     * the calls run right here: it is already the listeners' executor, and a hand-off to another
+     * of its threads would only add latency to every grant.
+     */
     public void flush() {
         synchronized (queue) {
             if (running || queue.isEmpty()) {
                 return;
             }
             running = true;
+        }
+        if (executor instanceof ForkJoinPool pool && ForkJoinTask.getPool() == pool) {
+            drain();
+            return;
         }
         try {
             executor.execute(this::drain);
@@ -58,8 +69,13 @@ public final class Notifier {
         }
     }
 
-    /** Completes once every call queued before it has run. */
+    /** Completes once every call queued before it has run (at once if nothing is queued or running). */
     public CompletableFuture<Void> barrier() {
+        synchronized (queue) {
+            if (!running && queue.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+        }
         CompletableFuture<Void> reached = new CompletableFuture<>();
         add(() -> reached.complete(null));
         flush();
