@@ -198,7 +198,7 @@ public final class LeaderLatch implements Closeable {
     /** Waits until this latch leads. */
     public void await() throws InterruptedException {
         synchronized (this) {
-            while (!leadingOrEnded()) {
+            while (!leadingNow()) {
                 wait();
             }
         }
@@ -208,7 +208,7 @@ public final class LeaderLatch implements Closeable {
     public boolean await(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (this) {
-            while (!leadingOrEnded()) {
+            while (!leadingNow()) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -219,7 +219,8 @@ public final class LeaderLatch implements Closeable {
         }
     }
 
-    private boolean leadingOrEnded() {
+    /** Whether the latch leads now; throws if it never can (not started, or closed). Caller holds the lock. */
+    private boolean leadingNow() {
         return switch (state) {
             case LATENT -> throw new IllegalStateException("latch on " + path + " is not started: call start() first");
             case CLOSED -> throw new ElectionClosedException("latch on " + path + " is closed");

@@ -130,7 +130,7 @@ public final class LeaderSelector implements Closeable {
             if (state != State.LATENT) {
                 throw new IllegalStateException("selector on " + path + " was already started (state " + state + ")");
             }
-            state = State.IDLE;
+            moveTo(State.IDLE);
         }
         client.addConnectionStateListener(onConnection);
         requeue();
@@ -193,7 +193,7 @@ public final class LeaderSelector implements Closeable {
     /** Ends the current term: interrupts {@code takeLeadership}. */
     public synchronized void interruptLeadership() {
         if (state == State.LEADING) {
-            state = State.RELINQUISHING;
+            moveTo(State.RELINQUISHING);
             thread.interrupt();
         }
     }
@@ -241,9 +241,8 @@ public final class LeaderSelector implements Closeable {
             if (state == State.CLOSED) {
                 return;
             }
-            state = State.CLOSED;
+            moveTo(State.CLOSED);
             running = thread;
-            notifyAll();
         }
         client.removeConnectionStateListener(onConnection);
         if (running == null || running == Thread.currentThread()) {
@@ -267,18 +266,35 @@ public final class LeaderSelector implements Closeable {
 
     // ---- the selector's thread ----
 
+    /** The one transition method: checks the move is legal. Caller holds the lock. */
+    private void moveTo(State next) {
+        boolean legal = switch (state) {
+            case LATENT -> next == State.IDLE || next == State.CLOSED;
+            case IDLE -> next == State.QUEUED || next == State.CLOSED;
+            case QUEUED -> next == State.QUEUED || next == State.LEADING || next == State.IDLE || next == State.CLOSED;
+            case LEADING -> next == State.RELINQUISHING || next == State.QUEUED || next == State.CLOSED;
+            case RELINQUISHING -> next == State.QUEUED || next == State.CLOSED;
+            case CLOSED -> false;
+        };
+        if (!legal) {
+            throw new IllegalStateException("selector on " + path + " cannot go from " + state + " to " + next);
+        }
+        state = next;
+        notifyAll();
+    }
+
     private void turns() {
         while (true) {
             synchronized (this) {
                 if (state == State.CLOSED || !turnWanted) {
                     if (state != State.CLOSED) {
-                        state = State.IDLE;
+                        moveTo(State.IDLE);
                     }
                     thread = null;
                     return;
                 }
                 turnWanted = autoRequeue;
-                state = State.QUEUED;
+                moveTo(State.QUEUED);
             }
             try {
                 turn();
@@ -319,7 +335,7 @@ public final class LeaderSelector implements Closeable {
                 line.releaseAndWait(mine);
                 return;
             }
-            state = State.LEADING;
+            moveTo(State.LEADING);
             holding = watch;
             ticket = mine;
         }
@@ -338,7 +354,7 @@ public final class LeaderSelector implements Closeable {
                 holding = null;
                 ticket = null;
                 if (state == State.LEADING || state == State.RELINQUISHING) {
-                    state = State.QUEUED;
+                    moveTo(State.QUEUED);
                 }
             }
             watch.close();
@@ -351,7 +367,7 @@ public final class LeaderSelector implements Closeable {
             if (holding != which || state != State.LEADING) {
                 return;
             }
-            state = State.RELINQUISHING;
+            moveTo(State.RELINQUISHING);
             thread.interrupt();
         }
         LOG.info("selector {} on {} lost leadership: {}", participantId, path, which.lossReason().orElse("lost"));
