@@ -9,7 +9,10 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.baton.framework.BatonClient;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
 import dev.baton.test.history.LeadershipChecker;
 import dev.baton.test.history.LeadershipHistory;
 import java.time.Duration;
@@ -26,6 +29,8 @@ import org.slf4j.LoggerFactory;
 @EnsembleTest
 class LeaderSelectorTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
+
+    EmbeddedEnsemble ensemble;
 
     /**
      * Work that leads until the test lets one term end (a permit), recording its term in the
@@ -114,6 +119,34 @@ class LeaderSelectorTest {
             assertThat(one.state()).as("no auto-requeue: one turn only").isEqualTo(LeaderSelector.State.IDLE);
             assertThat(two.leadershipToken()).isGreaterThan(token);
             history.check().assertAtMostOneLeader();
+        }
+    }
+
+    @Test
+    void connectionLossUnderConnectionPolicyInterruptsTakeLeadershipAndTheNodeGoesWhenItReturns(BatonClient b,
+                                                                                                 BatonClient operator)
+        throws Exception {
+        LeadershipHistory history = new LeadershipHistory();
+        Worker cutOff = new Worker("cut-off", history);
+        Worker other = new Worker("other", history);
+        String path = "/selector/cut";
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient a = TestClients.started(proxy.connectString(), Duration.ofSeconds(10));
+             LeaderSelector one = LeaderSelector.builder(a, path, "cut-off", cutOff).policy(LeadershipPolicy.CONNECTION).build();
+             LeaderSelector two = new LeaderSelector(b, path, "other", other)) {
+            one.start();
+            await().atMost(WAIT).until(one::hasLeadership);
+            two.start();
+            await().atMost(WAIT).until(() -> LineOrder.of(operator, path).size() == 2);
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> cutOff.interrupted.get() == 1);
+            assertThat(one.hasLeadership()).isFalse();
+            assertThat(two.hasLeadership()).as("the cut-off node is still first until it is deleted").isFalse();
+            proxy.heal();
+
+            await().atMost(WAIT).until(two::hasLeadership);
+            history.check().assertNeverTwoLeaders();
         }
     }
 
