@@ -236,6 +236,9 @@ public final class Contention {
                     fail(e);
                     return;
                 }
+                if (leftBehind(mine, gen)) {
+                    return;
+                }
                 List<String> ordered = Contenders.inOrder(children, markers);
                 int index = ordered.indexOf(mine.name());
                 if (index < 0) {
@@ -244,7 +247,7 @@ public final class Contention {
                 }
                 Decision decision = rule.decide(ordered, index);
                 if (decision.holds()) {
-                    complete(mine);
+                    complete(mine, gen);
                 } else {
                     watch(mine, gen, decision);
                 }
@@ -259,13 +262,33 @@ public final class Contention {
                     fail(e);
                 } else if (stat == null) {
                     proceed(mine, gen, decision);
+                } else {
+                    leftBehind(mine, gen);
                 }
             });
         }
 
         /** Holds: completes on the client's async executor, not on the event thread a watch runs on. */
-        private void complete(Ticket mine) {
-            client.asyncExecutor().execute(() -> result.complete(mine));
+        private void complete(Ticket mine, int gen) {
+            if (!leftBehind(mine, gen)) {
+                client.asyncExecutor().execute(() -> result.complete(mine));
+            }
+        }
+
+        /**
+         * Whether the client has left the session that owns our node: it gave up on it (suspended
+         * past the session timeout) and the retry loop finished a step on the new session. No watch
+         * of ours covers that node any more and it goes whenever the servers expire its session:
+         * give it back and take a ticket of the current session. (With a watch already set when the
+         * session went, the Expired event does the same.)
+         */
+        private boolean leftBehind(Ticket mine, int gen) {
+            if (client.sessionId() == mine.sessionId()) {
+                return false;
+            }
+            release(mine);
+            lostTicket(gen);
+            return true;
         }
 
         private void onEvent(WatchedEvent event, Ticket mine, int gen, Decision decision) {
@@ -292,7 +315,7 @@ public final class Contention {
                 }
             }
             if (decision.holdsWhenWatchedGoes()) {
-                complete(mine);
+                complete(mine, gen);
             } else {
                 check();
             }
