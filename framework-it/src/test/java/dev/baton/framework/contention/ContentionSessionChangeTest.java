@@ -74,6 +74,38 @@ class ContentionSessionChangeTest {
         }
     }
 
+    /** The same with the waiter already parked on its watch: the Expired event replaces the ticket, and the old node goes too. */
+    @Test
+    void waiterParkedWhenItsClientLeavesTheSessionGivesItsOldNodeBack(BatonClient holder, BatonClient operator)
+        throws Exception {
+        String dir = "/engine-session-change-parked";
+        Contention line = Contention.of(holder, dir, "lock-", ContentionRule.mutex());
+        Ticket held = line.acquireBlocking(new byte[0], Duration.ofSeconds(10));
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient waiter = TestClients.started(proxy.connectString(), Duration.ofSeconds(2))) {
+            long oldSession = waiter.sessionId();
+            CompletableFuture<Ticket> attempt = Contention.of(waiter, dir, "lock-", ContentionRule.mutex())
+                .acquire(new byte[0], Duration.ofSeconds(60));
+            await().atMost(Duration.ofSeconds(20)).until(() -> ownedBy(operator, dir, oldSession));
+            // parked: its watch on the holder's node is set once the line was listed and nothing else moves
+            await().atMost(Duration.ofSeconds(20)).until(() -> operator.getChildren().forPath(dir).size() == 2);
+            proxy.cut();
+            ZooKeeper keeper = new ZooKeeper(ensemble.connectString(), 2_000, event -> { }, oldSession,
+                waiter.zookeeper().getSessionPasswd());
+            try {
+                await().atMost(Duration.ofSeconds(20)).until(() -> waiter.connectionState() == ConnectionState.LOST);
+                proxy.heal();
+                await().atMost(Duration.ofSeconds(20)).until(() -> waiter.connectionState().isConnected()
+                    && ownedBy(operator, dir, waiter.sessionId()));
+                await().atMost(Duration.ofSeconds(20)).until(() -> !ownedBy(operator, dir, oldSession));
+            } finally {
+                keeper.close();
+            }
+            line.release(held).get(10, TimeUnit.SECONDS);
+            assertThat(attempt.get(20, TimeUnit.SECONDS).sessionId()).isEqualTo(waiter.sessionId());
+        }
+    }
+
     private static boolean ownedBy(BatonClient reader, String dir, long session) throws InterruptedException {
         for (String child : reader.getChildren().forPath(dir)) {
             Stat stat = reader.checkExists().forPath(dir + "/" + child);

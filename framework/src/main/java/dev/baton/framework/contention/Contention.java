@@ -300,7 +300,7 @@ public final class Contention {
             if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
                 proceed(mine, gen, decision);
             } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
-                lostTicket(gen);
+                giveBack(gen);
             } else if (event.getType() != Watcher.Event.EventType.None) {
                 // the node changed but is still there: the watch is used up, so look again
                 check();
@@ -321,6 +321,25 @@ public final class Contention {
             }
         }
 
+        /**
+         * Our session ended: take a new ticket, and delete the old node in case it outlives the
+         * session on the servers (the client gave up on the session before the servers expired it),
+         * so it does not hold up the line until then.
+         */
+        private void giveBack(int gen) {
+            Ticket old;
+            synchronized (this) {
+                if (gen != generation || result.isDone()) {
+                    return;
+                }
+                old = ticket;
+            }
+            if (old != null) {
+                release(old);
+            }
+            lostTicket(gen);
+        }
+
         /** Our node vanished while we waited (session expired, or deleted by someone): take a new ticket. */
         private void lostTicket(int gen) {
             synchronized (this) {
@@ -338,12 +357,12 @@ public final class Contention {
                 return;
             }
             if (cause instanceof SessionExpiredException) {
-                // the session (and our node with it) is gone; the client is building a new one
+                // the session is gone; the client is building a new one
                 int gen;
                 synchronized (this) {
                     gen = generation;
                 }
-                lostTicket(gen);
+                giveBack(gen);
                 return;
             }
             result.completeExceptionally(cause);
