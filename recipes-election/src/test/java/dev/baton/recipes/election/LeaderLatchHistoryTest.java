@@ -8,7 +8,6 @@ import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.history.LeadershipChecker;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -57,10 +56,7 @@ class LeaderLatchHistoryTest {
                         fleet.history.revoked(token, "the servers expired the leader's session");
                         SessionKiller.expire(leader.client, ensemble.connectString(), Duration.ofSeconds(10));
                     }
-                    case 2 -> {
-                        revokeAll(fleet, operator, "operator deleted the election folder");
-                        operator.delete().quietly().deletingChildrenIfNeeded().forPath(fleet.path);
-                    }
+                    case 2 -> LineOrder.deleteFolderAtomically(operator, fleet.path, fleet.history);
                     default -> {
                         // the leader and the next in line go in one transaction: the next one's watch on
                         // the leader fires while its own node is already gone
@@ -80,13 +76,5 @@ class LeaderLatchHistoryTest {
             assertThat(verdict.terms()).isGreaterThanOrEqualTo(13);
             assertThat(verdict.stillLeading()).hasSize(1);
         }
-    }
-
-    private static void revokeAll(Fleet fleet, BatonClient operator, String how) throws InterruptedException {
-        List<Long> tokens = new ArrayList<>();
-        for (String child : LineOrder.of(operator, fleet.path)) {
-            tokens.add(LineOrder.czxid(operator, fleet.path + "/" + child));
-        }
-        tokens.forEach(token -> fleet.history.revoked(token, how));
     }
 }

@@ -7,8 +7,10 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 
@@ -23,21 +25,22 @@ class LeaderLatchRegressionTest {
     EmbeddedEnsemble ensemble;
 
     /**
-     * A latch moves to a new session while its node from the old session lives on (the servers
-     * have not expired the old session yet). That node carries the latch's own id and comes first
-     * in line: it must not be taken for the latch's current node.
+     * The leader's client gives up on its session (cut off past the session timeout) while the
+     * servers keep that session — and the leader's node, first in line, with the leader's own id —
+     * alive. Back on a new session, the latch must not take that node for its current one: it
+     * must not lead on it, and it gives it back so the line moves on.
      */
     @Test
-    void nodeLeftByAnEarlierSessionIsNeverTakenForTheCurrentOne(BatonClient operator) throws Exception {
+    void leaderThatMovedToANewSessionNeverLeadsOnItsOldNodeAndGivesItBack(BatonClient operator) throws Exception {
         try (Fleet fleet = new Fleet(ensemble, "earlier-session")) {
-            Fleet.Member first = fleet.add("first", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10));
             Fleet.Member moving = fleet.addBehindProxy("moving", LeadershipPolicy.CONNECTION, Duration.ofSeconds(2), 1);
-            first.start();
-            fleet.awaitOneLeader();
+            Fleet.Member other = fleet.add("other", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10));
             moving.start();
+            fleet.awaitOneLeader();
+            other.start();
             fleet.awaitAllInLine(operator);
             long oldSession = moving.client.sessionId();
-            String oldNode = LineOrder.of(operator, fleet.path).get(1);
+            String oldNode = fleet.nodeOf(operator, moving.latch.leadershipToken());
 
             moving.proxy.cut();
             // something keeps the old session alive on the servers (as a slow expiry would)
@@ -46,24 +49,35 @@ class LeaderLatchRegressionTest {
             try {
                 await().atMost(WAIT).until(() -> moving.client.connectionState() == ConnectionState.LOST);
                 moving.proxy.heal();
-                await().atMost(WAIT).until(() -> moving.client.connectionState().isConnected() && moving.client.sessionId() != oldSession);
-                await().atMost(WAIT).until(() -> LineOrder.of(operator, fleet.path).size() == 3);
-
-                first.latch.close();
-                await().atMost(WAIT).until(() -> LineOrder.of(operator, fleet.path).get(0).equals(oldNode));
-
-                assertThat(moving.latch.getLeader()).as("the line's head publishes the moving latch's id")
-                    .isEqualTo(new Participant("moving", true));
-                await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !moving.leads());
+                assertThat(fleet.awaitOneLeaderOtherThan(moving)).isSameAs(other);
+                assertThat(operator.checkExists().forPath(oldNode)).as("the latch gave its old node back").isNull();
+                assertThat(keeper.getState().isAlive()).as("while the old session still lives").isTrue();
             } finally {
                 keeper.close();
             }
-            fleet.awaitOneLeader();
-            assertThat(moving.leads()).isTrue();
-            String newNode = LineOrder.of(operator, fleet.path).get(0);
-            assertThat(newNode).isNotEqualTo(oldNode);
-            assertThat(moving.latch.leadershipToken()).isEqualTo(LineOrder.czxid(operator, fleet.path + "/" + newNode));
+            fleet.awaitAllInLine(operator);
+            assertThat(fleet.history.grants()).as("moving led once, never again on its old node").isEqualTo(2);
             fleet.history.check().assertNeverTwoLeaders();
+        }
+    }
+
+    /** A node first in line that publishes the latch's own id, but is not the latch's node, never grants it leadership. */
+    @Test
+    void nodePublishingMyIdButNotMineIsNeverTakenForMine(BatonClient me, BatonClient operator) throws Exception {
+        String path = "/regression/impostor";
+        String impostor = operator.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).withProtection()
+            .creatingParentContainersIfNeeded().forPath(path + "/latch-", "me".getBytes(StandardCharsets.UTF_8));
+        try (LeaderLatch latch = new LeaderLatch(me, path, "me")) {
+            latch.start();
+            await().atMost(WAIT).until(() -> LineOrder.of(operator, path).size() == 2);
+            assertThat(latch.getLeader()).isEqualTo(new Participant("me", true));
+            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> !latch.hasLeadership());
+
+            operator.delete().forPath(impostor);
+
+            assertThat(latch.await(WAIT)).isTrue();
+            String mine = LineOrder.of(operator, path).get(0);
+            assertThat(latch.leadershipToken()).isEqualTo(LineOrder.czxid(operator, path + "/" + mine));
         }
     }
 
@@ -124,7 +138,7 @@ class LeaderLatchRegressionTest {
         }
     }
 
-    /** The election folder is deleted (recursively) under a leader and two waiters: one leader again, one node each. */
+    /** The election folder is deleted (all at once) under a leader and two waiters: one leader again, one node each. */
     @Test
     void latchesRecoverWhenTheElectionFolderIsDeleted(BatonClient operator) throws Exception {
         try (Fleet fleet = new Fleet(ensemble, "folder-deleted")) {
@@ -134,10 +148,7 @@ class LeaderLatchRegressionTest {
             for (int round = 0; round < 3; round++) {
                 fleet.awaitOneLeader();
                 fleet.awaitAllInLine(operator);
-                for (String node : LineOrder.of(operator, fleet.path)) {
-                    fleet.history.revoked(LineOrder.czxid(operator, fleet.path + "/" + node), "folder deleted");
-                }
-                operator.delete().deletingChildrenIfNeeded().forPath(fleet.path);
+                LineOrder.deleteFolderAtomically(operator, fleet.path, fleet.history);
             }
             fleet.awaitOneLeader();
             fleet.awaitAllInLine(operator);
