@@ -26,14 +26,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Algorithm. A latch is a mutex contender on the framework's contention engine: node
  * {@code _c_<uuid>-latch-<seq>}, data = participant id (Curator's layout, so Curator latches can
- * share the election). When the engine says "you hold", the latch reads its node once more and
- * leads only if that node still exists, is the one it created (same creation zxid) and belongs to
- * the client's current session: a node deleted together with its predecessor, or left by an
- * earlier session, never grants leadership. While leading, a {@link Holding} watches node, session
- * and connection under the policy. After a loss the latch checks its node again once connected:
- * if the same session still owns it, it is still first in line (nodes only join at the back), so
- * the latch leads again in the same term; otherwise it deletes what is left of it and joins the
- * back of the line.
+ * share the election). The engine grants only after listing the line and finding the latch's node
+ * first, on the client's current session — never on the mere deletion of the node before it,
+ * which may have been deleted together with the latch's own node, and never for a node left by
+ * an earlier session. While leading, a {@link Holding} watches node, session and connection under
+ * the policy. After a loss the latch reads its node once connected: if the same session still
+ * owns it (same creation zxid), it is still first in line (nodes only join at the back), so the
+ * latch leads again in the same term; otherwise it deletes what is left of it and joins the back
+ * of the line.
  *
  * <p>Guarantees and caveats. At most one latch leads at a time as long as the leader can see
  * what ends its leadership before the servers act on it: graceful close (listeners hear

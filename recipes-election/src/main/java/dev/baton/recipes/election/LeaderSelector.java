@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@link LeaderSelectorListener#takeLeadership} on its own thread, and leads until that returns.
  *
  * <p>Algorithm. A turn takes a place in line through the contention engine (node {@code
- * _c_<uuid>-lock-<seq>}, data = participant id; Curator's layout), confirms the granted node (it
- * exists, is the one created, belongs to the current session — see {@link LeaderLatch}), starts a
- * {@link Holding} under the {@link LeadershipPolicy}, and calls {@code takeLeadership}. When the
+ * _c_<uuid>-lock-<seq>}, data = participant id; Curator's layout) and is granted only after a
+ * listing shows its node first on the current session (see {@link LeaderLatch}); it then starts
+ * a {@link Holding} under the {@link LeadershipPolicy} and calls {@code takeLeadership}. When the
  * holding is lost, or the selector is closed, the thread is interrupted. When {@code
  * takeLeadership} returns (or throws: logged with its stack trace), the node is deleted and the
  * next participant leads. With {@link #autoRequeue()} the selector then takes a new turn.
@@ -312,22 +312,8 @@ public final class LeaderSelector implements Closeable {
         synchronized (this) {
             data = published;
         }
+        // the engine's hold comes from a listing that shows the node first (Line.LISTED_MUTEX)
         Ticket mine = line.contention().acquireBlocking(data, null);
-        boolean ours;
-        try {
-            ours = Line.await(line.stillMine(mine));
-        } catch (InterruptedException | RuntimeException e) {
-            line.releaseAndWait(mine);
-            throw e;
-        }
-        if (!ours) {
-            LOG.info("selector {} on {}: node {} is gone or belongs to an earlier session; queuing again", participantId, path, mine.name());
-            line.releaseAndWait(mine);
-            synchronized (this) {
-                turnWanted = true;
-            }
-            return;
-        }
         Holding watch = policy.monitor(client, mine, leaseMargin);
         synchronized (this) {
             if (state != State.QUEUED) {

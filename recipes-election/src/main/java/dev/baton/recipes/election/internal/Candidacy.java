@@ -12,15 +12,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A latch's place in line, kept without a thread: join through the contention engine, confirm
- * the node the engine granted, offer it to the owner, and after a loss confirm it again.
+ * A latch's place in line, kept without a thread: join through the contention engine, offer the
+ * node the engine granted to the owner, and after a loss confirm the node before leading again.
  *
- * <p>Confirming means reading the node: it leads only if it still exists, is the node this
- * candidacy created (same creation zxid) and the client's current session owns it ({@link
- * Line#isMine}). A node that fails this is deleted (it may be left by an earlier session) and the
- * candidacy joins the back of the line. When the answer is unknown (no connection), it asks again
- * on the next connection. Every step checks that it is still the current one, so a late reply or
- * watch from an earlier attempt never grants anything.
+ * <p>The engine grants only after a listing that shows the node first, on the client's current
+ * session ({@link Line#LISTED_MUTEX}). After a loss the node is confirmed by reading it: the latch
+ * leads again only if it still exists, is the node this candidacy created (same creation zxid)
+ * and the client's current session owns it ({@link Line#isMine}). A node that fails this is
+ * deleted (it may be left by an earlier session) and the candidacy joins the back of the line.
+ * When the answer is unknown (no connection), it asks again on the next connection. Every step
+ * checks that it is still the current one, so a late reply or watch from an earlier attempt
+ * never grants anything.
  */
 public final class Candidacy {
     private static final Logger LOG = LoggerFactory.getLogger(Candidacy.class);
@@ -139,7 +141,7 @@ public final class Candidacy {
         } else if (failure != null) {
             failedToJoin(Line.unwrap(failure));
         } else {
-            confirm(held);
+            offer(held); // the engine's hold comes from a listing: see Line.LISTED_MUTEX
         }
     }
 

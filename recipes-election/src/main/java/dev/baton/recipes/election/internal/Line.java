@@ -9,6 +9,7 @@ import dev.baton.framework.NodeData;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
+import dev.baton.framework.contention.Decision;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.recipes.election.NotLeaderException;
 import dev.baton.recipes.election.Participant;
@@ -44,11 +45,23 @@ public final class Line {
     private final Set<String> markers;
     private final Contention contention;
 
+    /**
+     * The mutex rule (first node holds, each other waits for the one before it) without the
+     * engine's hand-off shortcut: when the node before ours goes, the engine lists the line again
+     * instead of assuming we are first. So every hold the engine reports comes from a listing
+     * that shows our node first — it cannot be a node deleted together with its predecessor —
+     * and the engine checks that the client is still on the node's session. That listing costs
+     * the round trip a confirming read would cost, and leaves nothing to confirm.
+     */
+    public static final ContentionRule LISTED_MUTEX = (ordered, mine) -> mine == 0
+        ? Decision.hold()
+        : Decision.waitFor(ordered.get(mine - 1), false);
+
     private Line(BatonClient client, String path, String marker, Set<String> markers) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = path;
         this.markers = markers;
-        this.contention = marker == null ? null : Contention.of(client, path, marker, ContentionRule.mutex());
+        this.contention = marker == null ? null : Contention.of(client, path, marker, LISTED_MUTEX);
     }
 
     /** The line of a latch or selector whose nodes carry {@code marker}. */
@@ -104,7 +117,7 @@ public final class Line {
 
     // ---- I/O ----
 
-    /** Whether {@code ticket} still grants what it granted; see {@link #isMine}. */
+    /** Whether {@code ticket} still grants what it granted (after a loss, before leading again); see {@link #isMine}. */
     public CompletableFuture<Boolean> stillMine(Ticket ticket) {
         return client.checkExists().forPathAsync(ticket.path())
             .thenApply(stat -> isMine(ticket, stat, client.sessionId()));

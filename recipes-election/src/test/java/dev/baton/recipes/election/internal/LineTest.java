@@ -35,6 +35,18 @@ class LineTest {
     }
 
     @Test
+    void theRuleHoldsOnlyFirstInLineAndNeverTakesTheHandOffShortcut() {
+        List<String> line = List.of("_c_a-latch-0000000001", "_c_b-latch-0000000002", "_c_c-latch-0000000003");
+        assertThat(Line.LISTED_MUTEX.decide(line, 0).holds()).isTrue();
+        for (int mine = 1; mine < line.size(); mine++) {
+            var decision = Line.LISTED_MUTEX.decide(line, mine);
+            assertThat(decision.holds()).isFalse();
+            assertThat(decision.watch()).as("waits for the node just before its own").isEqualTo(line.get(mine - 1));
+            assertThat(decision.holdsWhenWatchedGoes()).as("lists the line again instead").isFalse();
+        }
+    }
+
+    @Test
     void participantsFollowTheLineAndOnlyTheFirstLeads() {
         List<String> ordered = List.of("_c_a-latch-0000000001", "_c_b-latch-0000000002", "_c_c-latch-0000000004");
         Map<String, byte[]> data = Map.of(
