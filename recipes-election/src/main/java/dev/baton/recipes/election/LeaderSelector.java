@@ -315,15 +315,22 @@ public final class LeaderSelector implements Closeable {
         // the engine's hold comes from a listing that shows the node first (Line.LISTED_MUTEX)
         Ticket mine = line.contention().acquireBlocking(data, null);
         Holding watch = policy.monitor(client, mine, leaseMargin);
+        boolean lead;
         synchronized (this) {
-            if (state != State.QUEUED) {
-                watch.close();
-                line.releaseAndWait(mine);
-                return;
+            // closed meanwhile, or disconnected again already: no term; give the node back
+            lead = state == State.QUEUED && watch.isValid();
+            if (lead) {
+                moveTo(State.LEADING);
+                holding = watch;
+                ticket = mine;
+            } else if (state == State.QUEUED) {
+                turnWanted = true;
             }
-            moveTo(State.LEADING);
-            holding = watch;
-            ticket = mine;
+        }
+        if (!lead) {
+            watch.close();
+            line.releaseAndWait(mine);
+            return;
         }
         watch.onLost(() -> lost(watch));
         try {

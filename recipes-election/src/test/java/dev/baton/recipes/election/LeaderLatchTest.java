@@ -178,6 +178,7 @@ class LeaderLatchTest {
             assertThat(second.await(WAIT)).isTrue();
             await().atMost(WAIT).until(() -> first.getParticipants().size() == 2);
             assertThat(first.getParticipants()).containsExactly(new Participant("b", true), new Participant("a", false));
+            await().atMost(WAIT).until(() -> events.size() == 2);
             assertThat(events).containsExactly("a leads", "a steps down");
             assertThat(first.hasLeadership()).isFalse();
         }

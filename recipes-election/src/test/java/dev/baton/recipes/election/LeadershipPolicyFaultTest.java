@@ -110,7 +110,9 @@ class LeadershipPolicyFaultTest {
     @Test
     void leasePolicyKeepsLeadershipThroughAShortDisconnect(BatonClient operator) throws Exception {
         try (Fleet fleet = new Fleet(ensemble, "lease-blip")) {
-            Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.LEASE, Duration.ofSeconds(6), 1);
+            // disconnected without a recent request, the lease runs about a third of the session
+            // timeout minus the margin: 20 s leaves ample time for the client to reconnect
+            Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.LEASE, Duration.ofSeconds(20), 1);
             Fleet.Member other = fleet.add("other", LeadershipPolicy.LEASE, Duration.ofSeconds(10));
             leader.start();
             fleet.awaitOneLeader();
