@@ -20,8 +20,10 @@ import org.apache.zookeeper.ZooKeeper;
  * three-server in-process ensemble with {@code forceSync}.
  *
  * <p>Three participants per library, each on its own client. Graceful: the clock starts just
- * before {@code close()} on the leader (each library's default close) and stops in the next
- * leader's {@code isLeader()}; the closed participant then joins again at the back. Session
+ * before {@code close()} on the leader (each library's default close: Baton's tells the
+ * listeners before deleting the node, Curator's tells nobody; Baton's {@code close(SILENT)} is
+ * measured too) and stops in the next leader's {@code isLeader()}; the closed participant then
+ * joins again at the back. Session
  * expiry: the clock starts just before the servers are told to end the leader's session
  * ({@code SessionKiller}: attach to the session and close it) and stops the same way; the victim's
  * client builds a new session and its latch joins again. The first rounds are warm-up.
@@ -63,21 +65,25 @@ public final class ElectionBenchmark {
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             String connect = ensemble.connectString();
-            Side baton = new BatonSide(connect);
+            Side baton = new BatonSide(connect, "/bench/election/baton", LeaderLatch.CloseMode.NOTIFY_LEADER);
+            Side silent = new BatonSide(connect, "/bench/election/baton-silent", LeaderLatch.CloseMode.SILENT);
             Side curator = new CuratorSide(connect);
             try {
                 for (int i = 0; i < PARTICIPANTS; i++) {
                     baton.start(i);
+                    silent.start(i);
                     curator.start(i);
                 }
                 for (int i = 0; i < WARM_UP; i++) {
                     gracefulFailover(baton);
+                    gracefulFailover(silent);
                     gracefulFailover(curator);
                 }
-                double[][] closeTimes = new double[2][graceful];
+                double[][] closeTimes = new double[3][graceful];
                 for (int i = 0; i < graceful; i++) {
                     closeTimes[0][i] = gracefulFailover(baton);
                     closeTimes[1][i] = gracefulFailover(curator);
+                    closeTimes[2][i] = gracefulFailover(silent);
                 }
                 double[][] expiryTimes = new double[2][expiry];
                 for (int i = 0; i < expiry; i++) {
@@ -87,6 +93,7 @@ public final class ElectionBenchmark {
                 report(graceful, expiry, closeTimes, expiryTimes);
             } finally {
                 baton.shutdown();
+                silent.shutdown();
                 curator.shutdown();
             }
         }
@@ -133,11 +140,13 @@ public final class ElectionBenchmark {
     private static void report(int graceful, int expiry, double[][] closeTimes, double[][] expiryTimes) {
         Stats batonClose = Stats.of(closeTimes[0]);
         Stats curatorClose = Stats.of(closeTimes[1]);
+        Stats silentClose = Stats.of(closeTimes[2]);
         Stats batonExpiry = Stats.of(expiryTimes[0]);
         Stats curatorExpiry = Stats.of(expiryTimes[1]);
         System.out.printf("Leader failover, 3-node in-process ensemble (forceSync), %d participants per library (ms)%n", PARTICIPANTS);
-        System.out.printf("%-40s %8s %8s %8s %8s%n", "", "min", "median", "p99", "max");
+        System.out.printf("%-44s %8s %8s %8s %8s%n", "", "min", "median", "p99", "max");
         row("graceful close, Baton LeaderLatch (" + graceful + ")", batonClose);
+        row("  the same, close(SILENT)", silentClose);
         row("graceful close, Curator LeaderLatch (" + graceful + ")", curatorClose);
         row("session expiry, Baton LeaderLatch (" + expiry + ")", batonExpiry);
         row("session expiry, Curator LeaderLatch (" + expiry + ")", curatorExpiry);
@@ -146,16 +155,19 @@ public final class ElectionBenchmark {
     }
 
     private static void row(String name, Stats stats) {
-        System.out.printf("%-40s %8.2f %8.2f %8.2f %8.2f%n", name, stats.min(), stats.median(), stats.percentile(99), stats.max());
+        System.out.printf("%-44s %8.2f %8.2f %8.2f %8.2f%n", name, stats.min(), stats.median(), stats.percentile(99), stats.max());
     }
 
     private static final class BatonSide implements Side {
-        private static final String PATH = "/bench/election/baton";
+        private final String path;
+        private final LeaderLatch.CloseMode closeMode;
         private final BatonClient[] clients = new BatonClient[PARTICIPANTS];
         private final LeaderLatch[] latches = new LeaderLatch[PARTICIPANTS];
         private volatile CompletableFuture<Long> grant = new CompletableFuture<>();
 
-        BatonSide(String connect) throws InterruptedException {
+        BatonSide(String connect, String path, LeaderLatch.CloseMode closeMode) throws InterruptedException {
+            this.path = path;
+            this.closeMode = closeMode;
             for (int i = 0; i < PARTICIPANTS; i++) {
                 clients[i] = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofSeconds(10)).build();
                 clients[i].start();
@@ -170,7 +182,7 @@ public final class ElectionBenchmark {
         }
 
         public void start(int participant) {
-            LeaderLatch latch = new LeaderLatch(clients[participant], PATH, "baton-" + participant);
+            LeaderLatch latch = new LeaderLatch(clients[participant], path, "baton-" + participant);
             latch.addListener(LeaderLatchListener.of(token -> grant.complete(System.nanoTime()), () -> { }));
             latches[participant] = latch;
             latch.start();
@@ -181,7 +193,7 @@ public final class ElectionBenchmark {
         }
 
         public void close(int participant) {
-            latches[participant].close();
+            latches[participant].close(closeMode);
         }
 
         public void expire(int participant, String connectString) throws InterruptedException {
@@ -189,7 +201,7 @@ public final class ElectionBenchmark {
         }
 
         public int inLine() throws InterruptedException {
-            return clients[0].getChildren().forPath(PATH).size();
+            return clients[0].getChildren().forPath(path).size();
         }
 
         public CompletableFuture<Long> nextGrant() {
