@@ -31,15 +31,18 @@ class ElectionObserverTest {
             await().atMost(WAIT).until(() -> events.size() == 1);
             assertThat(events.get(0)).isEqualTo(new NoLeader());
 
+            // each term lasts until the observer reported it (a shorter one may be skipped, as documented)
             LeaderLatch first = new LeaderLatch(a, path, "a");
             first.start();
             first.await();
+            await().atMost(WAIT).until(() -> events.size() == 2);
             LeaderLatch second = new LeaderLatch(b, path, "b");
             second.start();
             await().atMost(WAIT).until(() -> LineOrder.of(watcher, path).size() == 2);
             long firstTerm = first.leadershipToken();
             first.close();
             second.await();
+            await().atMost(WAIT).until(() -> events.size() == 3);
             long secondTerm = second.leadershipToken();
             second.close();
 
