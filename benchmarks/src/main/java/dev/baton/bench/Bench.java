@@ -15,6 +15,10 @@ public final class Bench {
 
     static {
         BENCHMARKS.put("startup", EnsembleStartupBenchmark::main);
+        BENCHMARKS.put("framework", FrameworkBenchmark::main);
+        BENCHMARKS.put("discovery", DiscoveryBenchmark::main);
+        BENCHMARKS.put("queues", QueueBenchmark::main);
+        BENCHMARKS.put("locks", LockBenchmark::main);
         BENCHMARKS.put("election", ElectionBenchmark::main);
     }
 

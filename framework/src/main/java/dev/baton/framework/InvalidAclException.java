@@ -10,7 +10,7 @@ public class InvalidAclException extends BatonException {
         super(KeeperException.Code.INVALIDACL, operation, path, "invalid ACL", cause);
     }
 
-    protected InvalidAclException(String operation, String path, String what, Throwable cause) {
+    public InvalidAclException(String operation, String path, String what, Throwable cause) {
         super(KeeperException.Code.INVALIDACL, operation, path, what, cause);
     }
 }

@@ -1,19 +1,18 @@
 package dev.baton.server;
 
+import dev.baton.server.internal.Layout;
 import dev.baton.server.internal.NodeSpec;
 import dev.baton.server.internal.PortReservation;
+import dev.baton.server.internal.ProcessNode;
 import dev.baton.server.internal.QuorumNode;
 import dev.baton.server.internal.ServerJvmSettings;
 import dev.baton.server.internal.ServerNode;
 import dev.baton.server.internal.ServerSettings;
 import dev.baton.server.internal.StandaloneNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,7 +20,6 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * A real ZooKeeper ensemble of 1, 3 or 5 servers on free loopback ports, in this JVM.
@@ -54,28 +52,31 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private static final AtomicInteger ENSEMBLES = new AtomicInteger();
 
     private final String name;
-    private final Path dataRoot;
-    private final boolean deleteDataOnClose;
+    private final ServerMode mode;
+    private final Layout layout;
     private final Duration startTimeout;
     private final ServerSettings settings;
-    private final List<PortReservation> reservations;
     private final Map<Integer, ServerNode> nodes = new TreeMap<>();
     private volatile boolean closed;
 
-    private EmbeddedEnsemble(Builder builder, Path dataRoot, boolean deleteDataOnClose,
-                             List<NodeSpec> specs, List<PortReservation> reservations) {
+    private EmbeddedEnsemble(Builder builder, Layout layout) {
         this.name = "baton-ensemble-" + ENSEMBLES.incrementAndGet();
-        this.dataRoot = dataRoot;
-        this.deleteDataOnClose = deleteDataOnClose;
+        this.mode = builder.mode;
+        this.layout = layout;
         this.startTimeout = builder.startTimeout;
-        this.reservations = reservations;
+        List<NodeSpec> specs = layout.specs();
         this.settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
             builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
             builder.maxClientConnections);
         for (NodeSpec spec : specs) {
-            ServerNode node = specs.size() == 1
-                ? new StandaloneNode(spec, settings, name)
-                : new QuorumNode(spec, specs, settings, name);
+            ServerNode node;
+            if (mode == ServerMode.CHILD_PROCESSES) {
+                node = new ProcessNode(spec, specs, settings);
+            } else if (specs.size() == 1) {
+                node = new StandaloneNode(spec, settings, name);
+            } else {
+                node = new QuorumNode(spec, specs, settings, name);
+            }
             nodes.put(spec.id(), node);
         }
     }
@@ -92,9 +93,39 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void start() {
         ensureOpen();
-        ServerJvmSettings.applyInProcess();
-        for (ServerNode node : nodes.values()) {
-            startNode(node);
+        if (mode == ServerMode.IN_PROCESS) {
+            ServerJvmSettings.applyInProcess();
+        }
+        if (mode == ServerMode.CHILD_PROCESSES) {
+            // child JVMs start in parallel: each takes about a second
+            List<Thread> starters = new ArrayList<>();
+            List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (ServerNode node : nodes.values()) {
+                Thread t = new Thread(() -> {
+                    try {
+                        startNode(node);
+                    } catch (RuntimeException e) {
+                        failures.add(e);
+                    }
+                }, name + "-start-" + node.spec().id());
+                t.start();
+                starters.add(t);
+            }
+            for (Thread t : starters) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new EnsembleException("interrupted while starting servers", e);
+                }
+            }
+            if (!failures.isEmpty()) {
+                throw failures.get(0);
+            }
+        } else {
+            for (ServerNode node : nodes.values()) {
+                startNode(node);
+            }
         }
         awaitServing(nodes.keySet().stream().toList(), "start");
     }
@@ -118,7 +149,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
     /** Every loopback port this ensemble holds: client ports, and quorum and election ports. */
     public List<Integer> ports() {
-        return reservations.stream().map(PortReservation::port).toList();
+        return layout.reservations().stream().map(PortReservation::port).toList();
     }
 
     /** Number of servers. */
@@ -128,7 +159,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
     /** The data folder of this ensemble; server {@code id} keeps its data in {@code node-<id>}. */
     public Path dataDir() {
-        return dataRoot;
+        return layout.root();
     }
 
     /** What server {@code id} is doing now. */
@@ -177,6 +208,54 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     }
 
     /**
+     * Kills server {@code id} without any shutdown: SIGKILL for a child process (like a power cut),
+     * a plain stop for an in-process server. Its data stays; {@link #restart(int)} brings it back.
+     */
+    public void kill(int id) {
+        ensureOpen();
+        ServerNode node = node(id);
+        if (node instanceof ProcessNode process) {
+            process.kill();
+        } else {
+            node.stop();
+        }
+    }
+
+    /**
+     * Freezes server {@code id} with SIGSTOP: it keeps its sockets but answers nothing, like a
+     * process in a long garbage-collection pause. Only for {@link ServerMode#CHILD_PROCESSES}.
+     */
+    public void pause(int id) {
+        ensureOpen();
+        processNode(id, "pause").pause();
+    }
+
+    /** Thaws a server frozen with {@link #pause(int)} (SIGCONT). */
+    public void resume(int id) {
+        ensureOpen();
+        processNode(id, "resume").resume();
+    }
+
+    /** The operating-system process id of server {@code id} (child-process mode only). */
+    public long pid(int id) {
+        return processNode(id, "pid").pid();
+    }
+
+    /** Where the servers run. */
+    public ServerMode mode() {
+        return mode;
+    }
+
+    private ProcessNode processNode(int id, String operation) {
+        ServerNode node = node(id);
+        if (node instanceof ProcessNode process) {
+            return process;
+        }
+        throw new UnsupportedOperationException(operation + "(" + id + ") needs an ensemble built with "
+            + "mode(ServerMode.CHILD_PROCESSES); this one runs its servers in-process");
+    }
+
+    /**
      * Starts server {@code id} again with its data (stopping it first if it runs). When enough
      * servers run to form a quorum, returns once this one serves clients again, caught up with the
      * leader; otherwise returns once it is started.
@@ -186,7 +265,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         ServerNode node = node(id);
         node.stop();
         startNode(node);
-        long running = nodes.values().stream().filter(n -> n.role() != ServerRole.STOPPED).count();
+        long running = nodes.values().stream()
+            .filter(n -> n.role() != ServerRole.STOPPED && n.role() != ServerRole.PAUSED).count();
         if (running > nodes.size() / 2) {
             awaitServing(List.of(id), "restart of server " + id);
         }
@@ -207,10 +287,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 failures.add(e);
             }
         }
-        reservations.forEach(PortReservation::close);
-        if (deleteDataOnClose) {
-            deleteRecursively(dataRoot);
-        }
+        layout.release();
         if (!failures.isEmpty()) {
             EnsembleException e = new EnsembleException("failed to stop " + failures.size() + " server(s)", failures.get(0));
             failures.stream().skip(1).forEach(e::addSuppressed);
@@ -273,19 +350,6 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not delete ensemble data " + root, e);
-        }
-    }
-
     /**
      * Configures an ensemble. Every setting is checked as it is set, with a message that names the
      * value; {@link #build()} checks the data folder and reserves the ports.
@@ -302,8 +366,15 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private boolean forceSync;
         private int maxClientConnections;
         private Duration startTimeout = Duration.ofSeconds(30);
+        private ServerMode mode = ServerMode.IN_PROCESS;
 
         private Builder() {
+        }
+
+        /** Run servers in this JVM (the default) or each in a child JVM (needed to kill or freeze one). */
+        public Builder mode(ServerMode serverMode) {
+            this.mode = Objects.requireNonNull(serverMode, "mode");
+            return this;
         }
 
         /** Number of servers: 1 (standalone) or more (a quorum; 3 or 5 are usual). Default 1. */
@@ -412,61 +483,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeout
                     + " must be at least two ticks (tickTime is " + tickTime + ")");
             }
-            boolean temporary = dataDir == null;
-            Path root = temporary ? createTempRoot() : prepareDataDir(dataDir);
-            List<PortReservation> held = new ArrayList<>();
-            try {
-                List<NodeSpec> specs = new ArrayList<>();
-                for (int id = 1; id <= nodes; id++) {
-                    PortReservation client = clientPort > 0
-                        ? PortReservation.exactly(clientPort + id - 1)
-                        : PortReservation.anyFree();
-                    held.add(client);
-                    int quorum = 0;
-                    int election = 0;
-                    if (nodes > 1) {
-                        PortReservation q = PortReservation.anyFree();
-                        PortReservation e = PortReservation.anyFree();
-                        held.add(q);
-                        held.add(e);
-                        quorum = q.port();
-                        election = e.port();
-                    }
-                    Path nodeDir = root.resolve("node-" + id);
-                    Files.createDirectories(nodeDir);
-                    specs.add(new NodeSpec(id, client.port(), quorum, election, nodeDir));
-                }
-                return new EmbeddedEnsemble(this, root, temporary, specs, held);
-            } catch (IOException | RuntimeException e) {
-                held.forEach(PortReservation::close);
-                if (temporary) {
-                    deleteRecursively(root);
-                }
-                if (e instanceof IOException io) {
-                    throw new IllegalArgumentException("cannot create server folders under " + root + ": " + io.getMessage(), io);
-                }
-                throw (RuntimeException) e;
-            }
-        }
-
-        private static Path createTempRoot() {
-            try {
-                return Files.createTempDirectory("baton-ensemble-");
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot create a temporary folder for the ensemble", e);
-            }
-        }
-
-        private static Path prepareDataDir(Path dir) {
-            try {
-                Files.createDirectories(dir);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("dataDir " + dir + " cannot be created: " + e.getMessage(), e);
-            }
-            if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
-                throw new IllegalArgumentException("dataDir " + dir + " is not a writable folder");
-            }
-            return dir;
+            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir));
         }
 
         private static void requirePositive(String name, Duration value) {

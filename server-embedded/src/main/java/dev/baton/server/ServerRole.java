@@ -10,6 +10,8 @@ public enum ServerRole {
     FOLLOWER,
     /** Running but not serving: electing a leader, syncing with it, or without a quorum. */
     LOOKING,
+    /** A child-process server frozen with SIGSTOP (see {@code EmbeddedEnsemble.pause}): alive but silent. */
+    PAUSED,
     /** Not running (never started, stopped, or killed). */
     STOPPED;
 
@@ -17,7 +19,7 @@ public enum ServerRole {
     public boolean isServing() {
         return switch (this) {
             case STANDALONE, LEADER, FOLLOWER -> true;
-            case LOOKING, STOPPED -> false;
+            case LOOKING, PAUSED, STOPPED -> false;
         };
     }
 }

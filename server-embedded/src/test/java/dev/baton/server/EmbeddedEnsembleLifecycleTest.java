@@ -89,9 +89,9 @@ class EmbeddedEnsembleLifecycleTest {
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().build()) {
             ensemble.start();
             int port = ensemble.clientPort(1);
-            assertThat(dev.baton.server.internal.FourLetterWords.send(port, "ruok", Duration.ofSeconds(5))).isEqualTo("imok");
+            assertThat(dev.baton.server.FourLetterWords.send(port, "ruok", Duration.ofSeconds(5))).isEqualTo("imok");
             for (String word : List.of("mntr", "srvr", "stat", "cons")) {
-                assertThat(dev.baton.server.internal.FourLetterWords.send(port, word, Duration.ofSeconds(5)))
+                assertThat(dev.baton.server.FourLetterWords.send(port, word, Duration.ofSeconds(5)))
                     .as(word).doesNotContain("is not executed because it is not in the whitelist").isNotBlank();
             }
         }

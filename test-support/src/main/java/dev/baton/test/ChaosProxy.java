@@ -49,6 +49,7 @@ public final class ChaosProxy implements AutoCloseable {
     private final String name;
     private volatile boolean cut;
     private volatile boolean paused;
+    private volatile boolean repliesPaused;
     private volatile long delayNanos;
     private volatile boolean closed;
 
@@ -122,10 +123,20 @@ public final class ChaosProxy implements AutoCloseable {
         paused = true;
     }
 
-    /** Forwards what was held during {@link #pause()}, in order, and continues normally. */
+    /**
+     * Forwards requests to the server but holds its replies until {@link #resume()}. Followed by
+     * {@link #cut()}, it makes a client lose the reply to a request the server did apply — the
+     * case idempotent and protected operations exist for.
+     */
+    public void pauseReplies() {
+        repliesPaused = true;
+    }
+
+    /** Forwards what was held during {@link #pause()} or {@link #pauseReplies()}, in order, and continues normally. */
     public void resume() {
         synchronized (gate) {
             paused = false;
+            repliesPaused = false;
             gate.notifyAll();
         }
     }
@@ -276,9 +287,10 @@ public final class ChaosProxy implements AutoCloseable {
         }
 
         private void awaitForwarding(long arrivedNanos) throws InterruptedException {
+            boolean reply = direction.equals("down");
             while (true) {
                 synchronized (gate) {
-                    while (paused && !closed) {
+                    while ((paused || (reply && repliesPaused)) && !closed && links.contains(link)) {
                         gate.wait(100);
                     }
                 }

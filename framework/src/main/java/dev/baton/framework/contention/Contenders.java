@@ -40,11 +40,17 @@ public final class Contenders {
         }
     }
 
-    /** The marker {@code name} carries (its last occurrence wins), or null. */
+    /**
+     * The marker {@code name} carries (its last occurrence wins), or null. An empty marker never
+     * matches: it only names nodes (see {@link Contention#of}) and cannot say where a sequence starts.
+     */
     public static String markerOf(String name, Set<String> markers) {
         String found = null;
         int at = -1;
         for (String marker : markers) {
+            if (marker.isEmpty()) {
+                continue;
+            }
             int i = name.lastIndexOf(marker);
             if (i > at) {
                 at = i;

@@ -64,7 +64,10 @@ public final class Contention {
 
     /**
      * An engine for nodes named {@code <protection><marker><sequence>} in {@code dir}, ordered and
-     * judged by {@code rule}.
+     * judged by {@code rule}. An empty marker names nodes {@code <protection><sequence>} (the
+     * ZooKeeper recipes' {@code x-<sessionId>-<sequence>}); such an engine needs
+     * {@code withMarkers(Set.of("", "-"))} to find its nodes, sorted by the digits after the last
+     * {@code '-'}.
      */
     public static Contention of(BatonClient client, String dir, String marker, ContentionRule rule) {
         return new Contention(client, dir, marker, Set.of(marker), rule, false);
@@ -103,7 +106,9 @@ public final class Contention {
      * Takes a ticket and waits for it to hold.
      *
      * @param data the node's data (participant id, ...)
-     * @param timeout how long to wait, or null for no limit
+     * @param timeout how long to wait, or null for no limit. {@link Duration#ZERO} means "look
+     *     once": take a ticket, list the line, and give up at once unless the ticket holds (a
+     *     try-lock). Any other timeout is a deadline that may cut the attempt at any step.
      * @return completes with the held ticket, or with null when {@code timeout} passed first.
      *     Cancelling it abandons the attempt and deletes its node.
      */
@@ -164,6 +169,7 @@ public final class Contention {
         private final CompletableFuture<Ticket> result = new CompletableFuture<>();
         private CompletableFuture<CreatedNode> creating;
         private Ticket ticket;
+        private boolean watchingSelf;
         private int generation;
 
         Attempt(byte[] data, Duration timeout) {
@@ -172,7 +178,7 @@ public final class Contention {
         }
 
         CompletableFuture<Ticket> start() {
-            if (timeout != null) {
+            if (timeout != null && !timeout.isZero()) {
                 CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS)
                     .execute(() -> result.complete(null));
             }
@@ -211,6 +217,7 @@ public final class Contention {
                     client.delete().quietly().guaranteed().forPathAsync(node.path());
                     return;
                 }
+                watchingSelf = false;
                 ticket = new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
                     node.stat().getEphemeralOwner());
             }
@@ -251,6 +258,9 @@ public final class Contention {
                 Decision decision = rule.decide(ordered, index);
                 if (decision.holds()) {
                     complete(mine, gen);
+                } else if (timeout != null && timeout.isZero()) {
+                    // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
+                    result.complete(null);
                 } else {
                     watch(mine, gen, decision);
                 }
@@ -259,6 +269,9 @@ public final class Contention {
 
         /** Waits for the one node the rule named; its deletion wakes exactly this contender. */
         private void watch(Ticket mine, int gen, Decision decision) {
+            if (decision.holdsWhenWatchedGoes()) {
+                watchSelf(mine);
+            }
             Watcher watcher = event -> onEvent(event, mine, gen, decision);
             client.checkExists().usingWatcher(watcher).forPathAsync(Paths.join(dir, decision.watch())).whenComplete((stat, e) -> {
                 if (e != null) {
@@ -269,6 +282,43 @@ public final class Contention {
                     leftBehind(mine, gen);
                 }
             });
+        }
+
+        /**
+         * Taking the hand-off without listing trusts that our own node still exists; watch it
+         * (once per ticket) so a deletion by someone else, or the session's end, is noticed first
+         * — watch events arrive in the order the servers applied the changes.
+         */
+        private void watchSelf(Ticket mine) {
+            synchronized (this) {
+                if (watchingSelf || ticket != mine) {
+                    return;
+                }
+                watchingSelf = true;
+            }
+            Watcher self = event -> {
+                if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                    lostOwnNode(mine);
+                } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                    release(mine); // it may outlive the session the client gave up on (see giveBack)
+                    lostOwnNode(mine);
+                }
+            };
+            client.checkExists().usingWatcher(self).forPathAsync(mine.path()).whenComplete((stat, e) -> {
+                if (e == null && stat == null) {
+                    lostOwnNode(mine);
+                }
+            });
+        }
+
+        private void lostOwnNode(Ticket mine) {
+            synchronized (this) {
+                if (ticket != mine || result.isDone()) {
+                    return;
+                }
+                generation++;
+            }
+            takeTicket();
         }
 
         /**

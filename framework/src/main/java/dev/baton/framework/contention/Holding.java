@@ -27,9 +27,15 @@ import org.slf4j.LoggerFactory;
  * last certain server contact plus the negotiated session timeout, minus the margin, on the
  * monotonic clock. Loss is final; {@code onLost} callbacks run once, on the client's event
  * executor, never on ZooKeeper's thread.
+ *
+ * <p>The node is watched from 50 ms ({@code NODE_WATCH_DELAY}) into the hold on: a deletion by
+ * someone else during the first 50 ms is noticed then. Holds shorter than that — most lock holds —
+ * are spared the request, the server-side watch and the event of their own delete.
  */
 public final class Holding implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
+    /** How long after the start of a hold its node starts being watched for deletion by someone else. */
+    static final Duration NODE_WATCH_DELAY = Duration.ofMillis(50);
 
     private final BatonClient client;
     private final Ticket ticket;
@@ -79,7 +85,18 @@ public final class Holding implements AutoCloseable {
 
     private static Holding start(Holding holding) {
         holding.client.addConnectionStateListener(holding.listener);
-        holding.watchNode();
+        // Most holds are short (a lock around one write). Watching the node costs a request, a
+        // watch on the server and an event at our own delete; a hold that ends within the delay
+        // never pays for it. A node deleted by someone else meanwhile is still found: exists()
+        // then says it is gone.
+        CompletableFuture.delayedExecutor(NODE_WATCH_DELAY.toNanos(), TimeUnit.NANOSECONDS).execute(() -> {
+            synchronized (holding) {
+                if (holding.closed || holding.lostReason != null) {
+                    return;
+                }
+            }
+            holding.watchNode();
+        });
         // a change that happened before the listener was added would not be heard: check now
         if (holding.client.sessionId() != holding.ticket.sessionId()) {
             holding.lose("the session that owns " + holding.ticket.name() + " is gone");

@@ -60,7 +60,7 @@ public final class AsyncZk {
         CompletableFuture<Stat> f = new CompletableFuture<>();
         zk.exists(path, watcher, (rc, p, ctx, stat) -> {
             if (rc == KeeperException.Code.NONODE.intValue()) {
-                async.execute(() -> f.complete(null));
+                execute(f, () -> f.complete(null), operation, userPath);
             } else {
                 finish(f, rc, () -> stat, operation, userPath);
             }
@@ -85,7 +85,7 @@ public final class AsyncZk {
         CompletableFuture<List<OpResult>> f = new CompletableFuture<>();
         zk.multi(ops, (rc, p, ctx, results) -> {
             if (results != null && !results.isEmpty()) {
-                async.execute(() -> f.complete(results));
+                execute(f, () -> f.complete(results), operation, userPath);
             } else {
                 finish(f, rc, () -> results, operation, userPath);
             }
@@ -110,10 +110,19 @@ public final class AsyncZk {
     private <T> void finish(CompletableFuture<T> f, int rc, Supplier<T> value, String operation, String userPath) {
         if (rc == KeeperException.Code.OK.intValue()) {
             T v = value.get();
-            async.execute(() -> f.complete(v));
+            execute(f, () -> f.complete(v), operation, userPath);
         } else {
             BatonException failure = Errors.of(rc, operation, userPath);
-            async.execute(() -> f.completeExceptionally(failure));
+            execute(f, () -> f.completeExceptionally(failure), operation, userPath);
+        }
+    }
+
+    /** Hands a completion to the async executor; if the client is closing, the caller learns that instead. */
+    private void execute(CompletableFuture<?> f, Runnable completion, String operation, String userPath) {
+        try {
+            async.execute(completion);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            f.completeExceptionally(new dev.baton.framework.ClientClosedException(operation, userPath));
         }
     }
 }

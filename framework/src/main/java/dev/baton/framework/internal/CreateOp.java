@@ -74,7 +74,7 @@ final class CreateOp implements CreateBuilder {
         if (a.isEmpty()) {
             throw new IllegalArgumentException("acl must grant something to someone, was empty");
         }
-        this.acl = List.copyOf(a);
+        this.acl = new java.util.ArrayList<>(a);
         return this;
     }
 

@@ -199,8 +199,16 @@ public final class NamespacedClient implements BatonClient {
         return namespace == null ? null : "/" + namespace;
     }
 
+    /**
+     * The provider's ACL for a node. Copied into a mutable list: ZooKeeper's validation calls
+     * {@code contains(null)}, which immutable lists answer with a NullPointerException.
+     */
     List<ACL> aclFor(String serverPath) {
-        return core.config.aclProvider().aclForPath(serverPath);
+        List<ACL> acl = core.config.aclProvider().aclForPath(serverPath);
+        if (acl == null || acl.isEmpty()) {
+            throw new dev.baton.framework.InvalidAclException("create", Paths.unfix(namespace, serverPath), "the ACL provider gave no ACL", null);
+        }
+        return new java.util.ArrayList<>(acl);
     }
 
     /** Fails before sending if {@code dataLength} bytes at {@code serverPath} would exceed the servers' request limit. */

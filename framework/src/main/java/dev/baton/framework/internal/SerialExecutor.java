@@ -3,6 +3,7 @@ package dev.baton.framework.internal;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,16 @@ public final class SerialExecutor implements Executor {
             }
             running = true;
         }
-        delegate.execute(this::drain);
+        try {
+            delegate.execute(this::drain);
+        } catch (RejectedExecutionException closing) {
+            // the client is closing: what was queued will not be delivered
+            synchronized (tasks) {
+                tasks.clear();
+                running = false;
+            }
+            LOG.debug("event dropped: the client's executor is shut down");
+        }
     }
 
     private void drain() {

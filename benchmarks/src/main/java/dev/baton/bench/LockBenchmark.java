@@ -1,0 +1,328 @@
+package dev.baton.bench;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.lock.InterProcessMutex;
+import dev.baton.server.EmbeddedEnsemble;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * Lock throughput and wait times: Baton's {@code InterProcessMutex} against Curator 5.9's and
+ * against the raw limit, on one three-server ensemble with fsync on, in one run.
+ *
+ * <p>Uncontended: one client acquires and releases in a loop; the raw limit is the same three
+ * requests a lock needs (create ephemeral-sequential, getChildren, delete) with the plain
+ * ZooKeeper client. Contended: eight clients, one thread each, acquire and release one lock as
+ * fast as they can; the wait is the time from calling acquire to holding. Every client talks to
+ * the same follower, so no side is closer to the leader than another.
+ *
+ * <p>The machine this runs on is shared, so its speed drifts by the second. The contenders
+ * therefore take turns, on clients connected once at the start: one cycle each in the
+ * uncontended loop (raw, Curator, Baton, then Curator, Baton, raw, ...), and 2.5 s slices for the
+ * crowds (Curator's and Baton's alternately; the report adds the median of the ratios of
+ * neighbouring slices, which a drift affects least).
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices]} (default 10 slices of
+ * each kind: about 90 s).
+ */
+public final class LockBenchmark {
+    private static final int CONTENDERS = 8;
+    private static final int SESSION_MS = 30_000;
+    private static final Duration SOLO_SLICE = Duration.ofMillis(700);
+    private static final Duration CROWD_SLICE = Duration.ofMillis(2_500);
+    private static final Duration CROWD_WARM_UP = Duration.ofMillis(300);
+
+    private LockBenchmark() {
+    }
+
+    /** Takes and gives back a lock once on the calling thread. */
+    @FunctionalInterface
+    interface Cycle {
+        void run() throws Exception;
+    }
+
+    /** Totals of one contender over all its slices. */
+    static final class Tally {
+        long count;
+        long nanos;
+        final List<Double> perSlice = new ArrayList<>();
+        final List<Double> waitsMillis = new ArrayList<>();
+
+        void add(long sliceCount, long sliceNanos) {
+            count += sliceCount;
+            nanos += sliceNanos;
+            perSlice.add(sliceCount / (sliceNanos / 1e9));
+        }
+
+        double perSecond() {
+            return count / (nanos / 1e9);
+        }
+
+        Stats waits() {
+            return Stats.of(waitsMillis.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
+            ensemble.start();
+            int leader = ensemble.leaderId();
+            int follower = leader == 1 ? 2 : 1;
+            String connect = ensemble.connectString(follower);
+            System.out.printf("locks: 3-node in-process ensemble, forceSync on, every client on follower %d (leader %d), %d slices each%n",
+                follower, leader, slices);
+            uncontended(connect, slices);
+            contended(connect, slices);
+        }
+    }
+
+    // ---- uncontended -------------------------------------------------------------------
+
+    private static void uncontended(String connect, int slices) throws Exception {
+        ZooKeeper zk = connectRaw(connect);
+        CuratorFramework curator = startCurator(connect);
+        BatonClient baton = startBaton(connect);
+        try {
+            String dir = "/bench-raw";
+            try {
+                zk.create(dir, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            } catch (KeeperException.NodeExistsException e) {
+                // already there
+            }
+            Cycle raw = () -> {
+                String node = zk.create(dir + "/lock-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
+                zk.getChildren(dir, false);
+                zk.delete(node, -1);
+            };
+            var curatorMutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-solo");
+            Cycle curatorCycle = () -> {
+                curatorMutex.acquire();
+                curatorMutex.release();
+            };
+            InterProcessMutex batonMutex = new InterProcessMutex(baton, "/bench-baton-solo");
+            Cycle batonCycle = () -> {
+                batonMutex.acquire();
+                batonMutex.release();
+            };
+            // warm-up: class loading and JIT for all three
+            for (Cycle cycle : List.of(raw, curatorCycle, batonCycle)) {
+                slice(cycle, Duration.ofSeconds(1));
+            }
+            // one cycle of each in turn (rotating who goes first), so all three see the same drift
+            List<Cycle> cycles = List.of(raw, curatorCycle, batonCycle);
+            List<List<Double>> millis = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            long end = System.nanoTime() + SOLO_SLICE.toNanos() * 3 * slices;
+            for (int turn = 0; System.nanoTime() < end; turn++) {
+                for (int k = 0; k < 3; k++) {
+                    int who = (turn + k) % 3;
+                    long start = System.nanoTime();
+                    cycles.get(who).run();
+                    millis.get(who).add((System.nanoTime() - start) / 1e6);
+                }
+            }
+            double rawRate = rate(millis.get(0));
+            double curatorRate = rate(millis.get(1));
+            double batonRate = rate(millis.get(2));
+            Stats rawStats = stats(millis.get(0));
+            Stats curatorStats = stats(millis.get(1));
+            Stats batonStats = stats(millis.get(2));
+            System.out.println();
+            System.out.printf("uncontended acquire+release, one cycle of each in turn, %d cycles each%n", millis.get(0).size());
+            System.out.printf("  %-46s %10s %10s %10s%n", "", "cycles/s", "p50 ms", "p99 ms");
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f%n", "raw ZooKeeper (create + getChildren + delete)", rawRate,
+                rawStats.median(), rawStats.percentile(99));
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f   %.2f of raw%n", "Curator InterProcessMutex", curatorRate,
+                curatorStats.median(), curatorStats.percentile(99), curatorRate / rawRate);
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f   %.2f of raw, %.2fx Curator%n", "Baton InterProcessMutex", batonRate,
+                batonStats.median(), batonStats.percentile(99), batonRate / rawRate, batonRate / curatorRate);
+        } finally {
+            baton.close();
+            curator.close();
+            zk.close();
+        }
+    }
+
+    /** Cycles per second over the time the cycles took. */
+    private static double rate(List<Double> millis) {
+        return millis.size() / (millis.stream().mapToDouble(Double::doubleValue).sum() / 1e3);
+    }
+
+    private static Stats stats(List<Double> millis) {
+        return Stats.of(millis.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** Cycles completed in {@code length} (the last one may run over a little; it counts). */
+    private static long slice(Cycle cycle, Duration length) throws Exception {
+        long end = System.nanoTime() + length.toNanos();
+        long count = 0;
+        while (System.nanoTime() < end) {
+            cycle.run();
+            count++;
+        }
+        return count;
+    }
+
+    // ---- contended ---------------------------------------------------------------------
+
+    private static void contended(String connect, int slices) throws Exception {
+        List<CuratorFramework> curators = new ArrayList<>();
+        List<BatonClient> batons = new ArrayList<>();
+        try {
+            List<Cycle> curatorCycles = new ArrayList<>();
+            List<Cycle> batonCycles = new ArrayList<>();
+            for (int i = 0; i < CONTENDERS; i++) {
+                CuratorFramework curator = startCurator(connect);
+                curators.add(curator);
+                var mutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-crowd");
+                curatorCycles.add(timed(mutex::acquire, mutex::release));
+                BatonClient baton = startBaton(connect);
+                batons.add(baton);
+                InterProcessMutex batonMutex = new InterProcessMutex(baton, "/bench-baton-crowd");
+                batonCycles.add(timed(batonMutex::acquire, batonMutex::release));
+            }
+            Tally curatorTally = new Tally();
+            Tally batonTally = new Tally();
+            crowdSlice(curatorCycles, new Tally());
+            crowdSlice(batonCycles, new Tally());
+            for (int i = 0; i < slices; i++) {
+                if (i % 2 == 0) {
+                    crowdSlice(curatorCycles, curatorTally);
+                    crowdSlice(batonCycles, batonTally);
+                } else {
+                    crowdSlice(batonCycles, batonTally);
+                    crowdSlice(curatorCycles, curatorTally);
+                }
+            }
+            Stats cw = curatorTally.waits();
+            Stats bw = batonTally.waits();
+            System.out.println();
+            System.out.printf("%d clients contending for one lock%n", CONTENDERS);
+            System.out.printf("  %-26s %12s %12s %12s%n", "", "acquires/s", "wait p50 ms", "wait p99 ms");
+            System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", "Curator InterProcessMutex", curatorTally.perSecond(), cw.median(),
+                cw.percentile(99));
+            System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", "Baton InterProcessMutex", batonTally.perSecond(), bw.median(),
+                bw.percentile(99));
+            System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio %.2f), p50 wait %.2fx, p99 wait %.2fx (below 1 is better)%n",
+                batonTally.perSecond() / curatorTally.perSecond(), medianRatio(batonTally, curatorTally),
+                bw.median() / cw.median(), bw.percentile(99) / cw.percentile(99));
+        } finally {
+            curators.forEach(CuratorFramework::close);
+            batons.forEach(BatonClient::close);
+        }
+    }
+
+    /** A cycle whose acquire is timed: the wait, in ms, is added to the running slice's list. */
+    private static Cycle timed(Cycle acquire, Cycle release) {
+        return () -> {
+            long start = System.nanoTime();
+            acquire.run();
+            CURRENT_WAIT.set((System.nanoTime() - start) / 1e6);
+            release.run();
+        };
+    }
+
+    private static final ThreadLocal<Double> CURRENT_WAIT = new ThreadLocal<>();
+
+    /** Every contender on its own thread for one slice; counts what happened after the warm-up. */
+    private static void crowdSlice(List<Cycle> cycles, Tally tally) throws Exception {
+        AtomicBoolean counting = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
+        long[] counts = new long[cycles.size()];
+        List<List<Double>> waits = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < cycles.size(); i++) {
+            int me = i;
+            List<Double> mine = new ArrayList<>();
+            waits.add(mine);
+            Thread thread = new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        boolean counted = counting.get();
+                        cycles.get(me).run();
+                        if (counted && counting.get()) {
+                            counts[me]++;
+                            mine.add(CURRENT_WAIT.get());
+                        }
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "contender-" + i);
+            threads.add(thread);
+            thread.start();
+        }
+        TimeUnit.NANOSECONDS.sleep(CROWD_WARM_UP.toNanos());
+        counting.set(true);
+        long start = System.nanoTime();
+        TimeUnit.NANOSECONDS.sleep(CROWD_SLICE.toNanos());
+        counting.set(false);
+        long elapsed = System.nanoTime() - start;
+        stop.set(true);
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        long total = 0;
+        for (int i = 0; i < counts.length; i++) {
+            total += counts[i];
+            tally.waitsMillis.addAll(waits.get(i));
+        }
+        tally.add(total, elapsed);
+    }
+
+    // ---- clients and arithmetic ------------------------------------------------------------
+
+    private static ZooKeeper connectRaw(String connect) throws Exception {
+        java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper(connect, SESSION_MS, e -> {
+            if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        });
+        if (!connected.await(30, TimeUnit.SECONDS)) {
+            zk.close();
+            throw new IllegalStateException("no connection to " + connect);
+        }
+        return zk;
+    }
+
+    private static CuratorFramework startCurator(String connect) throws InterruptedException {
+        CuratorFramework curator = CuratorFrameworkFactory.newClient(connect, SESSION_MS, 15_000,
+            new ExponentialBackoffRetry(100, 5));
+        curator.start();
+        if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            curator.close();
+            throw new IllegalStateException("Curator did not connect to " + connect);
+        }
+        return curator;
+    }
+
+    private static BatonClient startBaton(String connect) throws InterruptedException {
+        BatonClient client = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
+        client.start();
+        if (!client.blockUntilConnected(Duration.ofSeconds(30))) {
+            client.close();
+            throw new IllegalStateException("Baton did not connect to " + connect);
+        }
+        return client;
+    }
+
+    /** The median over slices of {@code a}'s rate divided by {@code b}'s in the same slice round. */
+    private static double medianRatio(Tally a, Tally b) {
+        double[] ratios = new double[Math.min(a.perSlice.size(), b.perSlice.size())];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = a.perSlice.get(i) / b.perSlice.get(i);
+        }
+        return Stats.of(ratios).median();
+    }
+}

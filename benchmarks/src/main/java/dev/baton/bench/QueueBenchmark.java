@@ -1,0 +1,357 @@
+package dev.baton.bench;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.queue.DistributedQueue;
+import dev.baton.recipes.queue.QueueBuilder;
+import dev.baton.recipes.queue.QueueLayout;
+import dev.baton.recipes.queue.QueueSerializer;
+import dev.baton.recipes.queue.SimpleDistributedQueue;
+import dev.baton.recipes.queue.internal.QueueStore;
+import dev.baton.server.EmbeddedEnsemble;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.RetryNTimes;
+
+/**
+ * Queues with 1,000, 10,000 and 100,000 items waiting: Baton against Curator 5.9.0, one run, on a
+ * three-server ensemble with forceSync.
+ *
+ * <p>At each size both queues are first filled to that size (Curator's paths with Baton's flat
+ * layout, which writes Curator's node names and data format, because Curator has no batch put),
+ * then, with that many items waiting, each measures: SimpleDistributedQueue offer/s and poll/s,
+ * DistributedQueue put/s, Baton's putMulti items/s (1,000 items a transaction, against Curator's
+ * single put as the issue asks), and DistributedQueue end to end (a producer puts while the
+ * consumer consumes; items/s consumed). Each timed phase handles {@code sample} items (300, or
+ * 2,000 with {@code --full}); a Curator phase that fails or takes longer than its cap is reported
+ * as "failed: reason" instead of a number.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar queues [--full]}.
+ */
+public final class QueueBenchmark {
+    private static final int[] SIZES = {1_000, 10_000, 100_000};
+    private static final int FILL_BATCH = 1_000;
+    /** How long a Curator phase may take before it is reported as failed: 20 s, 120 s with --full. */
+    private static Duration CURATOR_CAP = Duration.ofSeconds(20);
+
+    private static final QueueSerializer<byte[]> BYTES = new QueueSerializer<>() {
+        @Override
+        public byte[] serialize(byte[] item) {
+            return item;
+        }
+
+        @Override
+        public byte[] deserialize(byte[] bytes) {
+            return bytes;
+        }
+    };
+    private static final org.apache.curator.framework.recipes.queue.QueueSerializer<byte[]> CURATOR_BYTES =
+        new org.apache.curator.framework.recipes.queue.QueueSerializer<>() {
+            @Override
+            public byte[] serialize(byte[] item) {
+                return item;
+            }
+
+            @Override
+            public byte[] deserialize(byte[] bytes) {
+                return bytes;
+            }
+        };
+
+    private QueueBenchmark() {
+    }
+
+    /** A measured rate, or why there is none. */
+    record Rate(double perSecond, String failure) {
+        static Rate failed(String why) {
+            return new Rate(Double.NaN, why);
+        }
+
+        @Override
+        public String toString() {
+            return failure != null ? "failed: " + failure : String.format("%,.0f", perSecond);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean full = List.of(args).contains("--full");
+        int sample = full ? 2_000 : 300;
+        if (full) {
+            CURATOR_CAP = Duration.ofSeconds(120);
+        }
+        Map<String, Rate[]> rows = new LinkedHashMap<>();
+        long started = System.nanoTime();
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
+            ensemble.start();
+            String cs = ensemble.connectString();
+            try (BatonClient baton = BatonClient.builder().connectString(cs).build()) {
+                baton.start();
+                baton.blockUntilConnected(Duration.ofSeconds(30));
+                System.out.println("-- warm-up (class loading and JIT for both; not reported)");
+                fillAll(baton, "/bench/warmup", 1_000);
+                measureSize(new LinkedHashMap<>(), 0, cs, baton, "/bench/warmup", 200);
+                for (int s = 0; s < SIZES.length; s++) {
+                    int size = SIZES[s];
+                    System.out.printf("-- %,d items waiting (filling...)%n", size);
+                    String base = "/bench/" + size;
+                    long fillStart = System.nanoTime();
+                    fillAll(baton, base, size);
+                    System.out.printf("   (filled 4 x %,d items in %.1f s)%n", size, (System.nanoTime() - fillStart) / 1e9);
+                    measureSize(rows, s, cs, baton, base, sample);
+                }
+            }
+        }
+        print(rows, sample, (System.nanoTime() - started) / 1e9);
+    }
+
+    private static void measureSize(Map<String, Rate[]> rows, int s, String cs, BatonClient baton, String base, int sample)
+        throws Exception {
+        SimpleDistributedQueue bSimple = new SimpleDistributedQueue(baton, base + "/baton-simple");
+        record(rows, "simple poll/s  Baton", s, timed(sample, () -> bSimple.poll() != null));
+        record(rows, "simple poll/s  Curator", s, curator(cs, c -> {
+            var q = new org.apache.curator.framework.recipes.queue.SimpleDistributedQueue(c, base + "/curator-simple");
+            return timed(sample, () -> q.poll() != null);
+        }));
+        byte[] item = new byte[64];
+        record(rows, "simple offer/s Baton", s, timed(sample, () -> bSimple.offer(item)));
+        record(rows, "simple offer/s Curator", s, curator(cs, c -> {
+            var q = new org.apache.curator.framework.recipes.queue.SimpleDistributedQueue(c, base + "/curator-simple");
+            return timed(sample, () -> q.offer(item));
+        }));
+        try (DistributedQueue<byte[]> producer = QueueBuilder.builder(baton, null, BYTES, base + "/baton-queue").buildQueue()) {
+            producer.start();
+            record(rows, "queue put/s Baton", s, timed(sample, () -> {
+                producer.put(item);
+                return true;
+            }));
+            List<byte[]> batch = new ArrayList<>();
+            for (int i = 0; i < FILL_BATCH; i++) {
+                batch.add(item);
+            }
+            int multis = Math.max(2, sample / 100);
+            Rate multi = timed(multis, () -> {
+                producer.putMulti(batch);
+                return true;
+            });
+            record(rows, "queue putMulti items/s Baton", s, new Rate(multi.perSecond() * FILL_BATCH, null));
+        }
+        record(rows, "queue put/s Curator", s, curator(cs, c -> {
+            var q = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, null, CURATOR_BYTES, base + "/curator-queue")
+                .putInBackground(false).buildQueue();
+            q.start();
+            try {
+                return timed(sample, () -> {
+                    q.put(item);
+                    return true;
+                });
+            } finally {
+                q.close();
+            }
+        }));
+        record(rows, "queue end-to-end/s Baton", s, batonEndToEnd(cs, base + "/baton-queue", sample));
+        record(rows, "queue end-to-end/s Curator", s, curatorEndToEnd(cs, base + "/curator-queue", sample));
+    }
+
+    private static Rate batonEndToEnd(String cs, String path, int sample) throws Exception {
+        try (BatonClient client = BatonClient.builder().connectString(cs).build()) {
+            client.start();
+            client.blockUntilConnected(Duration.ofSeconds(30));
+            CountDownLatch consumed = new CountDownLatch(sample);
+            try (DistributedQueue<byte[]> producer = QueueBuilder.builder(client, null, BYTES, path).buildQueue();
+                 DistributedQueue<byte[]> consumer = QueueBuilder.builder(client, m -> consumed.countDown(), BYTES, path).buildQueue()) {
+                producer.start();
+                long start = System.nanoTime();
+                consumer.start();
+                for (int i = 0; i < sample; i++) {
+                    producer.put(new byte[64]);
+                }
+                if (!consumed.await(CURATOR_CAP.toSeconds() * 3, TimeUnit.SECONDS)) {
+                    return Rate.failed("consumed " + (sample - consumed.getCount()) + " of " + sample);
+                }
+                return new Rate(sample / ((System.nanoTime() - start) / 1e9), null);
+            }
+        }
+    }
+
+    private static Rate curatorEndToEnd(String cs, String path, int sample) throws Exception {
+        return curator(cs, c -> {
+            CountDownLatch consumed = new CountDownLatch(sample);
+            var consumer = new org.apache.curator.framework.recipes.queue.QueueConsumer<byte[]>() {
+                @Override
+                public void consumeMessage(byte[] message) {
+                    consumed.countDown();
+                }
+
+                @Override
+                public void stateChanged(CuratorFramework client, ConnectionState newState) {
+                }
+            };
+            var producer = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, null, CURATOR_BYTES, path)
+                .putInBackground(false).buildQueue();
+            var queue = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, consumer, CURATOR_BYTES, path).buildQueue();
+            producer.start();
+            long start = System.nanoTime();
+            queue.start();
+            try {
+                for (int i = 0; i < sample; i++) {
+                    producer.put(new byte[64]);
+                }
+                if (!consumed.await(CURATOR_CAP.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new TimeoutException("consumed " + (sample - consumed.getCount()) + " of " + sample + " within " + CURATOR_CAP
+                        + " (its children listing of the whole queue fails or crawls)");
+                }
+                return new Rate(sample / ((System.nanoTime() - start) / 1e9), null);
+            } finally {
+                queue.close();
+                producer.close();
+            }
+        });
+    }
+
+    @FunctionalInterface
+    interface Step {
+        boolean run() throws Exception;
+    }
+
+    @FunctionalInterface
+    interface CuratorRun {
+        Rate run(CuratorFramework client) throws Exception;
+    }
+
+    private static Rate timed(int n, Step step) throws Exception {
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            if (!step.run()) {
+                return Rate.failed("queue ran dry after " + i + " items");
+            }
+        }
+        return new Rate(n / ((System.nanoTime() - start) / 1e9), null);
+    }
+
+    /** Runs a Curator phase on a client of its own, capped, with few retries, so failures show. */
+    private static Rate curator(String cs, CuratorRun run) throws Exception {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        CuratorFramework client = CuratorFrameworkFactory.newClient(cs, 30_000, 15_000, new RetryNTimes(2, 100));
+        try {
+            client.start();
+            client.blockUntilConnected(30, TimeUnit.SECONDS);
+            Future<Rate> result = thread.submit(() -> run.run(client));
+            try {
+                return result.get(CURATOR_CAP.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                result.cancel(true);
+                return Rate.failed("no result within " + CURATOR_CAP);
+            } catch (java.util.concurrent.ExecutionException e) {
+                Throwable cause = e.getCause();
+                return Rate.failed(cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+            }
+        } finally {
+            thread.shutdownNow();
+            client.close();
+        }
+    }
+
+    private static void fillAll(BatonClient baton, String base, int size) throws Exception {
+        fill(baton, base + "/baton-simple", size, true, QueueLayout.SHARDED);
+        fill(baton, base + "/curator-simple", size, true, QueueLayout.FLAT);
+        fill(baton, base + "/baton-queue", size, false, QueueLayout.SHARDED);
+        fill(baton, base + "/curator-queue", size, false, QueueLayout.FLAT);
+    }
+
+    /** Fills {@code path} to {@code size} items with Baton's putMulti (flat layout writes Curator's format). */
+    private static void fill(BatonClient baton, String path, int size, boolean simple, QueueLayout layout) throws Exception {
+        if (simple) {
+            // a SimpleDistributedQueue stores raw bytes, so its nodes are written here directly, 1,000 a transaction, in
+            // the layout offer() uses: flat, or a new shard every SHARD_ROLL_SEQUENCE items as producers roll them
+            new SimpleDistributedQueue(baton, path, layout).offer(new byte[64]);
+            String parent = layout == QueueLayout.FLAT ? path : path + "/" + latestShard(baton, path);
+            int inParent = 1;
+            for (int done = 1; done < size; ) {
+                if (layout == QueueLayout.SHARDED && inParent >= QueueStore.SHARD_ROLL_SEQUENCE) {
+                    parent = baton.create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL).forPath(path + "/shard-");
+                    inParent = 0;
+                }
+                var tx = baton.transaction();
+                int n = Math.min(FILL_BATCH, size - done);
+                for (int i = 0; i < n; i++) {
+                    tx.create(parent + "/qn-", new byte[64], org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL);
+                }
+                tx.commit();
+                done += n;
+                inParent += n;
+            }
+            return;
+        }
+        try (DistributedQueue<byte[]> queue = QueueBuilder.builder(baton, null, BYTES, path).layout(layout).buildQueue()) {
+            queue.start();
+            List<byte[]> batch = new ArrayList<>();
+            for (int i = 0; i < FILL_BATCH; i++) {
+                batch.add(new byte[64]);
+            }
+            for (int done = 0; done < size; done += FILL_BATCH) {
+                queue.putMulti(batch);
+            }
+        }
+    }
+
+    private static String latestShard(BatonClient baton, String path) throws Exception {
+        return baton.getChildren().forPath(path).stream().filter(n -> n.startsWith("shard-")).max(String::compareTo).orElseThrow();
+    }
+
+    private static void record(Map<String, Rate[]> rows, String name, int sizeIndex, Rate rate) {
+        rows.computeIfAbsent(name, k -> new Rate[SIZES.length])[sizeIndex] = rate;
+        System.out.printf("   %-30s %s%n", name, rate);
+    }
+
+    private static void print(Map<String, Rate[]> rows, int sample, double seconds) {
+        System.out.printf("%nQueues, 3-node ensemble with forceSync, %d items per timed phase, %.0f s in all%n", sample, seconds);
+        System.out.printf("%-30s %18s %18s %18s%n", "rate (items/s)", "1,000 waiting", "10,000 waiting", "100,000 waiting");
+        for (var e : rows.entrySet()) {
+            System.out.printf("%-30s", e.getKey());
+            for (Rate r : e.getValue()) {
+                String text = r == null ? "-" : r.toString();
+                System.out.printf(" %18s", text.length() > 18 ? text.substring(0, 18) : text);
+            }
+            System.out.println();
+        }
+        System.out.println();
+        ratio(rows, "simple poll/s  Baton", "simple poll/s  Curator", "take: Baton / Curator (target >= 2)");
+        ratio(rows, "queue end-to-end/s Baton", "queue end-to-end/s Curator", "end to end: Baton / Curator (target >= 2)");
+        ratio(rows, "queue putMulti items/s Baton", "queue put/s Curator", "putMulti / Curator put (target >= 10)");
+        ratio(rows, "simple offer/s Baton", "simple offer/s Curator", "offer: Baton / Curator");
+        for (String row : List.of("simple poll/s  Baton", "simple offer/s Baton", "queue put/s Baton", "queue end-to-end/s Baton")) {
+            Rate[] r = rows.get(row);
+            System.out.printf("%-45s %.2f%n", row + " at 100k / at 1k (target >= 0.8)", r[2].perSecond() / r[0].perSecond());
+        }
+        System.out.println("failures in full:");
+        rows.forEach((name, rates) -> {
+            for (int i = 0; i < rates.length; i++) {
+                if (rates[i] != null && rates[i].failure() != null) {
+                    System.out.printf("  %s at %,d: %s%n", name, SIZES[i], rates[i].failure());
+                }
+            }
+        });
+    }
+
+    private static void ratio(Map<String, Rate[]> rows, String top, String bottom, String label) {
+        System.out.printf("%-45s", label);
+        for (int i = 0; i < SIZES.length; i++) {
+            double b = rows.get(bottom)[i].perSecond();
+            System.out.printf(" %10s", Double.isNaN(b) ? "n/a" : String.format("%.2f", rows.get(top)[i].perSecond() / b));
+        }
+        System.out.println();
+    }
+}

@@ -1,0 +1,176 @@
+package dev.baton.cli;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.barrier.DistributedBarrier;
+import dev.baton.recipes.barrier.DistributedCountDownLatch;
+import dev.baton.recipes.barrier.DistributedDoubleBarrier;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code baton barrier ...} and {@code baton latch ...}: the barrier recipes from the shell. */
+@Command(name = "barrier", mixinStandardHelpOptions = true,
+    description = "Barriers from the shell: set, remove and wait on a gate; or run a command when N processes are ready.",
+    subcommands = {BarrierCommand.Set.class, BarrierCommand.Remove.class, BarrierCommand.Wait.class, BarrierCommand.Sync.class})
+final class BarrierCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new CliExit(ExitCodes.USAGE, "barrier needs a subcommand: set, remove, wait or sync");
+    }
+
+    @Command(name = "set", mixinStandardHelpOptions = true, description = "Close the gate NAME.")
+    static final class Set implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Parameters(paramLabel = "NAME")
+        String name;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (BatonClient client = connection.connect()) {
+                new DistributedBarrier(client, Names.path("barriers", name)).setBarrier();
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "remove", mixinStandardHelpOptions = true, description = "Open the gate NAME: everyone waiting passes.")
+    static final class Remove implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Parameters(paramLabel = "NAME")
+        String name;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (BatonClient client = connection.connect()) {
+                new DistributedBarrier(client, Names.path("barriers", name)).removeBarrier();
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "wait", mixinStandardHelpOptions = true, description = "Wait until the gate NAME is open (exit 1 on timeout).")
+    static final class Wait implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Parameters(paramLabel = "NAME")
+        String name;
+        @Option(names = "--timeout", converter = Durations.class, description = "give up after D (default: wait forever)")
+        Duration timeout;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (BatonClient client = connection.connect()) {
+                DistributedBarrier barrier = new DistributedBarrier(client, Names.path("barriers", name));
+                if (timeout == null) {
+                    barrier.waitOnBarrier();
+                    return ExitCodes.OK;
+                }
+                return barrier.waitOnBarrier(timeout) ? ExitCodes.OK : ExitCodes.NOT_ACQUIRED;
+            }
+        }
+    }
+
+    @Command(name = "sync", mixinStandardHelpOptions = true,
+        description = "Enter the double barrier NAME with N members, run CMD once all have entered, then leave and wait for all to leave.")
+    static final class Sync implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Spec
+        CommandSpec spec;
+        @Option(names = {"-n", "--members"}, required = true, description = "how many processes must enter")
+        int members;
+        @Option(names = "--timeout", converter = Durations.class, defaultValue = "10m",
+            description = "for entering and for leaving (default ${DEFAULT-VALUE}; exit 1 when it passes)")
+        Duration timeout;
+        @Parameters(index = "0", paramLabel = "NAME")
+        String name;
+        @Parameters(index = "1..*", paramLabel = "CMD", description = "the command to run between enter and leave")
+        List<String> command;
+
+        @Override
+        public Integer call() throws Exception {
+            if (members < 1) {
+                throw new CliExit(ExitCodes.USAGE, "--members must be at least 1, was " + members);
+            }
+            try (BatonClient client = connection.connect()) {
+                DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, Names.path("barriers", name), members);
+                PrintWriter err = spec.commandLine().getErr();
+                if (!barrier.enter(timeout)) {
+                    throw new CliExit(ExitCodes.NOT_ACQUIRED, "fewer than " + members + " members entered " + name + " within "
+                        + Durations.format(timeout));
+                }
+                int code = ExitCodes.OK;
+                if (command != null && !command.isEmpty()) {
+                    code = new ProcessBuilder(command).inheritIO().start().waitFor();
+                }
+                if (!barrier.leave(timeout)) {
+                    err.println("baton: not every member left " + name + " within " + Durations.format(timeout));
+                    return code == ExitCodes.OK ? ExitCodes.NOT_ACQUIRED : code;
+                }
+                return code;
+            }
+        }
+    }
+
+    /** {@code baton latch}: a distributed count-down latch from the shell. */
+    @Command(name = "latch", mixinStandardHelpOptions = true,
+        description = "A count-down latch from the shell: latch set NAME N | latch count-down NAME | latch await NAME | latch get NAME")
+    static final class Latch implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "ACTION", description = "set, count-down, await or get")
+        String action;
+        @Parameters(index = "1", paramLabel = "NAME")
+        String name;
+        @Parameters(index = "2", arity = "0..1", paramLabel = "N", description = "the count, for set")
+        Long count;
+        @Option(names = "--timeout", converter = Durations.class, description = "for await (default: forever)")
+        Duration timeout;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (BatonClient client = connection.connect()) {
+                DistributedCountDownLatch latch = new DistributedCountDownLatch(client, Names.path("latches", name));
+                switch (action) {
+                    case "set" -> {
+                        if (count == null) {
+                            throw new CliExit(ExitCodes.USAGE, "latch set needs a count: baton latch set NAME N");
+                        }
+                        if (!latch.trySetCount(count)) {
+                            throw new CliExit(ExitCodes.NOT_ACQUIRED, "latch " + name + " is still counting down; set it again at zero");
+                        }
+                    }
+                    case "count-down" -> latch.countDown();
+                    case "get" -> {
+                        spec.commandLine().getOut().println(latch.getCount());
+                        spec.commandLine().getOut().flush();
+                    }
+                    case "await" -> {
+                        if (timeout == null) {
+                            latch.await();
+                        } else if (!latch.await(timeout)) {
+                            return ExitCodes.NOT_ACQUIRED;
+                        }
+                    }
+                    default -> throw new CliExit(ExitCodes.USAGE, "latch action must be set, count-down, await or get, was '" + action + "'");
+                }
+                return ExitCodes.OK;
+            }
+        }
+    }
+}

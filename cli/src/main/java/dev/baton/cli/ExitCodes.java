@@ -1,0 +1,22 @@
+package dev.baton.cli;
+
+/** The {@code baton} command's exit codes (sysexits.h where one fits). */
+public final class ExitCodes {
+    /** Done. */
+    public static final int OK = 0;
+    /** The lock, lease or leadership was not obtained within the timeout (or at once, with --try). */
+    public static final int NOT_ACQUIRED = 1;
+    /** Bad command line. */
+    public static final int USAGE = 64;
+    /** The ensemble could not be reached. */
+    public static final int UNAVAILABLE = 69;
+    /** Something failed inside baton. */
+    public static final int SOFTWARE = 70;
+    /** The lock or leadership was lost while the command ran; the command was stopped. */
+    public static final int LOST = 75;
+    /** Interrupted (Ctrl-C) while waiting. */
+    public static final int INTERRUPTED = 130;
+
+    private ExitCodes() {
+    }
+}

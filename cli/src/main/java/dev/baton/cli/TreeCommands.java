@@ -1,0 +1,161 @@
+package dev.baton.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeData;
+import dev.baton.framework.ZPaths;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.zookeeper.data.Stat;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code baton ls|get|set|tree}: look at and change the tree. */
+final class TreeCommands {
+    private TreeCommands() {
+    }
+
+    static String path(String path) {
+        try {
+            return ZPaths.validate("path", path);
+        } catch (RuntimeException e) {
+            throw new CliExit(ExitCodes.USAGE, e.getMessage());
+        }
+    }
+
+    @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the children of a node, sorted.")
+    static final class Ls implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Spec
+        CommandSpec spec;
+        @Parameters(paramLabel = "PATH", defaultValue = "/", description = "the node (default /)")
+        String path;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (BatonClient client = connection.connect()) {
+                List<String> children = new ArrayList<>(client.getChildren().forPath(path(path)));
+                children.sort(null);
+                PrintWriter out = spec.commandLine().getOut();
+                children.forEach(out::println);
+                out.flush();
+                return ExitCodes.OK;
+            } catch (NoNodeException e) {
+                throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
+            }
+        }
+    }
+
+    @Command(name = "get", mixinStandardHelpOptions = true, description = "Print a node's data (and with --stat, its stat).")
+    static final class Get implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Spec
+        CommandSpec spec;
+        @Parameters(paramLabel = "PATH")
+        String path;
+        @Option(names = "--stat", description = "also print version, zxids, owner and sizes")
+        boolean stat;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (BatonClient client = connection.connect()) {
+                NodeData data = client.getData().forPathWithStat(path(path));
+                PrintWriter out = spec.commandLine().getOut();
+                out.println(new String(data.data(), UTF_8));
+                if (stat) {
+                    out.println(describe(data.stat()));
+                }
+                out.flush();
+                return ExitCodes.OK;
+            } catch (NoNodeException e) {
+                throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
+            }
+        }
+    }
+
+    @Command(name = "set", mixinStandardHelpOptions = true,
+        description = "Set a node's data (creating it, and its parents, if it is missing). DATA '-' reads standard input.")
+    static final class Set implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Parameters(index = "0", paramLabel = "PATH")
+        String path;
+        @Parameters(index = "1", paramLabel = "DATA")
+        String data;
+
+        @Override
+        public Integer call() throws InterruptedException, IOException {
+            byte[] bytes = "-".equals(data) ? System.in.readAllBytes() : data.getBytes(UTF_8);
+            try (BatonClient client = connection.connect()) {
+                client.create().creatingParentsIfNeeded().orSetData().forPath(path(path), bytes);
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "tree", mixinStandardHelpOptions = true, description = "Print the subtree under a node.")
+    static final class Tree implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Spec
+        CommandSpec spec;
+        @Parameters(paramLabel = "PATH", defaultValue = "/", description = "the root (default /)")
+        String path;
+        @Option(names = "--data", description = "show each node's data (first 60 characters)")
+        boolean data;
+        @Option(names = "--depth", defaultValue = "2147483647", description = "how deep to go")
+        int depth;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            try (BatonClient client = connection.connect()) {
+                PrintWriter out = spec.commandLine().getOut();
+                print(client, path(path), 0, out);
+                out.flush();
+                return ExitCodes.OK;
+            } catch (NoNodeException e) {
+                throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
+            }
+        }
+
+        private void print(BatonClient client, String node, int level, PrintWriter out) throws InterruptedException {
+            String label = level == 0 ? node : ZPaths.name(node);
+            String shown = "";
+            if (data) {
+                String text = new String(client.getData().forPath(node), UTF_8).replace('\n', ' ');
+                shown = text.isEmpty() ? "" : "  = " + (text.length() > 60 ? text.substring(0, 60) + "..." : text);
+            }
+            out.println("  ".repeat(level) + label + shown);
+            if (level >= depth) {
+                return;
+            }
+            List<String> children;
+            try {
+                children = new ArrayList<>(client.getChildren().forPath(node));
+            } catch (NoNodeException gone) {
+                return;
+            }
+            children.sort(null);
+            for (String child : children) {
+                print(client, ZPaths.join(node, child), level + 1, out);
+            }
+        }
+    }
+
+    static String describe(Stat s) {
+        return "version " + s.getVersion() + ", czxid 0x" + Long.toHexString(s.getCzxid()) + ", mzxid 0x"
+            + Long.toHexString(s.getMzxid()) + ", owner 0x" + Long.toHexString(s.getEphemeralOwner()) + ", "
+            + s.getDataLength() + " bytes, " + s.getNumChildren() + " children";
+    }
+}

@@ -1,0 +1,169 @@
+package dev.baton.framework;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.cache.CacheEvent;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.ChildrenCache;
+import dev.baton.framework.cache.NodeCache;
+import dev.baton.framework.cache.TreeCache;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.FourLetterWords;
+import dev.baton.test.ChaosProxy;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** Caches against a real server: events in order, one watch per subtree, full resync after faults. */
+@EnsembleTest
+class CachesTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    EmbeddedEnsemble ensemble;
+
+    private static String base(TestInfo info) {
+        return "/caches/" + info.getTestMethod().orElseThrow().getName();
+    }
+
+    private static final class Events {
+        final BlockingQueue<CacheEvent> queue = new LinkedBlockingQueue<>();
+
+        String next() throws InterruptedException {
+            CacheEvent e = queue.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(e).as("a cache event within %s", WAIT).isNotNull();
+            return e.type() + (e.node() == null ? "" : " " + e.node().path() + "=" + new String(e.node().data(), UTF_8));
+        }
+    }
+
+    @Test
+    void treeCacheReportsTheInitialTreeThenEveryChangeInOrder(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        client.create().creatingParentsIfNeeded().forPath(base + "/a", "1".getBytes(UTF_8));
+        Events events = new Events();
+        try (TreeCache cache = TreeCache.builder(client, base).build()) {
+            cache.addListener(events.queue::add);
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            assertThat(List.of(events.next(), events.next())).containsExactlyInAnyOrder("ADDED " + base + "=", "ADDED " + base + "/a=1");
+            assertThat(events.next()).isEqualTo("INITIALIZED");
+
+            client.create().forPath(base + "/a/b", "2".getBytes(UTF_8));
+            assertThat(events.next()).isEqualTo("ADDED " + base + "/a/b=2");
+            client.setData().forPath(base + "/a", "3".getBytes(UTF_8));
+            assertThat(events.next()).isEqualTo("UPDATED " + base + "/a=3");
+            client.delete().deletingChildrenIfNeeded().forPath(base + "/a");
+            assertThat(List.of(events.next(), events.next())).containsExactlyInAnyOrder("REMOVED " + base + "/a/b=2", "REMOVED " + base + "/a=3");
+            assertThat(cache.snapshot().keySet()).containsExactly(base);
+        }
+    }
+
+    @Test
+    void nodeCacheFollowsOneNodeThroughCreationChangeAndDeletion(BatonClient client, TestInfo info) throws Exception {
+        String path = base(info);
+        try (NodeCache cache = new NodeCache(client, path)) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            assertThat(cache.current()).isEmpty();
+            client.create().creatingParentsIfNeeded().forPath(path, "v1".getBytes(UTF_8));
+            await().atMost(WAIT).until(() -> cache.current().map(d -> new String(d.data(), UTF_8)).orElse("").equals("v1"));
+            client.create().forPath(path + "/child-is-ignored");
+            client.setData().forPath(path, "v2".getBytes(UTF_8));
+            await().atMost(WAIT).until(() -> cache.current().map(d -> new String(d.data(), UTF_8)).orElse("").equals("v2"));
+            client.delete().deletingChildrenIfNeeded().forPath(path);
+            await().atMost(WAIT).until(() -> cache.current().isEmpty());
+        }
+    }
+
+    @Test
+    void childrenCacheSeesChildrenButNotGrandchildren(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        client.create().creatingParentsIfNeeded().forPath(base + "/one", "1".getBytes(UTF_8));
+        try (ChildrenCache cache = new ChildrenCache(client, base)) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            assertThat(cache.children().keySet()).containsExactly("one");
+            client.create().forPath(base + "/two");
+            client.create().forPath(base + "/one/grandchild");
+            await().atMost(WAIT).until(() -> cache.children().keySet().equals(java.util.Set.of("one", "two")));
+            client.delete().forPath(base + "/two");
+            await().atMost(WAIT).until(() -> cache.children().keySet().equals(java.util.Set.of("one")));
+        }
+    }
+
+    @Test
+    void oneWatchServesTheWholeSubtreeHoweverManyNodesItHas(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        client.create().creatingParentsIfNeeded().forPath(base);
+        try (TreeCache cache = TreeCache.builder(client, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            int before = totalWatches();
+            for (int i = 0; i < 30; i++) {
+                client.create().forPath(base + "/n" + i);
+            }
+            await().atMost(WAIT).until(() -> cache.snapshot().size() == 31);
+            assertThat(totalWatches()).as("watches on the server after caching 30 more nodes").isEqualTo(before);
+        }
+    }
+
+    @Test
+    void changesMadeWhileDisconnectedAppearAfterReconnect(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        writer.create().creatingParentsIfNeeded().forPath(base + "/stays", "old".getBytes(UTF_8));
+        writer.create().forPath(base + "/goes");
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(20));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            proxy.cut();
+            await().atMost(WAIT).until(() -> reader.connectionState() == ConnectionState.SUSPENDED);
+            writer.setData().forPath(base + "/stays", "new".getBytes(UTF_8));
+            writer.delete().forPath(base + "/goes");
+            writer.create().forPath(base + "/comes");
+            proxy.heal();
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(cache.children(base).keySet()).containsExactlyInAnyOrder("stays", "comes");
+                assertThat(cache.get(base + "/stays").map(ChildData::data).orElseThrow()).isEqualTo("new".getBytes(UTF_8));
+            });
+        }
+    }
+
+    @Test
+    void afterASessionExpiryTheCacheWatchesAgainAndCatchesUp(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        writer.create().creatingParentsIfNeeded().forPath(base + "/before");
+        try (BatonClient reader = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            long session = reader.sessionId();
+            SessionKiller.expire(reader, ensemble.connectString(), WAIT);
+            writer.create().forPath(base + "/during");
+            await().atMost(WAIT).until(() -> reader.sessionId() != session && reader.connectionState().isConnected());
+            await().atMost(WAIT).until(() -> cache.get(base + "/during").isPresent());
+            // the watch was installed again for the new session: later changes keep arriving
+            writer.create().forPath(base + "/after");
+            await().atMost(WAIT).until(() -> cache.get(base + "/after").isPresent());
+        }
+    }
+
+    private int totalWatches() throws Exception {
+        String answer = FourLetterWords.send(ensemble.clientPort(1), "wchs", Duration.ofSeconds(5));
+        for (String line : answer.split("\n")) {
+            if (line.startsWith("Total watches:")) {
+                return Integer.parseInt(line.substring("Total watches:".length()).trim());
+            }
+        }
+        throw new AssertionError("no watch count in: " + answer);
+    }
+}

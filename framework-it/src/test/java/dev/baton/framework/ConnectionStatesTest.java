@@ -1,0 +1,183 @@
+package dev.baton.framework;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.Test;
+
+/** The state sequence each fault produces, tagged with sessions, in order, off ZooKeeper's thread. */
+@EnsembleTest
+class ConnectionStatesTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    EmbeddedEnsemble ensemble;
+
+    /** Records every change with the thread it was delivered on. */
+    static final class Recorder implements ConnectionStateListener {
+        final BlockingQueue<ConnectionStateChange> changes = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> threads = new LinkedBlockingQueue<>();
+
+        @Override
+        public void stateChanged(BatonClient client, ConnectionState newState) {
+        }
+
+        @Override
+        public void stateChanged(BatonClient client, ConnectionStateChange change) {
+            threads.add(Thread.currentThread().getName());
+            changes.add(change);
+        }
+
+        ConnectionStateChange next() throws InterruptedException {
+            ConnectionStateChange change = changes.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(change).as("a state change within %s", WAIT).isNotNull();
+            return change;
+        }
+    }
+
+    private BatonClient viaProxy(ChaosProxy proxy, Duration session, Recorder recorder) {
+        BatonClient.Builder builder = BatonClient.builder().connectString(proxy.connectString())
+            .sessionTimeout(session).connectionTimeout(Duration.ofSeconds(2));
+        BatonClient client = builder.build();
+        client.addConnectionStateListener(recorder);
+        client.start();
+        return client;
+    }
+
+    @Test
+    void cutAndHealGiveSuspendedThenReconnectedOnTheSameSession() throws Exception {
+        Recorder recorder = new Recorder();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = viaProxy(proxy, Duration.ofSeconds(20), recorder)) {
+            ConnectionStateChange connected = recorder.next();
+            assertThat(connected.state()).isEqualTo(ConnectionState.CONNECTED);
+            assertThat(connected.sessionId()).isEqualTo(client.sessionId()).isNotZero();
+
+            proxy.cut();
+            ConnectionStateChange suspended = recorder.next();
+            assertThat(suspended.state()).isEqualTo(ConnectionState.SUSPENDED);
+            assertThat(suspended.sessionId()).isEqualTo(connected.sessionId());
+            assertThat(client.connectionState()).isEqualTo(ConnectionState.SUSPENDED);
+
+            proxy.heal();
+            ConnectionStateChange reconnected = recorder.next();
+            assertThat(reconnected.state()).isEqualTo(ConnectionState.RECONNECTED);
+            assertThat(reconnected.sessionId()).isEqualTo(connected.sessionId());
+            assertThat(List.of(connected.sequence(), suspended.sequence(), reconnected.sequence())).isSorted();
+            assertThat(recorder.threads).allMatch(t -> t.startsWith("baton-") && t.contains("-events"));
+        }
+    }
+
+    @Test
+    void serverSideExpiryGivesLostThenANewSessionReconnected() throws Exception {
+        Recorder recorder = new Recorder();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = viaProxy(proxy, Duration.ofSeconds(20), recorder);
+             BatonClient observer = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            long first = recorder.next().sessionId();
+            client.create().withMode(CreateMode.EPHEMERAL).forPath("/expiry-owned");
+
+            SessionKiller.expire(client, ensemble.connectString(), WAIT);
+
+            ConnectionStateChange next = recorder.next();
+            if (next.state() == ConnectionState.SUSPENDED) {
+                next = recorder.next();
+            }
+            assertThat(next.state()).isEqualTo(ConnectionState.LOST);
+            assertThat(next.sessionId()).isEqualTo(first);
+            ConnectionStateChange back = recorder.next();
+            assertThat(back.state()).isEqualTo(ConnectionState.RECONNECTED);
+            assertThat(back.sessionId()).isNotEqualTo(first).isEqualTo(client.sessionId());
+            assertThat(observer.checkExists().forPath("/expiry-owned")).isNull();
+            // the new session works
+            client.create().withMode(CreateMode.EPHEMERAL).forPath("/expiry-owned");
+        }
+    }
+
+    @Test
+    void suspendedLongerThanTheSessionTimeoutIsReportedLostAndANewSessionFollows() throws Exception {
+        Recorder recorder = new Recorder();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = viaProxy(proxy, Duration.ofSeconds(2), recorder)) {
+            long first = recorder.next().sessionId();
+            proxy.cut();
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.SUSPENDED);
+            ConnectionStateChange lost = recorder.next();
+            assertThat(lost.state()).isEqualTo(ConnectionState.LOST);
+            assertThat(lost.sessionId()).isEqualTo(first);
+            proxy.heal();
+            ConnectionStateChange back = recorder.next();
+            assertThat(back.state()).isEqualTo(ConnectionState.RECONNECTED);
+            assertThat(back.sessionId()).isNotEqualTo(first);
+        }
+    }
+
+    @Test
+    void withoutAConnectionABlockingOperationFailsAfterTheConnectionTimeout() throws Exception {
+        Recorder recorder = new Recorder();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = viaProxy(proxy, Duration.ofSeconds(20), recorder)) {
+            recorder.next();
+            proxy.cut();
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.SUSPENDED);
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> client.getData().forPath("/"))
+                .isInstanceOf(ConnectionLossException.class)
+                .hasMessage("getData /: no connection to the ensemble within PT2S");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+            assertThat(client.getData().forPathAsync("/")).failsWithin(WAIT)
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(ConnectionLossException.class);
+        }
+    }
+
+    @Test
+    void listenersRunInOrderOnTheCallersExecutor() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4, r -> new Thread(r, "callers-pool"));
+        Recorder recorder = new Recorder();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(20)).eventExecutor(pool).build()) {
+            client.addConnectionStateListener(recorder);
+            client.start();
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.CONNECTED);
+            for (int i = 0; i < 3; i++) {
+                proxy.cut();
+                assertThat(recorder.next().state()).isEqualTo(ConnectionState.SUSPENDED);
+                proxy.heal();
+                assertThat(recorder.next().state()).isEqualTo(ConnectionState.RECONNECTED);
+            }
+            assertThat(recorder.threads).containsOnly("callers-pool");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotStopTheOthers() throws Exception {
+        Recorder recorder = new Recorder();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = BatonClient.builder().connectString(proxy.connectString()).sessionTimeout(Duration.ofSeconds(20)).build()) {
+            client.addConnectionStateListener((c, s) -> {
+                throw new IllegalStateException("a broken listener");
+            });
+            client.addConnectionStateListener(recorder);
+            client.start();
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.CONNECTED);
+            proxy.cut();
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.SUSPENDED);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.baton.recipes.barrier;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.ZPaths;
+import dev.baton.recipes.barrier.internal.NodeWait;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A gate processes wait at until someone opens it: the barrier is closed while its node exists.
+ *
+ * <p>Algorithm: {@link #setBarrier()} creates the node, {@link #removeBarrier()} deletes it, and
+ * waiters watch it and return when a fresh read says it is gone.
+ *
+ * <p>Guarantees and caveats: a waiter returns only after it has read that the node does not
+ * exist — never on a watch event alone, so spurious wake-ups cannot let it through early. A
+ * waiter keeps waiting correctly across reconnects and session expiry (it reads again when the
+ * client reconnects). A barrier set again right after removal may be missed by a slow waiter that
+ * never saw the gap: waiters are told "it was open at some point after you started waiting".
+ *
+ * <pre>{@code
+ * DistributedBarrier barrier = new DistributedBarrier(client, "/deploy/gate");
+ * barrier.setBarrier();                  // coordinator
+ * barrier.waitOnBarrier();               // workers, until the coordinator calls removeBarrier()
+ * }</pre>
+ */
+public final class DistributedBarrier {
+    private final BatonClient client;
+    private final String path;
+
+    public DistributedBarrier(BatonClient client, String path) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = ZPaths.validate("DistributedBarrier", path);
+    }
+
+    /** Closes the gate (creates the node, and its parents). Closing a closed gate is fine. */
+    public void setBarrier() throws InterruptedException {
+        try {
+            client.create().creatingParentContainersIfNeeded().forPath(path);
+        } catch (NodeExistsException alreadySet) {
+            // already closed
+        }
+    }
+
+    /** Opens the gate (deletes the node); waiters pass. Opening an open gate is fine. */
+    public void removeBarrier() throws InterruptedException {
+        client.delete().quietly().forPath(path);
+    }
+
+    /** Waits until the gate is open. */
+    public void waitOnBarrier() throws InterruptedException {
+        NodeWait.until(client, path, stat -> stat == null, NodeWait.FOREVER);
+    }
+
+    /** Waits up to {@code timeout} for the gate to open; returns whether it did. */
+    public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        return NodeWait.until(client, path, stat -> stat == null, NodeWait.deadline(timeout.toNanos()));
+    }
+}

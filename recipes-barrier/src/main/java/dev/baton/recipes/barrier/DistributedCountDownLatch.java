@@ -1,0 +1,227 @@
+package dev.baton.recipes.barrier;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.baton.framework.BadVersionException;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeData;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.TransactionFailedException;
+import dev.baton.framework.ZPaths;
+import dev.baton.recipes.barrier.internal.NodeWait;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * {@link java.util.concurrent.CountDownLatch} across processes: some wait until others have
+ * counted down to zero. Unlike the JDK's, it can be set again once it reached zero.
+ *
+ * <p>Algorithm. The latch node holds {@code "<generation> <count>"}. Each count-down is a node of
+ * its own, {@code g-<generation>/_c_<uuid>-c-<seq>}, created with protection — so a count-down
+ * whose reply was lost is found, not applied twice, and never lost either. The remaining count is
+ * {@code count} minus those nodes. The count-down that reaches zero creates {@code g-<generation>/done};
+ * waiters watch only {@code done} (one event each, no herd). {@link #trySetCount} starts a new
+ * generation, atomically, and only when the current one is done (or none exists).
+ *
+ * <p>Guarantees and caveats: each call to {@link #countDown()} that returns counts exactly once,
+ * whatever happens to its replies; a count-down that fails with an exception may or may not have
+ * counted (its node, if made, is deleted in the background). Counting down at zero does nothing.
+ * A waiter that started on one generation returns when that generation reached zero, even if the
+ * latch was set again meanwhile. The previous generation's nodes are kept until the next one is
+ * set, then deleted.
+ *
+ * <pre>{@code
+ * DistributedCountDownLatch loaded = new DistributedCountDownLatch(client, "/jobs/load-done");
+ * loaded.trySetCount(3);          // coordinator
+ * loaded.countDown();             // each of three loaders, when finished
+ * loaded.await();                 // whoever needs all three
+ * }</pre>
+ */
+public final class DistributedCountDownLatch {
+    private static final String DONE = "done";
+
+    /** The latch's current generation and count, as stored. */
+    private record Latch(long generation, long count, int version) {
+    }
+
+    private final BatonClient client;
+    private final String path;
+
+    public DistributedCountDownLatch(BatonClient client, String path) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = ZPaths.validate("DistributedCountDownLatch", path);
+    }
+
+    /**
+     * Sets the count, if the latch is at zero (or was never set).
+     *
+     * @return true if set; false if a count-down is in progress (set it again once it reaches zero)
+     */
+    public boolean trySetCount(long count) throws InterruptedException {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must be 0 or more, was " + count);
+        }
+        while (true) {
+            Latch latch = read();
+            if (latch == null) {
+                if (createFirst(count)) {
+                    return true;
+                }
+                continue;
+            }
+            if (!isDone(latch)) {
+                return false;
+            }
+            long next = latch.generation() + 1;
+            TransactionBuilder t = client.transaction()
+                .check(path, latch.version())
+                .setData(path, encode(next, count))
+                .create(generation(next), new byte[0]);
+            if (count == 0) {
+                t.create(ZPaths.join(generation(next), DONE), new byte[0]);
+            }
+            try {
+                t.commit();
+            } catch (TransactionFailedException e) {
+                if (e.code() == org.apache.zookeeper.KeeperException.Code.BADVERSION) {
+                    continue;
+                }
+                throw e;
+            }
+            // the generation before the one that just ended is nobody's any more
+            client.delete().quietly().deletingChildrenIfNeeded().forPathAsync(generation(latch.generation() - 1));
+            return true;
+        }
+    }
+
+    /** Counts down by one; does nothing at zero. Counts exactly once even if a reply is lost. */
+    public void countDown() throws InterruptedException {
+        Latch latch = read();
+        if (latch == null || isDone(latch)) {
+            return;
+        }
+        String folder = generation(latch.generation());
+        try {
+            client.create().withProtection().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                .forPath(ZPaths.join(folder, "c-"));
+        } catch (NoNodeException generationGone) {
+            return; // reset after it reached zero: nothing left to count
+        }
+        if (countDowns(folder) >= latch.count()) {
+            try {
+                client.create().forPath(ZPaths.join(folder, DONE));
+            } catch (NodeExistsException | NoNodeException alreadyDone) {
+                // another count-down got there first, or the generation moved on
+            }
+        }
+    }
+
+    /** The count now: 0 when never set or when reached. */
+    public long getCount() throws InterruptedException {
+        Latch latch = read();
+        if (latch == null || isDone(latch)) {
+            return 0;
+        }
+        return Math.max(0, latch.count() - countDowns(generation(latch.generation())));
+    }
+
+    /** Waits until the count reaches zero. */
+    public void await() throws InterruptedException {
+        await(NodeWait.FOREVER);
+    }
+
+    /** Waits up to {@code timeout} for the count to reach zero; returns whether it did. */
+    public boolean await(Duration timeout) throws InterruptedException {
+        return await(NodeWait.deadline(Objects.requireNonNull(timeout, "timeout").toNanos()));
+    }
+
+    private boolean await(long deadline) throws InterruptedException {
+        Latch start = read();
+        if (start == null) {
+            return true;
+        }
+        String done = ZPaths.join(generation(start.generation()), DONE);
+        return NodeWait.until(client, (Watcher watcher) -> {
+            if (client.checkExists().usingWatcher(watcher).forPath(done) != null) {
+                return true;
+            }
+            // set again since we started: our generation must have reached zero first
+            NodeData now = client.getData().usingWatcher(watcher).forPathWithStat(path);
+            return decode(now).generation() > start.generation();
+        }, deadline);
+    }
+
+    private boolean isDone(Latch latch) throws InterruptedException {
+        return client.checkExists().forPath(ZPaths.join(generation(latch.generation()), DONE)) != null;
+    }
+
+    private long countDowns(String folder) throws InterruptedException {
+        try {
+            List<String> children = client.getChildren().forPath(folder);
+            return children.stream().filter(name -> !name.equals(DONE)).count();
+        } catch (NoNodeException e) {
+            return 0;
+        }
+    }
+
+    private boolean createFirst(long count) throws InterruptedException {
+        TransactionBuilder t = client.transaction()
+            .create(path, encode(1, count))
+            .create(generation(1), new byte[0]);
+        if (count == 0) {
+            t.create(ZPaths.join(generation(1), DONE), new byte[0]);
+        }
+        try {
+            ensureParent();
+            t.commit();
+            return true;
+        } catch (TransactionFailedException e) {
+            if (e.code() == org.apache.zookeeper.KeeperException.Code.NODEEXISTS) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private void ensureParent() throws InterruptedException {
+        String parent = ZPaths.parent(path);
+        if (!parent.equals("/")) {
+            try {
+                client.create().creatingParentsIfNeeded().forPath(parent);
+            } catch (NodeExistsException fine) {
+                // already there
+            }
+        }
+    }
+
+    private Latch read() throws InterruptedException {
+        try {
+            return decode(client.getData().forPathWithStat(path));
+        } catch (NoNodeException e) {
+            return null;
+        }
+    }
+
+    private Latch decode(NodeData data) {
+        String text = new String(data.data(), UTF_8).trim();
+        String[] parts = text.split(" ");
+        try {
+            return new Latch(Long.parseLong(parts[0]), Long.parseLong(parts[1]), data.stat().getVersion());
+        } catch (RuntimeException e) {
+            throw new BarrierException("latch " + path + " holds '" + text + "', not '<generation> <count>': not a latch?", e);
+        }
+    }
+
+    private static byte[] encode(long generation, long count) {
+        return (generation + " " + count).getBytes(UTF_8);
+    }
+
+    private String generation(long generation) {
+        return ZPaths.join(path, "g-" + generation);
+    }
+}

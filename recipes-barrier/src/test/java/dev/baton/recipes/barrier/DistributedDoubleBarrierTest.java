@@ -1,0 +1,234 @@
+package dev.baton.recipes.barrier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+@EnsembleTest
+class DistributedDoubleBarrierTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    EmbeddedEnsemble ensemble;
+    private final List<BatonClient> clients = new ArrayList<>();
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(BatonClient::close);
+        clients.clear();
+    }
+
+    private BatonClient newClient() {
+        BatonClient c = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        clients.add(c);
+        return c;
+    }
+
+    /** The barrier's children; none when its container folder was reaped after the last member left. */
+    private static List<String> children(BatonClient client, String path) throws InterruptedException {
+        try {
+            return client.getChildren().forPath(path);
+        } catch (dev.baton.framework.NoNodeException reaped) {
+            return List.of();
+        }
+    }
+
+    private static String path(TestInfo info) {
+        return "/double/" + info.getTestMethod().orElseThrow().getName();
+    }
+
+    /** Runs enter (or leave) on another thread and reports when it returned. */
+    private static CompletableFuture<Long> async(Step step) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                step.run();
+                return System.nanoTime();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws InterruptedException;
+    }
+
+    @Test
+    void nobodyPassesEnterBeforeTheLastMemberArrivesAndLeaveWaitsForAll(TestInfo info) throws Exception {
+        String path = path(info);
+        List<DistributedDoubleBarrier> members = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            members.add(new DistributedDoubleBarrier(newClient(), path, 5));
+        }
+        for (int round = 0; round < 2; round++) {
+            List<CompletableFuture<Long>> entered = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                DistributedDoubleBarrier m = members.get(i);
+                entered.add(async(m::enter));
+            }
+            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> entered.stream().noneMatch(CompletableFuture::isDone));
+            long lastArrival = System.nanoTime();
+            entered.add(async(members.get(4)::enter));
+            for (CompletableFuture<Long> e : entered) {
+                assertThat(e.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("round %d: entered after the last arrival", round)
+                    .isGreaterThan(lastArrival);
+            }
+
+            List<CompletableFuture<Long>> left = new ArrayList<>();
+            for (int i = 1; i < 5; i++) {
+                left.add(async(members.get(i)::leave));
+            }
+            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> left.stream().noneMatch(CompletableFuture::isDone));
+            long lastLeaver = System.nanoTime();
+            left.add(async(members.get(0)::leave));
+            for (CompletableFuture<Long> l : left) {
+                assertThat(l.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(lastLeaver);
+            }
+            assertThat(children(clients.get(0), path)).as("round %d leaves nothing behind", round).isEmpty();
+        }
+    }
+
+    @Test
+    void aNewcomerIsNotLetThroughByTheReadyNodeOfARoundStillLeaving(TestInfo info) throws Exception {
+        String path = path(info);
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 2);
+        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        b.enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<Long> aOut = async(a::leave);   // a waits for b to leave: ready still exists
+
+        DistributedDoubleBarrier c = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> cIn = async(c::enter);
+        await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !cIn.isDone());
+
+        b.leave();
+        aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> !cIn.isDone());
+        long dArrives = System.nanoTime();
+        DistributedDoubleBarrier d = new DistributedDoubleBarrier(newClient(), path, 2);
+        d.enter();
+        assertThat(cIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(dArrives);
+    }
+
+    @Test
+    void timeoutsRemoveTheMembersNodeAndReturnFalseInsteadOfLooping(BatonClient observer, TestInfo info) throws Exception {
+        String path = path(info);
+        DistributedDoubleBarrier lonely = new DistributedDoubleBarrier(newClient(), path, 3);
+        assertThat(lonely.enter(Duration.ofMillis(300))).isFalse();
+        assertThat(children(observer, path)).isEmpty();
+
+        DistributedDoubleBarrier x = new DistributedDoubleBarrier(newClient(), path, 2);
+        DistributedDoubleBarrier y = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> xIn = async(x::enter);
+        y.enter();
+        xIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        // y never leaves: x's leave times out instead of spinning forever
+        assertThat(x.leave(Duration.ofMillis(300))).isFalse();
+        assertThat(children(observer, path)).doesNotContain(x.memberName());
+    }
+
+    @Test
+    void aMemberThatCrashesCountsAsGoneWhileEnteringAndWhileLeaving(TestInfo info) throws Exception {
+        String path = path(info);
+        BatonClient crashing = TestClients.started(ensemble.connectString(), Duration.ofSeconds(3));
+        DistributedDoubleBarrier doomed = new DistributedDoubleBarrier(crashing, path, 3);
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 3);
+        CompletableFuture<Long> doomedIn = async(doomed::enter);
+        CompletableFuture<Long> aIn = async(a::enter);
+        await().atMost(WAIT).until(() -> children(clients.get(0), path).size() == 2);
+        crashing.close();   // mid-enter: its node goes with its session
+        await().atMost(WAIT).until(() -> children(clients.get(0), path).size() == 1);
+        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 3);
+        CompletableFuture<Long> bIn = async(b::enter);
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> !aIn.isDone() && !bIn.isDone());
+        BatonClient crashingAgain = TestClients.started(ensemble.connectString(), Duration.ofSeconds(3));
+        DistributedDoubleBarrier c = new DistributedDoubleBarrier(crashingAgain, path, 3);
+        c.enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        bIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(doomedIn).failsWithin(WAIT);
+
+        CompletableFuture<Long> aOut = async(a::leave);
+        CompletableFuture<Long> bOut = async(b::leave);
+        crashingAgain.close();   // mid-leave: gone counts as left
+        aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        bOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void aWaitingMemberWhoseSessionExpiresRejoinsWithItsNewSession(TestInfo info) throws Exception {
+        String path = path(info);
+        BatonClient expiring = TestClients.started(ensemble.connectString(), Duration.ofSeconds(5));
+        clients.add(expiring);
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(expiring, path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        await().atMost(WAIT).until(() -> children(expiring, path).size() == 1);
+        long session = expiring.sessionId();
+        dev.baton.test.SessionKiller.expire(expiring, ensemble.connectString(), WAIT);
+        await().atMost(WAIT).until(() -> expiring.sessionId() != session && expiring.connectionState().isConnected());
+        // back in line with its new session (the container may have been reaped in between)...
+        await().atMost(WAIT)
+            .until(() -> children(clients.get(0), path).size() == 1);
+        assertThat(aIn).isNotDone();
+        // ...so the second member completes the barrier with it
+        new DistributedDoubleBarrier(newClient(), path, 2).enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void threadsEnteringThroughOneMemberGetTheSameAnswer(TestInfo info) throws Exception {
+        String path = path(info);
+        DistributedDoubleBarrier shared = new DistributedDoubleBarrier(newClient(), path, 2);
+        List<CompletableFuture<Boolean>> answers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            answers.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return shared.enter(Duration.ofMillis(400));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        for (CompletableFuture<Boolean> answer : answers) {
+            assertThat(answer.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("alone: nobody gets through").isFalse();
+        }
+        assertThat(children(clients.get(0), path)).isEmpty();
+        assertThatThrownBy(shared::leave).isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a successful enter()");
+    }
+
+    @Test
+    void curatorAndBatonMembersShareOneBarrier(TestInfo info) throws Exception {
+        String path = path(info);
+        try (CuratorFramework curator = CuratorFrameworkFactory.newClient(ensemble.connectString(), new RetryOneTime(100))) {
+            curator.start();
+            curator.blockUntilConnected();
+            var curatorMember = new org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier(curator, path, 3);
+            List<CompletableFuture<Long>> entered = new ArrayList<>();
+            entered.add(async(new DistributedDoubleBarrier(newClient(), path, 3)::enter));
+            entered.add(async(new DistributedDoubleBarrier(newClient(), path, 3)::enter));
+            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> entered.stream().noneMatch(CompletableFuture::isDone));
+            long curatorArrives = System.nanoTime();
+            assertThat(curatorMember.enter(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+            for (CompletableFuture<Long> e : entered) {
+                assertThat(e.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(curatorArrives);
+            }
+        }
+    }
+}

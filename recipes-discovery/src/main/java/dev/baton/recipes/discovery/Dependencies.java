@@ -1,0 +1,79 @@
+package dev.baton.recipes.discovery;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Required services: which of them have no usable instance, now or once a deadline passes.
+ * Waiting follows each still-missing service with a cache and re-checks when one changes, so a
+ * dependency that starts at the same moment is found without polling.
+ */
+final class Dependencies<T> {
+    private final ServiceDiscovery<T> discovery;
+    private final Set<String> required;
+
+    Dependencies(ServiceDiscovery<T> discovery, Set<String> required) {
+        this.discovery = discovery;
+        this.required = required;
+    }
+
+    /** The required services without a usable instance in ZooKeeper now. */
+    Set<String> missingNow() throws InterruptedException {
+        Set<String> missing = new TreeSet<>();
+        for (String name : required) {
+            if (discovery.queryForInstances(name).stream().noneMatch(ServiceInstance::isAvailable)) {
+                missing.add(name);
+            }
+        }
+        return missing;
+    }
+
+    /** The required services still without a usable instance after waiting up to {@code timeout} (zero: check once). */
+    Set<String> await(Duration timeout) throws InterruptedException {
+        Set<String> missing = missingNow();
+        if (missing.isEmpty() || timeout.isZero()) {
+            return missing;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Object changed = new Object();
+        List<ServiceCache<T>> caches = new ArrayList<>();
+        try {
+            for (String name : missing) {
+                ServiceCache<T> cache = discovery.ownedCache(name, timeout);
+                cache.addListener(() -> {
+                    synchronized (changed) {
+                        changed.notifyAll();
+                    }
+                });
+                caches.add(cache);
+                cache.startInBackground();
+            }
+            for (ServiceCache<T> cache : caches) {
+                if (!cache.awaitLoaded(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                    return missing;
+                }
+            }
+            synchronized (changed) {
+                while (true) {
+                    Set<String> still = new TreeSet<>();
+                    for (ServiceCache<T> cache : caches) {
+                        if (cache.getInstances().stream().noneMatch(ServiceInstance::isAvailable)) {
+                            still.add(cache.name());
+                        }
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (still.isEmpty() || left <= 0) {
+                        return still;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(changed, left);
+                }
+            }
+        } finally {
+            caches.forEach(ServiceCache::close);
+        }
+    }
+}

@@ -1,0 +1,299 @@
+package dev.baton.recipes.discovery;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ConnectionStateChange;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.CreateBuilder;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.OperationTimeoutException;
+import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.SessionMovedException;
+import dev.baton.recipes.discovery.internal.Names;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The instances one discovery registered, and the one operation that makes ZooKeeper match them.
+ *
+ * <p>Each registration is a desired state. {@link #write} makes the instance's node say it:
+ * if the node exists and belongs to us (an ephemeral node of the current session, or a
+ * persistent node for a persistent type) its data is set when it differs; if it exists but
+ * belongs to someone else (typically this client's previous, expired session, whose nodes the
+ * servers may not have deleted yet) it is deleted at the version seen and created again; if it
+ * is missing it is created. Register, update and re-registration after every (re)connection all
+ * run this, one registration at a time under its own lock, so they never interleave.
+ *
+ * <p>Re-registration runs on one thread of its own, never on the client's event executor
+ * (it blocks on ZooKeeper calls).
+ */
+final class Registrations<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(Registrations.class);
+
+    private final BatonClient client;
+    private final String basePath;
+    private final InstanceJson<T> json;
+    private final Map<String, Entry<T>> byId = new ConcurrentHashMap<>();
+    private final ExecutorService reRegistrar;
+    private final ConnectionStateListener listener = new ConnectionStateListener() {
+        @Override
+        public void stateChanged(BatonClient c, ConnectionState newState) {
+            // the variant with the session is the one used
+        }
+
+        @Override
+        public void stateChanged(BatonClient c, ConnectionStateChange change) {
+            if (change.state() == ConnectionState.CONNECTED || change.state() == ConnectionState.RECONNECTED) {
+                try {
+                    reRegistrar.execute(Registrations.this::reRegisterAll);
+                } catch (RejectedExecutionException e) {
+                    // closed between the event and its delivery: nothing to re-register
+                }
+            }
+        }
+    };
+
+    /** One registration; guarded by itself. */
+    private static final class Entry<T> {
+        ServiceInstance<T> instance;
+        /** The node as created (with the sequence suffix for DYNAMIC_SEQUENTIAL), null before the first create. */
+        String path;
+        /** The data last written to {@link #path}. */
+        byte[] written;
+        boolean removed;
+    }
+
+    Registrations(BatonClient client, String basePath, InstanceJson<T> json) {
+        this.client = client;
+        this.basePath = basePath;
+        this.json = json;
+        this.reRegistrar = Executors.newSingleThreadExecutor(task -> {
+            Thread t = new Thread(task, "baton-discovery-register " + basePath);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    void start() {
+        client.addConnectionStateListener(listener);
+    }
+
+    /**
+     * Registers (or re-registers) {@code instance}. A failure for lack of a connection leaves the
+     * registration in place, written as soon as the client reconnects; any other failure cancels it.
+     */
+    void register(ServiceInstance<T> instance) throws InterruptedException {
+        byte[] bytes = json.encode(instance);
+        while (true) {
+            Entry<T> entry = byId.computeIfAbsent(instance.id(), id -> new Entry<>());
+            synchronized (entry) {
+                if (entry.removed) {
+                    continue;  // unregistered meanwhile: take a fresh entry
+                }
+                if (entry.instance != null && !entry.instance.name().equals(instance.name())) {
+                    throw new IllegalArgumentException("instance id " + instance.id() + " is already registered for service '"
+                        + entry.instance.name() + "', not '" + instance.name() + "'");
+                }
+                entry.instance = instance;
+                try {
+                    write(entry, bytes);
+                } catch (BatonException e) {
+                    if (!isConnectionProblem(e)) {
+                        entry.removed = true;
+                        byId.remove(instance.id(), entry);
+                    }
+                    throw e;
+                }
+                return;
+            }
+        }
+    }
+
+    /** Replaces a registered instance's data. */
+    void update(ServiceInstance<T> instance) throws InterruptedException {
+        byte[] bytes = json.encode(instance);
+        Entry<T> entry = byId.get(instance.id());
+        if (entry == null) {
+            throw notRegistered(instance);
+        }
+        synchronized (entry) {
+            if (entry.removed) {
+                throw notRegistered(instance);
+            }
+            if (!entry.instance.name().equals(instance.name())) {
+                throw new IllegalArgumentException("instance " + instance.id() + " is registered for service '" + entry.instance.name()
+                    + "'; an update cannot move it to '" + instance.name() + "'");
+            }
+            entry.instance = instance;
+            write(entry, bytes);
+        }
+    }
+
+    /** Removes a registration and its node; false if it was not registered here. */
+    boolean unregister(String id) throws InterruptedException {
+        Entry<T> entry = byId.remove(id);
+        if (entry == null) {
+            return false;
+        }
+        synchronized (entry) {
+            entry.removed = true;
+            if (entry.path != null) {
+                // guaranteed: if the connection is down, the delete keeps trying in the background
+                client.delete().guaranteed().quietly().forPath(entry.path);
+            }
+        }
+        return true;
+    }
+
+    /** The registered instance with {@code id}, or null. */
+    ServiceInstance<T> get(String id) {
+        Entry<T> entry = byId.get(id);
+        if (entry == null) {
+            return null;
+        }
+        synchronized (entry) {
+            return entry.removed ? null : entry.instance;
+        }
+    }
+
+    List<ServiceInstance<T>> instances() {
+        List<ServiceInstance<T>> all = new ArrayList<>();
+        for (Entry<T> entry : byId.values()) {
+            synchronized (entry) {
+                if (!entry.removed) {
+                    all.add(entry.instance);
+                }
+            }
+        }
+        return all;
+    }
+
+    /** Stops re-registering and removes every node registered here except PERMANENT ones. */
+    void close() {
+        client.removeConnectionStateListener(listener);
+        reRegistrar.shutdownNow();
+        for (Entry<T> entry : List.copyOf(byId.values())) {
+            ServiceInstance<T> instance;
+            synchronized (entry) {
+                instance = entry.instance;
+            }
+            if (instance == null) {
+                continue;  // a registration still being made: its register() call reports the outcome
+            }
+            if (instance.serviceType() == ServiceType.PERMANENT) {
+                byId.remove(instance.id(), entry);
+                continue;
+            }
+            try {
+                unregister(instance.id());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (BatonException e) {
+                LOG.warn("discovery {}: could not remove instance {} of '{}' on close ({}); its node goes with the session",
+                    basePath, instance.id(), instance.name(), e.getMessage());
+            }
+        }
+    }
+
+    private void reRegisterAll() {
+        for (Entry<T> entry : List.copyOf(byId.values())) {
+            synchronized (entry) {
+                if (entry.removed) {
+                    continue;
+                }
+                try {
+                    write(entry, json.encode(entry.instance));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (BatonException e) {
+                    // a connection problem is retried at the next (re)connection; anything else needs a person
+                    LOG.warn("discovery {}: could not re-register instance {} of '{}': {}", basePath, entry.instance.id(),
+                        entry.instance.name(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Makes the entry's node exist with {@code bytes}, owned as its type requires. Call with the entry's lock held. */
+    private void write(Entry<T> entry, byte[] bytes) throws InterruptedException {
+        ServiceInstance<T> instance = entry.instance;
+        CreateMode mode = instance.serviceType().createMode();
+        String named = Names.join(Names.join(basePath, instance.name()), instance.id());
+        // a first registration usually finds no node: try the create alone (one round trip), look only if it exists
+        if (entry.written == null && !mode.isSequential() && create(entry, mode, named, bytes, false)) {
+            return;
+        }
+        if (entry.path == null && !mode.isSequential()) {
+            entry.path = named;
+        }
+        if (entry.path != null) {
+            long session = client.sessionId();
+            Stat stat = client.checkExists().forPath(entry.path);
+            if (stat != null && owns(stat, mode, session)) {
+                if (!Arrays.equals(entry.written, bytes)) {
+                    client.setData().forPath(entry.path, bytes);
+                    entry.written = bytes;
+                }
+                return;
+            }
+            if (stat != null) {
+                LOG.info("discovery: replacing {} (owned by session 0x{}, this client is on 0x{})", entry.path,
+                    Long.toHexString(stat.getEphemeralOwner()), Long.toHexString(session));
+                client.delete().withVersion(stat.getVersion()).quietly().forPath(entry.path);
+            }
+            if (mode.isSequential()) {
+                entry.path = null;
+            }
+        }
+        create(entry, mode, named, bytes, true);
+    }
+
+    /**
+     * Creates the entry's node; returns false if it exists already (or throws, if {@code mustCreate}:
+     * another session registered the same id between our look and our create).
+     */
+    private boolean create(Entry<T> entry, CreateMode mode, String named, byte[] bytes, boolean mustCreate) throws InterruptedException {
+        CreateBuilder create = client.create().withMode(mode).creatingParentContainersIfNeeded();
+        try {
+            // idempotent: a create retried after a lost reply finds its own node instead of failing
+            entry.path = (mode.isSequential() ? create : create.idempotent()).forPath(named, bytes);
+            entry.written = bytes;
+            return true;
+        } catch (NodeExistsException e) {
+            if (!mustCreate) {
+                return false;
+            }
+            ServiceInstance<T> instance = entry.instance;
+            throw new DiscoveryException("instance " + instance.id() + " of '" + instance.name() + "' was just registered by"
+                + " another session: instance ids must be unique", e);
+        }
+    }
+
+    private static boolean owns(Stat stat, CreateMode mode, long session) {
+        return mode.isEphemeral() ? stat.getEphemeralOwner() == session : stat.getEphemeralOwner() == 0;
+    }
+
+    private static boolean isConnectionProblem(BatonException e) {
+        return e instanceof ConnectionLossException || e instanceof SessionExpiredException
+            || e instanceof OperationTimeoutException || e instanceof SessionMovedException;
+    }
+
+    private static DiscoveryException notRegistered(ServiceInstance<?> instance) {
+        return new DiscoveryException("instance " + instance.id() + " of '" + instance.name()
+            + "' is not registered by this discovery: registerService it first");
+    }
+}

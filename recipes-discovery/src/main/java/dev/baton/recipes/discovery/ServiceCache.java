@@ -1,0 +1,188 @@
+package dev.baton.recipes.discovery;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.cache.CacheEvent;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.TreeCache;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local, always-current list of one service's instances, for reading without a round trip.
+ *
+ * <p>Algorithm: a framework {@link TreeCache} of depth 1 on {@code <basePath>/<name>} (one
+ * persistent recursive watch) reports each instance node added, changed or removed; the cache
+ * decodes that one node and publishes a new immutable {@link Instances} snapshot, ordered by node
+ * name. Readers only read the snapshot (one volatile read, no lock, no copy).
+ *
+ * <p>Guarantees and caveats: the snapshot lags the servers by the watch delivery and one read
+ * (about a round trip). While the client is disconnected the snapshot keeps its last content
+ * (which can include instances that have since gone); after a reconnect, and after a session
+ * expiry, the tree cache reloads the whole service and the snapshot converges, with listeners
+ * told of the difference. A node whose data is not a readable instance (garbage, oversized, a
+ * payload of another type) is left out with a warning and does not disturb the rest.
+ *
+ * <pre>{@code
+ * ServiceCache<Endpoint> cache = discovery.serviceCacheBuilder().name("orders").build();
+ * cache.addListener(() -> log.info("orders now: {}", cache.getInstances()));
+ * cache.start();   // returns after the first load
+ * }</pre>
+ *
+ * @param <T> the payload type
+ */
+public final class ServiceCache<T> implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceCache.class);
+
+    private enum State { LATENT, STARTED, CLOSED }
+
+    private final String name;
+    private final String path;
+    private final InstanceJson<T> json;
+    private final TreeCache tree;
+    private final Duration startTimeout;
+    private final Consumer<? super ServiceCache<T>> onClose;
+    private final List<ServiceCacheListener> listeners = new CopyOnWriteArrayList<>();
+    private final CountDownLatch loaded = new CountDownLatch(1);
+    private final Map<String, ServiceInstance<T>> byNode = new TreeMap<>();
+    private volatile Instances<T> current = Instances.empty();
+    private State state = State.LATENT;
+
+    ServiceCache(BatonClient client, String path, String name, InstanceJson<T> json, Executor executor, Duration startTimeout,
+                 Consumer<? super ServiceCache<T>> onClose) {
+        this.name = name;
+        this.path = path;
+        this.json = json;
+        TreeCache.Builder builder = TreeCache.builder(client, path).maxDepth(1);
+        this.tree = (executor == null ? builder : builder.executor(executor)).build();
+        this.startTimeout = startTimeout;
+        this.onClose = onClose;
+    }
+
+    /**
+     * Starts watching and waits for the first load.
+     *
+     * @throws DiscoveryException if the first load does not finish within the start timeout (the cache is then closed)
+     * @throws IllegalStateException if already started or closed
+     */
+    public void start() throws InterruptedException {
+        startInBackground();
+        if (!awaitLoaded(startTimeout)) {
+            close();
+            throw new DiscoveryException("service cache of '" + name + "' (" + path + ") did not load within " + startTimeout
+                + "; is the client connected?");
+        }
+    }
+
+    /** Starts watching without waiting for the first load. */
+    void startInBackground() {
+        synchronized (this) {
+            switch (state) {
+                case LATENT -> state = State.STARTED;
+                case STARTED -> throw new IllegalStateException("service cache of '" + name + "' is already started");
+                case CLOSED -> throw new IllegalStateException("service cache of '" + name + "' is closed");
+            }
+        }
+        tree.addListener(this::onEvent);
+        tree.start();
+    }
+
+    /** Waits for the first load; false if {@code timeout} passed first. */
+    public boolean awaitLoaded(Duration timeout) throws InterruptedException {
+        return loaded.await(Objects.requireNonNull(timeout, "timeout").toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** The service's instances as last seen, in node-name order (all of them, disabled ones too). */
+    public List<ServiceInstance<T>> getInstances() {
+        return current.asList();
+    }
+
+    /** The same, as the snapshot providers choose from. */
+    public Instances<T> instances() {
+        return current;
+    }
+
+    /** The service this cache follows. */
+    public String name() {
+        return name;
+    }
+
+    public void addListener(ServiceCacheListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeListener(ServiceCacheListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** Stops watching; the last snapshot stays readable. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+        }
+        tree.close();
+        onClose.accept(this);
+    }
+
+    private void onEvent(CacheEvent event) {
+        boolean changed;
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            changed = switch (event.type()) {
+                case ADDED, UPDATED -> apply(event.node());
+                case REMOVED -> !isRoot(event.node()) && byNode.remove(event.node().name()) != null;
+                case INITIALIZED -> false;
+            };
+            if (changed) {
+                current = Instances.of(byNode.values());
+            }
+        }
+        if (event.type() == CacheEvent.Type.INITIALIZED) {
+            loaded.countDown();
+        } else if (changed && loaded.getCount() == 0) {
+            for (ServiceCacheListener listener : listeners) {
+                try {
+                    listener.cacheChanged();
+                } catch (RuntimeException e) {
+                    LOG.error("service cache of '{}': a listener threw; it stays registered", name, e);
+                }
+            }
+        }
+    }
+
+    /** Applies an added or changed node; returns whether the instances changed. Call with the lock held. */
+    private boolean apply(ChildData node) {
+        if (isRoot(node)) {
+            return false;
+        }
+        ServiceInstance<T> decoded = json.decodeOrWarn(node.path(), node.data());
+        if (decoded == null) {
+            return byNode.remove(node.name()) != null;
+        }
+        return !decoded.equals(byNode.put(node.name(), decoded));
+    }
+
+    private boolean isRoot(ChildData node) {
+        return node == null || node.path().equals(path);
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceCache{" + name + " " + current.size() + " instances}";
+    }
+}

@@ -1,0 +1,328 @@
+package dev.baton.recipes.discovery;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.NoNodeException;
+import dev.baton.recipes.discovery.internal.Names;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A service registry on ZooKeeper: registers this process's instances and finds others',
+ * Curator-compatible. Build one with {@link ServiceDiscoveryBuilder}.
+ *
+ * <p>Layout: each instance is a node {@code <basePath>/<serviceName>/<instanceId>} whose data is
+ * the instance as JSON ({@code name, id, address, port, sslPort, payload, registrationTimeUTC,
+ * serviceType, uriSpec, enabled}, plus {@code metadata}); DYNAMIC instances are ephemeral,
+ * PERMANENT and STATIC ones persistent. A Curator 5.9 service on the same base path sees Baton's
+ * instances and Baton sees Curator's. The payload is always bound to the declared payload class;
+ * class names in the data are never used.
+ *
+ * <p>Guarantees and caveats: an ephemeral instance disappears when the client's session ends
+ * (expiry, or a disconnection longer than the session timeout) and is registered again by itself
+ * as soon as the client has a new session; in between, for up to the session timeout plus a
+ * round trip, others do not see it. Registering while disconnected fails with
+ * {@code ConnectionLossException} but is not forgotten: the instance is written at the next
+ * connection (unregister it to cancel). Queries go to ZooKeeper on each call; for frequent reads
+ * use a {@link ServiceCache} or {@link ServiceProvider}. With {@link
+ * ServiceDiscoveryBuilder#requireServices required services}, {@link #start()} checks (and can wait
+ * for) them before registering. {@link #close()} removes this discovery's instances except
+ * PERMANENT ones, and closes the caches and providers it built.
+ *
+ * <pre>{@code
+ * ServiceDiscovery<Endpoint> discovery = ServiceDiscoveryBuilder.builder(Endpoint.class)
+ *     .client(client).basePath("/services")
+ *     .thisInstance(ServiceInstance.<Endpoint>builder().name("orders").port(8080).build())
+ *     .requireServices("payments")
+ *     .build();
+ * discovery.start();   // fails with MissingDependencyException if "payments" has no instance
+ * }</pre>
+ *
+ * @param <T> the payload type
+ */
+public final class ServiceDiscovery<T> implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceDiscovery.class);
+
+    private enum State { LATENT, STARTED, CLOSED }
+
+    private final BatonClient client;
+    private final String basePath;
+    private final InstanceJson<T> json;
+    private final Registrations<T> registrations;
+    private final ServiceInstance<T> thisInstance;
+    private final Set<String> requiredServices;
+    private final Duration dependencyTimeout;
+    private final boolean failOnMissingDependencies;
+    private final Set<AutoCloseable> opened = ConcurrentHashMap.newKeySet();
+    private volatile State state = State.LATENT;
+
+    ServiceDiscovery(BatonClient client, String basePath, InstanceJson<T> json, ServiceInstance<T> thisInstance,
+                     Set<String> requiredServices, Duration dependencyTimeout, boolean failOnMissingDependencies) {
+        this.client = client;
+        this.basePath = basePath;
+        this.json = json;
+        this.registrations = new Registrations<>(client, basePath, json);
+        this.thisInstance = thisInstance;
+        this.requiredServices = requiredServices;
+        this.dependencyTimeout = dependencyTimeout;
+        this.failOnMissingDependencies = failOnMissingDependencies;
+    }
+
+    /**
+     * Starts re-registering after reconnections, checks the required services (waiting up to the
+     * dependency timeout for them), then registers {@code thisInstance} if one was given. On any
+     * failure the discovery is closed.
+     *
+     * @throws MissingDependencyException if a required service has no usable instance and the
+     *     builder says to fail (the default)
+     */
+    public void start() throws InterruptedException {
+        synchronized (this) {
+            switch (state) {
+                case LATENT -> state = State.STARTED;
+                case STARTED -> throw new IllegalStateException("discovery of " + basePath + " is already started");
+                case CLOSED -> throw new IllegalStateException("discovery of " + basePath + " is closed");
+            }
+        }
+        registrations.start();
+        try {
+            if (!requiredServices.isEmpty()) {
+                Set<String> missing = new Dependencies<>(this, requiredServices).await(dependencyTimeout);
+                if (!missing.isEmpty() && failOnMissingDependencies) {
+                    throw new MissingDependencyException(missing, basePath);
+                }
+                if (!missing.isEmpty()) {
+                    LOG.warn("discovery {}: required services have no usable instance: {}", basePath, missing);
+                }
+            }
+            if (thisInstance != null) {
+                registerService(thisInstance);
+            }
+        } catch (RuntimeException | InterruptedException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * Registers {@code instance} (again, if its id is registered already: the node is rewritten).
+     *
+     * @throws IllegalArgumentException if its JSON is larger than maxInstanceBytes, or its id is
+     *     registered here for another service
+     */
+    public void registerService(ServiceInstance<T> instance) throws InterruptedException {
+        requireStarted();
+        registrations.register(Objects.requireNonNull(instance, "instance"));
+    }
+
+    /**
+     * Replaces the data of a registered instance (same id and name).
+     *
+     * @throws DiscoveryException if the instance is not registered by this discovery
+     */
+    public void updateService(ServiceInstance<T> instance) throws InterruptedException {
+        requireStarted();
+        registrations.update(Objects.requireNonNull(instance, "instance"));
+    }
+
+    /**
+     * Sets a registered instance's {@link Health} (and {@code enabled = health == UP}); providers
+     * stop or resume handing it out as soon as their caches see the change.
+     *
+     * @return the instance as now registered
+     * @throws DiscoveryException if the instance is not registered by this discovery
+     */
+    public ServiceInstance<T> setHealth(ServiceInstance<T> instance, Health health) throws InterruptedException {
+        requireStarted();
+        Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(health, "health");
+        ServiceInstance<T> registered = registrations.get(instance.id());
+        ServiceInstance<T> updated = (registered != null ? registered : instance).toBuilder().health(health).build();
+        registrations.update(updated);
+        return updated;
+    }
+
+    /** Removes {@code instance}'s registration and node (a missing node is not an error); false if it was not registered here. */
+    public boolean unregisterService(ServiceInstance<T> instance) throws InterruptedException {
+        requireStarted();
+        return registrations.unregister(Objects.requireNonNull(instance, "instance").id());
+    }
+
+    /** The instances this discovery has registered (and keeps registered). */
+    public List<ServiceInstance<T>> registeredInstances() {
+        return registrations.instances();
+    }
+
+    /** The names of the services under the base path, sorted (a service whose last instance just went may still be listed). */
+    public Collection<String> queryForNames() throws InterruptedException {
+        requireOpen();
+        try {
+            return new TreeSet<>(client.getChildren().forPath(basePath));
+        } catch (NoNodeException e) {
+            return List.of();
+        }
+    }
+
+    /** The readable instances of service {@code name}, in node-name order, read now from ZooKeeper. */
+    public Collection<ServiceInstance<T>> queryForInstances(String name) throws InterruptedException {
+        requireOpen();
+        String servicePath = pathFor(Names.segment("service name", name));
+        List<String> children;
+        try {
+            children = new ArrayList<>(new TreeSet<>(client.getChildren().forPath(servicePath)));
+        } catch (NoNodeException e) {
+            return List.of();
+        }
+        List<CompletableFuture<ServiceInstance<T>>> reads = new ArrayList<>();
+        for (String child : children) {
+            String path = Names.join(servicePath, child);
+            reads.add(client.getData().forPathAsync(path)
+                .thenApply(data -> json.decodeOrWarn(path, data))
+                .exceptionally(e -> {
+                    if (unwrap(e) instanceof NoNodeException) {
+                        return null;  // went between the listing and the read
+                    }
+                    throw new CompletionException(unwrap(e));
+                }));
+        }
+        List<ServiceInstance<T>> found = new ArrayList<>();
+        for (CompletableFuture<ServiceInstance<T>> read : reads) {
+            ServiceInstance<T> instance = await(read);
+            if (instance != null) {
+                found.add(instance);
+            }
+        }
+        return found;
+    }
+
+    /** Instance {@code id} of service {@code name}, or null if there is none (or its data is not a readable instance). */
+    public ServiceInstance<T> queryForInstance(String name, String id) throws InterruptedException {
+        requireOpen();
+        String path = Names.join(pathFor(Names.segment("service name", name)), Names.segment("instance id", id));
+        try {
+            return json.decodeOrWarn(path, client.getData().forPath(path));
+        } catch (NoNodeException e) {
+            return null;
+        }
+    }
+
+    /** The required services (see the builder) that have no usable (enabled, UP) instance now, sorted. */
+    public Set<String> missingDependencies() throws InterruptedException {
+        return new Dependencies<>(this, requiredServices).missingNow();
+    }
+
+    public ServiceProviderBuilder<T> serviceProviderBuilder() {
+        return new ServiceProviderBuilder<>(this);
+    }
+
+    public ServiceCacheBuilder<T> serviceCacheBuilder() {
+        return new ServiceCacheBuilder<>(this);
+    }
+
+    public String basePath() {
+        return basePath;
+    }
+
+    public BatonClient client() {
+        return client;
+    }
+
+    /** Closes the providers and caches built here, and removes this discovery's instances except PERMANENT ones. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+        }
+        for (AutoCloseable c : List.copyOf(opened)) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("discovery {}: closing {} failed", basePath, c, e);
+            }
+        }
+        registrations.close();
+    }
+
+    // ---- for the builders ----
+
+    ServiceCache<T> newCache(String name, Executor executor, Duration startTimeout) {
+        requireOpen();
+        ServiceCache<T> cache = new ServiceCache<>(client, pathFor(name), name, json, executor, startTimeout, opened::remove);
+        opened.add(cache);
+        return cache;
+    }
+
+    /** A cache that the discovery does not close: its owner does. */
+    ServiceCache<T> ownedCache(String name, Duration startTimeout) {
+        return new ServiceCache<>(client, pathFor(name), name, json, null, startTimeout, c -> { });
+    }
+
+    ServiceProvider<T> newProvider(String name, ProviderStrategy<T> strategy, DownInstancePolicy policy,
+                                   Predicate<? super ServiceInstance<T>> filter, LongSupplier ticker, Duration startTimeout) {
+        requireOpen();
+        ServiceProvider<T> provider = new ServiceProvider<>(name, ownedCache(name, startTimeout), strategy, policy, filter, ticker,
+            opened::remove);
+        opened.add(provider);
+        return provider;
+    }
+
+    private String pathFor(String name) {
+        return Names.join(basePath, name);
+    }
+
+    private void requireStarted() {
+        if (state != State.STARTED) {
+            throw new IllegalStateException("discovery of " + basePath + " is " + (state == State.CLOSED ? "closed" : "not started (call start() first)"));
+        }
+    }
+
+    private void requireOpen() {
+        if (state == State.CLOSED) {
+            throw new IllegalStateException("discovery of " + basePath + " is closed");
+        }
+    }
+
+    private static <V> V await(CompletableFuture<V> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = unwrap(e);
+            if (cause instanceof BatonException be) {
+                throw be;
+            }
+            throw new DiscoveryException("query failed: " + cause, cause);
+        } catch (CancellationException e) {
+            throw new DiscoveryException("query cancelled", e);
+        }
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceDiscovery{" + basePath + " " + state + "}";
+    }
+}

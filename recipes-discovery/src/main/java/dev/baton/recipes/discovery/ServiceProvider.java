@@ -1,0 +1,166 @@
+package dev.baton.recipes.discovery;
+
+import dev.baton.recipes.discovery.internal.DownInstances;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/**
+ * Client-side load balancing over one service: {@link #getInstance()} picks an instance from a
+ * local {@link ServiceCache} with a {@link ProviderStrategy}, without a round trip.
+ *
+ * <p>Algorithm: the provider keeps a "usable" snapshot — the cache's instances that are enabled,
+ * UP, pass the builder's filter and are not taken out by the {@link DownInstancePolicy} — and
+ * rebuilds it only when the cache publishes a new snapshot, when {@link #noteError} takes an
+ * instance out, or when the earliest taken-out instance is due back. A call is therefore two
+ * volatile reads, an identity comparison and the strategy's pick: no lock, no allocation.
+ *
+ * <p>Guarantees and caveats: the provider never returns a disabled, non-UP or taken-out instance
+ * as of its snapshot; the snapshot lags the servers by about a round trip, and while the client
+ * is disconnected it keeps its last content, so an instance that died meanwhile can still be
+ * returned — callers should {@link #noteError} it and retry another. Returns null when no
+ * instance is usable.
+ *
+ * <pre>{@code
+ * try (ServiceProvider<Endpoint> orders = discovery.serviceProviderBuilder()
+ *         .serviceName("orders")
+ *         .providerStrategy(new RoundRobinStrategy<>())
+ *         .build()) {
+ *     orders.start();
+ *     ServiceInstance<Endpoint> target = orders.getInstance();
+ *     try { call(target.uri()); } catch (IOException e) { orders.noteError(target); }
+ * }
+ * }</pre>
+ *
+ * @param <T> the payload type
+ */
+public final class ServiceProvider<T> implements AutoCloseable {
+    private enum State { LATENT, STARTING, STARTED, CLOSED }
+
+    /** What getInstance chooses from, and when it must look again because a taken-out instance is due back. */
+    private record View<T>(Instances<T> source, Instances<T> usable, long recheckAt) {
+    }
+
+    private final String serviceName;
+    private final ServiceCache<T> cache;
+    private final ProviderStrategy<T> strategy;
+    private final Predicate<? super ServiceInstance<T>> filter;
+    private final LongSupplier ticker;
+    private final DownInstances down;
+    private final Consumer<? super ServiceProvider<T>> onClose;
+    private volatile View<T> view = new View<>(null, Instances.empty(), DownInstances.NEVER);
+    private volatile State state = State.LATENT;
+
+    ServiceProvider(String serviceName, ServiceCache<T> cache, ProviderStrategy<T> strategy, DownInstancePolicy policy,
+                    Predicate<? super ServiceInstance<T>> filter, LongSupplier ticker, Consumer<? super ServiceProvider<T>> onClose) {
+        this.serviceName = serviceName;
+        this.cache = cache;
+        this.strategy = strategy;
+        this.filter = filter;
+        this.ticker = ticker;
+        this.down = new DownInstances(policy);
+        this.onClose = onClose;
+    }
+
+    /**
+     * Starts the provider's cache and waits for its first load.
+     *
+     * @throws DiscoveryException if the cache does not load within its start timeout (the provider is then closed)
+     */
+    public void start() throws InterruptedException {
+        synchronized (this) {
+            switch (state) {
+                case LATENT -> state = State.STARTING;
+                case STARTING, STARTED -> throw new IllegalStateException("provider of '" + serviceName + "' is already started");
+                case CLOSED -> throw new IllegalStateException("provider of '" + serviceName + "' is closed");
+            }
+        }
+        try {
+            cache.start();
+        } catch (RuntimeException | InterruptedException e) {
+            close();
+            throw e;
+        }
+        synchronized (this) {
+            if (state == State.STARTING) {
+                state = State.STARTED;
+            }
+        }
+    }
+
+    /**
+     * An instance chosen by the strategy among the usable ones, or null if there is none.
+     *
+     * @throws IllegalStateException if the provider is not started or is closed
+     */
+    public ServiceInstance<T> getInstance() {
+        Instances<T> usable = usable();
+        return usable.isEmpty() ? null : strategy.getInstance(usable);
+    }
+
+    /** Every usable instance (enabled, UP, passing the filter, not taken out), in node-name order. */
+    public List<ServiceInstance<T>> getAllInstances() {
+        return usable().asList();
+    }
+
+    /**
+     * Reports that a call to {@code instance} failed; enough errors within the policy's window take
+     * it out of this provider for the policy's down time.
+     */
+    public void noteError(ServiceInstance<T> instance) {
+        Objects.requireNonNull(instance, "instance");
+        synchronized (this) {
+            if (down.noteError(instance.id(), ticker.getAsLong())) {
+                refresh();
+            }
+        }
+    }
+
+    /** The service this provider balances over. */
+    public String serviceName() {
+        return serviceName;
+    }
+
+    /** Stops the provider's cache. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+        }
+        cache.close();
+        onClose.accept(this);
+    }
+
+    private Instances<T> usable() {
+        if (state != State.STARTED) {
+            throw new IllegalStateException("provider of '" + serviceName + "' is " + (state == State.CLOSED ? "closed" : "not started (call start() first)"));
+        }
+        View<T> v = view;
+        // NEVER is compared first: nanoTime readings may be negative, so "now - NEVER" is not safe
+        if (v.source() != cache.instances() || (v.recheckAt() != DownInstances.NEVER && ticker.getAsLong() - v.recheckAt() >= 0)) {
+            v = refresh();
+        }
+        return v.usable();
+    }
+
+    private synchronized View<T> refresh() {
+        long now = ticker.getAsLong();
+        Instances<T> source = cache.instances();
+        Set<String> out = down.down(now);
+        Instances<T> usable = source.filter(i -> i.isAvailable() && !out.contains(i.id()) && filter.test(i));
+        View<T> v = new View<>(source, usable, down.nextReturn(now));
+        view = v;
+        return v;
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceProvider{" + serviceName + " " + view.usable().size() + " usable}";
+    }
+}

@@ -1,0 +1,44 @@
+package dev.baton.recipes.lock;
+
+import dev.baton.framework.TransactionBuilder;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One grant of a lock or lease, as the recipes see it: its node(s), its token and a monitor that
+ * says when it may be lost. {@link LockLease}, {@link Lease} and the thread-bound API sit on it.
+ */
+interface Hold {
+    /** The creation zxid of the grant's node (the largest one, for a grant of several nodes). */
+    long fencingToken();
+
+    /** Paths of the grant's nodes (relative to the client's namespace). */
+    List<String> nodes();
+
+    boolean isValid();
+
+    Optional<String> lossReason();
+
+    /** Runs {@code callback} once, on the client's event executor, when the grant is lost. */
+    void onLost(Runnable callback);
+
+    /** Adds to {@code transaction} a check that fails it unless every node of the grant still exists. */
+    TransactionBuilder guard(TransactionBuilder transaction);
+
+    /** Whether every client the grant's nodes live on is connected (so a delete can be waited for). */
+    boolean connected();
+
+    /** Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is down). */
+    CompletableFuture<Void> delete();
+
+    /**
+     * {@link #delete()}, waiting for it while the client is connected (uninterruptibly; an
+     * interrupt is kept). Failures that only mean "the node goes later, or went with its
+     * session" are not thrown: the guaranteed delete finishes in the background.
+     */
+    default void deleteAndWait(String what) {
+        boolean wait = connected();
+        Async.awaitDelete(delete(), wait, what);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.baton.recipes.lock;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Contention;
+import dev.baton.framework.contention.ContentionRule;
+import dev.baton.framework.contention.Ticket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * A fair, re-entrant mutual-exclusion lock shared by processes: at most one holder at a time,
+ * granted in the order of arrival, with a fencing token per hold.
+ *
+ * <p>Algorithm: the framework's contention engine with the mutex rule. An acquisition creates an
+ * ephemeral sequential node {@code _c_<uuid>-lock-<seq>} in the lock's folder (Curator's layout,
+ * so Curator and Baton processes exclude each other); the lowest sequence holds; every other
+ * contender watches only the node just before its own, so one release wakes one waiter. The
+ * holder's node's creation zxid is its fencing token. A thread that holds the lock may acquire
+ * it again (the token stays the same); it releases as many times as it acquired. Leases
+ * ({@link #acquireLease}) and {@link #acquireAsync()} hold the lock through a handle instead.
+ *
+ * <p>Guarantees and caveats. While the holder's session lives, nobody else holds the lock. A
+ * hold is watched under the client's {@link dev.baton.framework.ErrorPolicy}: under STANDARD a
+ * suspended connection already counts as loss, under SESSION_ONLY only the session's end does;
+ * either way the lease turns invalid, {@code onLost} callbacks run, and the next release throws
+ * {@link LockOwnershipLostException}. A loss is only noticed when the client hears of it: a
+ * holder paused for longer than the session timeout (GC, a stopped VM) may still act as if it
+ * held the lock after another process acquired it — pass the fencing token to what the lock
+ * protects, or guard writes to ZooKeeper with {@link LockLease#guard}. A timed-out, interrupted
+ * or cancelled acquisition leaves no node behind (deleted in the background if the connection
+ * is down).
+ *
+ * <pre>{@code
+ * InterProcessMutex mutex = new InterProcessMutex(client, "/locks/invoices");
+ * if (mutex.acquire(Duration.ofSeconds(10))) {
+ *     try {
+ *         invoices.settle(batch, mutex.fencingToken());
+ *     } finally {
+ *         mutex.release();
+ *     }
+ * }
+ * }</pre>
+ */
+public final class InterProcessMutex extends HandleLock {
+    /** The marker of this lock's nodes, as Curator names them. */
+    public static final String MARKER = "lock-";
+    private static final byte[] NO_DATA = new byte[0];
+
+    private final Contention contention;
+    private final byte[] participantData;
+
+    /** A mutex on {@code path} (its folder is created when first needed, as a container). */
+    public InterProcessMutex(BatonClient client, String path) {
+        this(client, path, NO_DATA);
+    }
+
+    /**
+     * A mutex on {@code path} whose nodes carry {@code participantData} (for example the
+     * process's name, so operators can see who holds or waits).
+     */
+    public InterProcessMutex(BatonClient client, String path, byte[] participantData) {
+        super("InterProcessMutex " + path, true);
+        Objects.requireNonNull(client, "client");
+        LockPaths.validate("InterProcessMutex", path);
+        this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
+        this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
+    }
+
+    /** The lock's folder. */
+    public String path() {
+        return contention.dir();
+    }
+
+    /**
+     * The paths of the nodes of everyone holding or waiting, in line order: the holder first.
+     * Curator's contenders appear too.
+     */
+    public List<String> participantNodes() throws InterruptedException {
+        try {
+            return contention.contenders().get().stream().map(name -> path() + "/" + name).toList();
+        } catch (ExecutionException e) {
+            throw Async.rethrow(e.getCause());
+        }
+    }
+
+    @Override
+    CompletableFuture<Hold> acquireHold(Duration timeout) {
+        return Async.<Ticket, Hold>map(contention.acquire(participantData, timeout),
+            ticket -> NodeHold.start(contention.client(), ticket, contention::release),
+            contention::release,
+            hold -> ((NodeHold) hold).stopMonitoring());
+    }
+}

@@ -1,0 +1,45 @@
+package dev.baton.recipes.lock;
+
+import dev.baton.framework.BatonClient;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A mutual-exclusion lock that is not re-entrant: an {@link InterProcessSemaphoreV2} with one
+ * lease, behind the lock API. Use it where a hold must not be taken twice by one thread (a
+ * thread that holds it and acquires it again gets an {@link IllegalStateException} instead of
+ * waiting for itself), or to share a lock with Curator's {@code InterProcessSemaphoreMutex}.
+ *
+ * <p>Its nodes and algorithm are the semaphore's ({@code leases/} and {@code locks/} under its
+ * path); its fencing token is the creation zxid of the lease node. Grants are FIFO (through the
+ * internal mutex), each lease node is created only after the previous holder's, so tokens grow
+ * from holder to holder. Guarantees and caveats are those of {@link InterProcessMutex}: loss is
+ * reported under the client's error policy, a paused holder needs fencing, an abandoned
+ * acquisition leaves nothing behind.
+ *
+ * <pre>{@code
+ * InterProcessSemaphoreMutex once = new InterProcessSemaphoreMutex(client, "/locks/migration");
+ * try (LockLease lease = once.acquireLease(Duration.ofSeconds(30))) {
+ *     if (lease != null) {
+ *         migrate(lease.fencingToken());
+ *     }
+ * }
+ * }</pre>
+ */
+public final class InterProcessSemaphoreMutex extends HandleLock {
+    private final InterProcessSemaphoreV2 semaphore;
+
+    public InterProcessSemaphoreMutex(BatonClient client, String path) {
+        super("InterProcessSemaphoreMutex " + path, false);
+        this.semaphore = new InterProcessSemaphoreV2(client, path, 1);
+    }
+
+    public String path() {
+        return semaphore.path();
+    }
+
+    @Override
+    CompletableFuture<Hold> acquireHold(Duration timeout) {
+        return semaphore.acquireHold(timeout);
+    }
+}

@@ -1,0 +1,186 @@
+package dev.baton.recipes.lock;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.contention.Contenders;
+import dev.baton.framework.contention.Contention;
+import dev.baton.framework.contention.ContentionRule;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * A counting semaphore shared by processes: at most {@code maxLeases} leases are out at a time.
+ *
+ * <p>Algorithm (Curator's layout, so Curator and Baton processes share one semaphore): each
+ * lease is an ephemeral sequential node {@code leases/_c_<uuid>-lease-<seq>}. To take one, a
+ * process first takes the semaphore's internal mutex ({@code locks/}, an
+ * {@link InterProcessMutex} layout), creates its lease node, and counts the nodes in
+ * {@code leases/} with a children watch until there are at most {@code maxLeases}; then it gives
+ * the mutex back. Waiters queue on the mutex, each watching one predecessor, and only the
+ * mutex's holder watches {@code leases/}: returning a lease wakes one process. Grants are FIFO.
+ * Several leases are taken one after the other within one time budget, all or none.
+ *
+ * <p>Guarantees and caveats. While their sessions live, at most {@code maxLeases} leases are
+ * held. A lease is watched under the client's error policy like a lock ({@link Lease#isValid},
+ * {@link Lease#onLost}); closing a lost lease throws {@link LockOwnershipLostException}. A stray
+ * node in {@code leases/} counts as a lease (only ever stricter). This semaphore does not read
+ * {@code maxLeases} from ZooKeeper: every participant must be built with the same number. A
+ * timed-out, interrupted or cancelled acquisition leaves no node behind.
+ *
+ * <pre>{@code
+ * InterProcessSemaphoreV2 connections = new InterProcessSemaphoreV2(client, "/semaphores/db", 10);
+ * try (Lease lease = connections.acquire(Duration.ofSeconds(2))) {
+ *     if (lease != null) {
+ *         query();
+ *     }
+ * }
+ * }</pre>
+ */
+public final class InterProcessSemaphoreV2 {
+    /** The folder of the internal mutex, under the semaphore's path. */
+    public static final String LOCKS = "locks";
+    /** The folder of the leases, under the semaphore's path. */
+    public static final String LEASES = "leases";
+    /** The marker of lease nodes, as Curator names them. */
+    public static final String LEASE_MARKER = "lease-";
+    private static final byte[] NO_DATA = new byte[0];
+
+    private final BatonClient client;
+    private final String path;
+    private final int maxLeases;
+    private final Contention internalMutex;
+    private final String leasesDir;
+
+    /**
+     * A semaphore on {@code path} with {@code maxLeases} leases.
+     *
+     * @throws IllegalArgumentException if {@code maxLeases} is less than 1
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid ZooKeeper path
+     */
+    public InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases) {
+        this.client = Objects.requireNonNull(client, "client");
+        if (maxLeases < 1) {
+            throw new IllegalArgumentException("maxLeases must be at least 1, was " + maxLeases);
+        }
+        LockPaths.validate("InterProcessSemaphoreV2", path);
+        this.internalMutex = Contention.of(client, path + "/" + LOCKS,
+            InterProcessMutex.MARKER, ContentionRule.mutex());
+        this.path = path;
+        this.maxLeases = maxLeases;
+        this.leasesDir = path + "/" + LEASES;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    public int maxLeases() {
+        return maxLeases;
+    }
+
+    /** Waits until a lease is free and takes it. */
+    public Lease acquire() throws InterruptedException {
+        return Async.await(acquireAsync(null), Lease::releaseQuietly);
+    }
+
+    /**
+     * Waits up to {@code timeout} for a lease ({@link Duration#ZERO}: takes one only if one is free now).
+     *
+     * @return the lease, or null on timeout
+     */
+    public Lease acquire(Duration timeout) throws InterruptedException {
+        return Async.await(acquireAsync(HandleLock.checkTimeout(timeout)), Lease::releaseQuietly);
+    }
+
+    /** Waits until {@code qty} leases are taken. */
+    public Collection<Lease> acquire(int qty) throws InterruptedException {
+        return Async.await(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
+    }
+
+    /**
+     * Waits up to {@code timeout} in all for {@code qty} leases.
+     *
+     * @return the leases, or null on timeout (then none is kept)
+     */
+    public Collection<Lease> acquire(int qty, Duration timeout) throws InterruptedException {
+        return Async.await(acquireAsync(qty, HandleLock.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
+    }
+
+    /**
+     * Takes a lease without parking a thread; completes with null if {@code timeout} (null: no
+     * limit) passes first. Cancelling the future gives back whatever it took.
+     */
+    public CompletableFuture<Lease> acquireAsync(Duration timeout) {
+        return Async.map(acquireHold(timeout), this::lease, Hold::delete);
+    }
+
+    /** {@code qty} leases without parking a thread, all or none, within {@code timeout} in all (null: no limit). */
+    public CompletableFuture<List<Lease>> acquireAsync(int qty, Duration timeout) {
+        if (qty < 1 || qty > maxLeases) {
+            throw new IllegalArgumentException("qty must be between 1 and maxLeases (" + maxLeases + "), was " + qty);
+        }
+        List<Function<Duration, CompletableFuture<Lease>>> steps = Collections.nCopies(qty, this::acquireAsync);
+        return AllOrNothing.acquire(steps, timeout, Lease::releaseQuietly);
+    }
+
+    /**
+     * Gives {@code lease} back (the same as closing it).
+     *
+     * @throws LockOwnershipLostException if the lease was lost before
+     */
+    public void returnLease(Lease lease) {
+        Objects.requireNonNull(lease, "lease").close();
+    }
+
+    /**
+     * Gives every lease back, even if some were lost.
+     *
+     * @throws LockOwnershipLostException after returning them all, if any was lost
+     */
+    public void returnAll(Collection<Lease> leases) {
+        LockOwnershipLostException lost = null;
+        for (Lease lease : new ArrayList<>(Objects.requireNonNull(leases, "leases"))) {
+            try {
+                lease.close();
+            } catch (LockOwnershipLostException e) {
+                lost = e;
+            }
+        }
+        if (lost != null) {
+            throw lost;
+        }
+    }
+
+    /** Names of the lease nodes now in {@code leases/}, oldest first (Curator's leases included). */
+    public List<String> participantNodes() throws InterruptedException {
+        try {
+            return Contenders.inOrder(client.getChildren().forPath(leasesDir), LeaseAcquisition.LEASE_MARKERS);
+        } catch (NoNodeException e) {
+            return List.of();
+        }
+    }
+
+    /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
+    CompletableFuture<Hold> acquireHold(Duration timeout) {
+        return new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start();
+    }
+
+    private Lease lease(Hold hold) {
+        return new Lease(hold, "lease of semaphore " + path, grant -> { });
+    }
+
+    private static void returnQuietly(Collection<Lease> leases) {
+        leases.forEach(Lease::releaseQuietly);
+    }
+
+    @Override
+    public String toString() {
+        return "InterProcessSemaphoreV2 " + path + " (" + maxLeases + " leases)";
+    }
+}

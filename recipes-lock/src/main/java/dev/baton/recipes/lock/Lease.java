@@ -1,0 +1,28 @@
+package dev.baton.recipes.lock;
+
+import java.util.function.Consumer;
+
+/**
+ * One lease of an {@link InterProcessSemaphoreV2}: closing it gives the lease back. Any thread
+ * may close it.
+ *
+ * <p>Like a {@link LockLease} it carries the creation zxid of its node as a token, says whether
+ * it is still valid, calls back when lost, and can guard a transaction; closing a lease that was
+ * lost throws {@link LockOwnershipLostException} after giving it back. (With several leases the
+ * tokens order the grants, but several holders are valid at once: a downstream resource cannot
+ * use them to exclude anyone.)
+ */
+public final class Lease extends Grant {
+    private final String nodeName;
+
+    Lease(Hold hold, String what, Consumer<Grant> onRelease) {
+        super(hold, what, onRelease);
+        String path = hold.nodes().get(0);
+        this.nodeName = path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    /** The name of the lease's node in the semaphore's {@code leases} folder. */
+    public String nodeName() {
+        return nodeName;
+    }
+}

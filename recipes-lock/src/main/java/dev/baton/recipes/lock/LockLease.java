@@ -1,0 +1,28 @@
+package dev.baton.recipes.lock;
+
+import java.util.function.Consumer;
+
+/**
+ * A hold on a lock, owned by this handle rather than by a thread: any thread may release it,
+ * and try-with-resources releases it at the end of a block.
+ *
+ * <p>It knows its fencing token, whether it is still valid, and calls back when it is lost; its
+ * {@link #guard guard} makes a ZooKeeper transaction commit only while the lease holds.
+ * Releasing a lease that was lost throws {@link LockOwnershipLostException} after giving the
+ * node back, so a holder that was cut off learns of it.
+ *
+ * <pre>{@code
+ * try (LockLease lease = mutex.acquireLease(Duration.ofSeconds(5))) {
+ *     if (lease == null) return;                       // timed out, nothing left behind
+ *     lease.guard(client.transaction())                // commits only while the lease holds
+ *         .setData("/config/owner", me)
+ *         .commit();
+ *     storage.write(record, lease.fencingToken());     // the store rejects older tokens
+ * }
+ * }</pre>
+ */
+public final class LockLease extends Grant {
+    LockLease(Hold hold, String what, Consumer<Grant> onRelease) {
+        super(hold, what, onRelease);
+    }
+}

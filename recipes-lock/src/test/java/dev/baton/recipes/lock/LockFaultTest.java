@@ -1,0 +1,200 @@
+package dev.baton.recipes.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.TransactionFailedException;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Session expiry and connection faults: loss is loud, and no fault leaves a node behind. */
+@EnsembleTest
+class LockFaultTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration SHORT_SESSION = Duration.ofSeconds(3);
+
+    EmbeddedEnsemble ensemble;
+
+    @Test
+    void holdersSessionExpiryLetsAnotherInAndTheOldLeaseIsLoudlyLost(BatonClient other) throws Exception {
+        try (BatonClient victim = TestClients.started(ensemble.connectString(), SHORT_SESSION)) {
+            InterProcessMutex victimMutex = new InterProcessMutex(victim, "/fault/expiry");
+            LockLease old = victimMutex.acquireLease();
+            AtomicInteger lostCalls = new AtomicInteger();
+            old.onLost(lostCalls::incrementAndGet);
+            var staleWrite = old.guard(victim.transaction()).create("/fault-expiry-write", new byte[0]);
+            CompletableFuture<LockLease> next = new InterProcessMutex(other, "/fault/expiry").acquireAsync();
+
+            SessionKiller.expire(victim, ensemble.connectString(), WAIT);
+
+            LockLease taken = next.get(20, TimeUnit.SECONDS);
+            assertThat(taken.fencingToken()).isGreaterThan(old.fencingToken());
+            await().atMost(WAIT).until(() -> !old.isValid() && lostCalls.get() == 1);
+            assertThat(old.lossReason()).isPresent();
+            await().atMost(WAIT).until(() -> victim.connectionState().isConnected());
+            assertThatThrownBy(staleWrite::commit).as("a guarded write of the old holder").isInstanceOf(TransactionFailedException.class);
+            assertThatThrownBy(old::release).isInstanceOf(LockOwnershipLostException.class)
+                .isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("was lost before it was released");
+            assertThat(victimMutex.isAcquiredInThisProcess()).as("local state is cleaned up").isFalse();
+            assertThat(other.checkExists().forPath("/fault-expiry-write")).isNull();
+            taken.release();
+        }
+    }
+
+    @Test
+    void threadHoldLostToExpiryThrowsOnReleaseAndCanBeTakenAgain(BatonClient other) throws Exception {
+        try (BatonClient victim = TestClients.started(ensemble.connectString(), SHORT_SESSION)) {
+            InterProcessMutex mutex = new InterProcessMutex(victim, "/fault/thread");
+            mutex.acquire();
+            long oldToken = mutex.fencingToken();
+
+            SessionKiller.expire(victim, ensemble.connectString(), WAIT);
+
+            InterProcessMutex otherMutex = new InterProcessMutex(other, "/fault/thread");
+            assertThat(otherMutex.acquire(WAIT)).isTrue();
+            assertThatThrownBy(mutex::acquire).as("re-entering a lost hold").isInstanceOf(LockOwnershipLostException.class);
+            assertThatThrownBy(mutex::release).isInstanceOf(LockOwnershipLostException.class);
+            assertThat(mutex.isHeldByCurrentThread()).isFalse();
+            otherMutex.release();
+            await().atMost(WAIT).until(() -> victim.connectionState().isConnected());
+            assertThat(mutex.acquire(WAIT)).isTrue();
+            assertThat(mutex.fencingToken()).isGreaterThan(oldToken);
+            mutex.release();
+        }
+    }
+
+    @Test
+    void suspensionUnderTheStandardPolicyInvalidatesTheLeaseAndReleaseStillDeletesTheNode() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10));
+             BatonClient observer = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            LockLease lease = new InterProcessMutex(client, "/fault/suspended").acquireLease();
+            InterProcessMutex looking = new InterProcessMutex(observer, "/fault/suspended");
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> !lease.isValid());
+            proxy.heal();
+            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+
+            assertThat(lease.isValid()).as("loss is final, even though the session survived").isFalse();
+            assertThat(looking.participantNodes()).as("the session survived, so the node is still there").hasSize(1);
+            assertThatThrownBy(lease::release).isInstanceOf(LockOwnershipLostException.class);
+            await().atMost(WAIT).until(() -> looking.participantNodes().isEmpty());
+        }
+    }
+
+    @Test
+    void sessionOnlyPolicyKeepsTheLeaseThroughAShortDisconnect() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(10)).errorPolicy(ErrorPolicy.SESSION_ONLY))) {
+            LockLease lease = new InterProcessMutex(client, "/fault/session-only").acquireLease();
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> client.connectionState() == ConnectionState.SUSPENDED);
+            assertThat(lease.isValid()).isTrue();
+            proxy.heal();
+            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+
+            assertThat(lease.isValid()).isTrue();
+            lease.release();
+        }
+    }
+
+    @Test
+    void lostReplyDuringAcquireLeavesNoDuplicateNode(BatonClient holderClient) throws Exception {
+        InterProcessMutex holder = new InterProcessMutex(holderClient, "/fault/lost-reply");
+        LockLease held = holder.acquireLease();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
+            proxy.delay(Duration.ofSeconds(1));
+            CompletableFuture<LockLease> waiting = new InterProcessMutex(client, "/fault/lost-reply").acquireAsync();
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> holder.participantNodes().size() == 2);
+            String created = holder.participantNodes().get(1);
+
+            proxy.cut(); // the create's reply is still in the proxy: it is lost
+            proxy.delay(Duration.ZERO);
+            proxy.heal();
+            held.release();
+
+            LockLease lease = waiting.get(20, TimeUnit.SECONDS);
+            assertThat(lease.nodePaths()).as("the retried create found the node it had made").containsExactly(created);
+            assertThat(holder.participantNodes()).containsExactly(created);
+            lease.release();
+            await().atMost(WAIT).until(() -> holder.participantNodes().isEmpty());
+        }
+    }
+
+    @Test
+    void acquisitionTimingOutWhileDisconnectedLeavesNoOrphan(BatonClient holderClient) throws Exception {
+        InterProcessMutex holder = new InterProcessMutex(holderClient, "/fault/orphan");
+        LockLease held = holder.acquireLease();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
+            proxy.delay(Duration.ofSeconds(1));
+            CompletableFuture<LockLease> waiting = new InterProcessMutex(client, "/fault/orphan").acquireAsync(Duration.ofMillis(1500));
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> holder.participantNodes().size() == 2);
+            proxy.cut();
+
+            assertThat(waiting.get(20, TimeUnit.SECONDS)).as("timed out while disconnected").isNull();
+            proxy.delay(Duration.ZERO);
+            proxy.heal();
+
+            await().atMost(WAIT).until(() -> holder.participantNodes().equals(held.nodePaths()));
+            held.release();
+        }
+    }
+
+    @Test
+    void semaphoreLeaseLostToExpiryIsLoudAndTheLeaseGoesToTheNext(BatonClient other) throws Exception {
+        try (BatonClient victim = TestClients.started(ensemble.connectString(), SHORT_SESSION)) {
+            Lease old = new InterProcessSemaphoreV2(victim, "/fault/semaphore", 1).acquire();
+            InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(other, "/fault/semaphore", 1);
+            CompletableFuture<Lease> next = semaphore.acquireAsync(null);
+
+            SessionKiller.expire(victim, ensemble.connectString(), WAIT);
+
+            Lease taken = next.get(20, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> !old.isValid());
+            assertThatThrownBy(old::close).isInstanceOf(LockOwnershipLostException.class);
+            assertThat(semaphore.participantNodes()).containsExactly(taken.nodeName());
+            semaphore.returnLease(taken);
+        }
+    }
+
+    @Test
+    void multiLockHoldIsLostWhenAPartIsLostAndTellsOnce(BatonClient other) throws Exception {
+        try (BatonClient victim = TestClients.started(ensemble.connectString(), SHORT_SESSION)) {
+            InterProcessMultiLock both = new InterProcessMultiLock(victim, List.of("/fault/multi/a", "/fault/multi/b"));
+            LockLease lease = both.acquireLease();
+            AtomicInteger lostCalls = new AtomicInteger();
+            lease.onLost(lostCalls::incrementAndGet);
+
+            SessionKiller.expire(victim, ensemble.connectString(), WAIT);
+
+            InterProcessMultiLock theirs = new InterProcessMultiLock(other, List.of("/fault/multi/a", "/fault/multi/b"));
+            assertThat(theirs.acquire(WAIT)).isTrue();
+            await().atMost(WAIT).until(() -> !lease.isValid() && lostCalls.get() == 1);
+            assertThatThrownBy(lease::release).isInstanceOf(LockOwnershipLostException.class);
+            theirs.release();
+            // a later event on the victim's executor would have run a second callback by now
+            CompletableFuture<Void> drained = new CompletableFuture<>();
+            victim.eventExecutor().execute(() -> drained.complete(null));
+            drained.get(20, TimeUnit.SECONDS);
+            assertThat(lostCalls).hasValue(1);
+        }
+    }
+}

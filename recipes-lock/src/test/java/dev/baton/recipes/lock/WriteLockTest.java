@@ -1,0 +1,150 @@
+package dev.baton.recipes.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+
+@EnsembleTest
+class WriteLockTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    EmbeddedEnsemble ensemble;
+
+    /** Records what a listener hears. */
+    static final class Heard implements LockListener {
+        final List<String> calls = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void lockAcquired() {
+            calls.add("acquired");
+        }
+
+        @Override
+        public void lockReleased() {
+            calls.add("released");
+        }
+    }
+
+    @Test
+    void aFreeLockIsHeldAtOnceUnderTheZooKeeperRecipesName(BatonClient client) throws Exception {
+        Heard heard = new Heard();
+        WriteLock lock = new WriteLock(client, "/writelock/free", heard);
+
+        assertThat(lock.lock()).isTrue();
+
+        assertThat(lock.isOwner()).isTrue();
+        assertThat(lock.getId()).matches("/writelock/free/x-" + client.sessionId() + "-\\d{10}");
+        assertThat(Nodes.children(client, "/writelock/free")).containsExactly(lock.getId().substring("/writelock/free/".length()));
+        assertThat(lock.lock()).as("asking again while owner").isTrue();
+        await().atMost(WAIT).until(() -> heard.calls.equals(List.of("acquired")));
+        long token = lock.fencingToken();
+        assertThat(token).isEqualTo(client.checkExists().forPath(lock.getId()).getCzxid());
+
+        lock.unlock();
+
+        assertThat(lock.isOwner()).isFalse();
+        assertThat(lock.getId()).isNull();
+        assertThat(Nodes.children(client, "/writelock/free")).isEmpty();
+        await().atMost(WAIT).until(() -> heard.calls.equals(List.of("acquired", "released")));
+        assertThatThrownBy(lock::fencingToken).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aWaiterReturnsFalseAndHearsLockAcquiredWhenThePredecessorUnlocks(BatonClient a, BatonClient b) throws Exception {
+        WriteLock first = new WriteLock(a, "/writelock/wait");
+        Heard heard = new Heard();
+        WriteLock second = new WriteLock(b, "/writelock/wait", heard);
+        assertThat(first.lock()).isTrue();
+        long firstToken = first.fencingToken();
+
+        assertThat(second.lock()).isFalse();
+        assertThat(second.lock()).as("asking again while waiting").isFalse();
+        assertThat(second.isOwner()).isFalse();
+        assertThat(second.getId()).startsWith("/writelock/wait/x-" + b.sessionId() + "-");
+        assertThat(heard.calls).isEmpty();
+
+        first.unlock();
+
+        await().atMost(WAIT).until(() -> heard.calls.equals(List.of("acquired")) && second.isOwner());
+        assertThat(second.fencingToken()).isGreaterThan(firstToken);
+        second.close();
+    }
+
+    @Test
+    void unlockWhileWaitingGivesUpThePlaceInLine(BatonClient a, BatonClient b) throws Exception {
+        WriteLock first = new WriteLock(a, "/writelock/give-up");
+        Heard heard = new Heard();
+        WriteLock second = new WriteLock(b, "/writelock/give-up", heard);
+        first.lock();
+        second.lock();
+        await().atMost(WAIT).until(() -> Nodes.children(a, "/writelock/give-up").size() == 2);
+
+        second.unlock();
+
+        await().atMost(WAIT).until(() -> Nodes.children(a, "/writelock/give-up").size() == 1);
+        first.unlock();
+        assertThat(heard.calls).as("it never held, so it is never told of a release").isEmpty();
+        assertThat(second.getId()).isNull();
+    }
+
+    @Test
+    void aNodeMadeByZooKeepersOwnRecipeIsInTheSameLine(BatonClient client) throws Exception {
+        client.create().creatingParentsIfNeeded().forPath("/writelock/mixed");
+        ZooKeeper raw = client.zookeeper();
+        // what org.apache.zookeeper.recipes.lock.WriteLock creates: x-<sessionId>-<seq>, ephemeral sequential
+        String theirs = raw.create("/writelock/mixed/x-" + raw.getSessionId() + "-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+            CreateMode.EPHEMERAL_SEQUENTIAL);
+        try (BatonClient other = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            WriteLock lock = new WriteLock(other, "/writelock/mixed");
+
+            assertThat(lock.lock()).as("the other recipe's node is ahead").isFalse();
+            raw.delete(theirs, -1);
+
+            await().atMost(WAIT).until(lock::isOwner);
+            lock.unlock();
+        }
+    }
+
+    @Test
+    void aLostHoldIsReportedAsReleased(BatonClient other) throws Exception {
+        try (BatonClient victim = TestClients.started(ensemble.connectString(), Duration.ofSeconds(3))) {
+            Heard heard = new Heard();
+            WriteLock lock = new WriteLock(victim, "/writelock/lost", heard);
+            assertThat(lock.lock()).isTrue();
+
+            SessionKiller.expire(victim, ensemble.connectString(), WAIT);
+
+            await().atMost(WAIT).until(() -> heard.calls.equals(List.of("acquired", "released")));
+            assertThat(lock.isOwner()).isFalse();
+            WriteLock next = new WriteLock(other, "/writelock/lost");
+            await().atMost(WAIT).until(next::lock);
+            lock.unlock(); // cleans up, says nothing more
+            assertThat(heard.calls).hasSize(2);
+            next.unlock();
+            await().atMost(WAIT).until(() -> victim.connectionState().isConnected());
+            assertThat(lock.lock()).as("it can ask again").isTrue();
+            lock.unlock();
+        }
+    }
+
+    @Test
+    void badInputFailsAtOnce(BatonClient client) {
+        assertThatThrownBy(() -> new WriteLock(client, "nope", null)).isInstanceOf(InvalidPathException.class);
+        assertThatThrownBy(() -> new WriteLock(null, "/writelock/x")).isInstanceOf(NullPointerException.class);
+        new WriteLock(client, "/writelock/never-locked").unlock(); // unlocking a lock never asked for does nothing
+    }
+}

@@ -1,0 +1,74 @@
+package dev.baton.recipes.queue;
+
+import dev.baton.recipes.queue.internal.ItemNames;
+import dev.baton.recipes.queue.internal.QueueEngine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@link DistributedQueue} whose items are delivered no earlier than a given time, earliest
+ * first; built by {@link QueueBuilder#buildDelayQueue()}. Nodes are named as Curator names them:
+ * {@code queue-|<hex epoch millis>|<seq>}.
+ *
+ * <p>Guarantees and caveats: as {@link DistributedQueue}. An item is never handed to a consumer
+ * before its time by the consumer's clock (clocks of producers and consumers should agree); it is
+ * delivered as soon after as the consumer gets to it. An item put while a consumer waits for a
+ * later one is seen within ten times the consumer's last listing time. Every shard is listed, as
+ * for the priority queue.
+ */
+public final class DistributedDelayQueue<T> implements QueueBase<T> {
+    private final QueueEngine<T> engine;
+
+    DistributedDelayQueue(QueueEngine<T> engine) {
+        this.engine = engine;
+    }
+
+    /** Adds {@code item}, to be delivered at or after {@code deliverAtEpochMillis} (positive). */
+    public void put(T item, long deliverAtEpochMillis) throws InterruptedException {
+        engine.putOrFail(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), part(deliverAtEpochMillis));
+    }
+
+    /** {@link #put(Object, long)}, waiting up to {@code maxWait} for room; false if there was none. */
+    public boolean put(T item, long deliverAtEpochMillis, Duration maxWait) throws InterruptedException {
+        return engine.put(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), part(deliverAtEpochMillis), maxWait);
+    }
+
+    /** Adds {@code items}, all due at {@code deliverAtEpochMillis}, in one transaction. */
+    public void putMulti(List<T> items, long deliverAtEpochMillis) throws InterruptedException {
+        engine.putOrFail(items, part(deliverAtEpochMillis));
+    }
+
+    private static String part(long deliverAtEpochMillis) {
+        if (deliverAtEpochMillis <= 0) {
+            throw new IllegalArgumentException("deliverAtEpochMillis must be a positive epoch time in milliseconds, was "
+                + deliverAtEpochMillis);
+        }
+        return ItemNames.delayPart(deliverAtEpochMillis);
+    }
+
+    @Override
+    public void start() throws InterruptedException {
+        engine.start();
+    }
+
+    @Override
+    public QueueState state() {
+        return engine.state();
+    }
+
+    @Override
+    public long count() throws InterruptedException {
+        return engine.count();
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters() throws InterruptedException {
+        return engine.deadLetters(1_000);
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.baton.recipes.queue;
+
+import dev.baton.recipes.queue.internal.ItemNames;
+import dev.baton.recipes.queue.internal.QueueEngine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A FIFO {@link DistributedQueue} whose items carry an id, so they can be removed before they are
+ * consumed; built by {@link QueueBuilder#buildIdQueue()}. Nodes are named as Curator names them:
+ * {@code queue-|<id>|<seq>} ('/' and '|' in an id become '_').
+ *
+ * <p>Guarantees and caveats: as {@link DistributedQueue}. {@link #remove} lists every shard; an
+ * item a consumer already took (or, with a lock path, holds) is not removed.
+ */
+public final class DistributedIdQueue<T> implements QueueBase<T> {
+    private final QueueEngine<T> engine;
+
+    DistributedIdQueue(QueueEngine<T> engine) {
+        this.engine = engine;
+    }
+
+    /** Adds {@code item} under {@code id} (not empty; several items may share one). */
+    public void put(T item, String id) throws InterruptedException {
+        engine.putOrFail(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), ItemNames.idPart(check(id)));
+    }
+
+    /** {@link #put(Object, String)}, waiting up to {@code maxWait} for room; false if there was none. */
+    public boolean put(T item, String id, Duration maxWait) throws InterruptedException {
+        return engine.put(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), ItemNames.idPart(check(id)), maxWait);
+    }
+
+    /** Removes every waiting item with {@code id}; returns how many this call removed. */
+    public int remove(String id) throws InterruptedException {
+        return engine.removeById(check(id));
+    }
+
+    private static String check(String id) {
+        Objects.requireNonNull(id, "id");
+        if (id.isEmpty()) {
+            throw new IllegalArgumentException("id must not be empty");
+        }
+        return id;
+    }
+
+    @Override
+    public void start() throws InterruptedException {
+        engine.start();
+    }
+
+    @Override
+    public QueueState state() {
+        return engine.state();
+    }
+
+    @Override
+    public long count() throws InterruptedException {
+        return engine.count();
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters() throws InterruptedException {
+        return engine.deadLetters(1_000);
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

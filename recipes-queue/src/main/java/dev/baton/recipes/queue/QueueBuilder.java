@@ -1,0 +1,175 @@
+package dev.baton.recipes.queue;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.queue.internal.ItemOrder;
+import dev.baton.recipes.queue.internal.QueueEngine;
+import dev.baton.recipes.queue.internal.QueuePaths;
+import dev.baton.recipes.queue.internal.QueueSettings;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * Configures a {@link DistributedQueue} (or its priority, delay and id forms). Each setting is
+ * checked as it is set.
+ *
+ * <pre>{@code
+ * DistributedQueue<Job> queue = QueueBuilder.builder(client, job -> run(job), jobSerializer, "/jobs")
+ *     .lockPath("/jobs-locks")          // guaranteed delivery
+ *     .maxItems(10_000)                 // puts wait while 10,000 items wait
+ *     .concurrency(4)                   // four items consumed at a time
+ *     .buildQueue();
+ * }</pre>
+ */
+public final class QueueBuilder<T> {
+    /** Default of {@link #putTimeout(Duration)}: 10 s. */
+    public static final Duration DEFAULT_PUT_TIMEOUT = Duration.ofSeconds(10);
+    /** Default of {@link #maxDeliveryAttempts(int)}: 3. */
+    public static final int DEFAULT_MAX_DELIVERY_ATTEMPTS = 3;
+    /** Default of {@link #retryBackoff(Duration)}: 100 ms. */
+    public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofMillis(100);
+    /** Default of {@link #closeTimeout(Duration)}: 10 s. */
+    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final BatonClient client;
+    private final QueueConsumer<T> consumer;
+    private final QueueSerializer<T> serializer;
+    private final String path;
+    private String lockPath;
+    private String deadLetterPath;
+    private int maxItems;
+    private Duration putTimeout = DEFAULT_PUT_TIMEOUT;
+    private int concurrency = 1;
+    private Executor executor;
+    private int maxDeliveryAttempts = DEFAULT_MAX_DELIVERY_ATTEMPTS;
+    private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
+    private QueueLayout layout = QueueLayout.SHARDED;
+    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+
+    private QueueBuilder(BatonClient client, QueueConsumer<T> consumer, QueueSerializer<T> serializer, String path) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.consumer = consumer;
+        this.serializer = Objects.requireNonNull(serializer, "serializer");
+        this.path = QueuePaths.validate("path", path);
+    }
+
+    /**
+     * A queue at {@code path}. {@code consumer} may be null for a queue that only puts.
+     */
+    public static <T> QueueBuilder<T> builder(BatonClient client, QueueConsumer<T> consumer, QueueSerializer<T> serializer,
+                                              String path) {
+        return new QueueBuilder<>(client, consumer, serializer, path);
+    }
+
+    /**
+     * Guaranteed delivery: items are locked under {@code lockPath} while consumed and removed
+     * only after the consumer returned. Without it, an item is removed when it is handed over.
+     */
+    public QueueBuilder<T> lockPath(String lockPath) {
+        this.lockPath = QueuePaths.validate("lockPath", lockPath);
+        if (lockPath.equals(path) || lockPath.startsWith(path + "/")) {
+            throw new IllegalArgumentException("lockPath must be outside the queue path " + path + ", was " + lockPath);
+        }
+        return this;
+    }
+
+    /** Where items given up on are recorded. Default {@code <path>/dead-letters}. */
+    public QueueBuilder<T> deadLetterPath(String deadLetterPath) {
+        this.deadLetterPath = QueuePaths.validate("deadLetterPath", deadLetterPath);
+        return this;
+    }
+
+    /**
+     * Bounds the queue: a put waits (up to the put timeout) while this many items wait. The bound
+     * is checked before each put, so concurrent producers may overshoot it by a put each.
+     */
+    public QueueBuilder<T> maxItems(int maxItems) {
+        if (maxItems < 1) {
+            throw new IllegalArgumentException("maxItems must be at least 1, was " + maxItems);
+        }
+        this.maxItems = maxItems;
+        return this;
+    }
+
+    /** How long {@code put(item)} waits for room in a bounded queue before QueueFullException. Default 10 s. */
+    public QueueBuilder<T> putTimeout(Duration timeout) {
+        this.putTimeout = nonNegative("putTimeout", timeout);
+        return this;
+    }
+
+    /** How many items are consumed at the same time. Default 1 (one after another, in order). */
+    public QueueBuilder<T> concurrency(int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
+        }
+        this.concurrency = concurrency;
+        return this;
+    }
+
+    /** Where the consumer runs. Default: threads of the queue's own (as many as the concurrency). */
+    public QueueBuilder<T> executor(Executor executor) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        return this;
+    }
+
+    /** How many times a consumer that throws is given an item before it becomes a dead letter. Default 3. */
+    public QueueBuilder<T> maxDeliveryAttempts(int attempts) {
+        if (attempts < 1) {
+            throw new IllegalArgumentException("maxDeliveryAttempts must be at least 1, was " + attempts);
+        }
+        this.maxDeliveryAttempts = attempts;
+        return this;
+    }
+
+    /** Pause before the n-th retry of a failed item: n times this. Default 100 ms. */
+    public QueueBuilder<T> retryBackoff(Duration backoff) {
+        this.retryBackoff = nonNegative("retryBackoff", backoff);
+        return this;
+    }
+
+    /** Where puts go; consumers read both layouts. Default {@link QueueLayout#SHARDED}. */
+    public QueueBuilder<T> layout(QueueLayout layout) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+        return this;
+    }
+
+    /** How long close() lets deliveries under way finish before interrupting them. Default 10 s. */
+    public QueueBuilder<T> closeTimeout(Duration timeout) {
+        this.closeTimeout = nonNegative("closeTimeout", timeout);
+        return this;
+    }
+
+    /** A FIFO queue. */
+    public DistributedQueue<T> buildQueue() {
+        return new DistributedQueue<>(engine(ItemOrder.FIFO));
+    }
+
+    /** A queue ordered by priority, lowest first. */
+    public DistributedPriorityQueue<T> buildPriorityQueue() {
+        return new DistributedPriorityQueue<>(engine(ItemOrder.PRIORITY));
+    }
+
+    /** A queue whose items are delivered no earlier than their time. */
+    public DistributedDelayQueue<T> buildDelayQueue() {
+        return new DistributedDelayQueue<>(engine(ItemOrder.DELAY));
+    }
+
+    /** A FIFO queue whose items carry ids and can be removed by id. */
+    public DistributedIdQueue<T> buildIdQueue() {
+        return new DistributedIdQueue<>(engine(ItemOrder.ID));
+    }
+
+    private QueueEngine<T> engine(ItemOrder order) {
+        String dead = deadLetterPath != null ? deadLetterPath : path + "/dead-letters";
+        return new QueueEngine<>(new QueueSettings<>(client, consumer, serializer, path, lockPath, dead, maxItems, putTimeout,
+            concurrency, executor, maxDeliveryAttempts, retryBackoff, layout, closeTimeout), order);
+    }
+
+    private static Duration nonNegative(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + value);
+        }
+        return value;
+    }
+}

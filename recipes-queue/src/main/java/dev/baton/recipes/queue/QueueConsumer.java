@@ -1,0 +1,15 @@
+package dev.baton.recipes.queue;
+
+/**
+ * Processes one item of a {@link DistributedQueue}. Called on the queue's executor, never on
+ * ZooKeeper's event thread.
+ *
+ * <p>Returning normally means "done": with a lock path the item is removed only then. Throwing
+ * means "failed": the item is offered again, up to the queue's
+ * {@link QueueBuilder#maxDeliveryAttempts(int) delivery attempts}, then recorded as a
+ * {@link DeadLetter} with the error.
+ */
+@FunctionalInterface
+public interface QueueConsumer<T> {
+    void consumeMessage(T message) throws Exception;
+}

@@ -1,0 +1,12 @@
+package dev.baton.recipes.queue;
+
+import dev.baton.framework.BatonException;
+
+/** A put into a queue bounded by {@link QueueBuilder#maxItems(int)} found no room before its timeout. */
+public class QueueFullException extends BatonException {
+    private static final long serialVersionUID = 1L;
+
+    public QueueFullException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.baton.recipes.queue;
+
+/**
+ * Where a queue's producers put items. Consumers read both layouts, always.
+ */
+public enum QueueLayout {
+    /**
+     * Items in shard nodes, {@code <path>/shard-<seq>/<item>}, a few thousand per shard, so the
+     * queue works with any number of waiting items. Curator's consumers do not see these items.
+     * The default.
+     */
+    SHARDED,
+    /**
+     * Items directly under the queue path, as Curator and ZooKeeper's own recipe put them: for
+     * fleets where Curator consumers still run. Such a queue breaks, for Curator and Baton alike,
+     * once so many items wait that listing them exceeds ZooKeeper's 1 MB reply limit (roughly
+     * 50,000 to 60,000 items).
+     */
+    FLAT
+}

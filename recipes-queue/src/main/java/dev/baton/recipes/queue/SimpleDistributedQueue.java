@@ -1,0 +1,230 @@
+package dev.baton.recipes.queue;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NodeData;
+import dev.baton.recipes.queue.internal.ItemOrder;
+import dev.baton.recipes.queue.internal.ItemRef;
+import dev.baton.recipes.queue.internal.QueuePaths;
+import dev.baton.recipes.queue.internal.QueueStore;
+import dev.baton.recipes.queue.internal.Receipts;
+import dev.baton.recipes.queue.internal.Signal;
+import dev.baton.recipes.queue.internal.Waits;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * A queue of byte arrays on ZooKeeper, FIFO, that any number of processes offer to and take from
+ * (the ZooKeeper "queue" recipe, with Curator's {@code qn-<seq>} item names).
+ *
+ * <p>Algorithm: {@link #offer} creates a persistent sequential node {@code qn-<seq>} holding the
+ * item, inside the newest shard node of the queue (see {@link QueueLayout}). A taker lists the
+ * queue once, keeps the sorted names as a batch, and works through it: read the item, then delete
+ * it in a transaction guarded by a receipt (below). It lists again only when the batch is used up,
+ * so a take costs one read and one write however many items wait; when the queue is empty it
+ * leaves watches and sleeps until an item arrives.
+ *
+ * <p>Guarantees and caveats:
+ * <ul>
+ *   <li>An item is taken by at most one caller: the take that deletes its node. Items offered by
+ *       one producer are taken in the order offered.</li>
+ *   <li>A lost reply does not duplicate an offer, nor make a take give up an item it removed:
+ *       each write carries a receipt (an ephemeral node of this client) whose version tells,
+ *       after a connection loss, whether the write happened. If it certainly did not, the call
+ *       fails with the framework's exception and the queue is unchanged.</li>
+ *   <li>One case ZooKeeper cannot resolve: the reply is lost and the session expires before the
+ *       client reconnects. The call then throws {@link QueueOutcomeUnknownException}; for a take
+ *       it carries the item, which this call may or may not have removed. Nothing is lost
+ *       silently and nothing is handed out twice without the caller deciding so.</li>
+ *   <li>Once {@link #take} returns, the item is gone from ZooKeeper: if the caller dies before
+ *       processing it, it is lost. For processing that must survive a crash use
+ *       {@link DistributedQueue} with a lock path.</li>
+ *   <li>Items directly under the path (Curator's or ZooKeeper's layout) are taken too, ahead of
+ *       sharded ones; foreign node names are ignored.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * SimpleDistributedQueue queue = new SimpleDistributedQueue(client, "/jobs");
+ * queue.offer("resize 42".getBytes(UTF_8));
+ * byte[] job = queue.poll(Duration.ofSeconds(5));   // null if nothing came within 5 s
+ * }</pre>
+ */
+public final class SimpleDistributedQueue {
+    private static final String PREFIX = "qn-";
+    /** A waiting taker looks again this often even without a watch firing. */
+    private static final Duration RECHECK = Duration.ofSeconds(10);
+    /** Takes read this many items ahead, so a take costs one write round trip rather than a read and a write. */
+    private static final int READ_AHEAD = 8;
+
+    private static final class Pending {
+        final ItemRef ref;
+        CompletableFuture<NodeData> read;
+
+        Pending(ItemRef ref) {
+            this.ref = ref;
+        }
+    }
+
+    private final BatonClient client;
+    private final QueueStore store;
+    private final Signal signal = new Signal();
+    /** Listed items not yet tried, with the reads started ahead for the first few. */
+    private final ArrayDeque<Pending> batch = new ArrayDeque<>();
+    private volatile boolean ensured;
+
+    /** A queue at {@code path} in the sharded layout. */
+    public SimpleDistributedQueue(BatonClient client, String path) {
+        this(client, path, QueueLayout.SHARDED);
+    }
+
+    /** A queue at {@code path}; {@code layout} says where offers put items (takes read both). */
+    public SimpleDistributedQueue(BatonClient client, String path, QueueLayout layout) {
+        this.client = Objects.requireNonNull(client, "client");
+        QueuePaths.validate("path", path);
+        Objects.requireNonNull(layout, "layout");
+        this.store = new QueueStore(client, path, PREFIX, ItemOrder.FIFO, layout == QueueLayout.FLAT,
+            Receipts.shared(client, path + "/receipts"));
+    }
+
+    /**
+     * Adds {@code data} at the tail. Returns true (the signature is the ZooKeeper recipe's).
+     *
+     * @throws dev.baton.framework.DataTooLargeException if the item is larger than the servers accept
+     * @throws QueueOutcomeUnknownException if the session ended while the reply was lost
+     */
+    public boolean offer(byte[] data) throws InterruptedException {
+        Objects.requireNonNull(data, "data: a queue item cannot be null (use an empty array for an empty item)");
+        ensurePath();
+        store.put(java.util.List.of(data), "");
+        return true;
+    }
+
+    /** Removes and returns the head, or null if the queue is empty. */
+    public byte[] poll() throws InterruptedException {
+        ensurePath();
+        return takeOne(null);
+    }
+
+    /** Removes and returns the head, waiting for one as long as it takes. */
+    public byte[] take() throws InterruptedException {
+        return await(Long.MAX_VALUE);
+    }
+
+    /** Removes and returns the head, waiting up to {@code timeout} for one; null if none came. */
+    public byte[] poll(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+        long now = System.nanoTime();
+        long nanos = timeout.toNanos();
+        return await(Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos);
+    }
+
+    /** Returns the head without removing it, or null if the queue is empty. */
+    public byte[] peek() throws InterruptedException {
+        ensurePath();
+        boolean listed = false;
+        while (true) {
+            Pending head;
+            synchronized (batch) {
+                head = batch.peekFirst();
+                if (head == null && !listed) {
+                    refill(null);
+                    listed = true;
+                    head = batch.peekFirst();
+                }
+                if (head == null) {
+                    return null;
+                }
+            }
+            NodeData data = store.read(head.ref);
+            if (data != null) {
+                return data.data();
+            }
+            synchronized (batch) {
+                batch.remove(head);
+            }
+        }
+    }
+
+    private byte[] await(long deadlineNanos) throws InterruptedException {
+        ensurePath();
+        client.addConnectionStateListener(signal);
+        try {
+            while (true) {
+                long seen = signal.generation();
+                byte[] item = takeOne(signal);
+                if (item != null) {
+                    return item;
+                }
+                long now = System.nanoTime();
+                if (now - deadlineNanos >= 0) {
+                    return null;
+                }
+                long recheck = now + RECHECK.toNanos();
+                signal.awaitChange(seen, deadlineNanos - recheck < 0 ? deadlineNanos : recheck);
+            }
+        } finally {
+            client.removeConnectionStateListener(signal);
+        }
+    }
+
+    /**
+     * Takes the first item of the batch that is still there, listing again when the batch runs
+     * out; null when a fresh listing finds nothing. A listing with {@code watcher} leaves watches
+     * for new items.
+     */
+    private byte[] takeOne(Watcher watcher) throws InterruptedException {
+        while (true) {
+            Pending next;
+            synchronized (batch) {
+                next = batch.pollFirst();
+                if (next == null) {
+                    refill(watcher);
+                    next = batch.pollFirst();
+                    if (next == null) {
+                        return null;
+                    }
+                }
+                readAhead();
+            }
+            NodeData data = next.read != null ? Waits.await(next.read) : store.read(next.ref);
+            if (data != null) {
+                byte[] item = store.take(next.ref, data);
+                if (item != null) {
+                    return item;
+                }
+            }
+        }
+    }
+
+    /** Under the batch lock: lists again. */
+    private void refill(Watcher watcher) throws InterruptedException {
+        for (ItemRef ref : store.list(watcher)) {
+            batch.addLast(new Pending(ref));
+        }
+    }
+
+    /** Under the batch lock: starts reading the next few items. */
+    private void readAhead() {
+        int n = 0;
+        for (Pending p : batch) {
+            if (n++ >= READ_AHEAD) {
+                break;
+            }
+            if (p.read == null) {
+                p.read = store.readAsync(p.ref);
+            }
+        }
+    }
+
+    private void ensurePath() throws InterruptedException {
+        if (!ensured) {
+            store.ensurePath();
+            ensured = true;
+        }
+    }
+}

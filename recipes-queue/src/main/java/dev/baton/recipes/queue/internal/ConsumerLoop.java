@@ -1,0 +1,227 @@
+package dev.baton.recipes.queue.internal;
+
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.NodeData;
+import dev.baton.recipes.queue.QueueOutcomeUnknownException;
+import dev.baton.recipes.queue.internal.Claims.Claim;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A queue's consumer thread: lists a batch, claims its items in order and hands them to the
+ * executor, at most {@code concurrency} at a time.
+ *
+ * <p>Cost: one listing per batch, not per item. A FIFO batch is worked through to the end (items
+ * put meanwhile come after it anyway). A priority or delay batch is listed again when a watch says
+ * something changed and either a tenth of it is done or ten times the listing's own duration has
+ * passed, so a more urgent item waits at most that long and listing stays a bounded share of the
+ * work. An empty queue leaves watches and sleeps until they fire.
+ *
+ * <p>An item is taken (plain mode) or locked (guaranteed mode) only when one of the
+ * {@code concurrency} consumer slots is free, on the executor, so at most {@code concurrency}
+ * items are out of ZooKeeper and not yet consumed; with one slot, items go one after another in
+ * order. Plain mode reads the data of the next items ahead.
+ */
+public final class ConsumerLoop<T> implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
+    private static final Duration RECHECK = Duration.ofSeconds(10);
+    private static final Duration ERROR_PAUSE = Duration.ofMillis(500);
+    private static final int READ_AHEAD = 16;
+
+    private final QueueStore store;
+    private final Claims claims;
+    private final DeadLetters deadLetters;
+    private final Delivery<T> delivery;
+    private final Signal signal;
+    private final Executor executor;
+    private final Semaphore permits;
+    private final int concurrency;
+    private final BooleanSupplier running;
+
+    public ConsumerLoop(QueueStore store, Claims claims, DeadLetters deadLetters, Delivery<T> delivery, Signal signal,
+                        Executor executor, int concurrency, BooleanSupplier running) {
+        this.store = store;
+        this.claims = claims;
+        this.deadLetters = deadLetters;
+        this.delivery = delivery;
+        this.signal = signal;
+        this.executor = executor;
+        this.concurrency = concurrency;
+        this.permits = new Semaphore(concurrency);
+        this.running = running;
+    }
+
+    @Override
+    public void run() {
+        while (running.getAsBoolean()) {
+            try {
+                cycle();
+            } catch (InterruptedException e) {
+                if (!running.getAsBoolean()) {
+                    return;
+                }
+            } catch (ClientClosedException e) {
+                LOG.warn("queue {}: its client was closed before the queue; consuming stops", store.path());
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("queue {}: {}; trying again", store.path(), e.toString());
+                try {
+                    signal.awaitChange(signal.generation(), System.nanoTime() + ERROR_PAUSE.toNanos());
+                } catch (InterruptedException ie) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Waits until every delivery handed to the executor has finished, up to {@code timeout}. */
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        if (permits.tryAcquire(concurrency, timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            permits.release(concurrency);
+            return true;
+        }
+        return false;
+    }
+
+    private void cycle() throws InterruptedException {
+        long seen = signal.generation();
+        long listed = System.nanoTime();
+        List<ItemRef> batch = store.list(signal);
+        long listing = System.nanoTime() - listed;
+        if (batch.isEmpty()) {
+            signal.awaitChange(seen, System.nanoTime() + RECHECK.toNanos());
+            return;
+        }
+        int handled = 0;
+        List<CompletableFuture<NodeData>> reads = new ArrayList<>(Collections.nCopies(batch.size(), null));
+        for (int i = 0; i < batch.size(); i++) {
+            ItemRef ref = batch.get(i);
+            if (!running.getAsBoolean()) {
+                return;
+            }
+            if (store.order().newItemsMayJumpAhead() && signal.generation() != seen
+                && (handled >= batch.size() / 10 || System.nanoTime() - listed >= 10 * listing)) {
+                return; // something arrived that may come first: list again
+            }
+            if (store.order() == ItemOrder.DELAY) {
+                long due = ref.key().primary() - System.currentTimeMillis();
+                if (due > 0) {
+                    // the batch is sorted by due time: nothing after this is due either
+                    signal.awaitChange(seen, System.nanoTime() + Math.min(due, RECHECK.toMillis()) * 1_000_000);
+                    return;
+                }
+            }
+            if (claims == null) {
+                // plain mode reads ahead, so a take costs one write round trip, not a read and a write
+                for (int k = i; k < Math.min(batch.size(), i + READ_AHEAD); k++) {
+                    if (reads.get(k) == null) {
+                        reads.set(k, store.readAsync(batch.get(k)));
+                    }
+                }
+            }
+            permits.acquire();
+            CompletableFuture<NodeData> read = reads.get(i);
+            reads.set(i, null);
+            dispatch(() -> handle(ref, read));
+            handled++;
+        }
+    }
+
+    /** On the executor: claim or take the item, then consume it. */
+    private void handle(ItemRef ref, CompletableFuture<NodeData> read) {
+        try {
+            if (claims != null) {
+                Claim claim = claims.tryClaim(ref);
+                if (claim != null) {
+                    deliverClaimed(claim);
+                }
+                return;
+            }
+            NodeData data = Waits.await(read);
+            byte[] item;
+            try {
+                item = data == null ? null : store.take(ref, data);
+            } catch (QueueOutcomeUnknownException e) {
+                // maybe ours, maybe another consumer's: record it rather than consume it twice or drop it
+                deadLetters.write(Delivery.entriesFor(ref.path(), e.item(), "take outcome unknown (reply lost, session ended):"
+                    + " the item may also have been delivered by another consumer"));
+                return;
+            }
+            if (item != null) {
+                deliverTaken(ref, item);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("queue {}: could not take {}: {}", store.path(), ref.path(), e.toString());
+        }
+    }
+
+    private void dispatch(Runnable delivery) {
+        Runnable task = () -> {
+            try {
+                delivery.run();
+            } finally {
+                permits.release();
+            }
+        };
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            task.run();
+        }
+    }
+
+    private void deliverTaken(ItemRef ref, byte[] data) {
+        Delivery.Result result = delivery.run(ref.path(), data, () -> true);
+        if (!result.dead().isEmpty()) {
+            withoutInterrupt(() -> deadLetters.write(result.dead()), ref);
+        }
+    }
+
+    private void deliverClaimed(Claim claim) {
+        if (!claims.stillHeld(claim)) {
+            claims.drop(claim);
+            return;
+        }
+        Delivery.Result result = delivery.run(claim.ref().path(), claim.data().data(), () -> claims.stillHeld(claim));
+        if (result.abandoned()) {
+            claims.drop(claim);
+            return;
+        }
+        withoutInterrupt(() -> {
+            if (result.interrupted()) {
+                claims.release(claim); // closed mid-item: another consumer gets it
+            } else {
+                claims.ack(claim, result.dead());
+            }
+        }, claim.ref());
+    }
+
+    private interface Step {
+        void run() throws InterruptedException;
+    }
+
+    /** Runs a ZooKeeper step that must happen even if close() interrupted the consumer. */
+    private void withoutInterrupt(Step step, ItemRef ref) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            step.run();
+        } catch (InterruptedException | RuntimeException e) {
+            LOG.error("queue {}: could not finish with {}: {}", store.path(), ref.path(), e.toString());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

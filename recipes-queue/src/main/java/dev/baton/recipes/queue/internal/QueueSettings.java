@@ -1,0 +1,22 @@
+package dev.baton.recipes.queue.internal;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.queue.QueueConsumer;
+import dev.baton.recipes.queue.QueueLayout;
+import dev.baton.recipes.queue.QueueSerializer;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
+/**
+ * A queue's configuration, as validated by {@link dev.baton.recipes.queue.QueueBuilder}.
+ *
+ * @param consumer null for a producer-only queue
+ * @param lockPath null for the plain (take, then consume) mode
+ * @param maxItems 0 for unbounded
+ * @param executor null for the queue's own threads
+ */
+public record QueueSettings<T>(BatonClient client, QueueConsumer<T> consumer, QueueSerializer<T> serializer, String path,
+                               String lockPath, String deadLetterPath, int maxItems, Duration putTimeout, int concurrency,
+                               Executor executor, int maxDeliveryAttempts, Duration retryBackoff, QueueLayout layout,
+                               Duration closeTimeout) {
+}

@@ -1,0 +1,105 @@
+package dev.baton.server.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Where an ensemble's servers live: their data folders and reserved ports, made at build time
+ * so a bad folder or a taken port fails there, naming the value.
+ *
+ * @param root the data folder of the whole ensemble
+ * @param temporary whether {@code root} was made for this ensemble (and is deleted with it)
+ * @param specs each server's id, ports and folder
+ * @param reservations every port held, released when the ensemble closes
+ */
+public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<PortReservation> reservations) {
+
+    /**
+     * Makes the folders and reserves the ports of {@code nodes} servers.
+     *
+     * @param clientPort client port of server 1 (server n gets clientPort + n - 1), or 0 for free ports
+     * @param dataDir where to keep data, or null for a temporary folder
+     */
+    public static Layout create(int nodes, int clientPort, Path dataDir) {
+        boolean temporary = dataDir == null;
+        Path root = temporary ? createTempRoot() : prepareDataDir(dataDir);
+        List<PortReservation> held = new ArrayList<>();
+        try {
+            List<NodeSpec> specs = new ArrayList<>();
+            for (int id = 1; id <= nodes; id++) {
+                PortReservation client = clientPort > 0 ? PortReservation.exactly(clientPort + id - 1) : PortReservation.anyFree();
+                held.add(client);
+                int quorum = 0;
+                int election = 0;
+                if (nodes > 1) {
+                    PortReservation q = PortReservation.anyFree();
+                    PortReservation e = PortReservation.anyFree();
+                    held.add(q);
+                    held.add(e);
+                    quorum = q.port();
+                    election = e.port();
+                }
+                Path nodeDir = root.resolve("node-" + id);
+                Files.createDirectories(nodeDir);
+                specs.add(new NodeSpec(id, client.port(), quorum, election, nodeDir));
+            }
+            return new Layout(root, temporary, List.copyOf(specs), List.copyOf(held));
+        } catch (IOException | RuntimeException e) {
+            held.forEach(PortReservation::close);
+            if (temporary) {
+                deleteRecursively(root);
+            }
+            if (e instanceof IOException io) {
+                throw new IllegalArgumentException("cannot create server folders under " + root + ": " + io.getMessage(), io);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    /** Frees the ports and deletes a temporary data folder. */
+    public void release() {
+        reservations.forEach(PortReservation::close);
+        if (temporary) {
+            deleteRecursively(root);
+        }
+    }
+
+    private static Path createTempRoot() {
+        try {
+            return Files.createTempDirectory("baton-ensemble-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary folder for the ensemble", e);
+        }
+    }
+
+    private static Path prepareDataDir(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("dataDir " + dir + " cannot be created: " + e.getMessage(), e);
+        }
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new IllegalArgumentException("dataDir " + dir + " is not a writable folder");
+        }
+        return dir;
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not delete ensemble data " + root, e);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.baton.test;
+
+import dev.baton.server.EmbeddedEnsemble;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One client's road to every server of an ensemble: a {@link ChaosProxy} in front of each server,
+ * joined into one connect string. The client can still fail over between servers, and the whole
+ * link can be cut, delayed or paused at once.
+ */
+public final class ClientLink implements AutoCloseable {
+    private final List<ChaosProxy> proxies = new ArrayList<>();
+
+    private ClientLink(EmbeddedEnsemble ensemble) {
+        for (int id = 1; id <= ensemble.size(); id++) {
+            proxies.add(ChaosProxy.start(ensemble.connectString(id)));
+        }
+    }
+
+    /** A proxy in front of each server of {@code ensemble}. */
+    public static ClientLink to(EmbeddedEnsemble ensemble) {
+        return new ClientLink(ensemble);
+    }
+
+    /** Connect string through the proxies. */
+    public String connectString() {
+        return proxies.stream().map(ChaosProxy::connectString).collect(Collectors.joining(","));
+    }
+
+    public void cut() {
+        proxies.forEach(ChaosProxy::cut);
+    }
+
+    public void heal() {
+        proxies.forEach(ChaosProxy::heal);
+        proxies.forEach(p -> p.delay(Duration.ZERO));
+    }
+
+    public void delay(Duration latency) {
+        proxies.forEach(p -> p.delay(latency));
+    }
+
+    /** Holds all traffic both ways, connections open: the client looks frozen to the servers. */
+    public void pause() {
+        proxies.forEach(ChaosProxy::pause);
+    }
+
+    public void resume() {
+        proxies.forEach(ChaosProxy::resume);
+    }
+
+    @Override
+    public void close() {
+        proxies.forEach(ChaosProxy::close);
+    }
+}

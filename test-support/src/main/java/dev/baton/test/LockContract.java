@@ -1,0 +1,340 @@
+package dev.baton.test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.InterProcessLock;
+import dev.baton.framework.NoNodeException;
+import dev.baton.test.history.Event;
+import dev.baton.test.history.History;
+import dev.baton.test.history.MutualExclusion;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.zookeeper.data.Stat;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The mutual-exclusion contract every {@link InterProcessLock} passes. A lock module reuses it by
+ * extending it in a test class annotated {@link EnsembleTest} and saying how to make its lock:
+ *
+ * <pre>{@code
+ * @EnsembleTest
+ * class InterProcessMutexContractTest extends LockContract {
+ *     @Override
+ *     protected InterProcessLock newLock(BatonClient client, String path) {
+ *         return new InterProcessMutex(client, path);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Each test works under its own path and its own clients. What it checks: one holder at a
+ * time among many threads of several clients, with fencing tokens that strictly increase in
+ * entry order (judged from a recorded {@link History}); a release lets a waiter in; a timed-out
+ * or interrupted acquisition leaves no node behind; releasing without holding throws
+ * {@link IllegalMonitorStateException}; re-entrancy as declared; a token only while held.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class LockContract {
+    /** How long any single wait in the contract may take before the test fails. */
+    protected static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final List<BatonClient> clients = new ArrayList<>();
+    private String connectString;
+    private String base;
+
+    /** A new lock object on {@code path}, used through {@code client}. */
+    protected abstract InterProcessLock newLock(BatonClient client, String path);
+
+    /** Whether a thread that holds the lock may acquire it again. Default true. */
+    protected boolean reentrant() {
+        return true;
+    }
+
+    @BeforeEach
+    void prepare(@ConnectString String connect, TestInfo test) {
+        this.connectString = connect;
+        this.base = "/contract/" + test.getTestMethod().map(m -> m.getName()).orElse("test") + "-" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(BatonClient::close);
+        clients.clear();
+    }
+
+    /** A started client of the ensemble, closed after the test. */
+    protected BatonClient client() {
+        BatonClient client = TestClients.started(connectString, Duration.ofSeconds(10));
+        clients.add(client);
+        return client;
+    }
+
+    /** The lock's path for the running test. */
+    protected String lockPath() {
+        return base + "/lock";
+    }
+
+    @Test
+    public void oneHolderAtATimeAcrossClientsAndThreadsWithIncreasingTokens() throws Exception {
+        int clientCount = 3;
+        int threadsPerClient = 2;
+        int rounds = 6;
+        History history = new History();
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int c = 0; c < clientCount; c++) {
+            InterProcessLock lock = newLock(client(), lockPath());
+            for (int t = 0; t < threadsPerClient; t++) {
+                String actor = "client-" + c + "/thread-" + t;
+                workers.add(CompletableFuture.runAsync(() -> work(lock, actor, rounds, history, inside, overlaps),
+                    daemonThread(actor)));
+            }
+        }
+        for (CompletableFuture<Void> worker : workers) {
+            worker.get(PATIENCE.toSeconds() * 2, TimeUnit.SECONDS);
+        }
+        MutualExclusion.check(history.events()).assertOk();
+        assertEquals(0, overlaps.get(), "threads of one process found someone else inside the critical section");
+        assertEquals(clientCount * threadsPerClient * rounds, history.count(Event.Op.ACQUIRED),
+            "every worker should have held the lock every round");
+        awaitNoEphemeralNodes("after every hold was released");
+    }
+
+    @Test
+    public void releaseLetsTheWaiterIn() throws Exception {
+        InterProcessLock first = newLock(client(), lockPath());
+        InterProcessLock second = newLock(client(), lockPath());
+        ExecutorService waiterThread = singleThread("contract-waiter");
+        try {
+            first.acquire();
+            Future<Boolean> waiter = waiterThread.submit(() -> second.acquire(PATIENCE));
+            assertFalse(completesWithin(waiter, Duration.ofMillis(300)), "the waiter must not get the lock while it is held");
+            long firstToken = first.fencingToken();
+
+            first.release();
+
+            assertTrue(waiter.get(PATIENCE.toSeconds(), TimeUnit.SECONDS), "the waiter should get the lock after the release");
+            assertTrue(second.isAcquiredInThisProcess());
+            assertFalse(first.isAcquiredInThisProcess());
+            assertTrue(second.fencingToken() > firstToken, "the next holder's token is larger");
+            assertThrows(IllegalMonitorStateException.class, second::release, "only the holding thread may release");
+            waiterThread.submit(() -> {
+                second.release();
+                return null;
+            }).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            awaitNoEphemeralNodes("after both released");
+        } finally {
+            waiterThread.shutdownNow();
+        }
+    }
+
+    @Test
+    public void timedOutAcquireReturnsFalseAndLeavesNoNode() throws Exception {
+        BatonClient holderClient = client();
+        BatonClient otherClient = client();
+        InterProcessLock holder = newLock(holderClient, lockPath());
+        InterProcessLock other = newLock(otherClient, lockPath());
+        holder.acquire();
+
+        assertFalse(other.acquire(Duration.ofMillis(300)), "a held lock cannot be had within the timeout");
+        assertFalse(other.acquire(Duration.ZERO), "a held lock cannot be had by a single try");
+
+        assertFalse(other.isAcquiredInThisProcess());
+        awaitCondition("no node of the timed-out client is left", () -> ephemeralNodesOf(otherClient) == 0);
+        holder.release();
+        awaitNoEphemeralNodes("after the holder released");
+    }
+
+    @Test
+    public void interruptedAcquireThrowsAndLeavesNoNode() throws Exception {
+        BatonClient otherClient = client();
+        InterProcessLock holder = newLock(client(), lockPath());
+        InterProcessLock other = newLock(otherClient, lockPath());
+        holder.acquire();
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                other.acquire();
+                outcome.complete(null);
+            } catch (Throwable e) {
+                outcome.complete(e);
+            }
+        }, "contract-interrupted-waiter");
+        waiter.setDaemon(true);
+        waiter.start();
+        awaitCondition("the waiter has a node in line", () -> ephemeralNodesOf(otherClient) > 0);
+
+        waiter.interrupt();
+
+        assertTrue(outcome.get(PATIENCE.toSeconds(), TimeUnit.SECONDS) instanceof InterruptedException,
+            "an interrupted acquire throws InterruptedException");
+        awaitCondition("the interrupted waiter's node is gone", () -> ephemeralNodesOf(otherClient) == 0);
+        holder.release();
+    }
+
+    @Test
+    public void releaseWithoutHoldingThrows() throws Exception {
+        InterProcessLock lock = newLock(client(), lockPath());
+        assertThrows(IllegalMonitorStateException.class, lock::release, "releasing a lock never acquired");
+        lock.acquire();
+        CompletableFuture<Throwable> otherThread = CompletableFuture.supplyAsync(() -> {
+            try {
+                lock.release();
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        }, daemonThread("contract-not-the-holder"));
+        assertTrue(otherThread.get(PATIENCE.toSeconds(), TimeUnit.SECONDS) instanceof IllegalMonitorStateException,
+            "a thread that does not hold the lock cannot release it");
+        lock.release();
+        assertThrows(IllegalMonitorStateException.class, lock::release, "releasing more times than acquired");
+        awaitNoEphemeralNodes("after the release");
+    }
+
+    @Test
+    public void reentrancyIsAsDeclaredAndKeepsTheToken() throws Exception {
+        InterProcessLock lock = newLock(client(), lockPath());
+        lock.acquire();
+        long token = lock.fencingToken();
+        if (reentrant()) {
+            assertTrue(lock.acquire(Duration.ofSeconds(5)), "a re-entrant lock is granted again to its holder");
+            assertEquals(token, lock.fencingToken(), "re-entry keeps the fencing token");
+            lock.release();
+            assertTrue(lock.isAcquiredInThisProcess(), "one release of two acquisitions keeps the lock");
+        } else {
+            try {
+                assertFalse(lock.acquire(Duration.ofMillis(200)), "a non-re-entrant lock is not granted twice");
+            } catch (IllegalStateException refused) {
+                // refusing at once is as good as timing out
+            }
+        }
+        lock.release();
+        assertFalse(lock.isAcquiredInThisProcess());
+        awaitNoEphemeralNodes("after the last release");
+    }
+
+    @Test
+    public void fencingTokenOnlyWhileHeld() throws Exception {
+        InterProcessLock lock = newLock(client(), lockPath());
+        assertThrows(IllegalStateException.class, lock::fencingToken, "no token before the lock is held");
+        lock.acquire();
+        long first = lock.fencingToken();
+        lock.release();
+        assertThrows(IllegalStateException.class, lock::fencingToken, "no token after the lock is released");
+        lock.acquire();
+        assertTrue(lock.fencingToken() > first, "the next hold's token is larger");
+        lock.release();
+    }
+
+    private void work(InterProcessLock lock, String actor, int rounds, History history, AtomicInteger inside,
+                      AtomicInteger overlaps) {
+        try {
+            for (int i = 0; i < rounds; i++) {
+                if (!lock.acquire(PATIENCE)) {
+                    fail(actor + " could not get the lock within " + PATIENCE);
+                }
+                history.acquired(actor, lockPath(), lock.fencingToken());
+                if (inside.incrementAndGet() != 1) {
+                    overlaps.incrementAndGet();
+                }
+                Thread.yield();
+                inside.decrementAndGet();
+                history.released(actor, lockPath());
+                lock.release();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(actor + " was interrupted", e);
+        }
+    }
+
+    private static boolean completesWithin(Future<?> future, Duration wait) throws InterruptedException {
+        try {
+            future.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
+    }
+
+    private static ExecutorService singleThread(String name) {
+        return Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private static Executor daemonThread(String name) {
+        return task -> {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            thread.start();
+        };
+    }
+
+    /** Waits until no ephemeral node is left under the test's path. */
+    protected void awaitNoEphemeralNodes(String when) throws InterruptedException {
+        BatonClient observer = client();
+        awaitCondition("no ephemeral node under " + base + " " + when, () -> ephemeralNodes(observer, base, 0).isEmpty());
+    }
+
+    private long ephemeralNodesOf(BatonClient owner) throws InterruptedException {
+        return ephemeralNodes(owner, base, owner.sessionId()).size();
+    }
+
+    /** Ephemeral nodes under {@code path} (owned by {@code session}, or by anyone when 0). */
+    private static List<String> ephemeralNodes(BatonClient client, String path, long session) throws InterruptedException {
+        List<String> found = new ArrayList<>();
+        List<String> children;
+        try {
+            children = client.getChildren().forPath(path);
+        } catch (NoNodeException e) {
+            return found;
+        }
+        for (String child : children) {
+            String childPath = path + "/" + child;
+            Stat stat = client.checkExists().forPath(childPath);
+            if (stat != null && stat.getEphemeralOwner() != 0 && (session == 0 || stat.getEphemeralOwner() == session)) {
+                found.add(childPath);
+            }
+            found.addAll(ephemeralNodes(client, childPath, session));
+        }
+        return found;
+    }
+
+    /** A condition that may throw InterruptedException. */
+    @FunctionalInterface
+    protected interface Condition {
+        boolean holds() throws InterruptedException;
+    }
+
+    /** Waits until {@code condition} holds, failing after {@link #PATIENCE}. */
+    protected static void awaitCondition(String what, Condition condition) {
+        Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(condition::holds);
+    }
+}

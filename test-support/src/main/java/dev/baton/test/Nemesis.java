@@ -1,0 +1,390 @@
+package dev.baton.test;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.ServerMode;
+import dev.baton.server.ServerRole;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * A seeded schedule of faults run against an ensemble and its clients for a bounded time.
+ *
+ * <p>Every choice — which fault, which server or client, how long it lasts, how long the quiet
+ * between faults is — comes from one {@link Random} seeded by the caller, so a failing run can be
+ * replayed with its seed (the interleaving with the clients' own work still varies). Each fault
+ * is applied, held, and healed before the next one; {@link #stop()} heals whatever is in effect,
+ * brings every server back and returns what was injected.
+ *
+ * <pre>{@code
+ * try (Nemesis nemesis = Nemesis.builder(ensemble, seed).clients(links, clients).build()) {
+ *     nemesis.start();
+ *     ... clients work ...
+ *     Nemesis.Report report = nemesis.stop();
+ * }
+ * }</pre>
+ */
+public final class Nemesis implements AutoCloseable {
+    /** Kinds of fault. */
+    public enum Fault {
+        /** SIGKILL (child processes) or stop (in-process) the leader server; restart it after. */
+        KILL_LEADER,
+        /** Stop one server, restart it after. */
+        RESTART_SERVER,
+        /** Restart every server, one after the other. */
+        ROLLING_RESTART,
+        /** Stop a majority of servers (no quorum: no writes), then bring them back. */
+        LOSE_QUORUM,
+        /** SIGSTOP one server (child-process ensembles only), SIGCONT after. */
+        PAUSE_SERVER,
+        /** Cut one client's connections, heal after. */
+        CUT_CLIENT,
+        /** Add latency to one client's connections. */
+        DELAY_CLIENT,
+        /** Freeze one client's traffic for longer than its session timeout, then release it. */
+        PAUSE_CLIENT,
+        /** Make the servers expire one client's session. */
+        EXPIRE_SESSION
+    }
+
+    /** What a run injected: counts by fault and the log of each, with times since the start. */
+    public record Report(long seed, Map<Fault, Integer> counts, List<String> log) {
+        public int total() {
+            return counts.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        @Override
+        public String toString() {
+            return "seed " + seed + ", " + total() + " faults " + counts;
+        }
+    }
+
+    private final EmbeddedEnsemble ensemble;
+    private final long seed;
+    private final Random random;
+    private final List<Fault> faults;
+    private final List<ClientLink> links;
+    private final List<BatonClient> clients;
+    private final Duration minQuiet;
+    private final Duration maxQuiet;
+    private final Duration minFault;
+    private final Duration maxFault;
+    private final Duration clientPauseLength;
+    private final Consumer<String> out;
+    private final Map<Fault, Integer> counts = new EnumMap<>(Fault.class);
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final Object lock = new Object();
+    private Thread runner;
+    private volatile boolean stopping;
+    private long startNanos;
+    private Runnable healCurrent;
+
+    private Nemesis(Builder b) {
+        this.ensemble = b.ensemble;
+        this.seed = b.seed;
+        this.random = new Random(b.seed);
+        this.links = List.copyOf(b.links);
+        this.clients = List.copyOf(b.clients);
+        this.minQuiet = b.minQuiet;
+        this.maxQuiet = b.maxQuiet;
+        this.minFault = b.minFault;
+        this.maxFault = b.maxFault;
+        this.clientPauseLength = b.clientPauseLength;
+        this.out = b.out;
+        List<Fault> usable = new ArrayList<>();
+        for (Fault f : b.faults) {
+            if (usable(f)) {
+                usable.add(f);
+            }
+        }
+        if (usable.isEmpty()) {
+            throw new IllegalArgumentException("none of the faults " + b.faults + " can be injected here"
+                + " (server faults need 3 or more servers; client faults need clients; PAUSE_SERVER needs child processes)");
+        }
+        this.faults = usable;
+    }
+
+    private boolean usable(Fault f) {
+        boolean quorum = ensemble.size() >= 3;
+        return switch (f) {
+            case KILL_LEADER, RESTART_SERVER, ROLLING_RESTART, LOSE_QUORUM -> quorum;
+            case PAUSE_SERVER -> quorum && ensemble.mode() == ServerMode.CHILD_PROCESSES;
+            case CUT_CLIENT, DELAY_CLIENT, PAUSE_CLIENT -> !links.isEmpty();
+            case EXPIRE_SESSION -> !clients.isEmpty();
+        };
+    }
+
+    public static Builder builder(EmbeddedEnsemble ensemble, long seed) {
+        return new Builder(ensemble, seed);
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    /** Starts injecting faults in the background. */
+    public synchronized void start() {
+        if (runner != null) {
+            throw new IllegalStateException("nemesis already started");
+        }
+        startNanos = System.nanoTime();
+        say("nemesis seed " + seed + ", faults " + faults);
+        runner = new Thread(this::run, "baton-nemesis");
+        runner.setDaemon(true);
+        runner.start();
+    }
+
+    /**
+     * Starts, injects faults for {@code duration} (the caller's workload runs meanwhile on its own
+     * threads), then stops and heals. The bounded run of a chaos test.
+     */
+    public Report runFor(Duration duration) throws InterruptedException {
+        start();
+        quiet(duration);
+        return stop();
+    }
+
+    /** Stops injecting, heals everything, and reports what was injected. */
+    public Report stop() throws InterruptedException {
+        stopping = true;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+        Thread t = runner;
+        if (t != null) {
+            t.join(Duration.ofMinutes(2).toMillis());
+        }
+        healAll();
+        synchronized (counts) {
+            return new Report(seed, new EnumMap<>(counts), List.copyOf(log));
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (!stopping) {
+            stop();
+        }
+    }
+
+    private void run() {
+        try {
+            while (!stopping) {
+                if (!quiet(between(minQuiet, maxQuiet))) {
+                    break;
+                }
+                Fault fault = faults.get(random.nextInt(faults.size()));
+                Duration length = between(minFault, maxFault);
+                inject(fault, length);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            say("nemesis stopped by " + e);
+        }
+    }
+
+    private void inject(Fault fault, Duration length) throws InterruptedException {
+        synchronized (counts) {
+            counts.merge(fault, 1, Integer::sum);
+        }
+        switch (fault) {
+            case KILL_LEADER -> {
+                int leader = ensemble.leaderId();
+                say(fault + " server " + leader + " for " + length);
+                ensemble.kill(leader);
+                hold(length, () -> ensemble.restart(leader));
+            }
+            case RESTART_SERVER -> {
+                int id = 1 + random.nextInt(ensemble.size());
+                say(fault + " server " + id + " down for " + length);
+                ensemble.stop(id);
+                hold(length, () -> ensemble.restart(id));
+            }
+            case ROLLING_RESTART -> {
+                say(fault.toString());
+                for (int id = 1; id <= ensemble.size() && !stopping; id++) {
+                    ensemble.restart(id);
+                }
+            }
+            case LOSE_QUORUM -> {
+                List<Integer> down = new ArrayList<>();
+                for (int id = 1; down.size() <= ensemble.size() / 2; id++) {
+                    down.add(id);
+                }
+                say(fault + " servers " + down + " down for " + length);
+                down.forEach(ensemble::stop);
+                hold(length, () -> down.forEach(ensemble::restart));
+            }
+            case PAUSE_SERVER -> {
+                int id = 1 + random.nextInt(ensemble.size());
+                say(fault + " server " + id + " frozen for " + length);
+                ensemble.pause(id);
+                hold(length, () -> ensemble.resume(id));
+            }
+            case CUT_CLIENT -> {
+                int c = random.nextInt(links.size());
+                say(fault + " client " + c + " for " + length);
+                links.get(c).cut();
+                hold(length, () -> links.get(c).heal());
+            }
+            case DELAY_CLIENT -> {
+                int c = random.nextInt(links.size());
+                Duration latency = Duration.ofMillis(20 + random.nextInt(200));
+                say(fault + " client " + c + " by " + latency + " for " + length);
+                links.get(c).delay(latency);
+                hold(length, () -> links.get(c).delay(Duration.ZERO));
+            }
+            case PAUSE_CLIENT -> {
+                int c = random.nextInt(links.size());
+                say(fault + " client " + c + " frozen for " + clientPauseLength);
+                links.get(c).pause();
+                hold(clientPauseLength, () -> links.get(c).resume());
+            }
+            case EXPIRE_SESSION -> {
+                int c = random.nextInt(clients.size());
+                say(fault + " client " + c);
+                SessionKiller.expire(clients.get(c), ensemble.connectString(), Duration.ofSeconds(30));
+            }
+        }
+    }
+
+    /** Keeps a fault in effect for {@code length} (or until stop), then heals it. */
+    private void hold(Duration length, Runnable heal) throws InterruptedException {
+        synchronized (lock) {
+            healCurrent = heal;
+        }
+        quiet(length);
+        synchronized (lock) {
+            if (healCurrent != null) {
+                healCurrent = null;
+                heal.run();
+            }
+        }
+    }
+
+    /** Waits {@code d} unless stopped first; returns false when stopped. */
+    private boolean quiet(Duration d) throws InterruptedException {
+        long deadline = System.nanoTime() + d.toNanos();
+        synchronized (lock) {
+            while (!stopping) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return true;
+                }
+                lock.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+        return false;
+    }
+
+    private void healAll() {
+        Runnable heal;
+        synchronized (lock) {
+            heal = healCurrent;
+            healCurrent = null;
+        }
+        if (heal != null) {
+            heal.run();
+        }
+        links.forEach(ClientLink::resume);
+        links.forEach(ClientLink::heal);
+        for (int id = 1; id <= ensemble.size(); id++) {
+            ServerRole role = ensemble.role(id);
+            if (role == ServerRole.PAUSED) {
+                ensemble.resume(id);
+            } else if (role == ServerRole.STOPPED) {
+                ensemble.restart(id);
+            }
+        }
+        say("healed");
+    }
+
+    private Duration between(Duration min, Duration max) {
+        long span = max.toMillis() - min.toMillis();
+        return min.plusMillis(span <= 0 ? 0 : (long) (random.nextDouble() * span));
+    }
+
+    private void say(String what) {
+        String line = String.format("t+%.1fs %s", (System.nanoTime() - startNanos) / 1e9, what);
+        log.add(line);
+        out.accept(line);
+    }
+
+    /** Configures a {@link Nemesis}. */
+    public static final class Builder {
+        private final EmbeddedEnsemble ensemble;
+        private final long seed;
+        private Set<Fault> faults = EnumSet.allOf(Fault.class);
+        private final List<ClientLink> links = new ArrayList<>();
+        private final List<BatonClient> clients = new ArrayList<>();
+        private Duration minQuiet = Duration.ofMillis(500);
+        private Duration maxQuiet = Duration.ofSeconds(2);
+        private Duration minFault = Duration.ofMillis(500);
+        private Duration maxFault = Duration.ofSeconds(3);
+        private Duration clientPauseLength = Duration.ofSeconds(5);
+        private Consumer<String> out = System.out::println;
+
+        private Builder(EmbeddedEnsemble ensemble, long seed) {
+            this.ensemble = Objects.requireNonNull(ensemble, "ensemble");
+            this.seed = seed;
+        }
+
+        /** The kinds of fault to draw from (default: every kind this ensemble and these clients allow). */
+        public Builder faults(Fault first, Fault... more) {
+            this.faults = EnumSet.of(first, more);
+            return this;
+        }
+
+        /** Client connections the client faults act on (one link per client). */
+        public Builder links(List<ClientLink> clientLinks) {
+            links.addAll(clientLinks);
+            return this;
+        }
+
+        /** Clients whose sessions EXPIRE_SESSION may end. */
+        public Builder clients(List<BatonClient> sessionClients) {
+            clients.addAll(sessionClients);
+            return this;
+        }
+
+        /** Quiet time between faults. Default 0.5–2 s. */
+        public Builder quietBetween(Duration min, Duration max) {
+            this.minQuiet = min;
+            this.maxQuiet = max;
+            return this;
+        }
+
+        /** How long a fault lasts. Default 0.5–3 s. */
+        public Builder faultLength(Duration min, Duration max) {
+            this.minFault = min;
+            this.maxFault = max;
+            return this;
+        }
+
+        /** How long PAUSE_CLIENT freezes a client: make it longer than the clients' session timeout. Default 5 s. */
+        public Builder clientPause(Duration length) {
+            this.clientPauseLength = length;
+            return this;
+        }
+
+        /** Where the fault log goes as it happens (default: standard output). */
+        public Builder log(Consumer<String> sink) {
+            this.out = Objects.requireNonNull(sink, "log");
+            return this;
+        }
+
+        public Nemesis build() {
+            return new Nemesis(this);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package dev.baton.test.history;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A recorded history of a queue test, and the checks that decide from it whether the queue kept
+ * its promises. Thread-safe: producers and consumers record from any thread; checks run at the end.
+ *
+ * <p>Record: {@link #put} once a put returned (the item is certainly queued), {@link #putUncertain}
+ * when a put failed in a way that may or may not have queued the item, {@link #started} and
+ * {@link #completed} around a consumer's work with the session it ran under,
+ * {@link #sessionEnded} when the test ends a session on purpose, {@link #consumerDied} when it
+ * kills a consumer process (stops it without letting it finish), and {@link #deadLettered} for
+ * items the queue recorded as dead letters.
+ *
+ * <pre>{@code
+ * QueueHistory history = new QueueHistory();
+ * queue.put(item); history.put("producer-1", item);
+ * // consumer: history.started("c1", item, client.sessionId()); ...; history.completed("c1", item, session);
+ * history.checkExactlyOnce().assertOk();
+ * }</pre>
+ */
+public final class QueueHistory {
+    /** What happened. */
+    public enum Kind { PUT, PUT_UNCERTAIN, STARTED, COMPLETED, SESSION_ENDED, CONSUMER_DIED, DEAD_LETTERED }
+
+    /** One event; {@code order} is its position in the history. */
+    public record Event(long order, Kind kind, String actor, String item, long session) {
+    }
+
+    /** The outcome of a check: the problems found, none if it held. */
+    public record Verdict(String check, List<String> problems) {
+        public boolean ok() {
+            return problems.isEmpty();
+        }
+
+        /** Throws an AssertionError listing (up to 20 of) the problems. */
+        public void assertOk() {
+            if (!ok()) {
+                throw new AssertionError(check + " violated (" + problems.size() + " problems):\n  "
+                    + String.join("\n  ", problems.subList(0, Math.min(20, problems.size()))));
+            }
+        }
+    }
+
+    private final AtomicLong clock = new AtomicLong();
+    private final List<Event> events = new ArrayList<>();
+
+    public void put(String producer, String item) {
+        add(Kind.PUT, producer, item, 0);
+    }
+
+    public void putUncertain(String producer, String item) {
+        add(Kind.PUT_UNCERTAIN, producer, item, 0);
+    }
+
+    public void started(String consumer, String item, long session) {
+        add(Kind.STARTED, consumer, item, session);
+    }
+
+    public void completed(String consumer, String item, long session) {
+        add(Kind.COMPLETED, consumer, item, session);
+    }
+
+    public void sessionEnded(long session) {
+        add(Kind.SESSION_ENDED, null, null, session);
+    }
+
+    public void consumerDied(String consumer) {
+        add(Kind.CONSUMER_DIED, consumer, null, 0);
+    }
+
+    public void deadLettered(String item) {
+        add(Kind.DEAD_LETTERED, null, item, 0);
+    }
+
+    private synchronized void add(Kind kind, String actor, String item, long session) {
+        events.add(new Event(clock.incrementAndGet(), kind, actor, item, session));
+    }
+
+    public synchronized List<Event> events() {
+        return List.copyOf(events);
+    }
+
+    /** How many distinct items were completed at least once. */
+    public synchronized int completedItems() {
+        Set<String> done = new HashSet<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.COMPLETED) {
+                done.add(e.item());
+            }
+        }
+        return done.size();
+    }
+
+    /** Whether every certainly-put item has been completed at least once. */
+    public synchronized boolean allPutItemsCompleted() {
+        Set<String> done = new HashSet<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.COMPLETED) {
+                done.add(e.item());
+            }
+        }
+        return events.stream().filter(e -> e.kind() == Kind.PUT).allMatch(e -> done.contains(e.item()));
+    }
+
+    /**
+     * Guaranteed delivery: every certainly-put item was completed, and an item completed more than
+     * once was completed at most once under a session that the test did not end after that
+     * completion started (the others ran on while their claim was already lost, which ZooKeeper
+     * cannot prevent; the queue must not have acknowledged them). Items put uncertainly may be
+     * completed once or not at all. Nothing else may be completed.
+     */
+    public synchronized Verdict checkExactlyOnce() {
+        List<String> problems = new ArrayList<>();
+        Map<String, List<Event>> completions = completions();
+        Set<String> maybe = items(Kind.PUT_UNCERTAIN);
+        for (String item : items(Kind.PUT)) {
+            if (!completions.containsKey(item)) {
+                problems.add("lost: " + item + " was put but never completed");
+            }
+        }
+        for (var entry : completions.entrySet()) {
+            String item = entry.getKey();
+            if (!items(Kind.PUT).contains(item) && !maybe.contains(item)) {
+                problems.add("phantom: " + item + " was completed but never put");
+            }
+            long unexcused = entry.getValue().stream().filter(c -> !endedAfterStart(c)).count();
+            if (entry.getValue().size() > 1 && unexcused > 1) {
+                problems.add("duplicate: " + item + " completed " + entry.getValue().size() + " times, " + unexcused
+                    + " of them under sessions that lived on: " + entry.getValue());
+            }
+        }
+        return new Verdict("exactly-once delivery", problems);
+    }
+
+    /**
+     * Plain (at-most-once) delivery: no item completed twice, nothing completed that was not put,
+     * and every certainly-put item completed, dead-lettered, or started by a consumer that then
+     * died without completing it (the loss the plain mode admits).
+     */
+    public synchronized Verdict checkAtMostOnce() {
+        List<String> problems = new ArrayList<>();
+        Map<String, List<Event>> completions = completions();
+        Set<String> put = items(Kind.PUT);
+        Set<String> maybe = items(Kind.PUT_UNCERTAIN);
+        Set<String> dead = items(Kind.DEAD_LETTERED);
+        Set<String> heldByTheDead = heldByDeadConsumers();
+        for (var entry : completions.entrySet()) {
+            if (entry.getValue().size() > 1) {
+                problems.add("duplicate: " + entry.getKey() + " completed " + entry.getValue().size() + " times: " + entry.getValue());
+            }
+            if (!put.contains(entry.getKey()) && !maybe.contains(entry.getKey())) {
+                problems.add("phantom: " + entry.getKey() + " was completed but never put");
+            }
+        }
+        for (String item : put) {
+            if (!completions.containsKey(item) && !dead.contains(item) && !heldByTheDead.contains(item)) {
+                problems.add("lost: " + item + " was put, never completed, not a dead letter, and no dead consumer held it");
+            }
+        }
+        return new Verdict("at-most-once delivery", problems);
+    }
+
+    /**
+     * Per-producer FIFO: each producer's items were first completed in the order it put them
+     * (meaningful when one consumer thread consumes).
+     */
+    public synchronized Verdict checkFifoPerProducer() {
+        List<String> problems = new ArrayList<>();
+        Map<String, Long> firstCompletion = new HashMap<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.COMPLETED) {
+                firstCompletion.putIfAbsent(e.item(), e.order());
+            }
+        }
+        Map<String, List<String>> byProducer = new LinkedHashMap<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.PUT) {
+                byProducer.computeIfAbsent(e.actor(), k -> new ArrayList<>()).add(e.item());
+            }
+        }
+        byProducer.forEach((producer, items) -> {
+            long last = -1;
+            String lastItem = null;
+            for (String item : items) {
+                Long at = firstCompletion.get(item);
+                if (at == null) {
+                    continue;
+                }
+                if (at < last) {
+                    problems.add("out of order: " + producer + " put " + lastItem + " before " + item + " but " + item + " was completed first");
+                }
+                if (at > last) {
+                    last = at;
+                    lastItem = item;
+                }
+            }
+        });
+        return new Verdict("FIFO per producer", problems);
+    }
+
+    private boolean endedAfterStart(Event completion) {
+        long started = -1;
+        for (Event e : events) {
+            if (e.kind() == Kind.STARTED && e.item().equals(completion.item()) && e.session() == completion.session()
+                && e.order() < completion.order()) {
+                started = e.order();
+            }
+        }
+        for (Event e : events) {
+            if (e.kind() == Kind.SESSION_ENDED && e.session() == completion.session() && e.order() > started) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Map<String, List<Event>> completions() {
+        Map<String, List<Event>> out = new LinkedHashMap<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.COMPLETED) {
+                out.computeIfAbsent(e.item(), k -> new ArrayList<>()).add(e);
+            }
+        }
+        return out;
+    }
+
+    private Set<String> items(Kind kind) {
+        Set<String> out = new HashSet<>();
+        for (Event e : events) {
+            if (e.kind() == kind) {
+                out.add(e.item());
+            }
+        }
+        return out;
+    }
+
+    /** Items a consumer started and never completed, when that consumer later died. */
+    private Set<String> heldByDeadConsumers() {
+        Set<String> dead = new HashSet<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.CONSUMER_DIED) {
+                dead.add(e.actor());
+            }
+        }
+        Map<String, Set<String>> open = new HashMap<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.STARTED) {
+                open.computeIfAbsent(e.actor(), k -> new HashSet<>()).add(e.item());
+            } else if (e.kind() == Kind.COMPLETED) {
+                open.getOrDefault(e.actor(), new HashSet<>()).remove(e.item());
+            }
+        }
+        Set<String> held = new HashSet<>();
+        dead.forEach(consumer -> held.addAll(open.getOrDefault(consumer, Set.of())));
+        return held;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.baton.test.history;
+
+import java.util.List;
+
+/**
+ * What a checker concluded about a history: the invariant it checked, how many events it
+ * looked at, and every violation it found (empty when the invariant held).
+ */
+public record Verdict(String invariant, int eventsChecked, List<String> violations) {
+    private static final int SHOWN = 20;
+
+    public Verdict {
+        violations = List.copyOf(violations);
+    }
+
+    public boolean isOk() {
+        return violations.isEmpty();
+    }
+
+    /** Fails with every violation (the first {@value #SHOWN}) unless the invariant held. */
+    public void assertOk() {
+        if (!isOk()) {
+            StringBuilder message = new StringBuilder(invariant + " violated " + violations.size() + " time(s) in "
+                + eventsChecked + " events:");
+            violations.stream().limit(SHOWN).forEach(v -> message.append("\n  ").append(v));
+            if (violations.size() > SHOWN) {
+                message.append("\n  ...");
+            }
+            throw new AssertionError(message.toString());
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.baton.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.ServerRole;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+@EnsembleTest(nodes = 3)
+class NemesisTest {
+    EmbeddedEnsemble ensemble;
+
+    private Nemesis.Report run(long seed, List<ClientLink> links, List<BatonClient> clients, int faults) throws Exception {
+        List<String> log = new CopyOnWriteArrayList<>();
+        try (Nemesis nemesis = Nemesis.builder(ensemble, seed).links(links).clients(clients)
+                 .quietBetween(Duration.ofMillis(50), Duration.ofMillis(100))
+                 .faultLength(Duration.ofMillis(100), Duration.ofMillis(300))
+                 .clientPause(Duration.ofMillis(300))
+                 .log(log::add).build()) {
+            nemesis.start();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> log.stream().filter(l -> !l.contains("nemesis seed")).count() >= faults);
+            return nemesis.stop();
+        }
+    }
+
+    @Test
+    void injectsSeededFaultsAndHealsEverythingWhenStopped() throws Exception {
+        List<ClientLink> links = new ArrayList<>();
+        List<BatonClient> clients = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                ClientLink link = ClientLink.to(ensemble);
+                links.add(link);
+                clients.add(TestClients.started(link.connectString(), Duration.ofSeconds(10)));
+            }
+            Nemesis.Report first = run(42, links, clients, 8);
+            assertThat(first.total()).isGreaterThanOrEqualTo(8);
+            for (int id = 1; id <= 3; id++) {
+                assertThat(ensemble.role(id)).as("server %d after stop()", id).isNotEqualTo(ServerRole.STOPPED);
+            }
+            for (BatonClient client : clients) {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.connectionState().isConnected());
+                client.create().forPath("/after-nemesis-" + client.sessionId());
+            }
+
+            Nemesis.Report again = run(42, links, clients, 8);
+            assertThat(kinds(again.log()).subList(0, 8)).as("the same seed draws the same faults")
+                .isEqualTo(kinds(first.log()).subList(0, 8));
+        } finally {
+            clients.forEach(BatonClient::close);
+            links.forEach(ClientLink::close);
+        }
+    }
+
+    @Test
+    void refusesAScheduleWithNothingItCanInject() {
+        assertThatThrownBy(() -> Nemesis.builder(ensemble, 1).faults(Nemesis.Fault.CUT_CLIENT).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("can be injected here");
+    }
+
+    private static List<String> kinds(List<String> log) {
+        List<String> kinds = new ArrayList<>();
+        for (String line : log) {
+            String what = line.substring(line.indexOf(' ') + 1);
+            if (!what.startsWith("nemesis") && !what.startsWith("healed")) {
+                kinds.add(what.split(" ")[0]);
+            }
+        }
+        return kinds;
+    }
+}
