@@ -82,6 +82,15 @@ final class Fleet implements AutoCloseable {
         return found[0];
     }
 
+    /**
+     * Waits until the term {@code token} has ended in the history: after removing a leader from
+     * outside, the next round must not start before the old leader has heard of it (a hold
+     * notices its node's deletion up to 50 ms late, and the callback follows).
+     */
+    void awaitTermEnded(long token) {
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> !history.leaders().containsValue(token));
+    }
+
     /** Waits until every member with a started latch has a node in line. */
     void awaitAllInLine(BatonClient reader) {
         long started = members.stream().filter(m -> m.latch != null && m.latch.state() != LeaderLatch.State.CLOSED).count();

@@ -67,6 +67,7 @@ class LeaderLatchHistoryTest {
                         operator.transaction().delete(fleet.path + "/" + line.get(0)).delete(fleet.path + "/" + line.get(1)).commit();
                     }
                 }
+                fleet.awaitTermEnded(token);
                 fleet.awaitOneLeader();
                 fleet.awaitAllInLine(operator);
             }

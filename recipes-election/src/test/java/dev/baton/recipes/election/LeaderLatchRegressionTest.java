@@ -97,9 +97,12 @@ class LeaderLatchRegressionTest {
                 Fleet.Member leader = fleet.awaitOneLeader();
                 fleet.awaitAllInLine(operator);
                 List<String> line = LineOrder.of(operator, fleet.path);
-                fleet.history.revoked(leader.latch.leadershipToken(), "deleted with the next node");
+                long token = leader.latch.leadershipToken();
+                assertThat(token).as("the leader found still leads").isNotEqualTo(LeaderLatch.NO_TOKEN);
+                fleet.history.revoked(token, "deleted with the next node");
                 fleet.history.revoked(LineOrder.czxid(operator, fleet.path + "/" + line.get(1)), "deleted with the leader");
                 operator.transaction().delete(fleet.path + "/" + line.get(0)).delete(fleet.path + "/" + line.get(1)).commit();
+                fleet.awaitTermEnded(token);
             }
             fleet.awaitOneLeader();
             fleet.awaitAllInLine(operator);
@@ -146,9 +149,10 @@ class LeaderLatchRegressionTest {
                 fleet.add(id, LeadershipPolicy.CONNECTION, Duration.ofSeconds(10)).start();
             }
             for (int round = 0; round < 3; round++) {
-                fleet.awaitOneLeader();
+                long token = fleet.awaitOneLeader().latch.leadershipToken();
                 fleet.awaitAllInLine(operator);
                 LineOrder.deleteFolderAtomically(operator, fleet.path, fleet.history);
+                fleet.awaitTermEnded(token);
             }
             fleet.awaitOneLeader();
             fleet.awaitAllInLine(operator);
