@@ -14,6 +14,9 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.WatchedEvent;
@@ -31,8 +34,8 @@ import org.apache.zookeeper.Watcher;
  *
  * <p>Guarantees and caveats. On timeout, cancellation or failure the engine deletes its own node
  * (in the background if the connection is down), so an abandoned attempt never blocks the line.
- * If the node disappears while waiting (session expired, deleted by an operator) the engine
- * takes a new ticket — at the back of the line — as long as the deadline allows. Being told
+ * If the node disappears while waiting (session expired, deleted by an operator, its folder
+ * deleted or reaped) the engine takes a new ticket — at the back of the line — as long as the deadline allows. Being told
  * "you hold" is the start of a hold, not a guarantee for its duration: watch the session with a
  * {@link Holding}.
  */
@@ -233,8 +236,17 @@ public final class Contention {
                 gen = ++generation;
             }
             client.getChildren().forPathAsync(dir).whenComplete((children, e) -> {
+                if (e != null && Futures.rethrow(e) instanceof NoNodeException) {
+                    // the folder was deleted (by an operator, or reaped as an empty container)
+                    // and our node with it: back of a new line, like any other lost ticket
+                    lostTicket(gen);
+                    return;
+                }
                 if (e != null) {
                     fail(e);
+                    return;
+                }
+                if (leftBehind(mine, gen)) {
                     return;
                 }
                 List<String> ordered = Contenders.inOrder(children, markers);
@@ -245,8 +257,7 @@ public final class Contention {
                 }
                 Decision decision = rule.decide(ordered, index);
                 if (decision.holds()) {
-                    // replies already complete on the async executor: no second hop to get there
-                    result.complete(mine);
+                    complete(mine, gen);
                 } else if (timeout != null && timeout.isZero()) {
                     // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
                     result.complete(null);
@@ -267,6 +278,8 @@ public final class Contention {
                     fail(e);
                 } else if (stat == null) {
                     proceed(mine, gen, decision);
+                } else {
+                    leftBehind(mine, gen);
                 }
             });
         }
@@ -284,8 +297,10 @@ public final class Contention {
                 watchingSelf = true;
             }
             Watcher self = event -> {
-                if (event.getType() == Watcher.Event.EventType.NodeDeleted
-                    || event.getState() == Watcher.Event.KeeperState.Expired) {
+                if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                    lostOwnNode(mine);
+                } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                    release(mine); // it may outlive the session the client gave up on (see giveBack)
                     lostOwnNode(mine);
                 }
             };
@@ -306,9 +321,37 @@ public final class Contention {
             takeTicket();
         }
 
-        /** Holds: completes on the client's async executor, not on the event thread a watch runs on. */
-        private void complete(Ticket mine) {
-            client.asyncExecutor().execute(() -> result.complete(mine));
+        /**
+         * Holds: completes on the client's async executor, never on the event thread a watch runs
+         * on. After a listing the reply already runs there: complete in place rather than pay for
+         * another hand-off between threads on every acquisition.
+         */
+        private void complete(Ticket mine, int gen) {
+            if (leftBehind(mine, gen)) {
+                return;
+            }
+            Executor async = client.asyncExecutor();
+            if (async instanceof ForkJoinPool pool && ForkJoinTask.getPool() == pool) {
+                result.complete(mine);
+            } else {
+                async.execute(() -> result.complete(mine));
+            }
+        }
+
+        /**
+         * Whether the client has left the session that owns our node: it gave up on it (suspended
+         * past the session timeout) and the retry loop finished a step on the new session. No watch
+         * of ours covers that node any more and it goes whenever the servers expire its session:
+         * give it back and take a ticket of the current session. (With a watch already set when the
+         * session went, the Expired event does the same.)
+         */
+        private boolean leftBehind(Ticket mine, int gen) {
+            if (client.sessionId() == mine.sessionId()) {
+                return false;
+            }
+            release(mine);
+            lostTicket(gen);
+            return true;
         }
 
         private void onEvent(WatchedEvent event, Ticket mine, int gen, Decision decision) {
@@ -320,7 +363,7 @@ public final class Contention {
             if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
                 proceed(mine, gen, decision);
             } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
-                lostTicket(gen);
+                giveBack(gen);
             } else if (event.getType() != Watcher.Event.EventType.None) {
                 // the node changed but is still there: the watch is used up, so look again
                 check();
@@ -335,10 +378,29 @@ public final class Contention {
                 }
             }
             if (decision.holdsWhenWatchedGoes()) {
-                complete(mine);
+                complete(mine, gen);
             } else {
                 check();
             }
+        }
+
+        /**
+         * Our session ended: take a new ticket, and delete the old node in case it outlives the
+         * session on the servers (the client gave up on the session before the servers expired it),
+         * so it does not hold up the line until then.
+         */
+        private void giveBack(int gen) {
+            Ticket old;
+            synchronized (this) {
+                if (gen != generation || result.isDone()) {
+                    return;
+                }
+                old = ticket;
+            }
+            if (old != null) {
+                release(old);
+            }
+            lostTicket(gen);
         }
 
         /** Our node vanished while we waited (session expired, or deleted by someone): take a new ticket. */
@@ -358,12 +420,12 @@ public final class Contention {
                 return;
             }
             if (cause instanceof SessionExpiredException) {
-                // the session (and our node with it) is gone; the client is building a new one
+                // the session is gone; the client is building a new one
                 int gen;
                 synchronized (this) {
                     gen = generation;
                 }
-                lostTicket(gen);
+                giveBack(gen);
                 return;
             }
             result.completeExceptionally(cause);

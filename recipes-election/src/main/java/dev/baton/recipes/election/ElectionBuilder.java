@@ -1,0 +1,64 @@
+package dev.baton.recipes.election;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.election.internal.Line;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the builders of {@link LeaderLatch} and {@link LeaderSelector} share: the election and
+ * the leadership policy. Each setting is checked as it is set; {@code build()} checks that they
+ * fit together.
+ *
+ * @param <B> the concrete builder, returned by every setter
+ */
+public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
+    final BatonClient client;
+    final String path;
+    final String participantId;
+    LeadershipPolicy policy;
+    Duration leaseMargin;
+
+    ElectionBuilder(BatonClient client, String path, String participantId, String marker) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = Objects.requireNonNull(path, "path");
+        this.participantId = Objects.requireNonNull(participantId, "participantId");
+        Line.of(client, path, marker); // fails now, naming the path, if it is not a valid folder
+    }
+
+    /** When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY: SESSION). */
+    public B policy(LeadershipPolicy leadershipPolicy) {
+        this.policy = Objects.requireNonNull(leadershipPolicy, "policy");
+        return self();
+    }
+
+    /**
+     * Under {@link LeadershipPolicy#LEASE}: how long before the earliest possible session expiry a
+     * disconnected leader steps down. Default: a tenth of the negotiated session timeout (at least
+     * 50 ms). It must cover the leader's timer and callback latency; a pause longer than it (GC,
+     * VM freeze) can still overlap with the next leader.
+     */
+    public B leaseMargin(Duration margin) {
+        Objects.requireNonNull(margin, "leaseMargin");
+        if (margin.isNegative()) {
+            throw new IllegalArgumentException("leaseMargin must not be negative, was " + margin);
+        }
+        this.leaseMargin = margin;
+        return self();
+    }
+
+    /** The policy in force: the one set, or the client's. */
+    LeadershipPolicy effectivePolicy() {
+        LeadershipPolicy effective = policy != null ? policy : LeadershipPolicy.of(client.errorPolicy());
+        if (leaseMargin != null && effective != LeadershipPolicy.LEASE) {
+            throw new IllegalStateException("leaseMargin applies to policy LEASE only, but the policy is " + effective
+                + (policy == null ? " (from the client's error policy)" : ""));
+        }
+        return effective;
+    }
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+}

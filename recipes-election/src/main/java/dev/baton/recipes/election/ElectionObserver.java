@@ -1,0 +1,240 @@
+package dev.baton.recipes.election;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ConnectionStateChange;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.NodeData;
+import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
+import dev.baton.recipes.election.ElectionEvent.NoLeader;
+import dev.baton.recipes.election.internal.Line;
+import dev.baton.recipes.election.internal.Notifier;
+import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows an election without taking part: reports {@link LeaderChanged} (who leads, in which
+ * term, and what it proclaims) and {@link NoLeader}, in order.
+ *
+ * <p>Algorithm. One persistent recursive watch on the election's folder wakes the observer on
+ * every node created, deleted or changed in it. Each wake-up reads the line (children, then the
+ * first node's data and czxid) — one read at a time, later reads never older than earlier ones —
+ * and reports the result if it differs from the last report. Latch and selector elections (and
+ * Curator's) are followed alike.
+ *
+ * <p>Guarantees and caveats. Reports never go back in time: a term is never reported after a
+ * later one. A term shorter than a read round trip may be skipped. The observer reports the
+ * participant whose node is first in line — the one entitled to lead; under CONNECTION or LEASE
+ * that process may have stepped down for a while (disconnected) without its node moving. While
+ * the observer's own client is disconnected it reports nothing; on reconnecting (or after its
+ * session expired) it reads again and reports what changed. A new listener hears the latest
+ * report first.
+ *
+ * <pre>{@code
+ * try (ElectionObserver observer = new ElectionObserver(client, "/services/billing/leader")) {
+ *     observer.addListener(event -> {
+ *         if (event instanceof ElectionEvent.LeaderChanged changed) {
+ *             router.sendTo(changed.leader().id());
+ *         }
+ *     });
+ *     observer.start();
+ * }
+ * }</pre>
+ */
+public final class ElectionObserver implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(ElectionObserver.class);
+
+    /** Where an observer is in its life. */
+    public enum State { LATENT, OBSERVING, CLOSED }
+
+    private final BatonClient client;
+    private final Line line;
+    private final Notifier notifier;
+    private final List<ElectionListener> listeners = new CopyOnWriteArrayList<>();
+    private final Watcher watcher = this::onWatch;
+    private final ConnectionStateListener onConnection = new ConnectionStateListener() {
+        @Override
+        public void stateChanged(BatonClient c, ConnectionState newState) {
+            // the variant with the session is the one used
+        }
+
+        @Override
+        public void stateChanged(BatonClient c, ConnectionStateChange change) {
+            if (change.state() == ConnectionState.CONNECTED || change.state() == ConnectionState.RECONNECTED) {
+                refresh();
+            }
+        }
+    };
+
+    // guarded by this
+    private State state = State.LATENT;
+    private ElectionEvent last;
+    private long highestToken = LeaderLatch.NO_TOKEN;
+    private long watchedSession;
+    private boolean reading;
+    private boolean readAgain;
+
+    public ElectionObserver(BatonClient client, String path) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.line = Line.observing(client, Objects.requireNonNull(path, "path"));
+        this.notifier = new Notifier(client.asyncExecutor(), "election observer " + path);
+    }
+
+    /** Starts following (in the background); the first report says who leads now. */
+    public void start() {
+        synchronized (this) {
+            if (state != State.LATENT) {
+                throw new IllegalStateException("observer of " + line.path() + " was already started (state " + state + ")");
+            }
+            state = State.OBSERVING;
+        }
+        client.addConnectionStateListener(onConnection);
+        refresh();
+    }
+
+    /** Adds a listener; if something was reported already, it hears the latest report first. */
+    public void addListener(ElectionListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            listeners.add(listener);
+            ElectionEvent latest = last;
+            if (latest != null) {
+                notifier.add(() -> listener.electionChanged(latest));
+            }
+        }
+        notifier.flush();
+    }
+
+    public void removeListener(ElectionListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** The latest report, if any yet. */
+    public synchronized Optional<ElectionEvent> current() {
+        return Optional.ofNullable(last);
+    }
+
+    public synchronized State state() {
+        return state;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+        }
+        client.removeConnectionStateListener(onConnection);
+        if (!client.isClosed()) {
+            client.watches().removeAsync(line.path(), watcher, Watcher.WatcherType.Any);
+        }
+    }
+
+    /**
+     * What to report after reading {@code seen}, given the {@code last} report and the highest
+     * token reported so far: nothing (null) if it says nothing new or would go back in time.
+     */
+    static ElectionEvent next(ElectionEvent last, long highestToken, ElectionEvent seen) {
+        if (seen.equals(last)) {
+            return null;
+        }
+        if (seen instanceof LeaderChanged changed && changed.token() < highestToken) {
+            return null;
+        }
+        return seen;
+    }
+
+    private void onWatch(WatchedEvent event) {
+        String changed = event.getPath();
+        if (changed == null || event.getType() == Watcher.Event.EventType.None) {
+            return; // connection events come through the state listener
+        }
+        String parent = changed.substring(0, Math.max(0, changed.lastIndexOf('/')));
+        if (changed.equals(line.path()) || parent.equals(line.path())) {
+            refresh();
+        }
+    }
+
+    /** Reads the line and reports what changed; one read at a time, a wake-up during a read causes one more. */
+    private void refresh() {
+        synchronized (this) {
+            if (state != State.OBSERVING) {
+                return;
+            }
+            if (reading) {
+                readAgain = true;
+                return;
+            }
+            reading = true;
+            readAgain = false;
+        }
+        watch().thenCompose(v -> line.ordered()).thenCompose(this::head).whenComplete((seen, failure) -> {
+            boolean again;
+            synchronized (this) {
+                reading = false;
+                if (failure == null && seen == null) {
+                    readAgain = true; // the first node went between listing and reading it
+                } else if (failure == null && state == State.OBSERVING) {
+                    report(seen);
+                }
+                again = readAgain && failure == null;
+            }
+            notifier.flush();
+            if (failure != null) {
+                LOG.debug("observer of {}: read failed ({}); reading again on the next change or connection",
+                    line.path(), Line.unwrap(failure).toString());
+            }
+            if (again) {
+                refresh();
+            }
+        });
+    }
+
+    /** The first node as a report, NoLeader for an empty line, or null if it vanished meanwhile. */
+    private CompletableFuture<ElectionEvent> head(List<String> ordered) {
+        if (ordered.isEmpty()) {
+            return CompletableFuture.completedFuture(new NoLeader());
+        }
+        return line.read(ordered.get(0)).thenApply((NodeData node) -> node == null ? null
+            : new LeaderChanged(new Participant(new String(node.data(), StandardCharsets.UTF_8), true), node.stat().getCzxid()));
+    }
+
+    private void report(ElectionEvent seen) { // caller holds the lock
+        ElectionEvent event = next(last, highestToken, seen);
+        if (event == null) {
+            return;
+        }
+        last = event;
+        if (event instanceof LeaderChanged changed) {
+            highestToken = Math.max(highestToken, changed.token());
+        }
+        listeners.forEach(l -> notifier.add(() -> l.electionChanged(event)));
+    }
+
+    /** Installs the watch once per session (watches end with their session). */
+    private CompletableFuture<Void> watch() {
+        long session = client.sessionId();
+        synchronized (this) {
+            if (session == watchedSession) {
+                return CompletableFuture.completedFuture(null);
+            }
+        }
+        return client.watches().addAsync(line.path(), AddWatchMode.PERSISTENT_RECURSIVE, watcher).thenRun(() -> {
+            synchronized (this) {
+                watchedSession = session;
+            }
+        });
+    }
+}

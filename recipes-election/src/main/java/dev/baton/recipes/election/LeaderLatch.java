@@ -1,0 +1,371 @@
+package dev.baton.recipes.election;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Holding;
+import dev.baton.framework.contention.Ticket;
+import dev.baton.recipes.election.internal.Candidacy;
+import dev.baton.recipes.election.internal.Line;
+import dev.baton.recipes.election.internal.Notifier;
+import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leader election by latch: of the latches started on one path, one leads at a time, until it
+ * closes or loses its node, its session or (per its {@link LeadershipPolicy}) its connection.
+ *
+ * <p>Algorithm. A latch is a mutex contender on the framework's contention engine: node
+ * {@code _c_<uuid>-latch-<seq>}, data = participant id (Curator's layout, so Curator latches can
+ * share the election). The engine grants only after listing the line and finding the latch's node
+ * first, on the client's current session — never on the mere deletion of the node before it,
+ * which may have been deleted together with the latch's own node, and never for a node left by
+ * an earlier session. While leading, a {@link Holding} watches node, session and connection under
+ * the policy. After a loss the latch reads its node once connected: if the same session still
+ * owns it (same creation zxid), it is still first in line (nodes only join at the back), so the
+ * latch leads again in the same term; otherwise it deletes what is left of it and joins the back
+ * of the line.
+ *
+ * <p>Guarantees and caveats. At most one latch leads at a time as long as the leader can see
+ * what ends its leadership before the servers act on it: graceful close (listeners hear
+ * {@code notLeader()} before the node is deleted), connection loss under CONNECTION, or a
+ * partition under LEASE (the leader steps down before its session can expire). When the servers
+ * end a leader's term without it taking part — an operator deletes its node, its session is
+ * expired while its process is paused — the old leader steps down as soon as it hears of it,
+ * which may be after the next leader was elected. Each term carries a token (its node's czxid,
+ * larger than every earlier term's): pass it to the resources the leader acts on so they can
+ * reject a stale leader. The latch recovers by itself from its node being deleted, session
+ * expiry, and its folder being deleted or reaped.
+ *
+ * <pre>{@code
+ * try (LeaderLatch latch = new LeaderLatch(client, "/services/billing/leader", "billing-7")) {
+ *     latch.addListener(LeaderLatchListener.of(token -> scheduler.startAs(token), scheduler::stop));
+ *     latch.start();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class LeaderLatch implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderLatch.class);
+
+    /** {@link #leadershipToken()} when not leading: smaller than every real token. */
+    public static final long NO_TOKEN = -1;
+
+    /** Whether closing a leading latch tells its listeners. */
+    public enum CloseMode {
+        /** Listeners hear nothing. */
+        SILENT,
+        /** Listeners hear {@code notLeader()} (before the node is deleted). The default. */
+        NOTIFY_LEADER
+    }
+
+    /** Where a latch is in its life. */
+    public enum State {
+        /** Built, not started. */
+        LATENT,
+        /** In line (or rejoining, or checking its node after a loss); not leading. */
+        WAITING,
+        /** First in line, node confirmed, leading (subject to {@link #hasLeadership()}'s checks). */
+        LEADER,
+        /** Closed for good. */
+        CLOSED
+    }
+
+    private final BatonClient client;
+    private final String path;
+    private final String participantId;
+    private final Line line;
+    private final LeadershipPolicy policy;
+    private final Duration leaseMargin;
+    private final Notifier notifier;
+    private final List<LeaderLatchListener> listeners = new CopyOnWriteArrayList<>();
+    private final Candidacy candidacy;
+
+    // guarded by this
+    private State state = State.LATENT;
+    private Ticket ticket;
+    private Holding holding;
+
+    /** A latch with the default settings (see {@link Builder}). */
+    public LeaderLatch(BatonClient client, String path, String participantId) {
+        this(builder(client, path, participantId));
+    }
+
+    private LeaderLatch(Builder b) {
+        this.client = b.client;
+        this.path = b.path;
+        this.participantId = b.participantId;
+        this.line = Line.of(b.client, b.path, Line.LATCH);
+        this.policy = b.effectivePolicy();
+        this.leaseMargin = b.leaseMargin;
+        this.notifier = new Notifier(b.executor != null ? b.executor : b.client.asyncExecutor(), "leader latch " + b.path);
+        this.candidacy = new Candidacy(b.client, line, b.participantId.getBytes(StandardCharsets.UTF_8),
+            "latch " + b.participantId + " on " + b.path, this::lead);
+    }
+
+    /** Configures a latch: policy, lease margin, listener executor. */
+    public static Builder builder(BatonClient client, String path, String participantId) {
+        return new Builder(client, path, participantId);
+    }
+
+    /** Joins the election (in the background). */
+    public void start() {
+        synchronized (this) {
+            if (state != State.LATENT) {
+                throw new IllegalStateException("latch on " + path + " was already started (state " + state + ")");
+            }
+            moveTo(State.WAITING);
+        }
+        candidacy.start();
+    }
+
+    /** Leaves the election, telling the listeners if it was leading ({@link CloseMode#NOTIFY_LEADER}). */
+    @Override
+    public void close() {
+        close(CloseMode.NOTIFY_LEADER);
+    }
+
+    /**
+     * Leaves the election. Returns once the node is deleted (or, without a connection, left to
+     * the client's background deletion), and, in NOTIFY_LEADER mode, after the listeners' {@code
+     * notLeader()}; when called from a listener it returns at once and the rest follows.
+     */
+    public void close(CloseMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        Holding held;
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            boolean leading = state == State.LEADER;
+            held = holding;
+            ticket = null;
+            holding = null;
+            moveTo(State.CLOSED);
+            if (leading && mode == CloseMode.NOTIFY_LEADER) {
+                listeners.forEach(l -> notifier.add(l::notLeader));
+            }
+        }
+        if (held != null) {
+            held.close();
+        }
+        Ticket mine = candidacy.leave();
+        // the node goes only after notLeader() returned: nobody is elected while we still act
+        CompletableFuture<Void> gone = notifier.barrier()
+            .thenCompose(v -> mine == null ? CompletableFuture.<Void>completedFuture(null) : line.contention().release(mine));
+        if (notifier.isDelivering()) {
+            return;
+        }
+        try {
+            gone.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.debug("latch on {}: node {} will be deleted in the background: {}", path, mine, e.getCause().toString());
+        }
+    }
+
+    /** Whether this latch leads now: state LEADER and its policy's checks (session, connection, lease deadline) pass. */
+    public boolean hasLeadership() {
+        Holding held;
+        synchronized (this) {
+            if (state != State.LEADER) {
+                return false;
+            }
+            held = holding;
+        }
+        return held.isValid();
+    }
+
+    /** The current term's token (czxid of this latch's node) while leading, else {@link #NO_TOKEN}. */
+    public long leadershipToken() {
+        Ticket mine;
+        synchronized (this) {
+            mine = state == State.LEADER ? ticket : null;
+        }
+        return mine != null && hasLeadership() ? mine.fencingToken() : NO_TOKEN;
+    }
+
+    /** Waits until this latch leads. */
+    public void await() throws InterruptedException {
+        synchronized (this) {
+            while (!leadingNow()) {
+                wait();
+            }
+        }
+    }
+
+    /** Waits up to {@code timeout} for this latch to lead; returns whether it does. */
+    public boolean await(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (this) {
+            while (!leadingNow()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
+        }
+    }
+
+    /** Whether the latch leads now; throws if it never can (not started, or closed). Caller holds the lock. */
+    private boolean leadingNow() {
+        return switch (state) {
+            case LATENT -> throw new IllegalStateException("latch on " + path + " is not started: call start() first");
+            case CLOSED -> throw new ElectionClosedException("latch on " + path + " is closed");
+            case LEADER -> holding.isValid();
+            case WAITING -> false;
+        };
+    }
+
+    /**
+     * Listeners hear every later change; one added while the latch leads hears {@code isLeader}
+     * at once (so no grant is missed).
+     */
+    public void addListener(LeaderLatchListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            listeners.add(listener);
+            if (state == State.LEADER) {
+                long token = ticket.fencingToken();
+                notifier.add(() -> listener.isLeader(token));
+            }
+        }
+        notifier.flush();
+    }
+
+    public void removeListener(LeaderLatchListener listener) {
+        listeners.remove(listener);
+    }
+
+    /**
+     * Replaces the id this leader publishes (in its node, where {@link #getParticipants()},
+     * observers and Curator see it) without a new election; kept if it joins again later.
+     *
+     * @throws NotLeaderException if this latch does not lead
+     */
+    public void proclaim(String id) throws InterruptedException {
+        byte[] data = Objects.requireNonNull(id, "id").getBytes(StandardCharsets.UTF_8);
+        Ticket mine;
+        synchronized (this) {
+            mine = state == State.LEADER ? ticket : null;
+        }
+        if (mine == null || !hasLeadership()) {
+            throw new NotLeaderException("latch " + participantId + " on " + path + " does not lead: only the leader proclaims");
+        }
+        line.publish(mine, data);
+        candidacy.publishing(data);
+    }
+
+    /** The participant whose node is first in line, or {@code Participant("", false)} if nobody is in line. */
+    public Participant getLeader() throws InterruptedException {
+        return line.leader();
+    }
+
+    /** Every participant, in line order (the leader first). */
+    public Collection<Participant> getParticipants() throws InterruptedException {
+        return line.participants();
+    }
+
+    public synchronized State state() {
+        return state;
+    }
+
+    public String participantId() {
+        return participantId;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    @Override
+    public String toString() {
+        return "LeaderLatch[" + path + ", " + participantId + ", " + state() + "]";
+    }
+
+    // ---- leading and stepping down (the candidacy finds and confirms the node) ----
+
+    /** The one transition method: checks the move is legal. Caller holds the lock. */
+    private void moveTo(State next) {
+        boolean legal = switch (state) {
+            case LATENT -> next == State.WAITING || next == State.CLOSED;
+            case WAITING -> next == State.LEADER || next == State.CLOSED;
+            case LEADER -> next == State.WAITING || next == State.CLOSED;
+            case CLOSED -> false;
+        };
+        if (!legal) {
+            throw new IllegalStateException("latch on " + path + " cannot go from " + state + " to " + next);
+        }
+        state = next;
+        notifyAll();
+    }
+
+    /** The candidacy confirmed {@code mine} first in line: lead, unless the connection already says otherwise. */
+    private boolean lead(Ticket mine) {
+        Holding watch;
+        synchronized (this) {
+            if (state != State.WAITING) {
+                return false;
+            }
+            watch = policy.monitor(client, mine, leaseMargin);
+            if (!watch.isValid()) {
+                watch.close();
+                return false;
+            }
+            holding = watch;
+            ticket = mine;
+            moveTo(State.LEADER);
+            long token = mine.fencingToken();
+            listeners.forEach(l -> notifier.add(() -> l.isLeader(token)));
+        }
+        watch.onLost(() -> lost(watch));
+        notifier.flush();
+        return true;
+    }
+
+    private void lost(Holding which) {
+        synchronized (this) {
+            if (holding != which || state != State.LEADER) {
+                return;
+            }
+            holding = null;
+            ticket = null;
+            moveTo(State.WAITING);
+            listeners.forEach(l -> notifier.add(l::notLeader));
+        }
+        LOG.info("latch {} on {} stepped down: {}", participantId, path, which.lossReason().orElse("lost"));
+        notifier.flush();
+        candidacy.recheck();
+    }
+
+    /** Settings of a {@link LeaderLatch}: those of {@link ElectionBuilder}, and where listeners run. */
+    public static final class Builder extends ElectionBuilder<Builder> {
+        private Executor executor;
+
+        private Builder(BatonClient client, String path, String participantId) {
+            super(client, path, participantId, Line.LATCH);
+        }
+
+        /** Where listeners run (one call at a time, in order). Default: the client's async executor. */
+        public Builder listenerExecutor(Executor listenerExecutor) {
+            this.executor = Objects.requireNonNull(listenerExecutor, "listenerExecutor");
+            return this;
+        }
+
+        public LeaderLatch build() {
+            return new LeaderLatch(this);
+        }
+    }
+}

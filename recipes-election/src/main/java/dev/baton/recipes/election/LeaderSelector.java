@@ -1,0 +1,413 @@
+package dev.baton.recipes.election;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ConnectionStateChange;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.contention.Holding;
+import dev.baton.framework.contention.Ticket;
+import dev.baton.recipes.election.internal.Line;
+import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leader election by turns: each selector waits in line, then runs
+ * {@link LeaderSelectorListener#takeLeadership} on its own thread, and leads until that returns.
+ *
+ * <p>Algorithm. A turn takes a place in line through the contention engine (node {@code
+ * _c_<uuid>-lock-<seq>}, data = participant id; Curator's layout) and is granted only after a
+ * listing shows its node first on the current session (see {@link LeaderLatch}); it then starts
+ * a {@link Holding} under the {@link LeadershipPolicy} and calls {@code takeLeadership}. When the
+ * holding is lost, or the selector is closed, the thread is interrupted. When {@code
+ * takeLeadership} returns (or throws: logged with its stack trace), the node is deleted and the
+ * next participant leads. With {@link #autoRequeue()} the selector then takes a new turn.
+ *
+ * <p>Guarantees and caveats. Leadership lasts exactly as long as {@code takeLeadership} runs:
+ * the node is deleted only after it returned, so nobody else is elected while it runs, even if
+ * it ignores the interrupt. {@link #hasLeadership()} turns false the moment leadership is lost,
+ * before the work has stopped. Under pauses and partitions the same holds as for a latch: at most
+ * one leader when the leader sees the loss first (close, CONNECTION, LEASE), and a fencing token
+ * ({@link LeaderSelectorListener#takeLeadership(BatonClient, long)}) for when it cannot.
+ *
+ * <pre>{@code
+ * LeaderSelector selector = new LeaderSelector(client, "/jobs/compaction/leader", "node-3",
+ *     c -> compactUntilInterrupted());
+ * selector.autoRequeue();
+ * selector.start();
+ * }</pre>
+ */
+public final class LeaderSelector implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderSelector.class);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    /** Where a selector is in its life. */
+    public enum State {
+        /** Built, not started. */
+        LATENT,
+        /** A turn is in line (or confirming its node). */
+        QUEUED,
+        /** {@code takeLeadership} is running and leadership is valid. */
+        LEADING,
+        /** Leadership was lost or given up: the thread is interrupted, {@code takeLeadership} has not returned yet. */
+        RELINQUISHING,
+        /** No turn queued (started without auto-requeue, and the turn is over). */
+        IDLE,
+        /** Closed for good. */
+        CLOSED
+    }
+
+    private final BatonClient client;
+    private final String path;
+    private final String participantId;
+    private final LeaderSelectorListener listener;
+    private final Line line;
+    private final LeadershipPolicy policy;
+    private final Duration leaseMargin;
+    private final ThreadFactory threads;
+    private final ConnectionStateListener onConnection = new ConnectionStateListener() {
+        @Override
+        public void stateChanged(BatonClient c, ConnectionState newState) {
+            // the variant with the session is the one used
+        }
+
+        @Override
+        public void stateChanged(BatonClient c, ConnectionStateChange change) {
+            synchronized (LeaderSelector.this) {
+                connections++;
+                LeaderSelector.this.notifyAll();
+            }
+        }
+    };
+
+    // guarded by this
+    private State state = State.LATENT;
+    private boolean autoRequeue;
+    private boolean turnWanted;
+    private Thread thread;
+    private Holding holding;
+    private Ticket ticket;
+    private byte[] published;
+    private long connections;
+
+    /** A selector with the default settings (see {@link Builder}). */
+    public LeaderSelector(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
+        this(builder(client, path, participantId, listener));
+    }
+
+    private LeaderSelector(Builder b) {
+        this.client = b.client;
+        this.path = b.path;
+        this.participantId = b.participantId;
+        this.listener = b.listener;
+        this.line = Line.of(b.client, b.path, Line.SELECTOR);
+        this.policy = b.effectivePolicy();
+        this.leaseMargin = b.leaseMargin;
+        this.threads = b.threads != null ? b.threads : r -> {
+            Thread t = new Thread(r, "baton-leader-selector-" + THREADS.incrementAndGet() + "-" + b.path);
+            t.setDaemon(true);
+            return t;
+        };
+        this.published = b.participantId.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Configures a selector: policy, lease margin, thread factory. */
+    public static Builder builder(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
+        return new Builder(client, path, participantId, listener);
+    }
+
+    /** Queues the first turn. */
+    public void start() {
+        synchronized (this) {
+            if (state != State.LATENT) {
+                throw new IllegalStateException("selector on " + path + " was already started (state " + state + ")");
+            }
+            moveTo(State.IDLE);
+        }
+        client.addConnectionStateListener(onConnection);
+        requeue();
+    }
+
+    /** After each turn, take a new one (until closed). */
+    public synchronized void autoRequeue() {
+        autoRequeue = true;
+    }
+
+    /**
+     * Queues one more turn (after the current one, if any). Returns false if one was already
+     * queued.
+     *
+     * @throws IllegalStateException before start; {@link ElectionClosedException} after close
+     */
+    public boolean requeue() {
+        synchronized (this) {
+            switch (state) {
+                case LATENT -> throw new IllegalStateException("selector on " + path + " is not started: call start() first");
+                case CLOSED -> throw new ElectionClosedException("selector on " + path + " is closed");
+                case IDLE, QUEUED, LEADING, RELINQUISHING -> {
+                    // a turn can be queued
+                }
+            }
+            if (turnWanted) {
+                return false;
+            }
+            turnWanted = true;
+            if (thread != null) {
+                return true;
+            }
+            thread = threads.newThread(this::turns);
+        }
+        thread.start();
+        return true;
+    }
+
+    /** Whether {@code takeLeadership} is running and leadership is still valid under the policy. */
+    public boolean hasLeadership() {
+        Holding held;
+        synchronized (this) {
+            if (state != State.LEADING) {
+                return false;
+            }
+            held = holding;
+        }
+        return held.isValid();
+    }
+
+    /** The current term's token while leading, else {@link LeaderLatch#NO_TOKEN}. */
+    public long leadershipToken() {
+        Ticket mine;
+        synchronized (this) {
+            mine = state == State.LEADING ? ticket : null;
+        }
+        return mine != null && hasLeadership() ? mine.fencingToken() : LeaderLatch.NO_TOKEN;
+    }
+
+    /** Ends the current term: interrupts {@code takeLeadership}. */
+    public synchronized void interruptLeadership() {
+        if (state == State.LEADING) {
+            moveTo(State.RELINQUISHING);
+            thread.interrupt();
+        }
+    }
+
+    /** Replaces the id this leader publishes, without a new election. @throws NotLeaderException if not leading */
+    public void proclaim(String id) throws InterruptedException {
+        byte[] data = Objects.requireNonNull(id, "id").getBytes(StandardCharsets.UTF_8);
+        Ticket mine;
+        synchronized (this) {
+            mine = state == State.LEADING ? ticket : null;
+        }
+        if (mine == null || !hasLeadership()) {
+            throw new NotLeaderException("selector " + participantId + " on " + path + " does not lead: only the leader proclaims");
+        }
+        line.publish(mine, data);
+        synchronized (this) {
+            published = data;
+        }
+    }
+
+    public Participant getLeader() throws InterruptedException {
+        return line.leader();
+    }
+
+    public Collection<Participant> getParticipants() throws InterruptedException {
+        return line.participants();
+    }
+
+    public synchronized State state() {
+        return state;
+    }
+
+    public String participantId() {
+        return participantId;
+    }
+
+    /**
+     * Leaves the election: interrupts the thread and waits until {@code takeLeadership} has
+     * returned and the node is deleted (unless called from {@code takeLeadership} itself).
+     */
+    @Override
+    public void close() {
+        Thread running;
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            moveTo(State.CLOSED);
+            running = thread;
+        }
+        client.removeConnectionStateListener(onConnection);
+        if (running == null || running == Thread.currentThread()) {
+            if (running != null) {
+                running.interrupt();
+            }
+            return;
+        }
+        running.interrupt();
+        try {
+            running.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LeaderSelector[" + path + ", " + participantId + ", " + state() + "]";
+    }
+
+    // ---- the selector's thread ----
+
+    /** The one transition method: checks the move is legal. Caller holds the lock. */
+    private void moveTo(State next) {
+        boolean legal = switch (state) {
+            case LATENT -> next == State.IDLE || next == State.CLOSED;
+            case IDLE -> next == State.QUEUED || next == State.CLOSED;
+            case QUEUED -> next == State.QUEUED || next == State.LEADING || next == State.IDLE || next == State.CLOSED;
+            case LEADING -> next == State.RELINQUISHING || next == State.QUEUED || next == State.CLOSED;
+            case RELINQUISHING -> next == State.QUEUED || next == State.CLOSED;
+            case CLOSED -> false;
+        };
+        if (!legal) {
+            throw new IllegalStateException("selector on " + path + " cannot go from " + state + " to " + next);
+        }
+        state = next;
+        notifyAll();
+    }
+
+    private void turns() {
+        while (true) {
+            synchronized (this) {
+                if (state == State.CLOSED || !turnWanted) {
+                    if (state != State.CLOSED) {
+                        moveTo(State.IDLE);
+                    }
+                    thread = null;
+                    return;
+                }
+                turnWanted = autoRequeue;
+                moveTo(State.QUEUED);
+            }
+            try {
+                turn();
+            } catch (InterruptedException e) {
+                LOG.debug("selector {} on {}: turn interrupted", participantId, path);
+            } catch (BatonException e) {
+                awaitNextConnection(e);
+            }
+            Thread.interrupted(); // an interrupt ends one turn, never the next
+        }
+    }
+
+    private void turn() throws InterruptedException {
+        byte[] data;
+        synchronized (this) {
+            data = published;
+        }
+        // the engine's hold comes from a listing that shows the node first (Line.LISTED_MUTEX)
+        Ticket mine = line.contention().acquireBlocking(data, null);
+        Holding watch = policy.monitor(client, mine, leaseMargin);
+        boolean lead;
+        synchronized (this) {
+            // closed meanwhile, or disconnected again already: no term; give the node back
+            lead = state == State.QUEUED && watch.isValid();
+            if (lead) {
+                moveTo(State.LEADING);
+                holding = watch;
+                ticket = mine;
+            } else if (state == State.QUEUED) {
+                turnWanted = true;
+            }
+        }
+        if (!lead) {
+            watch.close();
+            line.releaseAndWait(mine);
+            return;
+        }
+        watch.onLost(() -> lost(watch));
+        try {
+            listener.takeLeadership(client, mine.fencingToken());
+        } catch (InterruptedException e) {
+            LOG.debug("selector {} on {}: takeLeadership ended by interrupt", participantId, path);
+        } catch (Throwable e) {
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal; // out of memory or stack: nothing sensible to do here (finally still releases)
+            }
+            LOG.error("takeLeadership of selector {} on {} threw; leadership released", participantId, path, e);
+        } finally {
+            synchronized (this) {
+                holding = null;
+                ticket = null;
+                if (state == State.LEADING || state == State.RELINQUISHING) {
+                    moveTo(State.QUEUED);
+                }
+            }
+            watch.close();
+            line.releaseAndWait(mine);
+        }
+    }
+
+    private void lost(Holding which) {
+        synchronized (this) {
+            if (holding != which || state != State.LEADING) {
+                return;
+            }
+            moveTo(State.RELINQUISHING);
+            thread.interrupt();
+        }
+        LOG.info("selector {} on {} lost leadership: {}", participantId, path, which.lossReason().orElse("lost"));
+    }
+
+    /** A turn failed: try again once connected (connection trouble) or after the next connection change (anything else). */
+    private void awaitNextConnection(BatonException failure) {
+        if (failure instanceof ClientClosedException || client.isClosed()) {
+            return;
+        }
+        boolean connectionTrouble = Line.isConnectionTrouble(failure);
+        if (connectionTrouble) {
+            LOG.info("selector {} on {}: turn failed ({}); trying again once connected", participantId, path, failure.toString());
+        } else {
+            LOG.error("selector {} on {}: turn failed; trying again after the next connection change", participantId, path, failure);
+        }
+        synchronized (this) {
+            turnWanted = true;
+            long seen = connections;
+            while (state != State.CLOSED && connections == seen && !(connectionTrouble && client.connectionState().isConnected())) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    return; // close() interrupts this thread; the loop sees CLOSED
+                }
+            }
+        }
+    }
+
+    /** Settings of a {@link LeaderSelector}: those of {@link ElectionBuilder}, and its thread factory. */
+    public static final class Builder extends ElectionBuilder<Builder> {
+        private final LeaderSelectorListener listener;
+        private ThreadFactory threads;
+
+        private Builder(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
+            super(client, path, participantId, Line.SELECTOR);
+            this.listener = Objects.requireNonNull(listener, "listener");
+        }
+
+        /** Makes the selector's thread. Default: daemon threads named after the election. */
+        public Builder threadFactory(ThreadFactory factory) {
+            this.threads = Objects.requireNonNull(factory, "threadFactory");
+            return this;
+        }
+
+        public LeaderSelector build() {
+            return new LeaderSelector(this);
+        }
+    }
+}

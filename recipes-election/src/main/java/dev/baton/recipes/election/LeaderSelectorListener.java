@@ -1,0 +1,27 @@
+package dev.baton.recipes.election;
+
+import dev.baton.framework.BatonClient;
+
+/**
+ * The work a {@link LeaderSelector} runs while it leads.
+ *
+ * <p>{@code takeLeadership} runs on the selector's own thread; leadership lasts until it returns.
+ * When leadership is lost (per the selector's {@link LeadershipPolicy}) or the selector is
+ * closed, the thread is interrupted: return promptly. Until it returns the selector's node stays
+ * first in line, so nobody else is elected; {@link LeaderSelector#hasLeadership()} is already
+ * false. An exception thrown from it is logged with its stack trace and leadership is released.
+ */
+@FunctionalInterface
+public interface LeaderSelectorListener {
+    /** Lead until this returns. */
+    void takeLeadership(BatonClient client) throws Exception;
+
+    /**
+     * Lead until this returns, in the term identified by {@code token} (the czxid of the
+     * selector's node: larger than every earlier leader's; give it to fenced resources). Forwards
+     * to {@link #takeLeadership(BatonClient)} unless overridden.
+     */
+    default void takeLeadership(BatonClient client, long token) throws Exception {
+        takeLeadership(client);
+    }
+}

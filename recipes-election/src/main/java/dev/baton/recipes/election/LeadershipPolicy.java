@@ -1,0 +1,82 @@
+package dev.baton.recipes.election;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.contention.Holding;
+import dev.baton.framework.contention.Ticket;
+import java.time.Duration;
+
+/**
+ * When a leader stops trusting its leadership. Chosen per recipe; the default follows the
+ * client's {@link ErrorPolicy} (STANDARD: {@link #CONNECTION}, SESSION_ONLY: {@link #SESSION}).
+ *
+ * <p>Whatever the policy, a leader steps down at once when its node is deleted or its session
+ * is known to be gone. The policies differ only in what they do while the client is disconnected
+ * and cannot tell whether its session is alive. See {@code docs/election.md} for the guarantees of
+ * each under pauses and partitions.
+ */
+public enum LeadershipPolicy {
+    /**
+     * Step down as soon as the connection is suspended; lead again (same term, same token) if
+     * the same session reconnects. Never two leaders through a partition, at the price of a
+     * step-down on every short disconnect.
+     */
+    CONNECTION,
+    /**
+     * Keep leading through a disconnect; step down only when the session is lost. No spurious
+     * step-downs, but a partitioned leader may still believe it leads for up to a session timeout
+     * after another participant was elected: fence the resources it acts on with the token.
+     */
+    SESSION,
+    /**
+     * Keep leading through a short disconnect, but step down before the servers could expire the
+     * session: at the last certain server contact plus the negotiated session timeout, minus a
+     * safety margin, on the monotonic clock. A partitioned leader is gone before anybody else can
+     * be elected, without stepping down on every blip. A process paused (GC, VM freeze) for longer
+     * than the margin can still overlap: keep fencing.
+     */
+    LEASE;
+
+    /** The smallest lease margin the default picks: covers timer and callback latency. */
+    static final Duration MIN_DEFAULT_MARGIN = Duration.ofMillis(50);
+
+    /** The policy matching a client's error policy. */
+    public static LeadershipPolicy of(ErrorPolicy errorPolicy) {
+        return switch (errorPolicy) {
+            case STANDARD -> CONNECTION;
+            case SESSION_ONLY -> SESSION;
+        };
+    }
+
+    /**
+     * Whether entering {@code state} by itself ends leadership under this policy (LEASE ends it
+     * later, at the lease deadline, if the disconnect lasts).
+     */
+    public boolean stepsDownOn(ConnectionState state) {
+        return switch (state) {
+            case LOST -> true;
+            case SUSPENDED -> this == CONNECTION;
+            case CONNECTED, RECONNECTED, READ_ONLY -> false;
+        };
+    }
+
+    /**
+     * The lease margin used when none is configured: a tenth of the negotiated session timeout,
+     * at least {@link #MIN_DEFAULT_MARGIN}.
+     */
+    public static Duration defaultLeaseMargin(Duration negotiatedSessionTimeout) {
+        Duration tenth = negotiatedSessionTimeout.dividedBy(10);
+        return tenth.compareTo(MIN_DEFAULT_MARGIN) < 0 ? MIN_DEFAULT_MARGIN : tenth;
+    }
+
+    /** Starts watching a granted ticket the way this policy asks. */
+    Holding monitor(BatonClient client, Ticket ticket, Duration leaseMargin) {
+        return switch (this) {
+            case CONNECTION -> Holding.monitor(client, ticket, ErrorPolicy.STANDARD);
+            case SESSION -> Holding.monitor(client, ticket, ErrorPolicy.SESSION_ONLY);
+            case LEASE -> Holding.monitorWithLease(client, ticket,
+                leaseMargin != null ? leaseMargin : defaultLeaseMargin(client.negotiatedSessionTimeout()));
+        };
+    }
+}

@@ -1,0 +1,137 @@
+package dev.baton.recipes.election;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
+import dev.baton.recipes.election.ElectionEvent.NoLeader;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+@EnsembleTest
+class ElectionObserverTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    EmbeddedEnsemble ensemble;
+
+    @Test
+    void observerReportsEachLeaderInOrderAndNoLeaderWhenTheLineEmpties(BatonClient watcher, BatonClient a, BatonClient b)
+        throws Exception {
+        String path = "/observed/order";
+        List<ElectionEvent> events = new CopyOnWriteArrayList<>();
+        try (ElectionObserver observer = new ElectionObserver(watcher, path)) {
+            observer.addListener(events::add);
+            observer.start();
+            await().atMost(WAIT).until(() -> events.size() == 1);
+            assertThat(events.get(0)).isEqualTo(new NoLeader());
+
+            // each term lasts until the observer reported it (a shorter one may be skipped, as documented)
+            LeaderLatch first = new LeaderLatch(a, path, "a");
+            first.start();
+            first.await();
+            await().atMost(WAIT).until(() -> events.size() == 2);
+            LeaderLatch second = new LeaderLatch(b, path, "b");
+            second.start();
+            await().atMost(WAIT).until(() -> LineOrder.of(watcher, path).size() == 2);
+            long firstTerm = first.leadershipToken();
+            first.close();
+            second.await();
+            await().atMost(WAIT).until(() -> events.size() == 3);
+            long secondTerm = second.leadershipToken();
+            second.close();
+
+            await().atMost(WAIT).until(() -> events.size() == 4);
+            assertThat(events).containsExactly(
+                new NoLeader(),
+                new LeaderChanged(new Participant("a", true), firstTerm),
+                new LeaderChanged(new Participant("b", true), secondTerm),
+                new NoLeader());
+            assertThat(observer.current()).contains(new NoLeader());
+        }
+    }
+
+    @Test
+    void observerSeesWhatTheLeaderProclaimsInTheSameTerm(BatonClient watcher, BatonClient a) throws Exception {
+        String path = "/observed/proclaim";
+        List<ElectionEvent> events = new CopyOnWriteArrayList<>();
+        try (LeaderLatch leader = new LeaderLatch(a, path, "10.0.0.1:8080");
+             ElectionObserver observer = new ElectionObserver(watcher, path)) {
+            leader.start();
+            leader.await();
+            observer.addListener(events::add);
+            observer.start();
+            await().atMost(WAIT).until(() -> events.size() == 1);
+
+            leader.proclaim("10.0.0.1:9090");
+
+            await().atMost(WAIT).until(() -> events.size() == 2);
+            long term = leader.leadershipToken();
+            assertThat(events).containsExactly(
+                new LeaderChanged(new Participant("10.0.0.1:8080", true), term),
+                new LeaderChanged(new Participant("10.0.0.1:9090", true), term));
+        }
+    }
+
+    @Test
+    void observerWhoseSessionExpiredCatchesUpWithWhatItMissed(BatonClient a, BatonClient b) throws Exception {
+        String path = "/observed/expired";
+        List<ElectionEvent> events = new CopyOnWriteArrayList<>();
+        try (BatonClient watcher = dev.baton.test.TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+             ElectionObserver observer = new ElectionObserver(watcher, path);
+             LeaderLatch first = new LeaderLatch(a, path, "a");
+             LeaderLatch second = new LeaderLatch(b, path, "b")) {
+            first.start();
+            first.await();
+            observer.addListener(events::add);
+            observer.start();
+            await().atMost(WAIT).until(() -> events.size() == 1);
+            second.start();
+            await().atMost(WAIT).until(() -> LineOrder.of(a, path).size() == 2);
+
+            SessionKiller.expire(watcher, ensemble.connectString(), WAIT);
+            first.close();
+            second.await();
+
+            await().atMost(WAIT).until(() -> events.size() == 2);
+            assertThat(events.get(1)).isEqualTo(new LeaderChanged(new Participant("b", true), second.leadershipToken()));
+            // the watch is back on the new session: later changes are heard too
+            second.proclaim("b2");
+            await().atMost(WAIT).until(() -> events.size() == 3);
+            assertThat(((LeaderChanged) events.get(2)).leader().id()).isEqualTo("b2");
+        }
+    }
+
+    @Test
+    void aListenerAddedLaterHearsTheLatestReportFirst(BatonClient watcher, BatonClient a) throws Exception {
+        String path = "/observed/late";
+        try (LeaderLatch leader = new LeaderLatch(a, path, "a"); ElectionObserver observer = new ElectionObserver(watcher, path)) {
+            leader.start();
+            leader.await();
+            observer.start();
+            await().atMost(WAIT).until(() -> observer.current().isPresent());
+            List<ElectionEvent> late = new CopyOnWriteArrayList<>();
+            observer.addListener(late::add);
+            await().atMost(WAIT).until(() -> late.size() == 1);
+            assertThat(late.get(0)).isEqualTo(new LeaderChanged(new Participant("a", true), leader.leadershipToken()));
+        }
+    }
+
+    @Test
+    void reportsNeverGoBackInTime() {
+        LeaderChanged ten = new LeaderChanged(new Participant("a", true), 10);
+        LeaderChanged twelve = new LeaderChanged(new Participant("b", true), 12);
+        assertThat(ElectionObserver.next(null, -1, new NoLeader())).isEqualTo(new NoLeader());
+        assertThat(ElectionObserver.next(ten, 10, ten)).as("nothing new").isNull();
+        assertThat(ElectionObserver.next(ten, 10, twelve)).isEqualTo(twelve);
+        assertThat(ElectionObserver.next(twelve, 12, ten)).as("an older term after a newer one").isNull();
+        assertThat(ElectionObserver.next(new NoLeader(), 12, ten)).as("older term after NoLeader").isNull();
+        LeaderChanged proclaimed = new LeaderChanged(new Participant("b2", true), 12);
+        assertThat(ElectionObserver.next(twelve, 12, proclaimed)).isEqualTo(proclaimed);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.baton.recipes.election;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.history.LeadershipChecker;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leader's connection is cut (or silently paused) by a proxy, under each leadership policy.
+ * Partitioned leaders use a 2 s session so that the servers expire them quickly.
+ */
+@EnsembleTest
+class LeadershipPolicyFaultTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration SHORT_SESSION = Duration.ofSeconds(2);
+
+    EmbeddedEnsemble ensemble;
+
+    @Test
+    void connectionPolicyStepsDownOnDisconnectAndLeadsAgainInTheSameTerm(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "connection-blip")) {
+            Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10), 1);
+            Fleet.Member other = fleet.add("other", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10));
+            leader.start();
+            fleet.awaitOneLeader();
+            other.start();
+            fleet.awaitAllInLine(operator);
+            long token = leader.latch.leadershipToken();
+
+            leader.proxy.cut();
+            await().atMost(WAIT).until(() -> !fleet.history.leaders().containsKey("leader"));
+            assertThat(leader.leads()).isFalse();
+            assertThat(other.leads()).isFalse();
+            leader.proxy.heal();
+
+            assertThat(fleet.awaitOneLeader()).isSameAs(leader);
+            assertThat(leader.latch.leadershipToken()).as("same node, same term").isEqualTo(token);
+            fleet.history.check().assertNeverTwoLeaders();
+        }
+    }
+
+    @Test
+    void connectionPolicyPartitionedLeaderIsGoneBeforeTheNextIsElected(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "connection-partition")) {
+            partitionEachLeaderInTurn(fleet, operator, LeadershipPolicy.CONNECTION, 2);
+            fleet.history.check().assertNeverTwoLeaders();
+        }
+    }
+
+    @Test
+    void sessionPolicyKeepsLeadershipThroughADisconnect(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "session-blip")) {
+            Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.SESSION, Duration.ofSeconds(10), 1);
+            Fleet.Member other = fleet.add("other", LeadershipPolicy.SESSION, Duration.ofSeconds(10));
+            leader.start();
+            fleet.awaitOneLeader();
+            other.start();
+            fleet.awaitAllInLine(operator);
+
+            leader.proxy.cut();
+            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.SUSPENDED);
+            assertThat(leader.leads()).as("still leading while suspended").isTrue();
+            leader.proxy.heal();
+            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.RECONNECTED);
+
+            assertThat(fleet.awaitOneLeader()).isSameAs(leader);
+            assertThat(fleet.history.grants()).as("one term, never interrupted").isEqualTo(1);
+            fleet.history.check().assertNeverTwoLeaders();
+        }
+    }
+
+    /**
+     * Under SESSION a partitioned leader hears that its session is gone only when its client
+     * gives up on it, which can be after the servers expired it and elected the next leader: the
+     * documented price of SESSION. What still holds: the new term's token is larger, so fenced
+     * resources reject the old leader, and the old leader does step down.
+     */
+    @Test
+    void sessionPolicyPartitionedLeaderIsFencedByItsTokenAndStepsDownAtSessionLoss(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "session-partition")) {
+            Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.SESSION, SHORT_SESSION, 1);
+            Fleet.Member other = fleet.add("other", LeadershipPolicy.SESSION, Duration.ofSeconds(10));
+            leader.start();
+            fleet.awaitOneLeader();
+            other.start();
+            fleet.awaitAllInLine(operator);
+            long oldToken = leader.latch.leadershipToken();
+
+            leader.proxy.cut();
+            await().atMost(WAIT).until(other::leads);
+            await().atMost(WAIT).until(() -> !fleet.history.leaders().containsKey("leader"));
+            leader.proxy.heal();
+
+            assertThat(fleet.awaitOneLeader()).isSameAs(other);
+            assertThat(other.latch.leadershipToken()).isGreaterThan(oldToken);
+            LeadershipChecker.Verdict verdict = fleet.history.check();
+            assertThat(verdict.violations()).as("only an overlap, never a stale or reused term")
+                .allSatisfy(v -> assertThat(v).contains("two leaders"));
+        }
+    }
+
+    @Test
+    void leasePolicyKeepsLeadershipThroughAShortDisconnect(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "lease-blip")) {
+            // disconnected without a recent request, the lease runs about a third of the session
+            // timeout minus the margin: 20 s leaves ample time for the client to reconnect
+            Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.LEASE, Duration.ofSeconds(20), 1);
+            Fleet.Member other = fleet.add("other", LeadershipPolicy.LEASE, Duration.ofSeconds(10));
+            leader.start();
+            fleet.awaitOneLeader();
+            other.start();
+            fleet.awaitAllInLine(operator);
+
+            leader.proxy.cut();
+            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.SUSPENDED);
+            assertThat(leader.leads()).as("within the lease while briefly disconnected").isTrue();
+            leader.proxy.heal();
+            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.RECONNECTED);
+
+            assertThat(fleet.awaitOneLeader()).isSameAs(leader);
+            assertThat(fleet.history.grants()).isEqualTo(1);
+            fleet.history.check().assertNeverTwoLeaders();
+        }
+    }
+
+    /**
+     * The proof LEASE exists for: a leader cut off (by a dropped connection, or by silence) keeps
+     * leading only until shortly before the servers could expire its session, so it has stepped
+     * down — its notLeader() ran, hasLeadership() is false — before anybody else is elected.
+     */
+    @Test
+    void leasePolicyPartitionedLeaderStepsDownBeforeAnyoneElseIsElected(BatonClient operator) throws Exception {
+        try (Fleet fleet = new Fleet(ensemble, "lease-partition")) {
+            List<String> leadingAtHandOver = partitionEachLeaderInTurn(fleet, operator, LeadershipPolicy.LEASE, 3);
+            assertThat(leadingAtHandOver).as("partitioned leaders still claiming leadership when the next was elected").isEmpty();
+            LeadershipChecker.Verdict verdict = fleet.history.check().assertNeverTwoLeaders();
+            assertThat(verdict.terms()).isGreaterThanOrEqualTo(4);
+        }
+    }
+
+    /**
+     * Three participants, each behind its own proxy with a short session. In each round the
+     * leader is partitioned (cut in even rounds, silently paused in odd ones) until another
+     * participant is elected; then it comes back and rejoins. Returns the partitioned leaders
+     * whose hasLeadership() was still true when the next leader's isLeader() ran.
+     */
+    private List<String> partitionEachLeaderInTurn(Fleet fleet, BatonClient operator, LeadershipPolicy policy, int rounds)
+        throws Exception {
+        List<String> stillLeading = new CopyOnWriteArrayList<>();
+        List<Fleet.Member> members = List.of(
+            fleet.addBehindProxy("a", policy, SHORT_SESSION, 1),
+            fleet.addBehindProxy("b", policy, SHORT_SESSION, 1),
+            fleet.addBehindProxy("c", policy, SHORT_SESSION, 1));
+        for (Fleet.Member member : members) {
+            member.start().addListener(LeaderLatchListener.of(token -> members.stream()
+                .filter(m -> m != member && m.leads()).forEach(m -> stillLeading.add(m.id)), () -> { }));
+        }
+        for (int round = 0; round < rounds; round++) {
+            Fleet.Member leader = fleet.awaitOneLeader();
+            fleet.awaitAllInLine(operator);
+            if (round % 2 == 0) {
+                leader.proxy.cut();
+            } else {
+                leader.proxy.pause();
+            }
+            fleet.awaitOneLeaderOtherThan(leader);
+            leader.proxy.heal();
+            fleet.awaitAllInLine(operator);
+        }
+        return stillLeading;
+    }
+}
