@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
         ServerCommand.class,
         LockCommand.class,
         SemCommand.class,
+        ElectCommand.class,
         BarrierCommand.class,
         BarrierCommand.Latch.class,
         DiscoveryCommand.class,

@@ -1,0 +1,60 @@
+package dev.baton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@EnsembleTest
+class ElectCommandTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    EmbeddedEnsemble ensemble;
+    @TempDir
+    Path dir;
+
+    private static List<String> lines(Path file) throws Exception {
+        return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+    }
+
+    @Test
+    void exactlyOneOfThreeContendersRunsTheCommandAndItMovesWhenTheLeaderStops() throws Exception {
+        Path log = dir.resolve("leaders.log");
+        Path observed = dir.resolve("observed.log");
+        Map<String, String> env = Map.of("BATON_CONNECT", ensemble.connectString());
+        String body = "echo \"$BATON_LEADER_ID $BATON_TERM\" >> " + log + "; while true; do sleep 0.1; done";
+        List<BatonProcess> contenders = new ArrayList<>();
+        try (BatonProcess observer = BatonProcess.start(dir, env, "elect", "--observe", "jobs")) {
+            for (int i = 0; i < 3; i++) {
+                contenders.add(BatonProcess.start(dir, env, "elect", "jobs", "--id", "p" + i, "--", "sh", "-c", body));
+            }
+            await().atMost(WAIT).until(() -> lines(log).size() == 1);
+            // the others campaign but do not run their command while one leads
+            await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> lines(log).size() == 1);
+            String[] first = lines(log).get(0).split(" ");
+            BatonProcess leader = contenders.get(Integer.parseInt(first[0].substring(1)));
+
+            leader.signal("TERM");   // forwarded to its command, which dies; leadership is released
+            assertThat(leader.exitCode(WAIT)).as("128 + SIGTERM from the command").isEqualTo(143);
+            await().atMost(WAIT).until(() -> lines(log).size() == 2);
+            String[] second = lines(log).get(1).split(" ");
+            assertThat(second[0]).isNotEqualTo(first[0]);
+            assertThat(Long.parseLong(second[1])).as("a new term has a larger token").isGreaterThan(Long.parseLong(first[1]));
+
+            await().atMost(WAIT).until(() -> observer.stdout().contains("\"leader\":\"" + second[0] + "\""));
+            assertThat(observer.stdout()).contains("{\"leader\":\"" + first[0] + "\",\"term\":" + first[1] + "}");
+        } finally {
+            contenders.forEach(BatonProcess::close);
+        }
+    }
+}
