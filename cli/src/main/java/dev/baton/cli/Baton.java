@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
         ElectCommand.class,
         BarrierCommand.class,
         BarrierCommand.Latch.class,
+        QueueCommand.class,
         DiscoveryCommand.class,
         TreeCommands.Ls.class,
         TreeCommands.Get.class,

@@ -123,6 +123,15 @@ public final class SimpleDistributedQueue {
         return await(Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos);
     }
 
+    /**
+     * How many items wait, in every shard (each shard counted from its stat, so this costs one
+     * listing of the shards and one read per shard, not a listing of every item).
+     */
+    public long size() throws InterruptedException {
+        ensurePath();
+        return store.count();
+    }
+
     /** Returns the head without removing it, or null if the queue is empty. */
     public byte[] peek() throws InterruptedException {
         ensurePath();

@@ -1,0 +1,64 @@
+package dev.baton.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.queue.SimpleDistributedQueue;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code baton queue put|take|size}: a distributed FIFO queue from the shell (SimpleDistributedQueue). */
+@Command(name = "queue", mixinStandardHelpOptions = true,
+    description = {"A distributed FIFO queue from the shell: queue put NAME ITEM... | queue take NAME | queue size NAME.",
+        "NAME is a path if it starts with /, else /baton/queues/NAME. take prints the item on stdout; with --timeout it exits 1 if none came."})
+final class QueueCommand implements Callable<Integer> {
+    @Mixin
+    ConnectOptions connection;
+    @Spec
+    CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "ACTION", description = "put, take or size")
+    String action;
+    @Parameters(index = "1", paramLabel = "NAME")
+    String name;
+    @Parameters(index = "2..*", paramLabel = "ITEM", description = "for put: the items, in order ('-' reads one item from standard input)")
+    List<String> items;
+    @Option(names = "--timeout", converter = Durations.class, description = "for take: give up after D and exit 1 (default: wait)")
+    Duration timeout;
+
+    @Override
+    public Integer call() throws Exception {
+        try (BatonClient client = connection.connect()) {
+            SimpleDistributedQueue queue = new SimpleDistributedQueue(client, Names.path("queues", name));
+            PrintWriter out = spec.commandLine().getOut();
+            switch (action) {
+                case "put" -> {
+                    if (items == null || items.isEmpty()) {
+                        throw new CliExit(ExitCodes.USAGE, "queue put needs at least one ITEM");
+                    }
+                    for (String item : items) {
+                        queue.offer("-".equals(item) ? System.in.readAllBytes() : item.getBytes(UTF_8));
+                    }
+                }
+                case "take" -> {
+                    byte[] item = timeout == null ? queue.take() : queue.poll(timeout);
+                    if (item == null) {
+                        throw new CliExit(ExitCodes.NOT_ACQUIRED, "queue " + name + " stayed empty for " + Durations.format(timeout));
+                    }
+                    out.println(new String(item, UTF_8));
+                }
+                case "size" -> out.println(queue.size());
+                default -> throw new CliExit(ExitCodes.USAGE, "queue action must be put, take or size, was '" + action + "'");
+            }
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+}
