@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
         TreeCommands.Set.class,
         TreeCommands.Tree.class,
         StatusCommand.class,
+        DemoCommand.class,
         CommandLine.HelpCommand.class
     },
     footer = {"", "Exit codes: 0 ok, 1 not acquired in time, 64 usage error, 69 ensemble unreachable,",

@@ -173,7 +173,7 @@ public final class TreeCache implements AutoCloseable {
             .exceptionally(e -> {
                 if (!closed && !client.isClosed()) {
                     LOG.warn("cache of {}: a step failed ({}); loading again in {}", root, Futures.rethrow(e).getMessage(), RETRY_AFTER_FAILURE);
-                    CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS)
+                    CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
                         .execute(() -> enqueue(this::resync));
                 }
                 return null;

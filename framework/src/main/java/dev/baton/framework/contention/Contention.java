@@ -179,7 +179,7 @@ public final class Contention {
 
         CompletableFuture<Ticket> start() {
             if (timeout != null && !timeout.isZero()) {
-                CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
                     .execute(() -> result.complete(null));
             }
             result.whenComplete((held, e) -> {

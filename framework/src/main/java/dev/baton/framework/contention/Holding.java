@@ -89,7 +89,7 @@ public final class Holding implements AutoCloseable {
         // watch on the server and an event at our own delete; a hold that ends within the delay
         // never pays for it. A node deleted by someone else meanwhile is still found: exists()
         // then says it is gone.
-        CompletableFuture.delayedExecutor(NODE_WATCH_DELAY.toNanos(), TimeUnit.NANOSECONDS).execute(() -> {
+        CompletableFuture.delayedExecutor(NODE_WATCH_DELAY.toNanos(), TimeUnit.NANOSECONDS, holding.client.asyncExecutor()).execute(() -> {
             synchronized (holding) {
                 if (holding.closed || holding.lostReason != null) {
                     return;
@@ -193,7 +193,7 @@ public final class Holding implements AutoCloseable {
             timer = ++leaseTimer;
         }
         long delay = Math.max(0, leaseDeadline() - System.nanoTime());
-        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
+        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> {
             synchronized (this) {
                 if (timer != leaseTimer) {
                     return;

@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class Connection implements HandleSource {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
     private static final Duration REBUILD_RETRY = Duration.ofSeconds(1);
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
     /** How to build handles. */
     public record Settings(String connectString, Duration sessionTimeout, Duration connectionTimeout,
@@ -247,11 +248,33 @@ public final class Connection implements HandleSource {
         }
         failed.forEach(w -> async.execute(() -> w.completeExceptionally(new ClientClosedException("connect", null))));
         if (last != null) {
+            closeBounded(last.zk);
+        }
+    }
+
+    /**
+     * Ends the session: ZooKeeper's close sends closeSession and waits for the reply without a
+     * limit. With the servers gone that wait can be long, so it runs on a thread of its own and
+     * the caller waits at most {@link #CLOSE_WAIT}; the servers expire the session if the request
+     * never arrives.
+     */
+    private static void closeBounded(ZooKeeper zk) {
+        Thread closer = new Thread(() -> {
             try {
-                last.zk.close();
+                zk.close();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }, "baton-close-session");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(CLOSE_WAIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (closer.isAlive()) {
+            LOG.info("session 0x{} not closed within {}: the servers will expire it", Long.toHexString(zk.getSessionId()), CLOSE_WAIT);
         }
     }
 

@@ -59,7 +59,7 @@ final class LeaseAcquisition {
     /** Completes with the held lease, or null on timeout; cancelling it gives everything back. */
     CompletableFuture<Hold> start() {
         if (timeout != null && !timeout.isZero()) {
-            CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS).execute(() -> result.complete(null));
+            CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> result.complete(null));
         }
         result.whenComplete((hold, e) -> {
             if (hold == null) {
