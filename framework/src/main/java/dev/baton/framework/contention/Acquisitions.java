@@ -1,0 +1,163 @@
+package dev.baton.framework.contention;
+
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.OperationTimeoutException;
+import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.SessionMovedException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Future plumbing every recipe that hands out {@link Grant}s needs, in one place: mapping an
+ * acquisition so that cancelling the result cancels the attempt and a late grant is given back,
+ * waiting for an acquisition so that an interrupt leaves nothing behind, waiting for a release's
+ * delete, and unwrapping failures.
+ */
+public final class Acquisitions {
+    private static final Logger LOG = LoggerFactory.getLogger(Acquisitions.class);
+
+    private Acquisitions() {
+    }
+
+    /**
+     * {@code source} mapped by {@code fn} (a null value stays null), where cancelling the result
+     * cancels {@code source}, and a value that arrives after the result was cancelled is handed
+     * to {@code orphan} so that what it grants is given back. For a side-effect-free {@code fn}.
+     */
+    public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan) {
+        return map(source, fn, orphan, mapped -> { });
+    }
+
+    /**
+     * {@link #map(CompletableFuture, Function, Consumer)} for an {@code fn} whose result must be
+     * undone as a whole ({@code mappedOrphan}) when the result was cancelled while it was being made.
+     */
+    public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan,
+                                                  Consumer<R> mappedOrphan) {
+        CompletableFuture<R> result = new CompletableFuture<>();
+        source.whenComplete((value, e) -> {
+            if (e != null) {
+                result.completeExceptionally(unwrap(e));
+                return;
+            }
+            if (value == null) {
+                result.complete(null);
+                return;
+            }
+            if (result.isDone()) {
+                orphan.accept(value);
+                return;
+            }
+            R mapped;
+            try {
+                mapped = fn.apply(value);
+            } catch (RuntimeException | Error failure) {
+                orphan.accept(value);
+                result.completeExceptionally(failure);
+                return;
+            }
+            if (!result.complete(mapped)) {
+                mappedOrphan.accept(mapped);
+                orphan.accept(value);
+            }
+        });
+        result.whenComplete((value, e) -> {
+            if (result.isCancelled()) {
+                source.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Waits for a future the caller started; an interrupt cancels it (so nothing of it is left)
+     * and is rethrown. A value that arrived anyway is given to {@code orphan}.
+     */
+    public static <T> T await(CompletableFuture<T> future, Consumer<T> orphan) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            if (!future.cancel(true)) {
+                T arrived = future.getNow(null);
+                if (arrived != null) {
+                    orphan.accept(arrived);
+                }
+            }
+            throw e;
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        } catch (CancellationException e) {
+            throw new BatonException("the acquisition was cancelled", e);
+        }
+    }
+
+    /**
+     * Waits for a release's delete when it can finish soon ({@code wait}: the client is
+     * connected), without being interruptible (the interrupt is kept). Failures that only mean
+     * "the node goes later or went with the session" are logged: the guaranteed delete finishes
+     * in the background.
+     */
+    public static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
+        if (!wait) {
+            return;
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    delete.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = unwrap(e.getCause());
+                    if (isConnectionTrouble(cause)) {
+                        LOG.debug("release of {} continues in the background: {}", what, cause.toString());
+                        return;
+                    }
+                    throw rethrow(cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Failures after which a node is deleted in the background, or is gone with its session. */
+    public static boolean isConnectionTrouble(Throwable cause) {
+        return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
+            || cause instanceof SessionMovedException || cause instanceof SessionExpiredException
+            || cause instanceof ClientClosedException;
+    }
+
+    /** The failure inside {@link CompletionException}s and {@link ExecutionException}s. */
+    public static Throwable unwrap(Throwable t) {
+        Throwable cause = t;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** {@code t}, unwrapped, as an unchecked exception to throw (an {@link Error} is thrown at once). */
+    public static RuntimeException rethrow(Throwable t) {
+        Throwable cause = unwrap(t);
+        if (cause instanceof RuntimeException r) {
+            return r;
+        }
+        if (cause instanceof Error e) {
+            throw e;
+        }
+        return new BatonException(String.valueOf(cause), cause);
+    }
+}

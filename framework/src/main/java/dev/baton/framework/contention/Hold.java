@@ -1,0 +1,45 @@
+package dev.baton.framework.contention;
+
+import dev.baton.framework.TransactionBuilder;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One grant of a lock, lease or other ticket-based recipe, as the recipe sees it: its node(s),
+ * its token and a monitor that says when it may be lost. {@link Grant} (the handle users get) sits
+ * on it; {@link TicketHold} is the grant of one node, and a recipe may combine several.
+ */
+public interface Hold {
+    /** The creation zxid of the grant's node (the largest one, for a grant of several nodes). */
+    long fencingToken();
+
+    /** Paths of the grant's nodes (relative to the client's namespace). */
+    List<String> nodes();
+
+    boolean isValid();
+
+    Optional<String> lossReason();
+
+    /** Runs {@code callback} once, on the client's event executor, when the grant is lost. */
+    void onLost(Runnable callback);
+
+    /** Adds to {@code transaction} a check that fails it unless every node of the grant still exists. */
+    TransactionBuilder guard(TransactionBuilder transaction);
+
+    /** Whether every client the grant's nodes live on is connected (so a delete can be waited for). */
+    boolean connected();
+
+    /** Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is down). */
+    CompletableFuture<Void> delete();
+
+    /**
+     * {@link #delete()}, waiting for it while the client is connected (uninterruptibly; an
+     * interrupt is kept). Failures that only mean "the node goes later, or went with its
+     * session" are not thrown: the guaranteed delete finishes in the background.
+     */
+    default void deleteAndWait(String what) {
+        boolean wait = connected();
+        Acquisitions.awaitDelete(delete(), wait, what);
+    }
+}
