@@ -2,18 +2,15 @@ package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.TransactionFailedException;
-import dev.baton.framework.TransactionResult;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.framework.contention.TicketHold;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * Takes the read lock under a held write lock: a read node in the write node's place in line.
@@ -45,11 +42,9 @@ final class Downgrade {
             .check(held.path(), CREATED_VERSION)
             .create(path, data, CreateMode.EPHEMERAL)
             .commitAsync()
-            .handle((results, e) -> e == null
-                ? CompletableFuture.completedFuture(createdStat(results))
-                : afterFailure(client, path, held, Acquisitions.unwrap(e)))
-            .thenCompose(stat -> stat)
-            .thenApply(stat -> hold(client, path, held, stat));
+            .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Acquisitions.unwrap(e)))
+            .thenCompose(owned -> owned)
+            .thenApply(owned -> hold(client, path, held, owned));
     }
 
     /** The digits after the write node's marker, kept as they are so the read node sorts into the same place. */
@@ -61,8 +56,20 @@ final class Downgrade {
         return writeNode.substring(at + ReadWriteRules.WRITE_MARKER.length());
     }
 
-    private static Stat createdStat(List<TransactionResult> results) {
-        return results.get(1).stat();
+    /**
+     * Whether the committed node belongs to the write hold's session. The client's sessions only
+     * move forward, and the write node was made in the hold's session: if the client is still in
+     * it, the commit was too. Otherwise ask the node.
+     */
+    private static CompletableFuture<Boolean> owned(BatonClient client, String path, Ticket held) {
+        if (client.sessionId() == held.sessionId()) {
+            return CompletableFuture.completedFuture(true);
+        }
+        return ownerIsHolder(client, path, held);
+    }
+
+    private static CompletableFuture<Boolean> ownerIsHolder(BatonClient client, String path, Ticket held) {
+        return client.checkExists().forPathAsync(path).thenApply(stat -> stat != null && stat.getEphemeralOwner() == held.sessionId());
     }
 
     /**
@@ -71,14 +78,14 @@ final class Downgrade {
      * made (the uuid is ours alone): look at it. Anything else: the node may or may not exist,
      * so delete it in the background and fail.
      */
-    private static CompletableFuture<Stat> afterFailure(BatonClient client, String path, Ticket held, Throwable cause) {
+    private static CompletableFuture<Boolean> afterFailure(BatonClient client, String path, Ticket held, Throwable cause) {
         if (cause instanceof TransactionFailedException failed) {
             if (failed.failedIndex() == 0) {
                 return CompletableFuture.failedFuture(new OwnershipLostException("the write node " + held.path()
                     + " is gone (its session ended or it was deleted), so the write hold cannot be downgraded"));
             }
             if (failed.failedIndex() == 1 && failed.code() == KeeperException.Code.NODEEXISTS) {
-                return client.checkExists().forPathAsync(path);
+                return ownerIsHolder(client, path, held);
             }
         }
         client.delete().quietly().guaranteed().forPathAsync(path);
@@ -86,8 +93,8 @@ final class Downgrade {
     }
 
     /** The read hold, if the node belongs to the write hold's session. */
-    private static TicketHold hold(BatonClient client, String path, Ticket held, Stat stat) {
-        if (stat == null || stat.getEphemeralOwner() != held.sessionId()) {
+    private static TicketHold hold(BatonClient client, String path, Ticket held, boolean owned) {
+        if (!owned) {
             // made by a newer session of the client while the old write node lingered: not part of the write hold
             client.delete().quietly().guaranteed().forPathAsync(path);
             throw new OwnershipLostException("the session that holds " + held.name() + " ended; the write hold cannot"
