@@ -19,6 +19,7 @@ public final class Bench {
         BENCHMARKS.put("discovery", DiscoveryBenchmark::main);
         BENCHMARKS.put("queues", QueueBenchmark::main);
         BENCHMARKS.put("locks", LockBenchmark::main);
+        BENCHMARKS.put("rwlock", RwLockBenchmark::main);
     }
 
     private Bench() {
