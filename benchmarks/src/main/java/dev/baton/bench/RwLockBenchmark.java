@@ -28,8 +28,8 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * slices on clients connected once (Curator's and Baton's alternately, who goes first switching
  * every round), and the report adds the median of the ratios of neighbouring slices.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar rwlock [slices] [holdMillis]}
- * (defaults: 10 slices each, 0 ms hold; about 60 s).
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar rwlock [slices] [holdMillis] [threadsPerClient]}
+ * (defaults: 10 slices each, 0 ms hold, 1 thread per client; about 60 s).
  */
 public final class RwLockBenchmark {
     private static final int CLIENTS = 8;
@@ -73,6 +73,7 @@ public final class RwLockBenchmark {
     public static void main(String[] args) throws Exception {
         int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         long holdMillis = args.length > 1 ? Long.parseLong(args[1]) : 0;
+        int threadsPerClient = args.length > 2 ? Integer.parseInt(args[2]) : 1;
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             int leader = ensemble.leaderId();
@@ -80,13 +81,13 @@ public final class RwLockBenchmark {
             String connect = ensemble.connectString(follower);
             System.out.printf("rwlock: 3-node in-process ensemble, forceSync on, every client on follower %d (leader %d)%n",
                 follower, leader);
-            System.out.printf("%d clients, %d%% reads, hold %d ms, %d slices of %d ms each%n", CLIENTS,
-                100 - WRITES_IN_TEN * 10, holdMillis, slices, SLICE.toMillis());
-            run(connect, slices, holdMillis);
+            System.out.printf("%d clients x %d thread(s), %d%% reads, hold %d ms, %d slices of %d ms each%n", CLIENTS,
+                threadsPerClient, 100 - WRITES_IN_TEN * 10, holdMillis, slices, SLICE.toMillis());
+            run(connect, slices, holdMillis, threadsPerClient);
         }
     }
 
-    private static void run(String connect, int slices, long holdMillis) throws Exception {
+    private static void run(String connect, int slices, long holdMillis, int threadsPerClient) throws Exception {
         List<CuratorFramework> curators = new ArrayList<>();
         List<BatonClient> batons = new ArrayList<>();
         try {
@@ -95,15 +96,18 @@ public final class RwLockBenchmark {
             for (int i = 0; i < CLIENTS; i++) {
                 CuratorFramework curator = startCurator(connect);
                 curators.add(curator);
-                var rw = new org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock(curator, "/bench-curator-rw");
-                InterProcessMutex read = rw.readLock();
-                InterProcessMutex write = rw.writeLock();
-                curatorSides.add(new Sides(read::acquire, read::release, write::acquire, write::release));
                 BatonClient baton = startBaton(connect);
                 batons.add(baton);
-                InterProcessReadWriteLock batonRw = new InterProcessReadWriteLock(baton, "/bench-baton-rw");
-                batonSides.add(new Sides(batonRw.readLock()::acquire, batonRw.readLock()::release,
-                    batonRw.writeLock()::acquire, batonRw.writeLock()::release));
+                for (int t = 0; t < threadsPerClient; t++) {
+                    // a lock object per thread: Curator's sides are re-entrant per object and thread
+                    var rw = new org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock(curator, "/bench-curator-rw");
+                    InterProcessMutex read = rw.readLock();
+                    InterProcessMutex write = rw.writeLock();
+                    curatorSides.add(new Sides(read::acquire, read::release, write::acquire, write::release));
+                    InterProcessReadWriteLock batonRw = new InterProcessReadWriteLock(baton, "/bench-baton-rw");
+                    batonSides.add(new Sides(batonRw.readLock()::acquire, batonRw.readLock()::release,
+                        batonRw.writeLock()::acquire, batonRw.writeLock()::release));
+                }
             }
             Tally curator = new Tally();
             Tally baton = new Tally();
@@ -182,7 +186,7 @@ public final class RwLockBenchmark {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            }, "rw-client-" + i);
+            }, "rw-contender-" + i);
             threads.add(thread);
             thread.start();
         }
