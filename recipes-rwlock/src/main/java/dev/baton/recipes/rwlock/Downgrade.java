@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Acquisitions;
+import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.framework.contention.TicketHold;
@@ -29,8 +30,11 @@ final class Downgrade {
     private Downgrade() {
     }
 
-    /** Starts the downgrade of {@code write} (held by {@code client}); completes with the read hold. */
-    static CompletableFuture<TicketHold> start(BatonClient client, WriteLease write, byte[] data) {
+    /**
+     * Starts the downgrade of {@code write} (held by {@code client}); completes with the read
+     * hold. Cancelling it gives back the read node if the commit makes one anyway.
+     */
+    static CompletableFuture<Hold> start(BatonClient client, WriteLease write, byte[] data) {
         if (!write.isValid()) {
             return CompletableFuture.failedFuture(new OwnershipLostException(write + " cannot be downgraded: it was "
                 + write.lossReason().map(reason -> "lost (" + reason + ")").orElse("released")));
@@ -38,13 +42,30 @@ final class Downgrade {
         Ticket held = write.ticket();
         String name = "_c_" + UUID.randomUUID() + "-" + ReadWriteRules.READ_MARKER + sequenceDigits(held.name());
         String path = ZPaths.join(ZPaths.parent(held.path()), name);
-        return client.transaction()
+        CompletableFuture<Hold> result = new CompletableFuture<>();
+        client.transaction()
             .check(held.path(), CREATED_VERSION)
             .create(path, data, CreateMode.EPHEMERAL)
             .commitAsync()
             .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Acquisitions.unwrap(e)))
             .thenCompose(owned -> owned)
-            .thenApply(owned -> hold(client, path, held, owned));
+            .whenComplete((owned, e) -> {
+                if (e != null) {
+                    result.completeExceptionally(Acquisitions.unwrap(e));
+                    return;
+                }
+                TicketHold hold;
+                try {
+                    hold = hold(client, path, held, owned);
+                } catch (RuntimeException refused) {
+                    result.completeExceptionally(refused);
+                    return;
+                }
+                if (!result.complete(hold)) {
+                    hold.delete(); // cancelled while the commit was under way
+                }
+            });
+        return result;
     }
 
     /** The digits after the write node's marker, kept as they are so the read node sorts into the same place. */

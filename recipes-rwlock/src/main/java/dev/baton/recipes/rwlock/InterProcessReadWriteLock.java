@@ -145,7 +145,7 @@ public final class InterProcessReadWriteLock {
         CompletableFuture<Hold> acquireHold(Duration timeout) {
             WriteLease writing = writeLock.currentThreadLease();
             if (writing != null) {
-                return Downgrade.start(client, writing, participantData).thenApply(hold -> hold);
+                return Downgrade.start(client, writing, participantData);
             }
             return inLine(readers, timeout);
         }

@@ -11,6 +11,7 @@ import dev.baton.test.EnsembleTest;
 import dev.baton.test.history.ReadersWriters;
 import dev.baton.test.history.ReadersWriters.Mode;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -213,6 +214,25 @@ class InterProcessReadWriteLockTest {
         assertThat(rw.participantNodes()).containsExactly(readNode);
         read.release();
         await().atMost(WAIT).until(() -> rw.participantNodes().isEmpty());
+    }
+
+    @Test
+    void aCancelledDowngradeLeavesNoReadNode(BatonClient client, TestInfo test) throws Exception {
+        InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, path(test));
+        rw.writeLock().acquire();
+        List<String> writeOnly = rw.participantNodes();
+        for (int i = 0; i < 5; i++) {
+            CompletableFuture<ReadLease> downgrading = rw.readLock().acquireAsync();
+            if (!downgrading.cancel(true)) {
+                downgrading.get().release(); // it had already completed: give it back the ordinary way
+            }
+            await().atMost(WAIT).until(() -> rw.participantNodes().equals(writeOnly));
+        }
+        ReadLease read = rw.readLock().acquireAsync().get(20, TimeUnit.SECONDS);
+        assertThat(read.fencingToken()).as("an asynchronous downgrade too").isEqualTo(rw.writeLock().fencingToken());
+        read.release();
+        rw.writeLock().release();
+        assertThat(rw.readLock().isAcquiredInThisProcess()).isFalse();
     }
 
     @Test
