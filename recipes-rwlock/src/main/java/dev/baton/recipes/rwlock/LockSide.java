@@ -150,10 +150,6 @@ abstract sealed class LockSide<L extends Grant> implements InterProcessLock
         return mine == null ? null : mine.lease;
     }
 
-    final String description() {
-        return description;
-    }
-
     /** Leases of this side for the holds {@code holds} completes with (cancelling it gives them back). */
     final CompletableFuture<L> leaseOf(CompletableFuture<? extends Hold> holds) {
         return Acquisitions.map(holds, this::lease, Hold::delete, leases::remove);

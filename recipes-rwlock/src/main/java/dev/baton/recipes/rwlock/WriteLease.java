@@ -20,11 +20,16 @@ import java.util.function.Function;
  * in, and writers behind it still wait for the downgraded reader.
  *
  * <pre>{@code
- * try (WriteLease write = rw.writeLock().acquireLease()) {
+ * WriteLease write = rw.writeLock().acquireLease();
+ * ReadLease read;
+ * try {
  *     config.rewrite(write.fencingToken());
- *     ReadLease read = write.downgrade();   // keep reading what we wrote; others may read too
+ *     read = write.downgrade();             // keep reading what we wrote; others may read too
+ * } finally {
  *     write.release();
- *     ...
+ * }
+ * try (read) {
+ *     config.verify(read.fencingToken());
  * }
  * }</pre>
  */
