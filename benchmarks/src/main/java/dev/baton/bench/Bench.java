@@ -20,6 +20,7 @@ public final class Bench {
         BENCHMARKS.put("queues", QueueBenchmark::main);
         BENCHMARKS.put("locks", LockBenchmark::main);
         BENCHMARKS.put("election", ElectionBenchmark::main);
+        BENCHMARKS.put("rwlock", RwLockBenchmark::main);
     }
 
     private Bench() {

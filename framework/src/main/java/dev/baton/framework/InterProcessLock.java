@@ -1,6 +1,8 @@
 package dev.baton.framework;
 
+import dev.baton.framework.internal.LockView;
 import java.time.Duration;
+import java.util.concurrent.locks.Lock;
 
 /**
  * A lock shared by processes through ZooKeeper. Implemented by every lock recipe, so one
@@ -30,4 +32,15 @@ public interface InterProcessLock {
      * @throws IllegalStateException if the lock is not held through this object
      */
     long fencingToken();
+
+    /**
+     * A {@link Lock} view on the thread-bound API: {@code lock()} is {@link #acquire()} (it keeps
+     * trying through interrupts, then restores the interrupt), {@code tryLock()} tries once
+     * ({@code acquire(Duration.ZERO)}), {@code unlock()} is {@link #release()}.
+     * {@code newCondition()} is not supported: a condition would have to wake threads of other
+     * processes.
+     */
+    default Lock asLock() {
+        return new LockView(this);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.contention.Hold;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

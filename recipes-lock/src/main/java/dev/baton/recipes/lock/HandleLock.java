@@ -1,6 +1,8 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Acquisitions;
+import dev.baton.framework.contention.Hold;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Objects;
@@ -107,12 +109,12 @@ abstract sealed class HandleLock implements LeasableLock
 
     @Override
     public final LockLease acquireLease() throws InterruptedException {
-        return Async.await(acquireAsync(), LockLease::releaseQuietly);
+        return Acquisitions.await(acquireAsync(), LockLease::releaseQuietly);
     }
 
     @Override
     public final LockLease acquireLease(Duration timeout) throws InterruptedException {
-        return Async.await(acquireAsync(checkTimeout(timeout)), LockLease::releaseQuietly);
+        return Acquisitions.await(acquireAsync(checkTimeout(timeout)), LockLease::releaseQuietly);
     }
 
     @Override
@@ -125,10 +127,6 @@ abstract sealed class HandleLock implements LeasableLock
         return start(checkTimeout(timeout));
     }
 
-    @Override
-    public final Lock asLock() {
-        return new LockView(this, description);
-    }
 
     /** What this lock is, for messages: its kind and path(s). */
     final String description() {
@@ -136,7 +134,7 @@ abstract sealed class HandleLock implements LeasableLock
     }
 
     private CompletableFuture<LockLease> start(Duration timeout) {
-        return Async.map(acquireHold(timeout), this::lease, Hold::delete, lease -> leases.remove(lease));
+        return Acquisitions.map(acquireHold(timeout), this::lease, Hold::delete, lease -> leases.remove(lease));
     }
 
     private LockLease lease(Hold hold) {

@@ -1,6 +1,8 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Acquisitions;
+import dev.baton.framework.contention.Hold;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -67,7 +69,7 @@ public final class InterProcessMultiLock extends HandleLock {
         for (HandleLock lock : locks) {
             steps.add(lock::acquireHold);
         }
-        return Async.map(AllOrNothing.acquire(steps, timeout, Hold::delete), CompositeHold::new,
+        return Acquisitions.map(AllOrNothing.acquire(steps, timeout, Hold::delete), CompositeHold::new,
             holds -> holds.forEach(Hold::delete));
     }
 

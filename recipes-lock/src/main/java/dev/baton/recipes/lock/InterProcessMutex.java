@@ -1,9 +1,12 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
+import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
+import dev.baton.framework.contention.TicketHold;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -82,15 +85,15 @@ public final class InterProcessMutex extends HandleLock {
         try {
             return contention.contenders().get().stream().map(name -> path() + "/" + name).toList();
         } catch (ExecutionException e) {
-            throw Async.rethrow(e.getCause());
+            throw Acquisitions.rethrow(e.getCause());
         }
     }
 
     @Override
     CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return Async.<Ticket, Hold>map(contention.acquire(participantData, timeout),
-            ticket -> NodeHold.start(contention.client(), ticket, contention::release),
+        return Acquisitions.<Ticket, Hold>map(contention.acquire(participantData, timeout),
+            ticket -> TicketHold.start(contention.client(), ticket, contention::release),
             contention::release,
-            hold -> ((NodeHold) hold).stopMonitoring());
+            hold -> ((TicketHold) hold).stopMonitoring());
     }
 }

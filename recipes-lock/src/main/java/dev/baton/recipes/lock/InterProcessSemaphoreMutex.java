@@ -1,6 +1,7 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Hold;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 

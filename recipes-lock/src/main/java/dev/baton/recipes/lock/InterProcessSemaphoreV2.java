@@ -2,9 +2,11 @@ package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
+import dev.baton.framework.contention.Hold;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -86,7 +88,7 @@ public final class InterProcessSemaphoreV2 {
 
     /** Waits until a lease is free and takes it. */
     public Lease acquire() throws InterruptedException {
-        return Async.await(acquireAsync(null), Lease::releaseQuietly);
+        return Acquisitions.await(acquireAsync(null), Lease::releaseQuietly);
     }
 
     /**
@@ -95,12 +97,12 @@ public final class InterProcessSemaphoreV2 {
      * @return the lease, or null on timeout
      */
     public Lease acquire(Duration timeout) throws InterruptedException {
-        return Async.await(acquireAsync(HandleLock.checkTimeout(timeout)), Lease::releaseQuietly);
+        return Acquisitions.await(acquireAsync(HandleLock.checkTimeout(timeout)), Lease::releaseQuietly);
     }
 
     /** Waits until {@code qty} leases are taken. */
     public Collection<Lease> acquire(int qty) throws InterruptedException {
-        return Async.await(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
+        return Acquisitions.await(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -109,7 +111,7 @@ public final class InterProcessSemaphoreV2 {
      * @return the leases, or null on timeout (then none is kept)
      */
     public Collection<Lease> acquire(int qty, Duration timeout) throws InterruptedException {
-        return Async.await(acquireAsync(qty, HandleLock.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
+        return Acquisitions.await(acquireAsync(qty, HandleLock.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -117,7 +119,7 @@ public final class InterProcessSemaphoreV2 {
      * limit) passes first. Cancelling the future gives back whatever it took.
      */
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
-        return Async.map(acquireHold(timeout), this::lease, Hold::delete);
+        return Acquisitions.map(acquireHold(timeout), this::lease, Hold::delete);
     }
 
     /** {@code qty} leases without parking a thread, all or none, within {@code timeout} in all (null: no limit). */

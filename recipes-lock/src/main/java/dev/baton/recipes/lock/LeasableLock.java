@@ -40,7 +40,10 @@ public sealed interface LeasableLock extends InterProcessLock permits HandleLock
      * trying through interrupts, then restores the interrupt), {@code tryLock()} tries once,
      * {@code unlock()} is {@link #release()}. {@code newCondition()} is not supported.
      */
-    Lock asLock();
+    @Override
+    default Lock asLock() {
+        return InterProcessLock.super.asLock();
+    }
 
     /** Whether the current thread holds the lock through the thread-bound API of this object. */
     boolean isHeldByCurrentThread();

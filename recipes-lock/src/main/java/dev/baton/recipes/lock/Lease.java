@@ -1,5 +1,7 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.Hold;
 import java.util.function.Consumer;
 
 /**
@@ -19,6 +21,11 @@ public final class Lease extends Grant {
         super(hold, what, onRelease);
         String path = hold.nodes().get(0);
         this.nodeName = path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    @Override
+    protected LockOwnershipLostException newLostException(String message) {
+        return new LockOwnershipLostException(message);
     }
 
     /** The name of the lease's node in the semaphore's {@code leases} folder. */

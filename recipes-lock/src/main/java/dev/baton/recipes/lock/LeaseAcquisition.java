@@ -4,9 +4,12 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.CreatedNode;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
+import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
+import dev.baton.framework.contention.TicketHold;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -168,7 +171,7 @@ final class LeaseAcquisition {
         }
         listing.forPathAsync(leasesDir).whenComplete((children, e) -> {
             if (e != null) {
-                Throwable cause = Async.unwrap(e);
+                Throwable cause = Acquisitions.unwrap(e);
                 if (cause instanceof NoNodeException || cause instanceof SessionExpiredException) {
                     startOver(gen);
                 } else {
@@ -219,7 +222,7 @@ final class LeaseAcquisition {
         internalMutex.release(mutex);
         Ticket leaseTicket = new Ticket(node.path(), Contenders.sequence(node.name(), LEASE_MARKERS),
             node.stat().getCzxid(), node.stat().getEphemeralOwner());
-        Hold hold = NodeHold.start(client, leaseTicket,
+        Hold hold = TicketHold.start(client, leaseTicket,
             t -> client.delete().quietly().guaranteed().forPathAsync(t.path()));
         // completing on the async executor keeps callers' continuations off the event thread
         client.asyncExecutor().execute(() -> {
@@ -248,7 +251,7 @@ final class LeaseAcquisition {
     }
 
     private void fail(Throwable e) {
-        Throwable cause = Async.unwrap(e);
+        Throwable cause = Acquisitions.unwrap(e);
         if (!(cause instanceof CancellationException)) {
             result.completeExceptionally(cause);
         }

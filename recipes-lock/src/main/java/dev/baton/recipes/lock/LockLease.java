@@ -1,5 +1,7 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.Hold;
 import java.util.function.Consumer;
 
 /**
@@ -24,5 +26,10 @@ import java.util.function.Consumer;
 public final class LockLease extends Grant {
     LockLease(Hold hold, String what, Consumer<Grant> onRelease) {
         super(hold, what, onRelease);
+    }
+
+    @Override
+    protected LockOwnershipLostException newLostException(String message) {
+        return new LockOwnershipLostException(message);
     }
 }

@@ -1,5 +1,7 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.OwnershipLostException;
+
 /**
  * Thrown by a release when the hold being released may have been lost before it: the session
  * that owned the lock's node expired, the node was deleted by someone else, or (under
@@ -9,9 +11,10 @@ package dev.baton.recipes.lock;
  * another holder. A fencing token checked downstream is what makes that safe.
  *
  * <p>It is an {@link IllegalMonitorStateException}, the exception Java's own locks throw when a
- * thread releases what it does not hold.
+ * thread releases what it does not hold, through the framework's {@link OwnershipLostException},
+ * which the other recipes' grants throw too.
  */
-public final class LockOwnershipLostException extends IllegalMonitorStateException {
+public final class LockOwnershipLostException extends OwnershipLostException {
     private static final long serialVersionUID = 1L;
 
     public LockOwnershipLostException(String message) {

@@ -1,6 +1,7 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Decision;
@@ -127,7 +128,7 @@ public final class WriteLock implements AutoCloseable {
             unlock();
             throw e;
         } catch (ExecutionException | CompletionException e) {
-            throw Async.rethrow(e.getCause());
+            throw Acquisitions.rethrow(e.getCause());
         }
     }
 
@@ -163,7 +164,7 @@ public final class WriteLock implements AutoCloseable {
         }
         if (held != null) {
             boolean connected = client.connectionState().isConnected();
-            Async.awaitDelete(giveBack(held, watching), connected, "WriteLock " + dir);
+            Acquisitions.awaitDelete(giveBack(held, watching), connected, "WriteLock " + dir);
         }
         if (tell) {
             notify(LockListener::lockReleased);
@@ -217,7 +218,7 @@ public final class WriteLock implements AutoCloseable {
                 return;
             }
             if (e != null || held == null) {
-                LOG.warn("WriteLock {}: acquisition failed: {}", dir, e == null ? "no ticket" : Async.unwrap(e).toString());
+                LOG.warn("WriteLock {}: acquisition failed: {}", dir, e == null ? "no ticket" : Acquisitions.unwrap(e).toString());
                 attempt = null;
                 transition(State.IDLE);
                 return;

@@ -1,4 +1,4 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
@@ -15,11 +15,16 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Future plumbing shared by the locks: mapping with cancellation, waiting, unwrapping. */
-final class Async {
-    private static final Logger LOG = LoggerFactory.getLogger(Async.class);
+/**
+ * Future plumbing every recipe that hands out {@link Grant}s needs, in one place: mapping an
+ * acquisition so that cancelling the result cancels the attempt and a late grant is given back,
+ * waiting for an acquisition so that an interrupt leaves nothing behind, waiting for a release's
+ * delete, and unwrapping failures.
+ */
+public final class Acquisitions {
+    private static final Logger LOG = LoggerFactory.getLogger(Acquisitions.class);
 
-    private Async() {
+    private Acquisitions() {
     }
 
     /**
@@ -27,7 +32,7 @@ final class Async {
      * cancels {@code source}, and a value that arrives after the result was cancelled is handed
      * to {@code orphan} so that what it grants is given back. For a side-effect-free {@code fn}.
      */
-    static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan) {
+    public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan) {
         return map(source, fn, orphan, mapped -> { });
     }
 
@@ -35,8 +40,8 @@ final class Async {
      * {@link #map(CompletableFuture, Function, Consumer)} for an {@code fn} whose result must be
      * undone as a whole ({@code mappedOrphan}) when the result was cancelled while it was being made.
      */
-    static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan,
-                                           Consumer<R> mappedOrphan) {
+    public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan,
+                                                  Consumer<R> mappedOrphan) {
         CompletableFuture<R> result = new CompletableFuture<>();
         source.whenComplete((value, e) -> {
             if (e != null) {
@@ -76,7 +81,7 @@ final class Async {
      * Waits for a future the caller started; an interrupt cancels it (so nothing of it is left)
      * and is rethrown. A value that arrived anyway is given to {@code orphan}.
      */
-    static <T> T await(CompletableFuture<T> future, Consumer<T> orphan) throws InterruptedException {
+    public static <T> T await(CompletableFuture<T> future, Consumer<T> orphan) throws InterruptedException {
         try {
             return future.get();
         } catch (InterruptedException e) {
@@ -95,11 +100,12 @@ final class Async {
     }
 
     /**
-     * Waits for a release's delete when it can finish soon (the client is connected), without
-     * being interruptible (the interrupt is kept). Failures that only mean "the node goes later
-     * or went with the session" are logged: the guaranteed delete finishes in the background.
+     * Waits for a release's delete when it can finish soon ({@code wait}: the client is
+     * connected), without being interruptible (the interrupt is kept). Failures that only mean
+     * "the node goes later or went with the session" are logged: the guaranteed delete finishes
+     * in the background.
      */
-    static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
+    public static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
         if (!wait) {
             return;
         }
@@ -127,14 +133,15 @@ final class Async {
         }
     }
 
-    /** Failures after which the node is deleted in the background or is gone with its session. */
-    static boolean isConnectionTrouble(Throwable cause) {
+    /** Failures after which a node is deleted in the background, or is gone with its session. */
+    public static boolean isConnectionTrouble(Throwable cause) {
         return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
             || cause instanceof SessionMovedException || cause instanceof SessionExpiredException
             || cause instanceof ClientClosedException;
     }
 
-    static Throwable unwrap(Throwable t) {
+    /** The failure inside {@link CompletionException}s and {@link ExecutionException}s. */
+    public static Throwable unwrap(Throwable t) {
         Throwable cause = t;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
@@ -142,7 +149,8 @@ final class Async {
         return cause;
     }
 
-    static RuntimeException rethrow(Throwable t) {
+    /** {@code t}, unwrapped, as an unchecked exception to throw (an {@link Error} is thrown at once). */
+    public static RuntimeException rethrow(Throwable t) {
         Throwable cause = unwrap(t);
         if (cause instanceof RuntimeException r) {
             return r;

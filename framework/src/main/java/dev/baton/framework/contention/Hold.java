@@ -1,4 +1,4 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 import dev.baton.framework.TransactionBuilder;
 import java.util.List;
@@ -6,10 +6,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One grant of a lock or lease, as the recipes see it: its node(s), its token and a monitor that
- * says when it may be lost. {@link LockLease}, {@link Lease} and the thread-bound API sit on it.
+ * One grant of a lock, lease or other ticket-based recipe, as the recipe sees it: its node(s),
+ * its token and a monitor that says when it may be lost. {@link Grant} (the handle users get) sits
+ * on it; {@link TicketHold} is the grant of one node, and a recipe may combine several.
  */
-interface Hold {
+public interface Hold {
     /** The creation zxid of the grant's node (the largest one, for a grant of several nodes). */
     long fencingToken();
 
@@ -39,6 +40,6 @@ interface Hold {
      */
     default void deleteAndWait(String what) {
         boolean wait = connected();
-        Async.awaitDelete(delete(), wait, what);
+        Acquisitions.awaitDelete(delete(), wait, what);
     }
 }

@@ -1,4 +1,4 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 import dev.baton.framework.TransactionBuilder;
 import java.util.List;
@@ -8,10 +8,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * What {@link LockLease} and {@link Lease} share: a handle on one {@link Hold} that any thread may
- * release, once, and that says loudly when the hold was lost before the release.
+ * The handle a recipe gives its user for one {@link Hold}: a lock's lease, a semaphore's lease.
+ * Any thread may release it, once; it knows its fencing token, says whether it is still valid,
+ * calls back when lost, can guard a transaction, and says loudly — with an
+ * {@link OwnershipLostException} from the release — when the hold was lost before the release.
+ *
+ * <p>Recipes subclass it to give the handle its own name (and, through
+ * {@link #newLostException}, their own exception type).
  */
-abstract class Grant implements AutoCloseable {
+public abstract class Grant implements AutoCloseable {
     private enum State { HELD, RELEASED }
 
     private final Hold hold;
@@ -19,10 +24,25 @@ abstract class Grant implements AutoCloseable {
     private final Consumer<Grant> onRelease;
     private State state = State.HELD;
 
-    Grant(Hold hold, String what, Consumer<Grant> onRelease) {
-        this.hold = hold;
-        this.what = what;
-        this.onRelease = onRelease;
+    /**
+     * @param hold what the handle gives access to
+     * @param what the handle, for messages ("lease of InterProcessMutex /locks/a")
+     * @param onRelease told once, when the handle is released (a recipe forgets it there)
+     */
+    protected Grant(Hold hold, String what, Consumer<Grant> onRelease) {
+        this.hold = Objects.requireNonNull(hold, "hold");
+        this.what = Objects.requireNonNull(what, "what");
+        this.onRelease = Objects.requireNonNull(onRelease, "onRelease");
+    }
+
+    /** The hold this handle rests on. */
+    protected final Hold hold() {
+        return hold;
+    }
+
+    /** The exception a release of a lost grant throws; recipes override it to name their kind of grant. */
+    protected OwnershipLostException newLostException(String message) {
+        return new OwnershipLostException(message);
     }
 
     /**
@@ -80,7 +100,7 @@ abstract class Grant implements AutoCloseable {
      * Gives the grant back: deletes its node (waiting for the delete while connected; in the
      * background otherwise). Any thread may call it.
      *
-     * @throws LockOwnershipLostException if the grant was lost before this release (the release
+     * @throws OwnershipLostException if the grant was lost before this release (the release
      *     has still been done)
      * @throws IllegalMonitorStateException if it was already released
      */
@@ -94,7 +114,7 @@ abstract class Grant implements AutoCloseable {
 
     /**
      * {@link #release()} without waiting: completes when the node is deleted, or exceptionally
-     * with {@link LockOwnershipLostException} if the grant was lost before.
+     * with {@link OwnershipLostException} if the grant was lost before.
      */
     public CompletableFuture<Void> releaseAsync() {
         Returned returned = giveBack();
@@ -102,8 +122,8 @@ abstract class Grant implements AutoCloseable {
             if (returned.lost != null) {
                 throw lostException(returned.lost);
             }
-            if (e != null && !Async.isConnectionTrouble(Async.unwrap(e))) {
-                throw Async.rethrow(e);
+            if (e != null && !Acquisitions.isConnectionTrouble(Acquisitions.unwrap(e))) {
+                throw Acquisitions.rethrow(e);
             }
             return null;
         });
@@ -111,7 +131,7 @@ abstract class Grant implements AutoCloseable {
 
     /**
      * Releases the grant unless it was already released (try-with-resources). Like
-     * {@link #release()}, it throws {@link LockOwnershipLostException} if the grant was lost.
+     * {@link #release()}, it throws {@link OwnershipLostException} if the grant was lost.
      */
     @Override
     public void close() {
@@ -120,15 +140,18 @@ abstract class Grant implements AutoCloseable {
         }
         try {
             release();
-        } catch (LockOwnershipLostException lost) {
+        } catch (OwnershipLostException lost) {
             throw lost;
         } catch (IllegalMonitorStateException releasedMeanwhile) {
             // another thread released it between the check and the release: closed is closed
         }
     }
 
-    /** Releases without a word about loss (an abandoned acquisition). */
-    void releaseQuietly() {
+    /**
+     * Releases without a word about loss and without waiting (an abandoned acquisition, a
+     * clean-up path); does nothing if already released.
+     */
+    public void releaseQuietly() {
         if (state() == State.RELEASED) {
             return;
         }
@@ -165,8 +188,8 @@ abstract class Grant implements AutoCloseable {
         return lost;
     }
 
-    private LockOwnershipLostException lostException(String reason) {
-        return new LockOwnershipLostException(what + " was lost before it was released (" + reason + "); "
+    private OwnershipLostException lostException(String reason) {
+        return newLostException(what + " was lost before it was released (" + reason + "); "
             + "work done since then may have overlapped with another holder");
     }
 

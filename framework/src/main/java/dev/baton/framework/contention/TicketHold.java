@@ -1,18 +1,16 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.TransactionBuilder;
-import dev.baton.framework.contention.Holding;
-import dev.baton.framework.contention.Ticket;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
-/** A grant of one node, watched by a {@link Holding} under the client's error policy. */
-final class NodeHold implements Hold {
-    /** Lock and lease nodes are never written after creation, so they stay at their first version. */
+/** The grant of one ticket's node, watched by a {@link Holding} under the client's error policy. */
+public final class TicketHold implements Hold {
+    /** Grant nodes are never written after creation, so they stay at their first version. */
     private static final int CREATED_VERSION = 0;
 
     private final BatonClient client;
@@ -20,23 +18,29 @@ final class NodeHold implements Hold {
     private final Holding holding;
     private final Function<Ticket, CompletableFuture<Void>> deleter;
 
-    private NodeHold(BatonClient client, Ticket ticket, Holding holding, Function<Ticket, CompletableFuture<Void>> deleter) {
+    private TicketHold(BatonClient client, Ticket ticket, Holding holding, Function<Ticket, CompletableFuture<Void>> deleter) {
         this.client = client;
         this.ticket = ticket;
         this.holding = holding;
         this.deleter = deleter;
     }
 
-    /** Starts monitoring {@code ticket}; {@code deleter} gives its node back. */
-    static NodeHold start(BatonClient client, Ticket ticket, Function<Ticket, CompletableFuture<Void>> deleter) {
-        return new NodeHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy()), deleter);
+    /**
+     * Starts monitoring {@code ticket} under the client's error policy; {@code deleter} gives its
+     * node back (a guaranteed, quiet delete, such as {@link Contention#release}).
+     */
+    public static TicketHold start(BatonClient client, Ticket ticket, Function<Ticket, CompletableFuture<Void>> deleter) {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(ticket, "ticket");
+        Objects.requireNonNull(deleter, "deleter");
+        return new TicketHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy()), deleter);
     }
 
-    Ticket ticket() {
+    public Ticket ticket() {
         return ticket;
     }
 
-    BatonClient client() {
+    public BatonClient client() {
         return client;
     }
 
@@ -81,7 +85,7 @@ final class NodeHold implements Hold {
     }
 
     /** Stops watching without deleting (the node is given back by whoever owns the ticket). */
-    void stopMonitoring() {
+    public void stopMonitoring() {
         holding.close();
     }
 
@@ -108,7 +112,7 @@ final class NodeHold implements Hold {
             Thread.currentThread().interrupt();
             client.delete().quietly().guaranteed().forPathAsync(ticket.path());
         } catch (RuntimeException e) {
-            if (!Async.isConnectionTrouble(e)) {
+            if (!Acquisitions.isConnectionTrouble(e)) {
                 throw e;
             }
             // guaranteed: the client keeps deleting in the background

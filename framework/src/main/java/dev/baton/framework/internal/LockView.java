@@ -1,18 +1,17 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.internal;
 
+import dev.baton.framework.InterProcessLock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
-/** {@link LeasableLock#asLock()}: the thread-bound API behind {@link Lock}'s method names. */
-final class LockView implements Lock {
-    private final HandleLock lock;
-    private final String description;
+/** {@link InterProcessLock#asLock()}: the thread-bound API behind {@link Lock}'s method names. */
+public final class LockView implements Lock {
+    private final InterProcessLock lock;
 
-    LockView(HandleLock lock, String description) {
+    public LockView(InterProcessLock lock) {
         this.lock = lock;
-        this.description = description;
     }
 
     /** Acquires, trying again after each interrupt (a Lock's lock() is uninterruptible), then restores the interrupt. */
@@ -64,7 +63,7 @@ final class LockView implements Lock {
 
     @Override
     public Condition newCondition() {
-        throw new UnsupportedOperationException("newCondition() is not supported by " + description
+        throw new UnsupportedOperationException("newCondition() is not supported by " + lock
             + ": a Condition would have to wake threads of other processes, which this lock cannot do;"
             + " wait on a ZooKeeper watch or a DistributedBarrier instead");
     }

@@ -1,0 +1,199 @@
+package dev.baton.recipes.rwlock;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
+import dev.baton.framework.ZPaths;
+import dev.baton.framework.contention.Acquisitions;
+import dev.baton.framework.contention.Contention;
+import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.Hold;
+import dev.baton.framework.contention.Ticket;
+import dev.baton.framework.contention.TicketHold;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+
+/**
+ * A fair read/write lock shared by processes: many readers at once, or one writer alone, granted
+ * in order of arrival, with no thundering herd.
+ *
+ * <p>Algorithm: readers and writers stand in one line on the framework's contention engine, as
+ * ephemeral sequential nodes {@code _c_<uuid>-__READ__<seq>} and {@code _c_<uuid>-__WRIT__<seq>}
+ * in the lock's folder (Curator's layout, so Curator and Baton processes exclude each other). A
+ * reader holds when no writer is ahead of it and watches only the nearest writer ahead; a writer
+ * holds when it is first and watches only the node just before it ({@link ReadWriteRules}). So a
+ * waiting writer blocks the readers that arrive after it (no writer starves), and a release wakes
+ * only those it lets in: twenty readers behind a writer get one event each when it leaves, and
+ * none while writers ahead of that one come and go.
+ *
+ * <p>Both sides are re-entrant per thread. A thread that holds the write lock may take the read
+ * lock (a downgrade: granted at once, the read node taking the write node's place in line, see
+ * {@link WriteLease#downgrade()}) and then release the write lock. A thread that holds the read
+ * lock and asks for the write lock gets a {@link LockUpgradeException} at once, where Curator's
+ * lock waits for itself forever. Leases ({@code acquireLease}) and {@code acquireAsync} hold a
+ * side through a handle instead of a thread.
+ *
+ * <p>Guarantees and caveats. While the holders' sessions live, a writer holds alone. Holds are
+ * watched under the client's {@link dev.baton.framework.ErrorPolicy}, as the lock module's are:
+ * a suspended connection (STANDARD) or the session's end makes a lease invalid, runs its
+ * {@code onLost} callbacks, and makes its release throw
+ * {@link dev.baton.framework.contention.OwnershipLostException}. A holder paused past its
+ * session timeout may act after others got in: pass the fencing token downstream (for what a
+ * read token means, see {@link ReadLease}). A timed-out, interrupted or cancelled acquisition
+ * leaves no node behind. Curator processes on the same path are excluded correctly, but a
+ * Curator process's own downgrade puts its read node behind waiting writers, which may then get
+ * in while it reads: downgrade only with Baton.
+ *
+ * <pre>{@code
+ * InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, "/locks/catalog");
+ * rw.readLock().acquire();
+ * try {
+ *     catalog.lookup(sku);
+ * } finally {
+ *     rw.readLock().release();
+ * }
+ * }</pre>
+ */
+public final class InterProcessReadWriteLock {
+    private static final byte[] NO_DATA = new byte[0];
+
+    private final BatonClient client;
+    private final String path;
+    private final byte[] participantData;
+    private final Contention writers;
+    private final Contention readers;
+    private final ReadLock readLock;
+    private final WriteLock writeLock;
+
+    /** A read/write lock on {@code path} (its folder is created when first needed, as a container). */
+    public InterProcessReadWriteLock(BatonClient client, String path) {
+        this(client, path, NO_DATA);
+    }
+
+    /**
+     * A read/write lock on {@code path} whose nodes carry {@code participantData} (for example
+     * the process's name, so operators can see who holds or waits).
+     */
+    public InterProcessReadWriteLock(BatonClient client, String path, byte[] participantData) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = ZPaths.validate("InterProcessReadWriteLock", path);
+        if (path.equals("/")) {
+            throw new InvalidPathException("InterProcessReadWriteLock", path, "a lock needs its own folder, not the root");
+        }
+        this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
+        // one line: each engine names its own nodes and counts the other's as contenders
+        this.writers = Contention.of(client, path, ReadWriteRules.WRITE_MARKER, ReadWriteRules::write)
+            .withMarkers(ReadWriteRules.MARKERS);
+        this.readers = Contention.of(client, path, ReadWriteRules.READ_MARKER, ReadWriteRules::read)
+            .withMarkers(ReadWriteRules.MARKERS);
+        this.readLock = new ReadLock();
+        this.writeLock = new WriteLock();
+    }
+
+    /** The read side: held by many at once, never while a writer holds. */
+    public ReadLock readLock() {
+        return readLock;
+    }
+
+    /** The write side: held by one, alone. */
+    public WriteLock writeLock() {
+        return writeLock;
+    }
+
+    /** The lock's folder. */
+    public String path() {
+        return path;
+    }
+
+    /** The paths of every reader's and writer's node, holding or waiting, in line order (Curator's included). */
+    public List<String> participantNodes() throws InterruptedException {
+        try {
+            return writers.contenders().get().stream().map(name -> ZPaths.join(path, name)).toList();
+        } catch (ExecutionException e) {
+            throw Acquisitions.rethrow(e.getCause());
+        }
+    }
+
+    /** Takes a place in line with {@code engine} and watches the hold it gives. */
+    private CompletableFuture<Hold> inLine(Contention engine, Duration timeout) {
+        return Acquisitions.<Ticket, Hold>map(engine.acquire(participantData, timeout),
+            ticket -> TicketHold.start(client, ticket, engine::release),
+            engine::release,
+            hold -> ((TicketHold) hold).stopMonitoring());
+    }
+
+    @Override
+    public String toString() {
+        return "InterProcessReadWriteLock " + path;
+    }
+
+    /**
+     * The read side. Re-entrant per thread; a thread that holds the write side through
+     * {@link WriteLock#acquire()} gets it at once (a downgrade), as do its leases and
+     * asynchronous acquisitions. A thread that holds a {@link WriteLease} instead downgrades with
+     * {@link WriteLease#downgrade()}: asking the read side would wait behind its own writer.
+     */
+    public final class ReadLock extends LockSide<ReadLease> {
+        private ReadLock() {
+            super("read lock of " + path);
+        }
+
+        @Override
+        CompletableFuture<Hold> acquireHold(Duration timeout) {
+            WriteLease writing = writeLock.currentThreadLease();
+            if (writing != null) {
+                return Downgrade.start(client, writing, participantData);
+            }
+            return inLine(readers, timeout);
+        }
+
+        @Override
+        ReadLease newLease(Hold hold, String what, Consumer<Grant> onRelease) {
+            return new ReadLease(hold, what, onRelease);
+        }
+
+        @Override
+        void beforeBlocking() {
+            // a reader can always wait: nothing it holds itself stands in its way
+        }
+
+        /** The read hold a write lease downgrades to. */
+        CompletableFuture<ReadLease> downgrade(WriteLease writing) {
+            return leaseOf(Downgrade.start(client, writing, participantData));
+        }
+    }
+
+    /**
+     * The write side. Re-entrant per thread. A thread that holds the read side through
+     * {@link ReadLock#acquire()} and asks to wait for this side gets a
+     * {@link LockUpgradeException}: it would wait for itself.
+     */
+    public final class WriteLock extends LockSide<WriteLease> {
+        private WriteLock() {
+            super("write lock of " + path);
+        }
+
+        @Override
+        CompletableFuture<Hold> acquireHold(Duration timeout) {
+            return inLine(writers, timeout);
+        }
+
+        @Override
+        WriteLease newLease(Hold hold, String what, Consumer<Grant> onRelease) {
+            return new WriteLease(hold, what, onRelease, readLock::downgrade);
+        }
+
+        @Override
+        void beforeBlocking() {
+            if (readLock.isHeldByCurrentThread()) {
+                throw new LockUpgradeException("thread '" + Thread.currentThread().getName() + "' holds the read lock of "
+                    + path + " and asked for its write lock, which would wait for that read hold forever: upgrading is"
+                    + " not supported. Release the read lock first, or take the write lock first and then the read lock"
+                    + " (a downgrade).");
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.baton.recipes.rwlock;
+
+import dev.baton.framework.contention.Acquisitions;
+import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.Hold;
+import dev.baton.framework.contention.Ticket;
+import dev.baton.framework.contention.TicketHold;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A hold on the write lock, owned by this handle rather than by a thread: any thread may release
+ * it. While it is valid nobody else holds the lock, to read or to write. Its
+ * {@link #fencingToken()} is the creation zxid of its node, larger than that of every earlier
+ * writer.
+ *
+ * <p>{@link #downgrade()} takes the read lock under it at once: the read hold takes this write
+ * hold's place in line, so after this lease is released, readers that were waiting behind it get
+ * in, and writers behind it still wait for the downgraded reader.
+ *
+ * <pre>{@code
+ * WriteLease write = rw.writeLock().acquireLease();
+ * ReadLease read;
+ * try {
+ *     config.rewrite(write.fencingToken());
+ *     read = write.downgrade();             // keep reading what we wrote; others may read too
+ * } finally {
+ *     write.release();
+ * }
+ * try (read) {
+ *     config.verify(read.fencingToken());
+ * }
+ * }</pre>
+ */
+public final class WriteLease extends Grant {
+    private final Function<WriteLease, CompletableFuture<ReadLease>> downgrader;
+
+    WriteLease(Hold hold, String what, Consumer<Grant> onRelease, Function<WriteLease, CompletableFuture<ReadLease>> downgrader) {
+        super(hold, what, onRelease);
+        this.downgrader = downgrader;
+    }
+
+    /**
+     * Takes the read lock while holding this write lease, without waiting for anyone: one
+     * transaction creates a read node in this lease's place in line, checked against this lease's
+     * node still existing. Release this lease afterwards to let other readers in.
+     *
+     * @return the read hold; its token is this lease's token
+     * @throws dev.baton.framework.contention.OwnershipLostException if this lease was lost (or
+     *     released) before the downgrade could be made
+     */
+    public ReadLease downgrade() throws InterruptedException {
+        return Acquisitions.await(downgradeAsync(), ReadLease::releaseQuietly);
+    }
+
+    /** {@link #downgrade()} without blocking a thread. */
+    public CompletableFuture<ReadLease> downgradeAsync() {
+        return downgrader.apply(this);
+    }
+
+    /** The write node's ticket (for the downgrade). */
+    Ticket ticket() {
+        return ((TicketHold) hold()).ticket();
+    }
+}
