@@ -7,17 +7,20 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
+import dev.baton.framework.internal.SerialExecutor;
+import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -26,23 +29,33 @@ import org.apache.zookeeper.Watcher;
  * The contention engine: "take a ticket, watch your predecessor", once, for every recipe.
  *
  * <p>Algorithm. Create an ephemeral sequential node in the recipe's folder (protected, so a lost
- * reply never leaves two); list the folder and put the recipe's nodes in sequence order
- * ({@link Contenders}); ask the {@link ContentionRule} whether this node holds. If not, set a watch
- * on the one node the rule names and wait — no thread is parked, the watch drives the next step.
- * When that node goes, list again; or, if the rule said its deletion is the last obstacle, hold
- * at once without listing (sequence numbers only grow, so nobody can have joined ahead).
+ * reply never leaves two), and send the listing of the folder right behind it (one round trip for
+ * both); put the recipe's nodes in sequence order ({@link Contenders}) and ask the
+ * {@link ContentionRule} whether this node holds. From the create's reply on, watch our own node.
+ * If it does not hold, set a watch on the one node the rule names and wait. When that node goes,
+ * list again; or, if the rule said its deletion is the last obstacle, hold at once without
+ * listing (sequence numbers only grow, so nobody can have joined ahead, and our own watch would
+ * have told us first had our node gone).
+ *
+ * <p>Threads. An attempt is a state machine whose steps run one at a time: for {@link #acquire},
+ * on the client's async executor (no thread waits); for {@link #acquireBlocking}, on the calling
+ * thread, which runs each step as its reply or event arrives. Replies and the engine's watch
+ * events reach the steps straight from ZooKeeper's event thread, which only hands them over
+ * ({@link WakeUps}): one thread wake-up per round trip, as with ZooKeeper's own blocking calls,
+ * instead of passing through the client's async and event executors. The rule runs on the step's
+ * thread; the caller's future completes on the async executor, never on ZooKeeper's thread.
  *
  * <p>Guarantees and caveats. On timeout, cancellation or failure the engine deletes its own node
  * (in the background if the connection is down), so an abandoned attempt never blocks the line.
  * If the node disappears while waiting (session expired, deleted by an operator, its folder
- * deleted or reaped) the engine takes a new ticket — at the back of the line — as long as the deadline allows. Being told
- * "you hold" is the start of a hold, not a guarantee for its duration: watch the session with a
- * {@link Holding}.
+ * deleted or reaped) the engine takes a new ticket — at the back of the line — as long as the
+ * deadline allows. Being told "you hold" is the start of a hold, not a guarantee for its duration:
+ * watch it with a {@link Holding} ({@link #acquireHold} does, reusing the engine's own watch).
  */
 public final class Contention {
-    private static final byte[] NO_DATA = new byte[0];
-
     private final BatonClient client;
+    /** The client as the engine's requests see it: replies complete on ZooKeeper's thread, see {@link WakeUps}. */
+    private final BatonClient ops;
     private final String dir;
     private final String marker;
     private final Set<String> markers;
@@ -52,6 +65,7 @@ public final class Contention {
     private Contention(BatonClient client, String dir, String marker, Set<String> markers, ContentionRule rule,
                        boolean sessionProtection) {
         this.client = Objects.requireNonNull(client, "client");
+        this.ops = WakeUps.repliesInPlace(client);
         this.dir = Paths.validate("contention", dir, false);
         this.marker = Objects.requireNonNull(marker, "marker");
         this.markers = Set.copyOf(markers);
@@ -109,31 +123,38 @@ public final class Contention {
      * @param timeout how long to wait, or null for no limit. {@link Duration#ZERO} means "look
      *     once": take a ticket, list the line, and give up at once unless the ticket holds (a
      *     try-lock). Any other timeout is a deadline that may cut the attempt at any step.
-     * @return completes with the held ticket, or with null when {@code timeout} passed first.
-     *     Cancelling it abandons the attempt and deletes its node.
+     * @return completes (on the client's async executor) with the held ticket, or with null when
+     *     {@code timeout} passed first. Cancelling it abandons the attempt and deletes its node.
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
-        Objects.requireNonNull(data, "data");
-        if (timeout != null && timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-        }
-        return new Attempt(data, timeout).start();
+        checkArguments(data, timeout);
+        return startAsync(data, timeout, Contention::ticketOnly, ticket -> { });
     }
 
     /**
-     * Blocking {@link #acquire}: returns the held ticket, or null on timeout. An interrupt abandons
-     * the attempt (its node is deleted) and is rethrown.
+     * Blocking {@link #acquire}: returns the held ticket, or null on timeout. The calling thread
+     * runs the attempt itself (see the class comment). An interrupt abandons the attempt (its
+     * node is deleted) and is rethrown.
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
-        CompletableFuture<Ticket> attempt = acquire(data, timeout);
-        try {
-            return attempt.get();
-        } catch (InterruptedException e) {
-            attempt.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            throw Futures.rethrow(e.getCause());
-        }
+        checkArguments(data, timeout);
+        return runBlocking(data, timeout, Contention::ticketOnly, this::release);
+    }
+
+    /**
+     * {@link #acquire}, and the hold it gives, watched under the client's error policy from its
+     * first moment by the watch the engine already set on its own node (no request of its own).
+     * Cancelling the future abandons the attempt, or gives back a hold that arrived meanwhile.
+     */
+    public CompletableFuture<TicketHold> acquireHold(byte[] data, Duration timeout) {
+        checkArguments(data, timeout);
+        return startAsync(data, timeout, this::holdOf, TicketHold::stopMonitoring);
+    }
+
+    /** Blocking {@link #acquireHold}: the hold, or null on timeout. An interrupt leaves nothing behind and is rethrown. */
+    public TicketHold acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
+        checkArguments(data, timeout);
+        return runBlocking(data, timeout, this::holdOf, TicketHold::delete);
     }
 
     /** Gives the place up: deletes the ticket's node, in the background if the connection is down. */
@@ -162,66 +183,185 @@ public final class Contention {
         return rule.decide(ordered, mine);
     }
 
-    /** One acquisition: a small state machine driven by replies and watch events. */
-    private final class Attempt {
+    private static void checkArguments(byte[] data, Duration timeout) {
+        Objects.requireNonNull(data, "data");
+        if (timeout != null && timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+    }
+
+    /** A ticket that held, and the engine's watch on its node. */
+    private record Granted(Ticket ticket, OwnNodeWatch watch) {
+    }
+
+    private static Ticket ticketOnly(Granted granted) {
+        granted.watch().listen(null, null); // nobody monitors a bare ticket through the engine
+        return granted.ticket();
+    }
+
+    private TicketHold holdOf(Granted granted) {
+        return TicketHold.granted(this, granted.ticket(), granted.watch());
+    }
+
+    /** An attempt whose steps run, one at a time, on the client's async executor. */
+    private <R> CompletableFuture<R> startAsync(byte[] data, Duration timeout, Function<Granted, R> grant, Consumer<R> discard) {
+        Attempt<R> attempt = new Attempt<>(data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
+        if (timeout != null && !timeout.isZero()) {
+            CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
+                .execute(() -> attempt.result.complete(null));
+        }
+        attempt.begin();
+        return attempt.result;
+    }
+
+    /**
+     * An attempt whose steps the calling thread runs while it waits: a reply or an event only
+     * wakes it. {@code giveBack} returns what was granted just as an interrupt arrived.
+     */
+    private <R> R runBlocking(byte[] data, Duration timeout, Function<Granted, R> grant, Consumer<R> giveBack)
+        throws InterruptedException {
+        CallerSteps steps = new CallerSteps(new SerialExecutor(client.asyncExecutor()));
+        Attempt<R> attempt = new Attempt<>(data, timeout, steps, grant, giveBack);
+        Long deadline = timeout == null || timeout.isZero() ? null : System.nanoTime() + timeout.toNanos();
+        try {
+            attempt.begin();
+            if (!steps.runUntil(attempt.result::isDone, deadline)) {
+                attempt.result.complete(null); // timed out: abandoning deletes the node (unless it held just now)
+            }
+        } catch (InterruptedException e) {
+            if (!attempt.result.cancel(true) && !attempt.result.isCompletedExceptionally()) {
+                R arrived = attempt.result.getNow(null);
+                if (arrived != null) {
+                    giveBack.accept(arrived);
+                }
+            }
+            throw e;
+        } finally {
+            steps.close();
+        }
+        try {
+            return attempt.result.join();
+        } catch (CompletionException e) {
+            throw Futures.rethrow(e.getCause());
+        }
+    }
+
+    /**
+     * One acquisition: a small state machine driven by replies and watch events. Its steps run
+     * one at a time on {@code steps}: never on ZooKeeper's thread, where replies (see
+     * {@link WakeUps}) and the engine's own watches only hand the next step over.
+     */
+    private final class Attempt<R> {
         private final byte[] data;
         private final Duration timeout;
-        private final CompletableFuture<Ticket> result = new CompletableFuture<>();
+        private final Executor steps;
+        private final Function<Granted, R> grant;
+        private final Consumer<R> discard;
+        final CompletableFuture<R> result = new CompletableFuture<>();
         private CompletableFuture<CreatedNode> creating;
         private Ticket ticket;
-        private boolean watchingSelf;
+        private OwnNodeWatch own;
         private int generation;
 
-        Attempt(byte[] data, Duration timeout) {
+        /**
+         * @param grant makes what the caller gets of a ticket that holds
+         * @param discard undoes that when the result was completed (timed out, cancelled) meanwhile
+         */
+        Attempt(byte[] data, Duration timeout, Executor steps, Function<Granted, R> grant, Consumer<R> discard) {
             this.data = data;
             this.timeout = timeout;
+            this.steps = steps;
+            this.grant = grant;
+            this.discard = discard;
         }
 
-        CompletableFuture<Ticket> start() {
-            if (timeout != null && !timeout.isZero()) {
-                CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
-                    .execute(() -> result.complete(null));
-            }
+        void begin() {
             result.whenComplete((held, e) -> {
                 if (held == null) {
                     abandon();
                 }
             });
             takeTicket();
-            return result;
         }
 
-        private synchronized void takeTicket() {
-            if (result.isDone()) {
-                return;
+        /** Runs {@code step} on this attempt's executor once {@code reply} completes. */
+        private <T> void then(CompletableFuture<T> reply, BiConsumer<T, Throwable> step) {
+            reply.whenComplete((value, e) -> steps.execute(() -> step.accept(value, e)));
+        }
+
+        /** A watcher that only hands the event to this attempt's executor. */
+        private Watcher watcher(Watcher step) {
+            return (WakeUps.DirectWatcher) event -> steps.execute(() -> step.process(event));
+        }
+
+        private synchronized boolean current(int gen) {
+            return gen == generation && !result.isDone();
+        }
+
+        /**
+         * Sends the create and, right behind it, the listing. The servers answer a session's
+         * requests in order, so the listing comes back just after the create, showing our node:
+         * one round trip for both.
+         */
+        private void takeTicket() {
+            CompletableFuture<CreatedNode> create;
+            CompletableFuture<List<String>> listing;
+            synchronized (this) {
+                if (result.isDone()) {
+                    return;
+                }
+                ticket = null;
+                if (own != null) {
+                    own.listen(null, null);
+                    own = null;
+                }
+                var builder = ops.create()
+                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .creatingParentContainersIfNeeded();
+                builder = sessionProtection ? builder.withSessionProtection() : builder.withProtection();
+                create = builder.forPathWithStatAsync(Paths.join(dir, marker), data);
+                creating = create;
+                listing = ops.getChildren().forPathAsync(dir);
             }
-            ticket = null;
-            var create = client.create()
-                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                .creatingParentContainersIfNeeded();
-            create = sessionProtection ? create.withSessionProtection() : create.withProtection();
-            creating = create.forPathWithStatAsync(Paths.join(dir, marker), data);
-            creating.whenComplete((node, e) -> {
+            then(create, (node, e) -> {
                 if (e != null) {
                     fail(e);
                 } else {
-                    took(node);
+                    took(node, listing);
                 }
             });
         }
 
-        private void took(CreatedNode node) {
+        private void took(CreatedNode node, CompletableFuture<List<String>> listing) {
+            Ticket mine;
+            OwnNodeWatch watch;
+            int gen;
             synchronized (this) {
                 if (result.isDone()) {
                     // timed out or cancelled while the create was in flight: give the node back
                     client.delete().quietly().guaranteed().forPathAsync(node.path());
                     return;
                 }
-                watchingSelf = false;
-                ticket = new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
+                mine = new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
                     node.stat().getEphemeralOwner());
+                ticket = mine;
+                watch = new OwnNodeWatch(ops, mine.path());
+                own = watch;
+                gen = ++generation;
             }
-            check();
+            // Watch our own node from now on: its deletion (by an operator, with its folder) or its
+            // session's end is noticed before any later change — watch events come in the order the
+            // servers made the changes — so a hand-off can be taken without listing, and the hold's
+            // monitor inherits the watch.
+            watch.listen(end -> lostOwnNode(mine, end), steps);
+            watch.arm();
+            then(listing, (children, e) -> {
+                if (e == null && children.contains(mine.name())) {
+                    listed(mine, gen, children, null);
+                } else if (current(gen)) {
+                    check(); // the listing went before the create took (a retry, a folder made first): list again
+                }
+            });
         }
 
         /** Lists the line and asks the rule. */
@@ -235,45 +375,56 @@ public final class Contention {
                 mine = ticket;
                 gen = ++generation;
             }
-            client.getChildren().forPathAsync(dir).whenComplete((children, e) -> {
-                if (e != null && Futures.rethrow(e) instanceof NoNodeException) {
-                    // the folder was deleted (by an operator, or reaped as an empty container)
-                    // and our node with it: back of a new line, like any other lost ticket
-                    lostTicket(gen);
-                    return;
-                }
-                if (e != null) {
-                    fail(e);
-                    return;
-                }
-                if (leftBehind(mine, gen)) {
-                    return;
-                }
-                List<String> ordered = Contenders.inOrder(children, markers);
-                int index = ordered.indexOf(mine.name());
-                if (index < 0) {
-                    lostTicket(gen);
-                    return;
-                }
-                Decision decision = rule.decide(ordered, index);
-                if (decision.holds()) {
-                    complete(mine, gen);
-                } else if (timeout != null && timeout.isZero()) {
-                    // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
-                    result.complete(null);
-                } else {
-                    watch(mine, gen, decision);
-                }
-            });
+            then(ops.getChildren().forPathAsync(dir), (children, e) -> listed(mine, gen, children, e));
+        }
+
+        private void listed(Ticket mine, int gen, List<String> children, Throwable e) {
+            if (!current(gen)) {
+                return;
+            }
+            if (e != null && Futures.rethrow(e) instanceof NoNodeException) {
+                // the folder was deleted (by an operator, or reaped as an empty container)
+                // and our node with it: back of a new line, like any other lost ticket
+                lostTicket(gen);
+                return;
+            }
+            if (e != null) {
+                fail(e);
+                return;
+            }
+            if (leftBehind(mine, gen)) {
+                return;
+            }
+            List<String> ordered = Contenders.inOrder(children, markers);
+            int index = ordered.indexOf(mine.name());
+            if (index < 0) {
+                lostTicket(gen);
+                return;
+            }
+            Decision decision;
+            try {
+                decision = rule.decide(ordered, index);
+            } catch (RuntimeException ruleFailed) {
+                fail(ruleFailed);
+                return;
+            }
+            if (decision.holds()) {
+                complete(mine, gen);
+            } else if (timeout != null && timeout.isZero()) {
+                // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
+                result.complete(null);
+            } else {
+                watch(mine, gen, decision);
+            }
         }
 
         /** Waits for the one node the rule named; its deletion wakes exactly this contender. */
         private void watch(Ticket mine, int gen, Decision decision) {
-            if (decision.holdsWhenWatchedGoes()) {
-                watchSelf(mine);
-            }
-            Watcher watcher = event -> onEvent(event, mine, gen, decision);
-            client.checkExists().usingWatcher(watcher).forPathAsync(Paths.join(dir, decision.watch())).whenComplete((stat, e) -> {
+            Watcher watcher = watcher(event -> onEvent(event, mine, gen, decision));
+            then(ops.checkExists().usingWatcher(watcher).forPathAsync(Paths.join(dir, decision.watch())), (stat, e) -> {
+                if (!current(gen)) {
+                    return;
+                }
                 if (e != null) {
                     fail(e);
                 } else if (stat == null) {
@@ -284,57 +435,44 @@ public final class Contention {
             });
         }
 
-        /**
-         * Taking the hand-off without listing trusts that our own node still exists; watch it
-         * (once per ticket) so a deletion by someone else, or the session's end, is noticed first
-         * — watch events arrive in the order the servers applied the changes.
-         */
-        private void watchSelf(Ticket mine) {
-            synchronized (this) {
-                if (watchingSelf || ticket != mine) {
-                    return;
-                }
-                watchingSelf = true;
-            }
-            Watcher self = event -> {
-                if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-                    lostOwnNode(mine);
-                } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
-                    release(mine); // it may outlive the session the client gave up on (see giveBack)
-                    lostOwnNode(mine);
-                }
-            };
-            client.checkExists().usingWatcher(self).forPathAsync(mine.path()).whenComplete((stat, e) -> {
-                if (e == null && stat == null) {
-                    lostOwnNode(mine);
-                }
-            });
-        }
-
-        private void lostOwnNode(Ticket mine) {
+        /** Our own node is gone (its watch said so): take a new ticket. */
+        private void lostOwnNode(Ticket mine, String end) {
             synchronized (this) {
                 if (ticket != mine || result.isDone()) {
                     return;
                 }
                 generation++;
             }
+            if (OwnNodeWatch.EXPIRED.equals(end)) {
+                release(mine); // it may outlive the session the client gave up on (see giveBack)
+            }
             takeTicket();
         }
 
         /**
-         * Holds: completes on the client's async executor, never on the event thread a watch runs
-         * on. After a listing the reply already runs there: complete in place rather than pay for
-         * another hand-off between threads on every acquisition.
+         * Holds: the result completes on this attempt's executor — the async executor, or the
+         * waiting caller — never on ZooKeeper's thread.
          */
         private void complete(Ticket mine, int gen) {
             if (leftBehind(mine, gen)) {
                 return;
             }
-            Executor async = client.asyncExecutor();
-            if (async instanceof ForkJoinPool pool && ForkJoinTask.getPool() == pool) {
-                result.complete(mine);
-            } else {
-                async.execute(() -> result.complete(mine));
+            OwnNodeWatch watch;
+            synchronized (this) {
+                if (gen != generation || result.isDone()) {
+                    return;
+                }
+                watch = own;
+            }
+            R granted;
+            try {
+                granted = grant.apply(new Granted(mine, watch));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e); // abandon gives the node back
+                return;
+            }
+            if (!result.complete(granted)) {
+                discard.accept(granted); // timed out or cancelled just now: abandon gave the node back
             }
         }
 
@@ -439,6 +577,9 @@ public final class Contention {
                 generation++;
                 abandoned = ticket;
                 inFlight = creating;
+                if (own != null) {
+                    own.listen(null, null);
+                }
             }
             if (abandoned != null) {
                 release(abandoned);

@@ -5,6 +5,7 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +13,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,14 +27,14 @@ import org.slf4j.LoggerFactory;
  * monotonic clock. Loss is final; {@code onLost} callbacks run once, on the client's event
  * executor, never on ZooKeeper's thread.
  *
- * <p>The node is watched from 50 ms ({@code NODE_WATCH_DELAY}) into the hold on: a deletion by
- * someone else during the first 50 ms is noticed then. Holds shorter than that — most lock holds —
- * are spared the request, the server-side watch and the event of their own delete.
+ * <p>The node is watched from the first moment of the hold. A hold the engine gives
+ * ({@link Contention#acquireHold}) inherits the watch the engine set on its own node when it took
+ * the ticket, so watching costs no request of its own; {@link #monitor} on any other ticket sets
+ * one watch at once. Our own delete at the end of a hold fires that watch after the monitor is
+ * closed, and then nothing runs.
  */
 public final class Holding implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
-    /** How long after the start of a hold its node starts being watched for deletion by someone else. */
-    static final Duration NODE_WATCH_DELAY = Duration.ofMillis(50);
 
     private final BatonClient client;
     private final Ticket ticket;
@@ -43,15 +42,17 @@ public final class Holding implements AutoCloseable {
     private final Duration leaseMargin;
     private final List<Runnable> callbacks = new ArrayList<>();
     private final ConnectionStateListener listener;
+    private final OwnNodeWatch node;
     private String lostReason;
     private boolean closed;
     private int leaseTimer;
 
-    private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin) {
+    private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin, OwnNodeWatch node) {
         this.client = client;
         this.ticket = ticket;
         this.policy = policy;
         this.leaseMargin = leaseMargin;
+        this.node = node;
         this.listener = new ConnectionStateListener() {
             @Override
             public void stateChanged(BatonClient c, ConnectionState newState) {
@@ -67,7 +68,17 @@ public final class Holding implements AutoCloseable {
 
     /** Starts watching {@code ticket} under {@code policy}. */
     public static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy) {
-        return start(new Holding(client, ticket, Objects.requireNonNull(policy, "policy"), null));
+        return start(new Holding(client, ticket, Objects.requireNonNull(policy, "policy"), null, ownWatch(client, ticket)), true);
+    }
+
+    /** Watches a ticket the engine granted, through the engine's watch on its node (already set). */
+    static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy, OwnNodeWatch engineWatch) {
+        return start(new Holding(client, ticket, policy, null, engineWatch), false);
+    }
+
+    private static OwnNodeWatch ownWatch(BatonClient client, Ticket ticket) {
+        return new OwnNodeWatch(WakeUps.repliesInPlace(Objects.requireNonNull(client, "client")),
+            Objects.requireNonNull(ticket, "ticket").path());
     }
 
     /**
@@ -80,23 +91,15 @@ public final class Holding implements AutoCloseable {
         if (margin.isNegative()) {
             throw new IllegalArgumentException("lease margin must not be negative, was " + margin);
         }
-        return start(new Holding(client, ticket, ErrorPolicy.SESSION_ONLY, margin));
+        return start(new Holding(client, ticket, ErrorPolicy.SESSION_ONLY, margin, ownWatch(client, ticket)), true);
     }
 
-    private static Holding start(Holding holding) {
+    private static Holding start(Holding holding, boolean armWatch) {
         holding.client.addConnectionStateListener(holding.listener);
-        // Most holds are short (a lock around one write). Watching the node costs a request, a
-        // watch on the server and an event at our own delete; a hold that ends within the delay
-        // never pays for it. A node deleted by someone else meanwhile is still found: exists()
-        // then says it is gone.
-        CompletableFuture.delayedExecutor(NODE_WATCH_DELAY.toNanos(), TimeUnit.NANOSECONDS, holding.client.asyncExecutor()).execute(() -> {
-            synchronized (holding) {
-                if (holding.closed || holding.lostReason != null) {
-                    return;
-                }
-            }
-            holding.watchNode();
-        });
+        holding.node.listen(end -> holding.lose(holding.ticket.name() + " " + end), holding.client.asyncExecutor());
+        if (armWatch) {
+            holding.node.arm();
+        }
         // a change that happened before the listener was added would not be heard: check now
         if (holding.client.sessionId() != holding.ticket.sessionId()) {
             holding.lose("the session that owns " + holding.ticket.name() + " is gone");
@@ -155,6 +158,7 @@ public final class Holding implements AutoCloseable {
             callbacks.clear();
             leaseTimer++;
         }
+        node.listen(null, null);
         client.removeConnectionStateListener(listener);
     }
 
@@ -205,32 +209,6 @@ public final class Holding implements AutoCloseable {
         });
     }
 
-    private void watchNode() {
-        Watcher watcher = this::onNodeEvent;
-        client.checkExists().usingWatcher(watcher).forPathAsync(ticket.path()).whenComplete((stat, e) -> {
-            if (e == null && stat == null) {
-                lose(ticket.name() + " was deleted");
-            } else if (e != null) {
-                LOG.debug("could not watch {}: {}", ticket.path(), e.toString());
-            }
-        });
-    }
-
-    private void onNodeEvent(WatchedEvent event) {
-        synchronized (this) {
-            if (closed || lostReason != null) {
-                return;
-            }
-        }
-        switch (event.getType()) {
-            case NodeDeleted -> lose(ticket.name() + " was deleted by someone else");
-            case NodeDataChanged, NodeCreated -> watchNode();
-            default -> {
-                // connection events arrive through the state listener
-            }
-        }
-    }
-
     private void lose(String reason) {
         List<Runnable> toRun;
         synchronized (this) {
@@ -243,6 +221,7 @@ public final class Holding implements AutoCloseable {
             leaseTimer++;
         }
         LOG.warn("hold of {} lost: {}", ticket.path(), reason);
+        node.listen(null, null);
         client.removeConnectionStateListener(listener);
         for (Runnable callback : toRun) {
             client.eventExecutor().execute(callback);

@@ -36,6 +36,12 @@ public final class TicketHold implements Hold {
         return new TicketHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy()), deleter);
     }
 
+    /** The hold of a ticket {@code engine} granted, watched through the engine's own watch on its node. */
+    static TicketHold granted(Contention engine, Ticket ticket, OwnNodeWatch watch) {
+        BatonClient client = engine.client();
+        return new TicketHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy(), watch), engine::release);
+    }
+
     public Ticket ticket() {
         return ticket;
     }

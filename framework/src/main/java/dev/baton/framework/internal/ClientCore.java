@@ -45,6 +45,8 @@ public final class ClientCore {
     final Connection connection;
     final RetryLoop retryLoop;
     final AsyncZk zk;
+    /** The same calls completing on ZooKeeper's event thread, for {@link WakeUps#repliesInPlace} views only. */
+    final AsyncZk zkInPlace;
     final BackgroundDeletes deletes;
     /** Wrappers of persistent-watch watchers, so they can be removed by the caller's object. */
     final ConcurrentMap<WatchesOp.Key, Watcher> watcherWrappers = new ConcurrentHashMap<>();
@@ -65,6 +67,7 @@ public final class ClientCore {
         this.connection = new Connection(config.settings(), scheduler, async, events);
         this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.SYSTEM, connection, scheduler, async);
         this.zk = new AsyncZk(async);
+        this.zkInPlace = new AsyncZk(Runnable::run);
         this.deletes = new BackgroundDeletes(connection, zk, scheduler);
     }
 
@@ -125,17 +128,25 @@ public final class ClientCore {
 
     /**
      * Wraps a caller's watcher so it runs on the event executor and sees paths without
-     * {@code namespace}.
+     * {@code namespace}. A {@link WakeUps.DirectWatcher} (framework code that only wakes a waiting
+     * thread) runs on ZooKeeper's event thread instead.
      */
     Watcher dispatching(Watcher watcher, String namespace) {
         if (watcher == null) {
             return null;
         }
+        if (watcher instanceof WakeUps.DirectWatcher) {
+            return event -> watcher.process(visible(event, namespace));
+        }
         return event -> {
-            WatchedEvent visible = namespace == null || event.getPath() == null
-                ? event
-                : new WatchedEvent(event.getType(), event.getState(), Paths.unfix(namespace, event.getPath()), event.getZxid());
+            WatchedEvent visible = visible(event, namespace);
             events.execute(() -> watcher.process(visible));
         };
+    }
+
+    private static WatchedEvent visible(WatchedEvent event, String namespace) {
+        return namespace == null || event.getPath() == null
+            ? event
+            : new WatchedEvent(event.getType(), event.getState(), Paths.unfix(namespace, event.getPath()), event.getZxid());
     }
 }

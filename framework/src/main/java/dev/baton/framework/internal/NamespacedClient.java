@@ -33,10 +33,22 @@ public final class NamespacedClient implements BatonClient {
 
     final ClientCore core;
     final String namespace;
+    /** Whether the futures of asynchronous operations complete on ZooKeeper's event thread ({@link WakeUps}). */
+    private final boolean inPlace;
 
     NamespacedClient(ClientCore core, String namespace) {
+        this(core, namespace, false);
+    }
+
+    private NamespacedClient(ClientCore core, String namespace, boolean inPlace) {
         this.core = core;
         this.namespace = namespace;
+        this.inPlace = inPlace;
+    }
+
+    /** This view with replies completed on ZooKeeper's event thread; only through {@link WakeUps}. */
+    NamespacedClient repliesInPlace() {
+        return inPlace ? this : new NamespacedClient(core, namespace, true);
     }
 
     @Override
@@ -224,6 +236,6 @@ public final class NamespacedClient implements BatonClient {
     }
 
     AsyncZk zk() {
-        return core.zk;
+        return inPlace ? core.zkInPlace : core.zk;
     }
 }
