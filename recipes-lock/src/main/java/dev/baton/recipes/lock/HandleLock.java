@@ -51,6 +51,15 @@ abstract sealed class HandleLock implements LeasableLock
      */
     abstract CompletableFuture<Hold> acquireHold(Duration timeout);
 
+    /**
+     * {@link #acquireHold}, waited for on the calling thread: the hold, or null on timeout. An
+     * interrupt leaves nothing behind and is rethrown. Locks whose engine can run the attempt on
+     * the waiting thread itself override it (fewer thread hand-offs).
+     */
+    Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+        return Acquisitions.await(acquireHold(timeout), Hold::delete);
+    }
+
     @Override
     public final void acquire() throws InterruptedException {
         acquireForThread(null);
@@ -109,12 +118,16 @@ abstract sealed class HandleLock implements LeasableLock
 
     @Override
     public final LockLease acquireLease() throws InterruptedException {
-        return Acquisitions.await(acquireAsync(), LockLease::releaseQuietly);
+        return leaseOrNull(acquireHoldBlocking(null));
     }
 
     @Override
     public final LockLease acquireLease(Duration timeout) throws InterruptedException {
-        return Acquisitions.await(acquireAsync(checkTimeout(timeout)), LockLease::releaseQuietly);
+        return leaseOrNull(acquireHoldBlocking(checkTimeout(timeout)));
+    }
+
+    private LockLease leaseOrNull(Hold hold) {
+        return hold == null ? null : lease(hold);
     }
 
     @Override

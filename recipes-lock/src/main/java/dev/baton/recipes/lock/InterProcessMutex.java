@@ -5,7 +5,6 @@ import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.Ticket;
 import dev.baton.framework.contention.TicketHold;
 import java.time.Duration;
 import java.util.List;
@@ -91,9 +90,11 @@ public final class InterProcessMutex extends HandleLock {
 
     @Override
     CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return Acquisitions.<Ticket, Hold>map(contention.acquire(participantData, timeout),
-            ticket -> TicketHold.start(contention.client(), ticket, contention::release),
-            contention::release,
-            hold -> ((TicketHold) hold).stopMonitoring());
+        return Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
+    }
+
+    @Override
+    Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+        return contention.acquireHoldBlocking(participantData, timeout);
     }
 }

@@ -7,7 +7,6 @@ import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.Ticket;
 import dev.baton.framework.contention.TicketHold;
 import java.time.Duration;
 import java.util.List;
@@ -119,10 +118,7 @@ public final class InterProcessReadWriteLock {
 
     /** Takes a place in line with {@code engine} and watches the hold it gives. */
     private CompletableFuture<Hold> inLine(Contention engine, Duration timeout) {
-        return Acquisitions.<Ticket, Hold>map(engine.acquire(participantData, timeout),
-            ticket -> TicketHold.start(client, ticket, engine::release),
-            engine::release,
-            hold -> ((TicketHold) hold).stopMonitoring());
+        return Acquisitions.<TicketHold, Hold>map(engine.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
     }
 
     @Override
@@ -148,6 +144,14 @@ public final class InterProcessReadWriteLock {
                 return Downgrade.start(client, writing, participantData);
             }
             return inLine(readers, timeout);
+        }
+
+        @Override
+        Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+            if (writeLock.currentThreadLease() != null) {
+                return super.acquireHoldBlocking(timeout); // a downgrade
+            }
+            return readers.acquireHoldBlocking(participantData, timeout);
         }
 
         @Override
@@ -179,6 +183,11 @@ public final class InterProcessReadWriteLock {
         @Override
         CompletableFuture<Hold> acquireHold(Duration timeout) {
             return inLine(writers, timeout);
+        }
+
+        @Override
+        Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+            return writers.acquireHoldBlocking(participantData, timeout);
         }
 
         @Override

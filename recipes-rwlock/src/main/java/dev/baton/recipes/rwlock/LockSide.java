@@ -51,6 +51,15 @@ abstract sealed class LockSide<L extends Grant> implements InterProcessLock
      */
     abstract CompletableFuture<Hold> acquireHold(Duration timeout);
 
+    /**
+     * {@link #acquireHold}, waited for on the calling thread: the hold, or null on timeout (an
+     * interrupt leaves nothing behind and is rethrown). Sides that wait in line override it to let
+     * the engine run the attempt on the waiting thread itself (fewer thread hand-offs).
+     */
+    Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+        return Acquisitions.await(acquireHold(timeout), Hold::delete);
+    }
+
     /** Makes the lease for a hold of this side. */
     abstract L newLease(Hold hold, String what, Consumer<Grant> onRelease);
 
@@ -118,7 +127,7 @@ abstract sealed class LockSide<L extends Grant> implements InterProcessLock
     /** Waits until this side is held and returns the hold as a handle any thread may release. */
     public final L acquireLease() throws InterruptedException {
         beforeBlocking();
-        return Acquisitions.await(acquireAsync(), Grant::releaseQuietly);
+        return leaseOrNull(acquireHoldBlocking(null));
     }
 
     /**
@@ -128,7 +137,11 @@ abstract sealed class LockSide<L extends Grant> implements InterProcessLock
      */
     public final L acquireLease(Duration timeout) throws InterruptedException {
         beforeBlocking();
-        return Acquisitions.await(acquireAsync(checkTimeout(timeout)), Grant::releaseQuietly);
+        return leaseOrNull(acquireHoldBlocking(checkTimeout(timeout)));
+    }
+
+    private L leaseOrNull(Hold hold) {
+        return hold == null ? null : lease(hold);
     }
 
     /**
