@@ -7,17 +7,24 @@ import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
+import dev.baton.framework.contention.TicketHold;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** A held node deleted by someone else is reported lost, whether it goes at once or later (the node watch starts after a short delay). */
+/**
+ * A held node deleted by someone else is reported lost, whether it goes at once or later: through
+ * the monitor's own watch, through the engine's watch a waiter hands to its hold, or through the
+ * watch a hold granted at the first look gets once it lasts.
+ */
 @EnsembleTest
 class HoldingNodeWatchTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
@@ -48,6 +55,43 @@ class HoldingNodeWatchTest {
         operator.delete().forPath(ticket.path());
 
         await().atMost(WAIT).until(() -> lost.get() == 1 && !holding.isValid());
+    }
+
+    @Test
+    void aHoldGrantedAfterWaitingInheritsTheEnginesWatchAndMakesNoRequestOfItsOwn(BatonClient holder, BatonClient waiter,
+                                                                                 BatonClient operator) throws Exception {
+        String dir = "/holding/inherited";
+        Contention first = Contention.of(holder, dir, "lock-", ContentionRule.mutex());
+        Ticket held = first.acquireBlocking(new byte[0], WAIT);
+        CountingClient counting = new CountingClient(waiter);
+        CompletableFuture<TicketHold> next = Contention.of(counting.client, dir, "lock-", ContentionRule.mutex())
+            .acquireHold(new byte[0], WAIT);
+        // waiting: it watches its predecessor and its own node
+        await().atMost(WAIT).until(() -> counting.count("checkExists") == 2);
+
+        first.release(held).get();
+        TicketHold hold = next.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        AtomicInteger lost = new AtomicInteger();
+        hold.onLost(lost::incrementAndGet);
+        operator.delete().forPath(hold.ticket().path());
+
+        await().atMost(WAIT).until(() -> lost.get() == 1 && !hold.isValid());
+        assertThat(hold.lossReason()).get().asString().contains("deleted");
+        assertThat(counting.count("checkExists")).as("the hold's monitor set no watch of its own").isEqualTo(2);
+    }
+
+    @Test
+    void aHoldGrantedAtTheFirstLookIsStillReportedLostWhenItsNodeIsDeleted(BatonClient holder, BatonClient operator)
+        throws Exception {
+        TicketHold hold = Contention.of(holder, "/holding/first-look", "lock-", ContentionRule.mutex())
+            .acquireHoldBlocking(new byte[0], WAIT);
+        AtomicInteger lost = new AtomicInteger();
+        hold.onLost(lost::incrementAndGet);
+
+        operator.delete().forPath(hold.ticket().path());
+
+        await().atMost(WAIT).until(() -> lost.get() == 1 && !hold.isValid());
+        assertThat(hold.lossReason()).get().asString().contains("deleted");
     }
 
     /** The server's count of watches, from its {@code wchs} four-letter word. */

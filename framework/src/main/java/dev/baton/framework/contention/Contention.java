@@ -31,8 +31,8 @@ import org.apache.zookeeper.Watcher;
  * <p>Algorithm. Create an ephemeral sequential node in the recipe's folder (protected, so a lost
  * reply never leaves two), and send the listing of the folder right behind it (one round trip for
  * both); put the recipe's nodes in sequence order ({@link Contenders}) and ask the
- * {@link ContentionRule} whether this node holds. From the create's reply on, watch our own node.
- * If it does not hold, set a watch on the one node the rule names and wait. When that node goes,
+ * {@link ContentionRule} whether this node holds. If not, watch our own node and the one node the
+ * rule names, and wait. When that node goes,
  * list again; or, if the rule said its deletion is the last obstacle, hold at once without
  * listing (sequence numbers only grow, so nobody can have joined ahead, and our own watch would
  * have told us first had our node gone).
@@ -61,6 +61,8 @@ public final class Contention {
     private final Set<String> markers;
     private final ContentionRule rule;
     private final boolean sessionProtection;
+    /** Arms the node watches of holds granted at the first look once they last (see {@link Holding}). */
+    private final LateWatches lateWatches;
 
     private Contention(BatonClient client, String dir, String marker, Set<String> markers, ContentionRule rule,
                        boolean sessionProtection) {
@@ -71,6 +73,7 @@ public final class Contention {
         this.markers = Set.copyOf(markers);
         this.rule = Objects.requireNonNull(rule, "rule");
         this.sessionProtection = sessionProtection;
+        this.lateWatches = new LateWatches(client.asyncExecutor());
         if (dir.equals("/")) {
             throw new IllegalArgumentException("a recipe needs its own folder, not the root");
         }
@@ -143,8 +146,9 @@ public final class Contention {
 
     /**
      * {@link #acquire}, and the hold it gives, watched under the client's error policy from its
-     * first moment by the watch the engine already set on its own node (no request of its own).
-     * Cancelling the future abandons the attempt, or gives back a hold that arrived meanwhile.
+     * first moment; when the attempt had to wait, through the watch the engine already set on its
+     * own node (no request of its own, see {@link Holding}). Cancelling the future abandons the
+     * attempt, or gives back a hold that arrived meanwhile.
      */
     public CompletableFuture<TicketHold> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
@@ -200,7 +204,7 @@ public final class Contention {
     }
 
     private TicketHold holdOf(Granted granted) {
-        return TicketHold.granted(this, granted.ticket(), granted.watch());
+        return TicketHold.granted(this, granted.ticket(), granted.watch(), lateWatches);
     }
 
     /** An attempt whose steps run, one at a time, on the client's async executor. */
@@ -301,7 +305,7 @@ public final class Contention {
         /**
          * Sends the create and, right behind it, the listing. The servers answer a session's
          * requests in order, so the listing comes back just after the create, showing our node:
-         * one round trip for both.
+         * one round trip for both, and one wake-up of the step's thread for the two replies.
          */
         private void takeTicket() {
             CompletableFuture<CreatedNode> create;
@@ -323,18 +327,21 @@ public final class Contention {
                 creating = create;
                 listing = ops.getChildren().forPathAsync(dir);
             }
-            then(create, (node, e) -> {
-                if (e != null) {
+            then(CompletableFuture.allOf(create, listing), (both, failure) -> {
+                CreatedNode node;
+                try {
+                    node = create.join();
+                } catch (CompletionException | CancellationException e) {
                     fail(e);
-                } else {
-                    took(node, listing);
+                    return;
                 }
+                took(node, listing);
             });
         }
 
+        /** The create returned {@code node}; {@code listing} (complete) was sent right behind it. */
         private void took(CreatedNode node, CompletableFuture<List<String>> listing) {
             Ticket mine;
-            OwnNodeWatch watch;
             int gen;
             synchronized (this) {
                 if (result.isDone()) {
@@ -345,23 +352,16 @@ public final class Contention {
                 mine = new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
                     node.stat().getEphemeralOwner());
                 ticket = mine;
-                watch = new OwnNodeWatch(ops, mine.path());
-                own = watch;
+                own = new OwnNodeWatch(ops, mine.path());
+                own.listen(end -> lostOwnNode(mine, end), steps);
                 gen = ++generation;
             }
-            // Watch our own node from now on: its deletion (by an operator, with its folder) or its
-            // session's end is noticed before any later change — watch events come in the order the
-            // servers made the changes — so a hand-off can be taken without listing, and the hold's
-            // monitor inherits the watch.
-            watch.listen(end -> lostOwnNode(mine, end), steps);
-            watch.arm();
-            then(listing, (children, e) -> {
-                if (e == null && children.contains(mine.name())) {
-                    listed(mine, gen, children, null);
-                } else if (current(gen)) {
-                    check(); // the listing went before the create took (a retry, a folder made first): list again
-                }
-            });
+            List<String> children = listing.isCompletedExceptionally() ? null : listing.join();
+            if (children != null && children.contains(mine.name())) {
+                listed(mine, gen, children, null);
+            } else {
+                check(); // the listing went before the create took (a retry, a folder made first): list again
+            }
         }
 
         /** Lists the line and asks the rule. */
@@ -418,8 +418,22 @@ public final class Contention {
             }
         }
 
-        /** Waits for the one node the rule named; its deletion wakes exactly this contender. */
+        /**
+         * Waits for the one node the rule named; its deletion wakes exactly this contender. Before
+         * the first wait, our own node gets its watch: its deletion (by an operator, with its
+         * folder) or its session's end is then heard before any later change — watch events come
+         * in the order the servers made the changes — so a hand-off can be taken without listing,
+         * and the hold's monitor inherits the watch. (A ticket that holds at its first look never
+         * waits, and is spared the request: see {@link Holding}.)
+         */
         private void watch(Ticket mine, int gen, Decision decision) {
+            OwnNodeWatch watch;
+            synchronized (this) {
+                watch = own;
+            }
+            if (watch != null && !watch.armed()) {
+                watch.arm();
+            }
             Watcher watcher = watcher(event -> onEvent(event, mine, gen, decision));
             then(ops.checkExists().usingWatcher(watcher).forPathAsync(Paths.join(dir, decision.watch())), (stat, e) -> {
                 if (!current(gen)) {

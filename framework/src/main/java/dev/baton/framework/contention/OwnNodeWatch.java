@@ -12,9 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A contender's watch on its own node: it says once that the node is gone — deleted (by an
  * operator, by our own release, with its folder) or ended with its session. The engine sets it
- * as soon as its create returns, listens while it waits, and hands it to the hold's
- * {@link Holding} when the ticket holds, so a hold is watched from its first moment without a
- * request of its own.
+ * before it first waits, listens while it waits, and hands it to the hold's {@link Holding} when
+ * the ticket holds, so such a hold is watched from its first moment without a request of its own.
  *
  * <p>It runs on ZooKeeper's event thread (a {@link WakeUps.DirectWatcher}) and only records the
  * end and hands it to the current listener's executor; with no listener (a hold that ended: our
@@ -32,6 +31,7 @@ final class OwnNodeWatch implements WakeUps.DirectWatcher {
     private Consumer<String> listener;
     private Executor executor;
     private String gone;
+    private boolean armed;
 
     /** @param ops the client view to watch through (replies may complete on ZooKeeper's thread) */
     OwnNodeWatch(BatonClient ops, String path) {
@@ -41,6 +41,9 @@ final class OwnNodeWatch implements WakeUps.DirectWatcher {
 
     /** Sets the watch. A node already gone is reported as deleted. */
     void arm() {
+        synchronized (this) {
+            armed = true;
+        }
         ops.checkExists().usingWatcher(this).forPathAsync(path).whenComplete((stat, e) -> {
             if (e == null && stat == null) {
                 end(DELETED);
@@ -48,6 +51,20 @@ final class OwnNodeWatch implements WakeUps.DirectWatcher {
                 LOG.debug("could not watch {}: {}", path, e.toString());
             }
         });
+    }
+
+    synchronized boolean armed() {
+        return armed;
+    }
+
+    /** Sets the watch if it is not set yet and someone still listens (a hold that lasted). */
+    void armIfWanted() {
+        synchronized (this) {
+            if (armed || listener == null || gone != null) {
+                return;
+            }
+        }
+        arm();
     }
 
     /**

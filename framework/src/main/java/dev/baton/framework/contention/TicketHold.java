@@ -37,9 +37,9 @@ public final class TicketHold implements Hold {
     }
 
     /** The hold of a ticket {@code engine} granted, watched through the engine's own watch on its node. */
-    static TicketHold granted(Contention engine, Ticket ticket, OwnNodeWatch watch) {
+    static TicketHold granted(Contention engine, Ticket ticket, OwnNodeWatch watch, LateWatches late) {
         BatonClient client = engine.client();
-        return new TicketHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy(), watch), engine::release);
+        return new TicketHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy(), watch, late), engine::release);
     }
 
     public Ticket ticket() {
