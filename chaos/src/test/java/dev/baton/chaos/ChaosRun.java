@@ -37,6 +37,12 @@ final class ChaosRun implements AutoCloseable {
 
     ChaosRun(String recipe, EmbeddedEnsemble ensemble, int clientCount, Duration sessionTimeout, Nemesis.Fault first,
              Nemesis.Fault... more) {
+        this(recipe, ensemble, clientCount, sessionTimeout, c -> { }, first, more);
+    }
+
+    /** As above; {@code onExpired} hears which client the nemesis just expired (to record its losses). */
+    ChaosRun(String recipe, EmbeddedEnsemble ensemble, int clientCount, Duration sessionTimeout,
+             java.util.function.IntConsumer onExpired, Nemesis.Fault first, Nemesis.Fault... more) {
         this.recipe = recipe;
         this.ensemble = ensemble;
         this.seed = seed();
@@ -51,6 +57,7 @@ final class ChaosRun implements AutoCloseable {
             .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
             .clientPause(sessionTimeout.plusSeconds(2))
             .log(line -> System.out.println("[" + recipe + "] " + line))
+            .onExpired(onExpired)
             .build();
     }
 
