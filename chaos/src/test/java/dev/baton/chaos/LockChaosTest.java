@@ -78,7 +78,8 @@ class LockChaosTest {
                     holds[0].release(i, lease);
                     return true;
                 });
-                run.runFaults();
+                // the lock recipe's share of the run: two thirds here, one third for its semaphore
+                run.runFaults(ChaosRun.duration().multipliedBy(2).dividedBy(3));
                 workers.stop();
                 System.out.println("[lock] fenced store: " + store.accepted + " writes accepted, " + store.refused + " stale writes refused");
                 run.verdict(history.count(dev.baton.test.history.Event.Op.ACQUIRED), Map.of(
@@ -112,7 +113,7 @@ class LockChaosTest {
                     holds[0].release(i, lease);
                     return true;
                 });
-                run.runFaults();
+                run.runFaults(ChaosRun.duration().dividedBy(3));
                 workers.stop();
                 run.verdict(history.count(dev.baton.test.history.Event.Op.ACQUIRED), Map.of(
                     "at most 2 lease holders", MutualExclusion.atMost(history.events(), 2).violations()));
