@@ -34,9 +34,16 @@ final class ChaosRun implements AutoCloseable {
     final List<BatonClient> clients = new ArrayList<>();
     private final Nemesis nemesis;
     private Nemesis.Report report;
+    private Duration ran = duration();
 
     ChaosRun(String recipe, EmbeddedEnsemble ensemble, int clientCount, Duration sessionTimeout, Nemesis.Fault first,
              Nemesis.Fault... more) {
+        this(recipe, ensemble, clientCount, sessionTimeout, c -> { }, first, more);
+    }
+
+    /** As above; {@code onExpired} hears which client the nemesis just expired (to record its losses). */
+    ChaosRun(String recipe, EmbeddedEnsemble ensemble, int clientCount, Duration sessionTimeout,
+             java.util.function.IntConsumer onExpired, Nemesis.Fault first, Nemesis.Fault... more) {
         this.recipe = recipe;
         this.ensemble = ensemble;
         this.seed = seed();
@@ -51,6 +58,7 @@ final class ChaosRun implements AutoCloseable {
             .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
             .clientPause(sessionTimeout.plusSeconds(2))
             .log(line -> System.out.println("[" + recipe + "] " + line))
+            .onExpired(onExpired)
             .build();
     }
 
@@ -69,7 +77,13 @@ final class ChaosRun implements AutoCloseable {
 
     /** Runs the nemesis for the configured duration while the workload (started by the caller) runs. */
     void runFaults() throws InterruptedException {
-        report = nemesis.runFor(duration());
+        runFaults(duration());
+    }
+
+    /** Runs the nemesis for {@code length} (a recipe family split across tests shares its duration). */
+    void runFaults(Duration length) throws InterruptedException {
+        ran = length;
+        report = nemesis.runFor(length);
     }
 
     /**
@@ -80,7 +94,7 @@ final class ChaosRun implements AutoCloseable {
      */
     void verdict(long operations, Map<String, List<String>> checks) throws IOException {
         StringBuilder s = new StringBuilder();
-        s.append("chaos ").append(recipe).append(": seed ").append(seed).append(", ").append(duration().toSeconds())
+        s.append("chaos ").append(recipe).append(": seed ").append(seed).append(", ").append(ran.toSeconds())
             .append(" s of faults, ").append(operations).append(" operations completed\n");
         s.append("  faults injected: ").append(report == null ? "none" : report.counts()).append('\n');
         Map<String, Integer> violations = new LinkedHashMap<>();

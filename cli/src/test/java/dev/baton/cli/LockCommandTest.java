@@ -101,12 +101,14 @@ class LockCommandTest {
     void ctrlCWhileWaitingGivesUpThePlaceInLineAndExits130(TestInfo info, BatonClient observer) throws Exception {
         Path marker = dir.resolve("holding");
         String path = "/baton/locks/" + name(info);
-        try (BatonProcess holder = BatonProcess.start(dir, env(), "lock", name(info), "--", "sh", "-c", "touch " + marker + "; sleep 30");
-             BatonProcess waiter = BatonProcess.start(dir, env(), "lock", name(info), "--", "true")) {
-            await().atMost(WAIT).until(() -> Files.exists(marker) && nodes(observer, path).size() == 2);
-            waiter.signal("INT");
-            assertThat(waiter.exitCode(WAIT)).isEqualTo(ExitCodes.INTERRUPTED);
-            await().atMost(WAIT).until(() -> nodes(observer, path).size() == 1);
+        try (BatonProcess holder = BatonProcess.start(dir, env(), "lock", name(info), "--", "sh", "-c", "touch " + marker + "; sleep 30")) {
+            await().atMost(WAIT).until(() -> Files.exists(marker));
+            try (BatonProcess waiter = BatonProcess.start(dir, env(), "lock", name(info), "--", "true")) {
+                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 2);
+                waiter.signal("INT");
+                assertThat(waiter.exitCode(WAIT)).isEqualTo(ExitCodes.INTERRUPTED);
+                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 1);
+            }
         }
     }
 

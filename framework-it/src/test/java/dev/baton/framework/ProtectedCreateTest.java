@@ -85,7 +85,7 @@ class ProtectedCreateTest {
         int succeeded = 0;
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              BatonClient client = client(proxy, 20)) {
-            for (int round = 0; round < 20; round++) {
+            for (int round = 0; round < 12; round++) {
                 CompletableFuture<String> created = client.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
                     .withProtection().forPathAsync("/storm/n-");
                 if (random.nextBoolean()) {

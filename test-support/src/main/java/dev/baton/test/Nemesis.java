@@ -80,6 +80,7 @@ public final class Nemesis implements AutoCloseable {
     private final Duration maxFault;
     private final Duration clientPauseLength;
     private final Consumer<String> out;
+    private final java.util.function.IntConsumer onExpired;
     private final Map<Fault, Integer> counts = new EnumMap<>(Fault.class);
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
@@ -100,6 +101,7 @@ public final class Nemesis implements AutoCloseable {
         this.maxFault = b.maxFault;
         this.clientPauseLength = b.clientPauseLength;
         this.out = b.out;
+        this.onExpired = b.onExpired;
         List<Fault> usable = new ArrayList<>();
         for (Fault f : b.faults) {
             if (usable(f)) {
@@ -254,6 +256,7 @@ public final class Nemesis implements AutoCloseable {
                 int c = random.nextInt(clients.size());
                 say(fault + " client " + c);
                 SessionKiller.expire(clients.get(c), ensemble.connectString(), Duration.ofSeconds(30));
+                onExpired.accept(c);
             }
         }
     }
@@ -333,6 +336,7 @@ public final class Nemesis implements AutoCloseable {
         private Duration maxFault = Duration.ofSeconds(3);
         private Duration clientPauseLength = Duration.ofSeconds(5);
         private Consumer<String> out = System.out::println;
+        private java.util.function.IntConsumer onExpired = c -> { };
 
         private Builder(EmbeddedEnsemble ensemble, long seed) {
             this.ensemble = Objects.requireNonNull(ensemble, "ensemble");
@@ -374,6 +378,15 @@ public final class Nemesis implements AutoCloseable {
         /** How long PAUSE_CLIENT freezes a client: make it longer than the clients' session timeout. Default 5 s. */
         public Builder clientPause(Duration length) {
             this.clientPauseLength = length;
+            return this;
+        }
+
+        /**
+         * Told the index of a client whose session EXPIRE_SESSION just ended — the servers have
+         * committed the end, so whatever it held is gone from this moment (histories record it).
+         */
+        public Builder onExpired(java.util.function.IntConsumer listener) {
+            this.onExpired = Objects.requireNonNull(listener, "onExpired");
             return this;
         }
 

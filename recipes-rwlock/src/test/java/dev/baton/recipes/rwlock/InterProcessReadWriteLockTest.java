@@ -147,6 +147,8 @@ class InterProcessReadWriteLockTest {
         var writeIn = history.entered("downgrader", Mode.WRITE, mine.writeLock().fencingToken());
         CompletableFuture<WriteLease> nextWriter = new InterProcessReadWriteLock(b, path).writeLock().acquireAsync();
         CompletableFuture<ReadersWriters.Hold> nextWriterIn = entering(history, "next-writer", Mode.WRITE, nextWriter);
+        // two clients' creates may land in either order: the reader must arrive after the writer
+        await().atMost(WAIT).until(() -> probe.participantNodes().size() == 2);
         CompletableFuture<ReadLease> laterReader = new InterProcessReadWriteLock(c, path).readLock().acquireAsync();
         CompletableFuture<ReadersWriters.Hold> laterReaderIn = entering(history, "later-reader", Mode.READ, laterReader);
         await().atMost(WAIT).until(() -> probe.participantNodes().size() == 3);

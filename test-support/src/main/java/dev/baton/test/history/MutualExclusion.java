@@ -49,6 +49,28 @@ public final class MutualExclusion {
         return new Verdict("mutual exclusion", history.size(), violations);
     }
 
+    /**
+     * For each key, at most {@code limit} actors hold at once (a semaphore's leases); a hold ends
+     * with RELEASED or LOST.
+     */
+    public static Verdict atMost(List<Event> history, int limit) {
+        List<String> violations = new ArrayList<>();
+        Map<String, java.util.Set<String>> holders = new HashMap<>();
+        for (Event e : history) {
+            java.util.Set<String> now = holders.computeIfAbsent(e.key(), k -> new java.util.HashSet<>());
+            switch (e.op()) {
+                case ACQUIRED -> {
+                    now.add(e.actor());
+                    if (now.size() > limit) {
+                        violations.add(e + ": " + now.size() + " holders at once, at most " + limit + " allowed: " + now);
+                    }
+                }
+                case RELEASED, LOST -> now.remove(e.actor());
+            }
+        }
+        return new Verdict("at most " + limit + " holders", history.size(), violations);
+    }
+
     /** For each key, every acquisition's fencing token is larger than every earlier one's. */
     public static Verdict tokensIncrease(List<Event> history) {
         List<String> violations = new ArrayList<>();
