@@ -41,7 +41,12 @@ final class ChaosRun implements AutoCloseable {
         this(recipe, ensemble, clientCount, sessionTimeout, c -> { }, first, more);
     }
 
-    /** As above; {@code onExpired} hears which client the nemesis just expired (to record its losses). */
+    /**
+     * As above; {@code onExpired} hears which client the nemesis expires, to record its losses:
+     * once just before the kill (the servers may delete its nodes, and others act on that, before
+     * the kill returns) and once after it (for anything granted to it meanwhile). It must be
+     * idempotent.
+     */
     ChaosRun(String recipe, EmbeddedEnsemble ensemble, int clientCount, Duration sessionTimeout,
              java.util.function.IntConsumer onExpired, Nemesis.Fault first, Nemesis.Fault... more) {
         this.recipe = recipe;
@@ -58,6 +63,7 @@ final class ChaosRun implements AutoCloseable {
             .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
             .clientPause(sessionTimeout.plusSeconds(2))
             .log(line -> System.out.println("[" + recipe + "] " + line))
+            .onExpiring(onExpired)
             .onExpired(onExpired)
             .build();
     }

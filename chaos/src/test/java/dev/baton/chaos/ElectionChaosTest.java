@@ -27,9 +27,11 @@ class ElectionChaosTest {
             terms[i] = new AtomicLong(-1);
         }
         // the servers ended a client's session: if it led, its term is revoked from outside
+        // (heard before and after the kill: each term is revoked once)
+        java.util.Set<Long> revoked = java.util.concurrent.ConcurrentHashMap.newKeySet();
         java.util.function.IntConsumer expired = c -> {
             long term = terms[c].get();
-            if (term >= 0) {
+            if (term >= 0 && revoked.add(term)) {
                 history.revoked(term, "session of participant " + c + " expired by the nemesis");
             }
         };

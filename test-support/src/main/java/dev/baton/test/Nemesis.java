@@ -80,6 +80,7 @@ public final class Nemesis implements AutoCloseable {
     private final Duration maxFault;
     private final Duration clientPauseLength;
     private final Consumer<String> out;
+    private final java.util.function.IntConsumer onExpiring;
     private final java.util.function.IntConsumer onExpired;
     private final Map<Fault, Integer> counts = new EnumMap<>(Fault.class);
     private final List<String> log = new CopyOnWriteArrayList<>();
@@ -101,6 +102,7 @@ public final class Nemesis implements AutoCloseable {
         this.maxFault = b.maxFault;
         this.clientPauseLength = b.clientPauseLength;
         this.out = b.out;
+        this.onExpiring = b.onExpiring;
         this.onExpired = b.onExpired;
         List<Fault> usable = new ArrayList<>();
         for (Fault f : b.faults) {
@@ -255,6 +257,9 @@ public final class Nemesis implements AutoCloseable {
             case EXPIRE_SESSION -> {
                 int c = random.nextInt(clients.size());
                 say(fault + " client " + c);
+                // the servers may delete the session's ephemeral nodes at any moment from here on,
+                // and other clients may act on that before the kill returns
+                onExpiring.accept(c);
                 SessionKiller.expire(clients.get(c), ensemble.connectString(), Duration.ofSeconds(30));
                 onExpired.accept(c);
             }
@@ -336,6 +341,7 @@ public final class Nemesis implements AutoCloseable {
         private Duration maxFault = Duration.ofSeconds(3);
         private Duration clientPauseLength = Duration.ofSeconds(5);
         private Consumer<String> out = System.out::println;
+        private java.util.function.IntConsumer onExpiring = c -> { };
         private java.util.function.IntConsumer onExpired = c -> { };
 
         private Builder(EmbeddedEnsemble ensemble, long seed) {
@@ -382,8 +388,20 @@ public final class Nemesis implements AutoCloseable {
         }
 
         /**
+         * Told the index of a client whose session EXPIRE_SESSION is about to end. The servers
+         * delete the session's ephemeral nodes while the kill runs, and other clients can see that
+         * and act on it before the kill returns: a history that must count the client's holds as
+         * lost no later than anyone could take their place records the loss here.
+         */
+        public Builder onExpiring(java.util.function.IntConsumer listener) {
+            this.onExpiring = Objects.requireNonNull(listener, "onExpiring");
+            return this;
+        }
+
+        /**
          * Told the index of a client whose session EXPIRE_SESSION just ended — the servers have
-         * committed the end, so whatever it held is gone from this moment (histories record it).
+         * committed the end, so whatever it held is gone (including anything granted to it while
+         * the kill ran; see {@link #onExpiring}).
          */
         public Builder onExpired(java.util.function.IntConsumer listener) {
             this.onExpired = Objects.requireNonNull(listener, "onExpired");
