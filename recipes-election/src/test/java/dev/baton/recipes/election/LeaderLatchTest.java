@@ -114,7 +114,13 @@ class LeaderLatchTest {
         latch.start();
         latch.await();
         latch.close(LeaderLatch.CloseMode.SILENT);
-        assertThat(a.checkExists().forPath("/latch/silent") == null || a.getChildren().forPath("/latch/silent").isEmpty()).isTrue();
+        List<String> left;
+        try {
+            left = a.getChildren().forPath("/latch/silent");
+        } catch (dev.baton.framework.NoNodeException reaped) {
+            left = List.of(); // the folder is a container: the servers may reap it once empty
+        }
+        assertThat(left).as("the closed latch left no node").isEmpty();
         assertThat(notLeader).hasValue(0);
     }
 
