@@ -68,8 +68,25 @@ final class BatonProcess implements AutoCloseable {
         return Files.readString(err, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Stops baton the way an operator would (SIGTERM: it stops its command and gives its lock or
+     * leadership back), then kills whatever is left. The command runs in a session of its own, so
+     * killing baton alone would leave it running after the test: it is killed by process too.
+     */
     @Override
     public void close() {
+        List<ProcessHandle> commands = process.descendants().toList();
+        if (process.isAlive()) {
+            try {
+                signal("TERM");
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (IOException e) {
+                // no kill command: fall through to the forcible kill
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         process.destroyForcibly();
+        commands.forEach(ProcessHandle::destroyForcibly);
     }
 }
