@@ -1,5 +1,8 @@
 package dev.baton.chaos;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
 import dev.baton.recipes.barrier.DistributedDoubleBarrier;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
@@ -36,6 +39,13 @@ class BarrierChaosTest {
                 try {
                     in = barrier.enter(Duration.ofSeconds(3));
                 } catch (RuntimeException e) {
+                    // enter failed (no connection for too long): its node is deleted in the background
+                    // once the connection allows, and until then the others may count it. The member
+                    // is present until that node is gone.
+                    String node = "/chaos/barrier/" + barrier.memberName();
+                    BatonClient client = run.client(i);
+                    await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                        .until(() -> client.checkExists().forPath(node) == null);
                     history.gaveUp(me);
                     throw e;
                 }
