@@ -2,8 +2,7 @@ package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.TransactionBuilder;
-import dev.baton.framework.TransactionFailedException;
+import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
 import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -33,10 +31,7 @@ import org.apache.zookeeper.data.Stat;
  * member that finds nobody left deletes {@code ready}, so the barrier can be used again.
  *
  * <p>Guarantees and caveats: nobody passes {@code enter} before {@code memberQty} members are
- * present. Counting and creating {@code ready} are one transaction (it checks that every member
- * counted still exists), and a member that times out withdraws in one transaction that fails if
- * {@code ready} exists — then it was counted, and it passes too. So a member that gives up at the
- * moment the last one arrives never leaves the others a member short. A member whose session dies counts as gone (its node is ephemeral); if that happens
+ * present. A member whose session dies counts as gone (its node is ephemeral); if that happens
  * while it waits, it re-enters with its new session, in the next round if this one completed
  * without it. A timed-out {@code enter} or {@code leave} removes its own node and returns false —
  * it never loops. Several threads entering through one instance are one member and all get the
@@ -52,8 +47,6 @@ import org.apache.zookeeper.data.Stat;
  */
 public final class DistributedDoubleBarrier {
     private static final String READY = "ready";
-    private static final int ANY_VERSION = -1;
-    private static final byte[] NO_DATA = new byte[0];
 
     private enum State { IDLE, ENTERING, ENTERED, LEAVING }
 
@@ -152,9 +145,12 @@ public final class DistributedDoubleBarrier {
                 myCzxid = join();
                 continue;
             }
-            List<String> present = members();
-            if (present.size() >= memberQty) {
-                createReadyIfStillPresent(present);
+            if (members().size() >= memberQty) {
+                try {
+                    client.create().forPath(readyPath);
+                } catch (NodeExistsException someoneElseWasLast) {
+                    // fine: look at it on the next round of the loop
+                }
                 continue;
             }
             Stat me = client.checkExists().forPath(memberPath);
@@ -168,51 +164,9 @@ public final class DistributedDoubleBarrier {
                 client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
                     || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null, roundDeadline::get);
             if (!woken) {
-                return withdrawUnlessCounted(myCzxid);
+                client.delete().quietly().forPath(memberPath);
+                return false;
             }
-        }
-    }
-
-    /**
-     * Creates {@code ready} in one transaction with a check that every member counted is still
-     * there, so a member that withdrew after the count (timed out, or its session ended) is never
-     * counted. If the transaction fails, a member left or someone else created {@code ready}
-     * first: the caller looks again.
-     */
-    private void createReadyIfStillPresent(List<String> counted) throws InterruptedException {
-        TransactionBuilder tx = client.transaction();
-        for (String member : counted) {
-            tx.check(ZPaths.join(path, member), ANY_VERSION);
-        }
-        tx.create(readyPath, NO_DATA);
-        try {
-            tx.commit();
-        } catch (TransactionFailedException leftOrSomeoneElseWasLast) {
-            // look again on the next turn of the loop
-        }
-    }
-
-    /**
-     * A timed-out enter: removes our node unless {@code ready} exists, in one transaction (create
-     * and delete {@code ready}, delete our node). If the last member created {@code ready} first,
-     * it counted us and the others pass: so do we, rather than leave them a member short.
-     *
-     * @return whether we passed after all
-     */
-    private boolean withdrawUnlessCounted(long myCzxid) throws InterruptedException {
-        try {
-            client.transaction().create(readyPath, NO_DATA).delete(readyPath).delete(memberPath).commit();
-            return false;
-        } catch (TransactionFailedException e) {
-            if (e.failedIndex() == 0 && e.code() == KeeperException.Code.NODEEXISTS) {
-                Stat ready = client.checkExists().forPath(readyPath);
-                if (ready != null && ready.getCzxid() > myCzxid) {
-                    return true;
-                }
-            }
-            // our node is gone already (session ended), or ready is an earlier round's
-            client.delete().quietly().forPath(memberPath);
-            return false;
         }
     }
 
