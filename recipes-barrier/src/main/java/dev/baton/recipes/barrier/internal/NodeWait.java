@@ -2,6 +2,7 @@ package dev.baton.recipes.barrier.internal;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import java.util.function.LongSupplier;
@@ -87,8 +88,9 @@ public final class NodeWait {
                     if (check.test(watcher)) {
                         return true;
                     }
-                } catch (ConnectionLossException e) {
-                    // no connection for a while: keep waiting; a reconnect signals us
+                } catch (ConnectionLossException | SessionExpiredException e) {
+                    // no connection for a while, or the session ended and the client is building a
+                    // new one: keep waiting; the reconnect (same or new session) signals us
                 }
                 if (!sleep(seen, deadline)) {
                     return false;
