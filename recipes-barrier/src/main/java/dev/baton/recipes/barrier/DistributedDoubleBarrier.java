@@ -2,7 +2,9 @@ package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.NodeData;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
 import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
@@ -15,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -22,13 +25,18 @@ import org.apache.zookeeper.data.Stat;
  * once {@code memberQty} members have entered, {@link #leave()} once all of them have left.
  *
  * <p>Algorithm. Each member is an ephemeral node {@code <uuid>} under the barrier's path. A member
- * that arrives and counts {@code memberQty} members creates {@code ready}; everyone else watches
- * {@code ready} alone, so each waiter is woken by one event, not by every arrival. A member
- * passes only when {@code ready} was created after its own node — a {@code ready} left over from
- * the previous round (whose members are still leaving) never lets a newcomer through alone; the
- * newcomer steps back until that round is over. To leave, a member deletes its node and waits for
- * the lowest member to go; the lowest waits for the highest, one at a time, and goes last; the
- * member that finds nobody left deletes {@code ready}, so the barrier can be used again.
+ * that arrives and counts {@code memberQty} members creates {@code ready}, in one transaction with
+ * a check that every member it counted is still there; everyone else watches {@code ready} alone,
+ * so each waiter is woken by one event, not by every arrival. A member passes only when
+ * {@code ready} was created after its own node — a {@code ready} left over from the previous round
+ * (whose members are still leaving) never lets a newcomer through alone; the newcomer steps back
+ * until that round is over. To leave, a member deletes its node and waits for the lowest member to
+ * go; the lowest waits for the highest, one at a time, and goes last. The member that finds nobody
+ * left closes the round: it deletes {@code ready} in a transaction guarded by the barrier node's
+ * data version, which each close bumps, so a round is closed exactly once — never twice, and never
+ * by a late or retried close reaching into the next round. A round whose members all crashed or
+ * gave up is closed by the next newcomer. Leaving ends as soon as the round's {@code ready} is
+ * gone, so a leaver never waits on a member of the next round.
  *
  * <p>Guarantees and caveats: nobody passes {@code enter} before {@code memberQty} members are
  * present. A member whose session dies counts as gone (its node is ephemeral); if that happens
@@ -58,7 +66,9 @@ public final class DistributedDoubleBarrier {
     private volatile String memberPath;
     private final String readyPath;
     private State state = State.IDLE;
-    private CompletableFuture<Boolean> round;
+    private CompletableFuture<Boolean> entering;
+    /** The round this member entered; what {@code leave} waits out. */
+    private volatile Round round = Round.NONE;
     private final AtomicLong roundDeadline = new AtomicLong();
 
     public DistributedDoubleBarrier(BatonClient client, String path, int memberQty) {
@@ -84,7 +94,7 @@ public final class DistributedDoubleBarrier {
 
     private boolean enter(long timeoutNanos) throws InterruptedException {
         CompletableFuture<Boolean> mine;
-        boolean entering;
+        boolean first;
         synchronized (this) {
             long deadline = NodeWait.deadline(timeoutNanos);
             switch (state) {
@@ -93,22 +103,22 @@ public final class DistributedDoubleBarrier {
                 }
                 case ENTERING -> {
                     roundDeadline.accumulateAndGet(deadline, Math::min);
-                    mine = round;
-                    entering = false;
+                    mine = entering;
+                    first = false;
                 }
                 case IDLE -> {
                     state = State.ENTERING;
                     memberName = UUID.randomUUID().toString();
                     memberPath = ZPaths.join(path, memberName);
                     roundDeadline.set(deadline);
-                    round = mine = new CompletableFuture<>();
-                    entering = true;
+                    entering = mine = new CompletableFuture<>();
+                    first = true;
                 }
                 case LEAVING -> throw new IllegalStateException("enter() called while this member is leaving " + path);
                 default -> throw new AssertionError(state);
             }
         }
-        if (!entering) {
+        if (!first) {
             return await(mine);
         }
         try {
@@ -132,26 +142,24 @@ public final class DistributedDoubleBarrier {
     private boolean runEnter() throws InterruptedException {
         long myCzxid = join();
         while (true) {
-            Stat ready = client.checkExists().forPath(readyPath);
-            if (ready != null && ready.getCzxid() > myCzxid) {
+            Round seen = readRound();
+            if (seen.readyCzxid() > myCzxid) {
+                round = seen;
                 return true;
             }
-            if (ready != null) {
+            if (seen.hasReady()) {
                 // the previous round is still leaving: step back until it is over, then join again
                 client.delete().quietly().forPath(memberPath);
-                if (!NodeWait.until(client, readyPath, stat -> stat == null, roundDeadline::get)) {
+                if (!awaitRoundOver(seen)) {
                     return false;
                 }
                 myCzxid = join();
                 continue;
             }
-            if (members().size() >= memberQty) {
-                try {
-                    client.create().forPath(readyPath);
-                } catch (NodeExistsException someoneElseWasLast) {
-                    // fine: look at it on the next round of the loop
-                }
-                continue;
+            List<String> members = members();
+            if (members.size() >= memberQty) {
+                createReady(members);
+                continue;   // look at what is there now, whoever created it
             }
             Stat me = client.checkExists().forPath(memberPath);
             if (me == null) {
@@ -164,10 +172,72 @@ public final class DistributedDoubleBarrier {
                 client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
                     || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null, roundDeadline::get);
             if (!woken) {
-                client.delete().quietly().forPath(memberPath);
-                return false;
+                return withdraw(myCzxid);
             }
         }
+    }
+
+    /**
+     * Creates {@code ready} only while every member we counted is still there: a member that
+     * withdrew (timed out) between our count and our create makes the create fail, and we count
+     * again. A reply lost to a connection loss is harmless: the retried transaction finds
+     * {@code ready} existing, and we look again.
+     */
+    private void createReady(List<String> counted) throws InterruptedException {
+        TransactionBuilder tx = client.transaction();
+        for (String member : counted) {
+            tx.check(ZPaths.join(path, member), -1);
+        }
+        tx.create(readyPath, new byte[0]);
+        try {
+            tx.commit();
+        } catch (TransactionFailedException someoneLeftOrSomeoneElseWasLast) {
+            // a counted member is gone, or ready exists: the caller looks again
+        }
+    }
+
+    /**
+     * Our wait timed out: remove our node. If {@code ready} was created while our node was still
+     * there, we were counted in the round, so we are in (late, but the others rely on us).
+     */
+    private boolean withdraw(long myCzxid) throws InterruptedException {
+        client.delete().quietly().forPath(memberPath);
+        Round seen = readRound();
+        if (seen.readyCzxid() > myCzxid) {
+            round = seen;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Waits until the round that owns {@code ready} is over: {@code ready} is gone or replaced, or
+     * no member of that round (a node created before {@code ready}) is left — its members crashed
+     * or gave up leaving — in which case we close the round for them.
+     */
+    private boolean awaitRoundOver(Round old) throws InterruptedException {
+        return NodeWait.until(client, watcher -> {
+            if (isOver(old, watcher)) {
+                return true;
+            }
+            List<String> children;
+            try {
+                children = client.getChildren().usingWatcher(watcher).forPath(path);
+            } catch (NoNodeException gone) {
+                return true;
+            }
+            for (String child : children) {
+                if (child.equals(READY)) {
+                    continue;
+                }
+                Stat stat = client.checkExists().forPath(ZPaths.join(path, child));
+                if (stat != null && stat.getCzxid() < old.readyCzxid()) {
+                    return false;   // a member of that round is still there
+                }
+            }
+            close(old, false);
+            return true;
+        }, roundDeadline::get);
     }
 
     /** Waits until every member has left. */
@@ -202,24 +272,106 @@ public final class DistributedDoubleBarrier {
     }
 
     private boolean runLeave(long deadline) throws InterruptedException {
+        Round mine = round;
         while (true) {
-            List<String> members = members();
-            if (members.isEmpty() || members.equals(List.of(memberName))) {
+            if (isOver(mine, null)) {
                 client.delete().quietly().forPath(memberPath);
-                client.delete().quietly().forPath(readyPath);
                 return true;
             }
-            String lowest = members.get(0);
-            String waitFor;
-            if (lowest.equals(memberName)) {
-                waitFor = members.get(members.size() - 1);
-            } else {
-                client.delete().quietly().forPath(memberPath);
-                waitFor = lowest;
+            List<String> others = members();
+            boolean present = others.remove(memberName);
+            if (others.isEmpty()) {
+                close(mine, present);
+                return true;
             }
-            if (!NodeWait.until(client, ZPaths.join(path, waitFor), stat -> stat == null, deadline)) {
+            String waitFor;
+            if (present && memberName.compareTo(others.get(0)) < 0) {
+                waitFor = others.get(others.size() - 1);   // the lowest waits for the highest and goes last
+            } else {
+                if (present) {
+                    client.delete().quietly().forPath(memberPath);
+                }
+                waitFor = others.get(0);
+            }
+            String waitPath = ZPaths.join(path, waitFor);
+            boolean woken = NodeWait.until(client, watcher ->
+                client.checkExists().usingWatcher(watcher).forPath(waitPath) == null || isOver(mine, watcher), deadline);
+            if (!woken) {
+                client.delete().quietly().forPath(memberPath);
+                if (!isOver(mine, null) && members().isEmpty()) {
+                    close(mine, false);   // we were the last one out, even if we gave up waiting
+                }
                 return false;
             }
+        }
+    }
+
+    /** True once the round's {@code ready} is gone or replaced by a later round's. */
+    private boolean isOver(Round r, Watcher watcher) throws InterruptedException {
+        Stat ready = watcher == null ? client.checkExists().forPath(readyPath)
+            : client.checkExists().usingWatcher(watcher).forPath(readyPath);
+        return ready == null || ready.getCzxid() != r.readyCzxid();
+    }
+
+    /**
+     * Ends a round: deletes {@code ready} (and our node, if we still have one) in one transaction
+     * guarded by the barrier node's data version, which every close bumps. Only one close per round
+     * can succeed, however many members decide at once that they are last, and a close retried
+     * after a lost reply can never delete the {@code ready} of the round after.
+     */
+    private void close(Round r, boolean withOwnNode) throws InterruptedException {
+        TransactionBuilder tx = client.transaction()
+            .setData(path, r.parentData(), r.parentVersion())
+            .delete(readyPath);
+        if (withOwnNode) {
+            tx.delete(memberPath);
+        }
+        try {
+            tx.commit();
+        } catch (TransactionFailedException e) {
+            // another member closed the round (or our node is already gone): nothing is left to do but ours
+            if (withOwnNode && e.failedIndex() == 2) {
+                close(r, false);
+                return;
+            }
+            if (withOwnNode) {
+                client.delete().quietly().forPath(memberPath);
+            }
+        }
+    }
+
+    /**
+     * Reads the barrier node's data and version, then {@code ready}, then the version again, until
+     * the version held still: the version then identifies that {@code ready} (every close bumps it).
+     */
+    private Round readRound() throws InterruptedException {
+        while (true) {
+            NodeData parent;
+            try {
+                parent = client.getData().forPathWithStat(path);
+            } catch (NoNodeException gone) {
+                return Round.NONE;
+            }
+            Stat ready = client.checkExists().forPath(readyPath);
+            if (ready == null) {
+                return Round.NONE;
+            }
+            Stat again = client.checkExists().forPath(path);
+            if (again != null && again.getVersion() == parent.stat().getVersion()) {
+                return new Round(parent.stat().getVersion(), parent.data(), ready.getCzxid());
+            }
+        }
+    }
+
+    /**
+     * One round of the barrier: its {@code ready} node (by creation zxid) and the barrier node's
+     * data and version while that {@code ready} existed.
+     */
+    private record Round(int parentVersion, byte[] parentData, long readyCzxid) {
+        static final Round NONE = new Round(-1, new byte[0], 0);
+
+        boolean hasReady() {
+            return readyCzxid != 0;
         }
     }
 

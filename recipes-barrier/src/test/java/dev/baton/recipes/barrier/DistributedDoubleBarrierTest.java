@@ -112,19 +112,51 @@ class DistributedDoubleBarrierTest {
         CompletableFuture<Long> aIn = async(a::enter);
         b.enter();
         aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        CompletableFuture<Long> aOut = async(a::leave);   // a waits for b to leave: ready still exists
+        // the higher member leaves first: it removes its node and waits for the lowest, while ready still exists
+        DistributedDoubleBarrier high = a.memberName().compareTo(b.memberName()) > 0 ? a : b;
+        DistributedDoubleBarrier low = high == a ? b : a;
+        CompletableFuture<Long> highOut = async(high::leave);
 
         DistributedDoubleBarrier c = new DistributedDoubleBarrier(newClient(), path, 2);
         CompletableFuture<Long> cIn = async(c::enter);
-        await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !cIn.isDone());
+        await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !cIn.isDone() && !highOut.isDone());
 
-        b.leave();
-        aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        // the lowest closes the round; c joins the next one at once, and the first leaver must not
+        // mistake c for a member of its own round and wait for it
+        low.leave();
+        highOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> !cIn.isDone());
         long dArrives = System.nanoTime();
         DistributedDoubleBarrier d = new DistributedDoubleBarrier(newClient(), path, 2);
         d.enter();
         assertThat(cIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(dArrives);
+    }
+
+    @Test
+    void aRoundWhoseMembersAllVanishedIsClosedByTheNextNewcomers(BatonClient observer, TestInfo info) throws Exception {
+        String path = path(info);
+        BatonClient crashingA = TestClients.started(ensemble.connectString(), Duration.ofSeconds(3));
+        BatonClient crashingB = TestClients.started(ensemble.connectString(), Duration.ofSeconds(3));
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(crashingA, path, 2);
+        DistributedDoubleBarrier b = new DistributedDoubleBarrier(crashingB, path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        b.enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        crashingA.close();   // both die inside the barrier: nobody is left to delete ready
+        crashingB.close();
+        await().atMost(WAIT).until(() -> children(observer, path).equals(List.of("ready")));
+
+        DistributedDoubleBarrier c = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> cIn = async(c::enter);
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> !cIn.isDone());
+        long dArrives = System.nanoTime();
+        DistributedDoubleBarrier d = new DistributedDoubleBarrier(newClient(), path, 2);
+        assertThat(d.enter(WAIT)).as("the dead round's ready is closed, and a new round forms").isTrue();
+        assertThat(cIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(dArrives);
+        CompletableFuture<Long> cOut = async(c::leave);
+        d.leave();
+        cOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(children(observer, path)).isEmpty();
     }
 
     @Test
