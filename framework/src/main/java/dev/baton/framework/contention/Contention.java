@@ -2,28 +2,15 @@ package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
-import dev.baton.framework.CreatedNode;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
-import dev.baton.framework.internal.SerialExecutor;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 
 /**
  * The contention engine: "take a ticket, watch your predecessor", once, for every recipe.
@@ -37,9 +24,10 @@ import org.apache.zookeeper.Watcher;
  * listing (sequence numbers only grow, so nobody can have joined ahead, and our own watch would
  * have told us first had our node gone).
  *
- * <p>Threads. An attempt is a state machine whose steps run one at a time: for {@link #acquire},
- * on the client's async executor (no thread waits); for {@link #acquireBlocking}, on the calling
- * thread, which runs each step as its reply or event arrives. Replies and the engine's watch
+ * <p>Threads. An attempt is a state machine ({@link Attempt}, over {@link AttemptState}) whose
+ * steps run one at a time: for {@link #acquire}, on the client's async executor (no thread
+ * waits); for {@link #acquireBlocking}, on the calling thread, which runs each step as its reply
+ * or event arrives ({@link AttemptRunners} drives both). Replies and the engine's watch
  * events reach the steps straight from ZooKeeper's event thread, which only hands them over
  * ({@link WakeUps}): one thread wake-up per round trip, as with ZooKeeper's own blocking calls,
  * instead of passing through the client's async and event executors. The rule runs on the step's
@@ -119,6 +107,27 @@ public final class Contention {
         return dir;
     }
 
+    /** The client as the engine's requests see it (for {@link Attempt}). */
+    BatonClient ops() {
+        return ops;
+    }
+
+    String marker() {
+        return marker;
+    }
+
+    Set<String> markers() {
+        return markers;
+    }
+
+    ContentionRule rule() {
+        return rule;
+    }
+
+    boolean sessionProtection() {
+        return sessionProtection;
+    }
+
     /**
      * Takes a ticket and waits for it to hold.
      *
@@ -131,7 +140,7 @@ public final class Contention {
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return startAsync(data, timeout, Contention::ticketOnly, ticket -> { });
+        return AttemptRunners.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
     }
 
     /**
@@ -141,7 +150,7 @@ public final class Contention {
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return runBlocking(data, timeout, Contention::ticketOnly, this::release);
+        return AttemptRunners.blocking(this, data, timeout, Contention::ticketOnly, this::release);
     }
 
     /**
@@ -152,13 +161,13 @@ public final class Contention {
      */
     public CompletableFuture<TicketHold> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return startAsync(data, timeout, this::holdOf, TicketHold::stopMonitoring);
+        return AttemptRunners.async(this, data, timeout, this::holdOf, TicketHold::stopMonitoring);
     }
 
     /** Blocking {@link #acquireHold}: the hold, or null on timeout. An interrupt leaves nothing behind and is rethrown. */
     public TicketHold acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return runBlocking(data, timeout, this::holdOf, TicketHold::delete);
+        return AttemptRunners.blocking(this, data, timeout, this::holdOf, TicketHold::delete);
     }
 
     /** Gives the place up: deletes the ticket's node, in the background if the connection is down. */
@@ -194,413 +203,13 @@ public final class Contention {
         }
     }
 
-    /** A ticket that held, and the engine's watch on its node. */
-    private record Granted(Ticket ticket, OwnNodeWatch watch) {
-    }
-
-    private static Ticket ticketOnly(Granted granted) {
+    private static Ticket ticketOnly(Attempt.Granted granted) {
         granted.watch().listen(null, null); // nobody monitors a bare ticket through the engine
         return granted.ticket();
     }
 
-    private TicketHold holdOf(Granted granted) {
+    private TicketHold holdOf(Attempt.Granted granted) {
         return TicketHold.granted(this, granted.ticket(), granted.watch(), lateWatches);
-    }
-
-    /** An attempt whose steps run, one at a time, on the client's async executor. */
-    private <R> CompletableFuture<R> startAsync(byte[] data, Duration timeout, Function<Granted, R> grant, Consumer<R> discard) {
-        Attempt<R> attempt = new Attempt<>(data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
-        if (timeout != null && !timeout.isZero()) {
-            CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
-                .execute(() -> attempt.result.complete(null));
-        }
-        attempt.begin();
-        return attempt.result;
-    }
-
-    /**
-     * An attempt whose steps the calling thread runs while it waits: a reply or an event only
-     * wakes it. {@code giveBack} returns what was granted just as an interrupt arrived.
-     */
-    private <R> R runBlocking(byte[] data, Duration timeout, Function<Granted, R> grant, Consumer<R> giveBack)
-        throws InterruptedException {
-        CallerSteps steps = new CallerSteps(new SerialExecutor(client.asyncExecutor()));
-        Attempt<R> attempt = new Attempt<>(data, timeout, steps, grant, giveBack);
-        Long deadline = timeout == null || timeout.isZero() ? null : System.nanoTime() + timeout.toNanos();
-        try {
-            attempt.begin();
-            if (!steps.runUntil(attempt.result::isDone, deadline)) {
-                attempt.result.complete(null); // timed out: abandoning deletes the node (unless it held just now)
-            }
-        } catch (InterruptedException e) {
-            if (!attempt.result.cancel(true) && !attempt.result.isCompletedExceptionally()) {
-                R arrived = attempt.result.getNow(null);
-                if (arrived != null) {
-                    giveBack.accept(arrived);
-                }
-            }
-            throw e;
-        } finally {
-            steps.close();
-        }
-        try {
-            return attempt.result.join();
-        } catch (CompletionException e) {
-            throw Futures.rethrow(e.getCause());
-        }
-    }
-
-    /**
-     * One acquisition: a small state machine driven by replies and watch events. Its steps run
-     * one at a time on {@code steps}: never on ZooKeeper's thread, where replies (see
-     * {@link WakeUps}) and the engine's own watches only hand the next step over.
-     */
-    private final class Attempt<R> {
-        private final byte[] data;
-        private final Duration timeout;
-        private final Executor steps;
-        private final Function<Granted, R> grant;
-        private final Consumer<R> discard;
-        final CompletableFuture<R> result = new CompletableFuture<>();
-        private CompletableFuture<CreatedNode> creating;
-        private Ticket ticket;
-        private OwnNodeWatch own;
-        private int generation;
-
-        /**
-         * @param grant makes what the caller gets of a ticket that holds
-         * @param discard undoes that when the result was completed (timed out, cancelled) meanwhile
-         */
-        Attempt(byte[] data, Duration timeout, Executor steps, Function<Granted, R> grant, Consumer<R> discard) {
-            this.data = data;
-            this.timeout = timeout;
-            this.steps = steps;
-            this.grant = grant;
-            this.discard = discard;
-        }
-
-        void begin() {
-            result.whenComplete((held, e) -> {
-                if (held == null) {
-                    abandon();
-                }
-            });
-            takeTicket();
-        }
-
-        /** Runs {@code step} on this attempt's executor once {@code reply} completes. */
-        private <T> void then(CompletableFuture<T> reply, BiConsumer<T, Throwable> step) {
-            reply.whenComplete((value, e) -> steps.execute(() -> step.accept(value, e)));
-        }
-
-        /** A watcher that only hands the event to this attempt's executor. */
-        private Watcher watcher(Watcher step) {
-            return (WakeUps.DirectWatcher) event -> steps.execute(() -> step.process(event));
-        }
-
-        private synchronized boolean current(int gen) {
-            return gen == generation && !result.isDone();
-        }
-
-        /**
-         * Sends the create and, right behind it, the listing. The servers answer a session's
-         * requests in order, so the listing comes back just after the create, showing our node:
-         * one round trip for both, and one wake-up of the step's thread for the two replies.
-         */
-        private void takeTicket() {
-            CompletableFuture<CreatedNode> create;
-            CompletableFuture<List<String>> listing;
-            synchronized (this) {
-                if (result.isDone()) {
-                    return;
-                }
-                ticket = null;
-                if (own != null) {
-                    own.listen(null, null);
-                    own = null;
-                }
-                var builder = ops.create()
-                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                    .creatingParentContainersIfNeeded();
-                builder = sessionProtection ? builder.withSessionProtection() : builder.withProtection();
-                create = builder.forPathWithStatAsync(Paths.join(dir, marker), data);
-                creating = create;
-                listing = ops.getChildren().forPathAsync(dir);
-            }
-            then(CompletableFuture.allOf(create, listing), (both, failure) -> {
-                CreatedNode node;
-                try {
-                    node = create.join();
-                } catch (CompletionException | CancellationException e) {
-                    fail(e);
-                    return;
-                }
-                took(node, listing);
-            });
-        }
-
-        /** The create returned {@code node}; {@code listing} (complete) was sent right behind it. */
-        private void took(CreatedNode node, CompletableFuture<List<String>> listing) {
-            Ticket mine;
-            int gen;
-            synchronized (this) {
-                if (result.isDone()) {
-                    // timed out or cancelled while the create was in flight: give the node back
-                    client.delete().quietly().guaranteed().forPathAsync(node.path());
-                    return;
-                }
-                mine = new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
-                    node.stat().getEphemeralOwner());
-                ticket = mine;
-                own = new OwnNodeWatch(ops, mine.path());
-                own.listen(end -> lostOwnNode(mine, end), steps);
-                gen = ++generation;
-            }
-            List<String> children = listing.isCompletedExceptionally() ? null : listing.join();
-            if (children != null && children.contains(mine.name())) {
-                listed(mine, gen, children, null);
-            } else {
-                check(); // the listing went before the create took (a retry, a folder made first): list again
-            }
-        }
-
-        /** Lists the line and asks the rule. */
-        private void check() {
-            Ticket mine;
-            int gen;
-            synchronized (this) {
-                if (result.isDone() || ticket == null) {
-                    return;
-                }
-                mine = ticket;
-                gen = ++generation;
-            }
-            then(ops.getChildren().forPathAsync(dir), (children, e) -> listed(mine, gen, children, e));
-        }
-
-        private void listed(Ticket mine, int gen, List<String> children, Throwable e) {
-            if (!current(gen)) {
-                return;
-            }
-            if (e != null && Futures.rethrow(e) instanceof NoNodeException) {
-                // the folder was deleted (by an operator, or reaped as an empty container)
-                // and our node with it: back of a new line, like any other lost ticket
-                lostTicket(gen);
-                return;
-            }
-            if (e != null) {
-                fail(e);
-                return;
-            }
-            if (leftBehind(mine, gen)) {
-                return;
-            }
-            List<String> ordered = Contenders.inOrder(children, markers);
-            int index = ordered.indexOf(mine.name());
-            if (index < 0) {
-                lostTicket(gen);
-                return;
-            }
-            Decision decision;
-            try {
-                decision = rule.decide(ordered, index);
-            } catch (RuntimeException ruleFailed) {
-                fail(ruleFailed);
-                return;
-            }
-            if (decision.holds()) {
-                complete(mine, gen);
-            } else if (timeout != null && timeout.isZero()) {
-                // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
-                result.complete(null);
-            } else {
-                watch(mine, gen, decision);
-            }
-        }
-
-        /**
-         * Waits for the one node the rule named; its deletion wakes exactly this contender. Before
-         * the first wait, our own node gets its watch: its deletion (by an operator, with its
-         * folder) or its session's end is then heard before any later change — watch events come
-         * in the order the servers made the changes — so a hand-off can be taken without listing,
-         * and the hold's monitor inherits the watch. (A ticket that holds at its first look never
-         * waits, and is spared the request: see {@link Holding}.)
-         */
-        private void watch(Ticket mine, int gen, Decision decision) {
-            OwnNodeWatch watch;
-            synchronized (this) {
-                watch = own;
-            }
-            if (watch != null && !watch.armed()) {
-                watch.arm();
-            }
-            Watcher watcher = watcher(event -> onEvent(event, mine, gen, decision));
-            then(ops.checkExists().usingWatcher(watcher).forPathAsync(Paths.join(dir, decision.watch())), (stat, e) -> {
-                if (!current(gen)) {
-                    return;
-                }
-                if (e != null) {
-                    fail(e);
-                } else if (stat == null) {
-                    proceed(mine, gen, decision);
-                } else {
-                    leftBehind(mine, gen);
-                }
-            });
-        }
-
-        /** Our own node is gone (its watch said so): take a new ticket. */
-        private void lostOwnNode(Ticket mine, String end) {
-            synchronized (this) {
-                if (ticket != mine || result.isDone()) {
-                    return;
-                }
-                generation++;
-            }
-            if (OwnNodeWatch.EXPIRED.equals(end)) {
-                release(mine); // it may outlive the session the client gave up on (see giveBack)
-            }
-            takeTicket();
-        }
-
-        /**
-         * Holds: the result completes on this attempt's executor — the async executor, or the
-         * waiting caller — never on ZooKeeper's thread.
-         */
-        private void complete(Ticket mine, int gen) {
-            if (leftBehind(mine, gen)) {
-                return;
-            }
-            OwnNodeWatch watch;
-            synchronized (this) {
-                if (gen != generation || result.isDone()) {
-                    return;
-                }
-                watch = own;
-            }
-            R granted;
-            try {
-                granted = grant.apply(new Granted(mine, watch));
-            } catch (RuntimeException | Error e) {
-                result.completeExceptionally(e); // abandon gives the node back
-                return;
-            }
-            if (!result.complete(granted)) {
-                discard.accept(granted); // timed out or cancelled just now: abandon gave the node back
-            }
-        }
-
-        /**
-         * Whether the client has left the session that owns our node: it gave up on it (suspended
-         * past the session timeout) and the retry loop finished a step on the new session. No watch
-         * of ours covers that node any more and it goes whenever the servers expire its session:
-         * give it back and take a ticket of the current session. (With a watch already set when the
-         * session went, the Expired event does the same.)
-         */
-        private boolean leftBehind(Ticket mine, int gen) {
-            if (client.sessionId() == mine.sessionId()) {
-                return false;
-            }
-            release(mine);
-            lostTicket(gen);
-            return true;
-        }
-
-        private void onEvent(WatchedEvent event, Ticket mine, int gen, Decision decision) {
-            synchronized (this) {
-                if (gen != generation || result.isDone()) {
-                    return;
-                }
-            }
-            if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-                proceed(mine, gen, decision);
-            } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
-                giveBack(gen);
-            } else if (event.getType() != Watcher.Event.EventType.None) {
-                // the node changed but is still there: the watch is used up, so look again
-                check();
-            }
-        }
-
-        /** The watched node is gone. */
-        private void proceed(Ticket mine, int gen, Decision decision) {
-            synchronized (this) {
-                if (gen != generation || result.isDone()) {
-                    return;
-                }
-            }
-            if (decision.holdsWhenWatchedGoes()) {
-                complete(mine, gen);
-            } else {
-                check();
-            }
-        }
-
-        /**
-         * Our session ended: take a new ticket, and delete the old node in case it outlives the
-         * session on the servers (the client gave up on the session before the servers expired it),
-         * so it does not hold up the line until then.
-         */
-        private void giveBack(int gen) {
-            Ticket old;
-            synchronized (this) {
-                if (gen != generation || result.isDone()) {
-                    return;
-                }
-                old = ticket;
-            }
-            if (old != null) {
-                release(old);
-            }
-            lostTicket(gen);
-        }
-
-        /** Our node vanished while we waited (session expired, or deleted by someone): take a new ticket. */
-        private void lostTicket(int gen) {
-            synchronized (this) {
-                if (gen != generation || result.isDone()) {
-                    return;
-                }
-                generation++;
-            }
-            takeTicket();
-        }
-
-        private void fail(Throwable e) {
-            Throwable cause = Futures.rethrow(e);
-            if (cause instanceof CancellationException) {
-                return;
-            }
-            if (cause instanceof SessionExpiredException) {
-                // the session is gone; the client is building a new one
-                int gen;
-                synchronized (this) {
-                    gen = generation;
-                }
-                giveBack(gen);
-                return;
-            }
-            result.completeExceptionally(cause);
-        }
-
-        /** Timed out, cancelled or failed: delete our node (or the one being created). */
-        private void abandon() {
-            Ticket abandoned;
-            CompletableFuture<CreatedNode> inFlight;
-            synchronized (this) {
-                generation++;
-                abandoned = ticket;
-                inFlight = creating;
-                if (own != null) {
-                    own.listen(null, null);
-                }
-            }
-            if (abandoned != null) {
-                release(abandoned);
-            } else if (inFlight != null) {
-                inFlight.cancel(false);
-            }
-        }
     }
 
     /** Thrown by recipes built on the engine when an acquisition failed for a reason other than time. */
