@@ -35,6 +35,7 @@ public final class Bench {
         BENCHMARKS.get(args[0]).run(Arrays.copyOfRange(args, 1, args.length));
     }
 
+    /** A benchmark's {@code main}; those that call Curator inherit its {@code throws Exception}. */
     @FunctionalInterface
     interface BenchmarkMain {
         void run(String[] args) throws Exception;

@@ -40,6 +40,8 @@ import org.apache.curator.retry.RetryOneTime;
  * </ol>
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar discovery [rounds]} (default 30).
+ *
+ * <p>Methods that call Curator declare {@code Exception}, because Curator's discovery methods do.
  */
 public final class DiscoveryBenchmark {
     private static final int INSTANCES = 50;
@@ -208,7 +210,8 @@ public final class DiscoveryBenchmark {
     }
 
     /** {time until the remote cache held it, time the register call took}, in ms. */
-    private static double[] batonRound(ServiceDiscovery<Object> registrant, ServiceCache<Object> cache, String id) throws Exception {
+    private static double[] batonRound(ServiceDiscovery<Object> registrant, ServiceCache<Object> cache, String id)
+        throws InterruptedException {
         AtomicLong seenAt = new AtomicLong();
         ServiceCacheListener listener = () -> {
             if (seenAt.get() == 0 && cache.getInstances().stream().anyMatch(i -> i.id().equals(id))) {

@@ -5,6 +5,7 @@ import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.recipes.election.LeaderLatchListener;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.SessionKiller;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,10 @@ public final class ElectionBenchmark {
     private ElectionBenchmark() {
     }
 
-    /** One library's participants in one election. */
+    /**
+     * One library's participants in one election. Some methods throw {@code Exception} because
+     * Curator's {@code LeaderLatch.start()}, {@code getZooKeeper()} and {@code forPath()} declare it.
+     */
     private interface Side {
         String name();
 
@@ -47,7 +51,7 @@ public final class ElectionBenchmark {
 
         boolean leads(int participant);
 
-        void close(int participant) throws Exception;
+        void close(int participant) throws IOException;
 
         void expire(int participant, String connectString) throws Exception;
 
@@ -259,7 +263,7 @@ public final class ElectionBenchmark {
             return latches[participant].hasLeadership();
         }
 
-        public void close(int participant) throws Exception {
+        public void close(int participant) throws IOException {
             latches[participant].close();
         }
 

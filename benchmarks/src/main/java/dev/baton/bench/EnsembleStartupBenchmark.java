@@ -1,6 +1,7 @@
 package dev.baton.bench;
 
 import dev.baton.server.EmbeddedEnsemble;
+import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingCluster;
@@ -43,7 +44,7 @@ public final class EnsembleStartupBenchmark {
         System.out.printf("median ratio Curator/Baton: %.2f (above 1 means Baton starts faster)%n", c.median() / b.median());
     }
 
-    private static double timeBaton() throws Exception {
+    private static double timeBaton() throws IOException, KeeperException, InterruptedException {
         long start = System.nanoTime();
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).build()) {
             ensemble.start();
@@ -52,6 +53,7 @@ public final class EnsembleStartupBenchmark {
         }
     }
 
+    /** Throws {@code Exception} because Curator's {@code TestingCluster.start()} declares it (so does {@code main}). */
     private static double timeCurator() throws Exception {
         long start = System.nanoTime();
         try (TestingCluster cluster = new TestingCluster(3)) {
@@ -61,7 +63,7 @@ public final class EnsembleStartupBenchmark {
         }
     }
 
-    private static void firstWrite(String connectString) throws Exception {
+    private static void firstWrite(String connectString) throws IOException, KeeperException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, 10_000, e -> {
             if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {

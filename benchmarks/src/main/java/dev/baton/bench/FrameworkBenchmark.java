@@ -2,6 +2,7 @@ package dev.baton.bench;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -31,10 +33,10 @@ public final class FrameworkBenchmark {
 
     /** One client's way of doing an operation {@code n} times. */
     private interface Loop {
-        void run(String base, int n) throws Exception;
+        void run(String base, int n) throws KeeperException, InterruptedException;
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws IOException, KeeperException, InterruptedException {
         int ops = args.length > 0 && !args[0].startsWith("--") ? Integer.parseInt(args[0]) : 1000;
         int rounds = args.length > 1 && !args[1].startsWith("--") ? Integer.parseInt(args[1]) : 5;
         boolean fsync = !List.of(args).contains("--no-fsync");
@@ -66,7 +68,8 @@ public final class FrameworkBenchmark {
         }
     }
 
-    private static void report(String name, int ops, int rounds, Loop raw, Loop baton, ZooKeeper admin) throws Exception {
+    private static void report(String name, int ops, int rounds, Loop raw, Loop baton, ZooKeeper admin)
+        throws KeeperException, InterruptedException {
         double[] rawRates = new double[rounds];
         double[] batonRates = new double[rounds];
         for (int r = 0; r < rounds; r++) {
@@ -89,14 +92,14 @@ public final class FrameworkBenchmark {
         System.out.printf("%-22s %12.0f %12.0f %8.2f%n", name, rawMedian, batonMedian, batonMedian / rawMedian);
     }
 
-    private static double rate(Loop loop, String base, int ops) throws Exception {
+    private static double rate(Loop loop, String base, int ops) throws KeeperException, InterruptedException {
         long start = System.nanoTime();
         loop.run(base, ops);
         return ops / ((System.nanoTime() - start) / 1e9);
     }
 
     /** Each round works on its own folder; reads, updates and deletes need their nodes made first. */
-    private static void prepare(ZooKeeper zk, String base, int ops, String name) throws Exception {
+    private static void prepare(ZooKeeper zk, String base, int ops, String name) throws KeeperException, InterruptedException {
         zk.create(base, DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         if (name.startsWith("delete")) {
             CountDownLatch done = new CountDownLatch(ops);
@@ -108,62 +111,62 @@ public final class FrameworkBenchmark {
         }
     }
 
-    private static void cleanup(ZooKeeper zk, String base) throws Exception {
+    private static void cleanup(ZooKeeper zk, String base) throws KeeperException, InterruptedException {
         for (String child : zk.getChildren(base, false)) {
             zk.delete(base + "/" + child, -1);
         }
         zk.delete(base, -1);
     }
 
-    private static void rawCreate(ZooKeeper zk, String base, int n) throws Exception {
+    private static void rawCreate(ZooKeeper zk, String base, int n) throws KeeperException, InterruptedException {
         for (int i = 0; i < n; i++) {
             zk.create(base + "/n" + i, DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         }
     }
 
-    private static void batonCreate(BatonClient c, String base, int n) throws Exception {
+    private static void batonCreate(BatonClient c, String base, int n) throws InterruptedException {
         for (int i = 0; i < n; i++) {
             c.create().forPath(base + "/n" + i, DATA);
         }
     }
 
-    private static void rawGet(ZooKeeper zk, String base, int n) throws Exception {
+    private static void rawGet(ZooKeeper zk, String base, int n) throws KeeperException, InterruptedException {
         for (int i = 0; i < n; i++) {
             zk.getData(base, false, null);
         }
     }
 
-    private static void batonGet(BatonClient c, String base, int n) throws Exception {
+    private static void batonGet(BatonClient c, String base, int n) throws InterruptedException {
         for (int i = 0; i < n; i++) {
             c.getData().forPath(base);
         }
     }
 
-    private static void rawSet(ZooKeeper zk, String base, int n) throws Exception {
+    private static void rawSet(ZooKeeper zk, String base, int n) throws KeeperException, InterruptedException {
         for (int i = 0; i < n; i++) {
             zk.setData(base, DATA, -1);
         }
     }
 
-    private static void batonSet(BatonClient c, String base, int n) throws Exception {
+    private static void batonSet(BatonClient c, String base, int n) throws InterruptedException {
         for (int i = 0; i < n; i++) {
             c.setData().forPath(base, DATA);
         }
     }
 
-    private static void rawDelete(ZooKeeper zk, String base, int n) throws Exception {
+    private static void rawDelete(ZooKeeper zk, String base, int n) throws KeeperException, InterruptedException {
         for (int i = 0; i < n; i++) {
             zk.delete(base + "/n" + i, -1);
         }
     }
 
-    private static void batonDelete(BatonClient c, String base, int n) throws Exception {
+    private static void batonDelete(BatonClient c, String base, int n) throws InterruptedException {
         for (int i = 0; i < n; i++) {
             c.delete().forPath(base + "/n" + i);
         }
     }
 
-    private static void rawCreateAsync(ZooKeeper zk, String base, int n) throws Exception {
+    private static void rawCreateAsync(ZooKeeper zk, String base, int n) throws InterruptedException {
         Semaphore window = new Semaphore(IN_FLIGHT);
         CountDownLatch done = new CountDownLatch(n);
         AsyncCallback.StringCallback cb = (rc, p, c, name) -> {
@@ -177,7 +180,7 @@ public final class FrameworkBenchmark {
         done.await();
     }
 
-    private static void batonCreateAsync(BatonClient c, String base, int n) throws Exception {
+    private static void batonCreateAsync(BatonClient c, String base, int n) throws InterruptedException {
         Semaphore window = new Semaphore(IN_FLIGHT);
         List<CompletableFuture<String>> all = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -187,7 +190,7 @@ public final class FrameworkBenchmark {
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
     }
 
-    private static void rawGetAsync(ZooKeeper zk, String base, int n) throws Exception {
+    private static void rawGetAsync(ZooKeeper zk, String base, int n) throws InterruptedException {
         Semaphore window = new Semaphore(IN_FLIGHT);
         CountDownLatch done = new CountDownLatch(n);
         AsyncCallback.DataCallback cb = (rc, p, c, data, stat) -> {
@@ -201,7 +204,7 @@ public final class FrameworkBenchmark {
         done.await();
     }
 
-    private static void batonGetAsync(BatonClient c, String base, int n) throws Exception {
+    private static void batonGetAsync(BatonClient c, String base, int n) throws InterruptedException {
         Semaphore window = new Semaphore(IN_FLIGHT);
         List<CompletableFuture<byte[]>> all = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -211,7 +214,7 @@ public final class FrameworkBenchmark {
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
     }
 
-    static ZooKeeper connectRaw(String connectString) throws Exception {
+    static ZooKeeper connectRaw(String connectString) throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, 30_000, e -> {
             if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {

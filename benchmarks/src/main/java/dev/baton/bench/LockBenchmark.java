@@ -3,6 +3,7 @@ package dev.baton.bench;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.server.EmbeddedEnsemble;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,10 @@ public final class LockBenchmark {
     private LockBenchmark() {
     }
 
-    /** Takes and gives back a lock once on the calling thread. */
+    /**
+     * Takes and gives back a lock once on the calling thread. Throws {@code Exception} because
+     * Curator's {@code acquire()} and {@code release()} declare it (so do the methods that run cycles).
+     */
     @FunctionalInterface
     interface Cycle {
         void run() throws Exception;
@@ -175,7 +179,7 @@ public final class LockBenchmark {
 
     // ---- contended ---------------------------------------------------------------------
 
-    private static void contended(String connect, int slices) throws Exception {
+    private static void contended(String connect, int slices) throws InterruptedException {
         List<CuratorFramework> curators = new ArrayList<>();
         List<BatonClient> batons = new ArrayList<>();
         try {
@@ -235,7 +239,7 @@ public final class LockBenchmark {
     private static final ThreadLocal<Double> CURRENT_WAIT = new ThreadLocal<>();
 
     /** Every contender on its own thread for one slice; counts what happened after the warm-up. */
-    private static void crowdSlice(List<Cycle> cycles, Tally tally) throws Exception {
+    private static void crowdSlice(List<Cycle> cycles, Tally tally) throws InterruptedException {
         AtomicBoolean counting = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         long[] counts = new long[cycles.size()];
@@ -282,7 +286,7 @@ public final class LockBenchmark {
 
     // ---- clients and arithmetic ------------------------------------------------------------
 
-    private static ZooKeeper connectRaw(String connect) throws Exception {
+    private static ZooKeeper connectRaw(String connect) throws IOException, InterruptedException {
         java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connect, SESSION_MS, e -> {
             if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {

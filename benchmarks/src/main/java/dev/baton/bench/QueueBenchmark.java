@@ -86,7 +86,7 @@ public final class QueueBenchmark {
         }
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws InterruptedException {
         boolean full = List.of(args).contains("--full");
         int sample = full ? 2_000 : 300;
         if (full) {
@@ -118,7 +118,7 @@ public final class QueueBenchmark {
     }
 
     private static void measureSize(Map<String, Rate[]> rows, int s, String cs, BatonClient baton, String base, int sample)
-        throws Exception {
+        throws InterruptedException {
         SimpleDistributedQueue bSimple = new SimpleDistributedQueue(baton, base + "/baton-simple");
         record(rows, "simple poll/s  Baton", s, timed(sample, () -> bSimple.poll() != null));
         record(rows, "simple poll/s  Curator", s, curator(cs, c -> {
@@ -165,7 +165,7 @@ public final class QueueBenchmark {
         record(rows, "queue end-to-end/s Curator", s, curatorEndToEnd(cs, base + "/curator-queue", sample));
     }
 
-    private static Rate batonEndToEnd(String cs, String path, int sample) throws Exception {
+    private static Rate batonEndToEnd(String cs, String path, int sample) throws InterruptedException {
         try (BatonClient client = BatonClient.builder().connectString(cs).build()) {
             client.start();
             client.blockUntilConnected(Duration.ofSeconds(30));
@@ -186,7 +186,7 @@ public final class QueueBenchmark {
         }
     }
 
-    private static Rate curatorEndToEnd(String cs, String path, int sample) throws Exception {
+    private static Rate curatorEndToEnd(String cs, String path, int sample) throws InterruptedException {
         return curator(cs, c -> {
             CountDownLatch consumed = new CountDownLatch(sample);
             var consumer = new org.apache.curator.framework.recipes.queue.QueueConsumer<byte[]>() {
@@ -221,17 +221,19 @@ public final class QueueBenchmark {
         });
     }
 
+    /** One item's worth of a timed phase; {@code E} is what the queue's call throws (for Curator, {@code Exception}). */
     @FunctionalInterface
-    interface Step {
-        boolean run() throws Exception;
+    interface Step<E extends Exception> {
+        boolean run() throws E;
     }
 
+    /** A Curator phase; throws {@code Exception} because Curator's queue methods declare it. */
     @FunctionalInterface
     interface CuratorRun {
         Rate run(CuratorFramework client) throws Exception;
     }
 
-    private static Rate timed(int n, Step step) throws Exception {
+    private static <E extends Exception> Rate timed(int n, Step<E> step) throws E {
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
             if (!step.run()) {
@@ -242,7 +244,7 @@ public final class QueueBenchmark {
     }
 
     /** Runs a Curator phase on a client of its own, capped, with few retries, so failures show. */
-    private static Rate curator(String cs, CuratorRun run) throws Exception {
+    private static Rate curator(String cs, CuratorRun run) throws InterruptedException {
         ExecutorService thread = Executors.newSingleThreadExecutor();
         CuratorFramework client = CuratorFrameworkFactory.newClient(cs, 30_000, 15_000, new RetryNTimes(2, 100));
         try {
@@ -264,7 +266,7 @@ public final class QueueBenchmark {
         }
     }
 
-    private static void fillAll(BatonClient baton, String base, int size) throws Exception {
+    private static void fillAll(BatonClient baton, String base, int size) throws InterruptedException {
         fill(baton, base + "/baton-simple", size, true, QueueLayout.SHARDED);
         fill(baton, base + "/curator-simple", size, true, QueueLayout.FLAT);
         fill(baton, base + "/baton-queue", size, false, QueueLayout.SHARDED);
@@ -272,7 +274,7 @@ public final class QueueBenchmark {
     }
 
     /** Fills {@code path} to {@code size} items with Baton's putMulti (flat layout writes Curator's format). */
-    private static void fill(BatonClient baton, String path, int size, boolean simple, QueueLayout layout) throws Exception {
+    private static void fill(BatonClient baton, String path, int size, boolean simple, QueueLayout layout) throws InterruptedException {
         if (simple) {
             // a SimpleDistributedQueue stores raw bytes, so its nodes are written here directly, 1,000 a transaction, in
             // the layout offer() uses: flat, or a new shard every SHARD_ROLL_SEQUENCE items as producers roll them
@@ -307,7 +309,7 @@ public final class QueueBenchmark {
         }
     }
 
-    private static String latestShard(BatonClient baton, String path) throws Exception {
+    private static String latestShard(BatonClient baton, String path) throws InterruptedException {
         return baton.getChildren().forPath(path).stream().filter(n -> n.startsWith("shard-")).max(String::compareTo).orElseThrow();
     }
 

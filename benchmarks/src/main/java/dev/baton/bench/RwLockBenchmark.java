@@ -41,7 +41,10 @@ public final class RwLockBenchmark {
     private RwLockBenchmark() {
     }
 
-    /** Takes one side of a lock, or gives it back, on the calling thread. */
+    /**
+     * Takes one side of a lock, or gives it back, on the calling thread. Throws {@code Exception}
+     * because Curator's {@code acquire()} and {@code release()} declare it.
+     */
     @FunctionalInterface
     interface Step {
         void run() throws Exception;
@@ -70,7 +73,7 @@ public final class RwLockBenchmark {
         }
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws InterruptedException {
         int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         long holdMillis = args.length > 1 ? Long.parseLong(args[1]) : 0;
         int threadsPerClient = args.length > 2 ? Integer.parseInt(args[2]) : 1;
@@ -87,7 +90,7 @@ public final class RwLockBenchmark {
         }
     }
 
-    private static void run(String connect, int slices, long holdMillis, int threadsPerClient) throws Exception {
+    private static void run(String connect, int slices, long holdMillis, int threadsPerClient) throws InterruptedException {
         List<CuratorFramework> curators = new ArrayList<>();
         List<BatonClient> batons = new ArrayList<>();
         try {
@@ -150,7 +153,7 @@ public final class RwLockBenchmark {
     }
 
     /** Every client on its own thread for one slice; counts what happened after the warm-up. */
-    private static void slice(List<Sides> clients, long holdMillis, int round, Tally tally) throws Exception {
+    private static void slice(List<Sides> clients, long holdMillis, int round, Tally tally) throws InterruptedException {
         AtomicBoolean counting = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         long[] counts = new long[clients.size()];

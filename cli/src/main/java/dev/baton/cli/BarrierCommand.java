@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.recipes.barrier.DistributedBarrier;
 import dev.baton.recipes.barrier.DistributedCountDownLatch;
 import dev.baton.recipes.barrier.DistributedDoubleBarrier;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -101,7 +102,7 @@ final class BarrierCommand implements Runnable {
         List<String> command;
 
         @Override
-        public Integer call() throws Exception {
+        public Integer call() throws InterruptedException, IOException {
             if (members < 1) {
                 throw new CliExit(ExitCodes.USAGE, "--members must be at least 1, was " + members);
             }

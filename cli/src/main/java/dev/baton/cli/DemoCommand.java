@@ -27,7 +27,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -65,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
     });
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() throws InterruptedException, ExecutionException, TimeoutException {
         out = spec.commandLine().getOut();
         long start = System.nanoTime();
         say("Baton demo: coordination recipes on Apache ZooKeeper.");
@@ -84,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private void tour(EmbeddedEnsemble ensemble) throws Exception {
+    private void tour(EmbeddedEnsemble ensemble) throws InterruptedException, ExecutionException, TimeoutException {
         {
             say("");
             say("1. A real ZooKeeper ensemble: three servers, started in this process");
@@ -100,7 +102,7 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void locks() throws Exception {
+    private void locks() throws InterruptedException, ExecutionException, TimeoutException {
         say("");
         say("2. Locks with fencing tokens: three workers contend for /demo/lock; each hold carries a larger token");
         FencedStore store = new FencedStore();
@@ -129,7 +131,7 @@ final class DemoCommand implements Callable<Integer> {
             + (store.write(stale) ? "accepted" : "REJECTED") + " (the store has seen " + store.highest() + ")");
     }
 
-    private void election(EmbeddedEnsemble ensemble) throws Exception {
+    private void election(EmbeddedEnsemble ensemble) throws InterruptedException {
         say("");
         say("3. Leader election: three participants; the ZooKeeper leader server is killed, then the Baton leader steps down");
         Map<String, Long> terms = new ConcurrentHashMap<>();
@@ -189,7 +191,7 @@ final class DemoCommand implements Callable<Integer> {
         throw new CliExit(ExitCodes.SOFTWARE, "no participant became leader within " + WAIT);
     }
 
-    private void discovery() throws Exception {
+    private void discovery() throws InterruptedException {
         say("");
         say("4. Service discovery as a client-side load balancer: three 'orders' instances, round robin from a local cache");
         List<ServiceDiscovery<String>> registrants = new ArrayList<>();
@@ -222,7 +224,7 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void queue() throws Exception {
+    private void queue() throws InterruptedException {
         say("");
         say("5. A queue: 200 jobs put in one transaction, drained by two consumers, each job removed once");
         Map<String, Integer> byConsumer = new ConcurrentHashMap<>();
@@ -251,7 +253,7 @@ final class DemoCommand implements Callable<Integer> {
         consumers.forEach(DistributedQueue::close);
     }
 
-    private void barrier() throws Exception {
+    private void barrier() throws InterruptedException, ExecutionException, TimeoutException {
         say("");
         say("6. A double barrier: three workers arrive at different times; nobody starts until all three are in");
         List<CompletableFuture<Void>> running = new ArrayList<>();

@@ -89,7 +89,7 @@ final class DiscoveryCommand implements Runnable {
         String payload;
 
         @Override
-        public Integer call() throws Exception {
+        public Integer call() throws InterruptedException {
             ServiceInstanceBuilder<Map<String, Object>> builder = ServiceInstance.<Map<String, Object>>builder()
                 .name(name).address(address).port(port).weight(weight);
             if (id != null) {
@@ -135,7 +135,7 @@ final class DiscoveryCommand implements Runnable {
         String name;
 
         @Override
-        public Integer call() throws Exception {
+        public Integer call() throws InterruptedException {
             PrintWriter out = spec.commandLine().getOut();
             try (BatonClient client = where.connection.connect();
                  ServiceDiscovery<Map<String, Object>> discovery = where.discovery(client, null)) {
@@ -167,7 +167,7 @@ final class DiscoveryCommand implements Runnable {
         int count;
 
         @Override
-        public Integer call() throws Exception {
+        public Integer call() throws InterruptedException {
             PrintWriter out = spec.commandLine().getOut();
             try (BatonClient client = where.connection.connect();
                  ServiceDiscovery<Map<String, Object>> discovery = where.discovery(client, null);

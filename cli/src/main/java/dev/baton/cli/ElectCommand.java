@@ -47,7 +47,7 @@ final class ElectCommand implements Callable<Integer> {
     int count;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() throws InterruptedException {
         String path = Names.path("elections", name);
         if (observe) {
             return observe(path);

@@ -31,7 +31,7 @@ final class LockCommand implements Callable<Integer> {
     java.util.List<String> command;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() throws InterruptedException {
         hold.checkAgainst(connection.sessionTimeout);
         String path = Names.path("locks", name);
         try (BatonClient client = connection.connect()) {

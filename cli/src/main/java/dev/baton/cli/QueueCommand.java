@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.queue.SimpleDistributedQueue;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +35,7 @@ final class QueueCommand implements Callable<Integer> {
     Duration timeout;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() throws IOException, InterruptedException {
         try (BatonClient client = connection.connect()) {
             SimpleDistributedQueue queue = new SimpleDistributedQueue(client, Names.path("queues", name));
             PrintWriter out = spec.commandLine().getOut();

@@ -33,7 +33,7 @@ final class SemCommand implements Callable<Integer> {
     java.util.List<String> command;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() throws InterruptedException {
         if (leases < 1) {
             throw new CliExit(ExitCodes.USAGE, "-n must be at least 1, was " + leases);
         }

@@ -22,6 +22,7 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EnsembleExtension.class);
     private static final String KEY = "ensemble";
 
+    /** Injects the static fields. Throws what JUnit's callback allows: anything, reported as the class's failure. */
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         EmbeddedEnsemble ensemble = ensemble(context);
@@ -29,6 +30,7 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
         inject(testClass, null, ensemble);
     }
 
+    /** Injects the instance fields. Throws what JUnit's callback allows: anything, reported as the test's failure. */
     @Override
     public void postProcessTestInstance(Object testInstance, ExtensionContext context) throws Exception {
         inject(testInstance.getClass(), testInstance, ensemble(context));

@@ -95,7 +95,8 @@ public abstract class LockContract {
     }
 
     @Test
-    public void oneHolderAtATimeAcrossClientsAndThreadsWithIncreasingTokens() throws Exception {
+    public void oneHolderAtATimeAcrossClientsAndThreadsWithIncreasingTokens()
+        throws InterruptedException, ExecutionException, TimeoutException {
         int clientCount = 3;
         int threadsPerClient = 2;
         int rounds = 6;
@@ -122,7 +123,7 @@ public abstract class LockContract {
     }
 
     @Test
-    public void releaseLetsTheWaiterIn() throws Exception {
+    public void releaseLetsTheWaiterIn() throws InterruptedException, ExecutionException, TimeoutException {
         InterProcessLock first = newLock(client(), lockPath());
         InterProcessLock second = newLock(client(), lockPath());
         ExecutorService waiterThread = singleThread("contract-waiter");
@@ -150,7 +151,7 @@ public abstract class LockContract {
     }
 
     @Test
-    public void timedOutAcquireReturnsFalseAndLeavesNoNode() throws Exception {
+    public void timedOutAcquireReturnsFalseAndLeavesNoNode() throws InterruptedException {
         BatonClient holderClient = client();
         BatonClient otherClient = client();
         InterProcessLock holder = newLock(holderClient, lockPath());
@@ -167,7 +168,7 @@ public abstract class LockContract {
     }
 
     @Test
-    public void interruptedAcquireThrowsAndLeavesNoNode() throws Exception {
+    public void interruptedAcquireThrowsAndLeavesNoNode() throws InterruptedException, ExecutionException, TimeoutException {
         BatonClient otherClient = client();
         InterProcessLock holder = newLock(client(), lockPath());
         InterProcessLock other = newLock(otherClient, lockPath());
@@ -194,7 +195,7 @@ public abstract class LockContract {
     }
 
     @Test
-    public void releaseWithoutHoldingThrows() throws Exception {
+    public void releaseWithoutHoldingThrows() throws InterruptedException, ExecutionException, TimeoutException {
         InterProcessLock lock = newLock(client(), lockPath());
         assertThrows(IllegalMonitorStateException.class, lock::release, "releasing a lock never acquired");
         lock.acquire();
@@ -214,7 +215,7 @@ public abstract class LockContract {
     }
 
     @Test
-    public void reentrancyIsAsDeclaredAndKeepsTheToken() throws Exception {
+    public void reentrancyIsAsDeclaredAndKeepsTheToken() throws InterruptedException {
         InterProcessLock lock = newLock(client(), lockPath());
         lock.acquire();
         long token = lock.fencingToken();
@@ -236,7 +237,7 @@ public abstract class LockContract {
     }
 
     @Test
-    public void fencingTokenOnlyWhileHeld() throws Exception {
+    public void fencingTokenOnlyWhileHeld() throws InterruptedException {
         InterProcessLock lock = newLock(client(), lockPath());
         assertThrows(IllegalStateException.class, lock::fencingToken, "no token before the lock is held");
         lock.acquire();

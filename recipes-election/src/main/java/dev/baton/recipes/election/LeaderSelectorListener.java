@@ -10,6 +10,8 @@ import dev.baton.framework.BatonClient;
  * closed, the thread is interrupted: return promptly. Until it returns the selector's node stays
  * first in line, so nobody else is elected; {@link LeaderSelector#hasLeadership()} is already
  * false. An exception thrown from it is logged with its stack trace and leadership is released.
+ * It may throw any exception because it is the caller's own work, which has checked exceptions of
+ * its own, and every failure is handled the same way.
  */
 @FunctionalInterface
 public interface LeaderSelectorListener {

@@ -7,7 +7,8 @@ package dev.baton.recipes.queue;
  * <p>Returning normally means "done": with a lock path the item is removed only then. Throwing
  * means "failed": the item is offered again, up to the queue's
  * {@link QueueBuilder#maxDeliveryAttempts(int) delivery attempts}, then recorded as a
- * {@link DeadLetter} with the error.
+ * {@link DeadLetter} with the error. It may throw any exception because it is the caller's own
+ * work, which has checked exceptions of its own, and every failure is handled the same way.
  */
 @FunctionalInterface
 public interface QueueConsumer<T> {

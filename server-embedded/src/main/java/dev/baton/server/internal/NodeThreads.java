@@ -1,10 +1,10 @@
 package dev.baton.server.internal;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,13 +28,19 @@ final class NodeThreads {
         this.group = new ThreadGroup(name);
     }
 
-    /** Runs {@code action} on a fresh thread of this group and waits for it. */
-    <T> T call(String threadName, Callable<T> action) throws Exception {
+    /** Work to run on a thread of the group: starting a server, which does I/O and may wait. */
+    @FunctionalInterface
+    interface Action<T> {
+        T run() throws IOException, InterruptedException;
+    }
+
+    /** Runs {@code action} on a fresh thread of this group and waits for it; rethrows what it threw. */
+    <T> T call(String threadName, Action<T> action) throws IOException, InterruptedException {
         AtomicReference<T> result = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = new Thread(group, () -> {
             try {
-                result.set(action.call());
+                result.set(action.run());
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -42,11 +48,18 @@ final class NodeThreads {
         thread.start();
         thread.join();
         Throwable thrown = failure.get();
-        if (thrown instanceof Exception e) {
+        if (thrown instanceof IOException e) {
+            throw e;
+        }
+        if (thrown instanceof InterruptedException e) {
+            throw e;
+        }
+        if (thrown instanceof RuntimeException e) {
             throw e;
         }
         if (thrown != null) {
-            // an Error (a missing class, say) must not pass for a successful start
+            // an Error (a missing class, say), or a checked exception Action does not declare,
+            // must not pass for a successful start
             throw new IllegalStateException(thrown.toString(), thrown);
         }
         return result.get();

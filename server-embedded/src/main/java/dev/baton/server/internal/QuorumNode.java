@@ -53,16 +53,25 @@ public final class QuorumNode implements ServerNode {
         } catch (IOException | RuntimeException e) {
             stop();
             throw e;
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
             stop();
-            throw new IOException("server " + spec.id() + " failed to start: " + e.getMessage(), e);
+            throw startFailed(e);
         }
     }
 
-    private QuorumPeer startInGroup() throws Exception {
+    /** What {@code start()} reports for a failure that is not an I/O error of its own. */
+    private IOException startFailed(Exception cause) {
+        return new IOException("server " + spec.id() + " failed to start: " + cause.getMessage(), cause);
+    }
+
+    private QuorumPeer startInGroup() throws IOException {
         Files.writeString(spec.dataDir().resolve("myid"), Integer.toString(spec.id()), StandardCharsets.US_ASCII);
         QuorumPeerConfig config = new QuorumPeerConfig();
-        config.parseProperties(properties());
+        try {
+            config.parseProperties(properties());
+        } catch (QuorumPeerConfig.ConfigException e) {
+            throw startFailed(e);
+        }
 
         ServerCnxnFactory connections = ServerCnxnFactory.createFactory();
         connections.configure(config.getClientPortAddress(), config.getMaxClientCnxns(), -1, false);

@@ -49,7 +49,7 @@ public final class StandaloneNode implements ServerNode {
         } catch (IOException | RuntimeException e) {
             stop();
             throw e;
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
             stop();
             throw new IOException("server " + spec.id() + " failed to start: " + e.getMessage(), e);
         }
