@@ -55,6 +55,7 @@ public final class QuorumNode implements ServerNode {
             throw e;
         } catch (InterruptedException e) {
             stop();
+            Thread.currentThread().interrupt();   // stopped first; the caller still learns it was interrupted
             throw startFailed(e);
         }
     }

@@ -51,6 +51,7 @@ public final class StandaloneNode implements ServerNode {
             throw e;
         } catch (InterruptedException e) {
             stop();
+            Thread.currentThread().interrupt();   // stopped first; the caller still learns it was interrupted
             throw new IOException("server " + spec.id() + " failed to start: " + e.getMessage(), e);
         }
     }
