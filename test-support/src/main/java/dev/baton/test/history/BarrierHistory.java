@@ -1,9 +1,11 @@
 package dev.baton.test.history;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A recorded history of double-barrier members, and the check that nobody passed {@code enter}
@@ -56,49 +58,61 @@ public final class BarrierHistory {
         return events.stream().filter(e -> e.kind() == Kind.PASSED).count();
     }
 
-    /** The problems found: one line per early pass; empty when every pass was legitimate. */
+    /**
+     * The problems found: one line per early pass; empty when every pass was legitimate.
+     *
+     * <p>One pass over the events, linear in their number: for each member only its latest
+     * arrival before the pass matters, because a member's presences do not overlap, so a later
+     * arrival always ends later than an earlier one.
+     */
     public synchronized List<String> checkNobodyPassedEarly(int memberQty) {
+        long[] ends = presenceEnds();
+        Map<String, Event> latestArrival = new HashMap<>();
         List<String> problems = new ArrayList<>();
-        for (Event pass : events) {
-            if (pass.kind() != Kind.PASSED) {
+        for (Event e : events) {
+            if (e.kind() == Kind.ARRIVED) {
+                latestArrival.put(e.member(), e);
                 continue;
             }
-            long arrival = lastArrivalBefore(pass.member(), pass.order());
-            Set<String> together = new HashSet<>();
-            for (Event e : events) {
-                if (e.kind() == Kind.ARRIVED && e.order() < pass.order() && endOf(e) > arrival) {
-                    together.add(e.member());
-                }
+            if (e.kind() != Kind.PASSED) {
+                continue;
             }
+            Event own = latestArrival.get(e.member());
+            long arrival = own == null ? -1 : own.order();
+            Set<String> together = new TreeSet<>();
+            latestArrival.forEach((member, a) -> {
+                if (ends[(int) a.order()] > arrival) {
+                    together.add(member);
+                }
+            });
             if (together.size() < memberQty) {
-                problems.add(pass + " with only " + together.size() + " member(s) present since its arrival #" + arrival
+                problems.add(e + " with only " + together.size() + " member(s) present since its arrival #" + arrival
                     + ": " + together);
             }
         }
         return problems;
     }
 
-    private long lastArrivalBefore(String member, long order) {
-        long found = -1;
+    /**
+     * For each arrival (by order), when that presence ended: the member's next event other than a
+     * pass (giving up, leaving, or arriving again), or never.
+     */
+    private long[] presenceEnds() {
+        long[] ends = new long[events.size()];
+        Map<String, Event> open = new HashMap<>();
         for (Event e : events) {
-            if (e.order() >= order) {
-                break;
+            if (e.kind() == Kind.PASSED) {
+                continue;
             }
-            if (e.kind() == Kind.ARRIVED && e.member().equals(member)) {
-                found = e.order();
+            Event arrival = open.remove(e.member());
+            if (arrival != null) {
+                ends[(int) arrival.order()] = e.order();
+            }
+            if (e.kind() == Kind.ARRIVED) {
+                ends[(int) e.order()] = Long.MAX_VALUE;
+                open.put(e.member(), e);
             }
         }
-        return found;
-    }
-
-    /** When the presence that began with {@code arrival} ended (giving up or leaving), or never. */
-    private long endOf(Event arrival) {
-        for (Event e : events) {
-            if (e.order() > arrival.order() && e.member().equals(arrival.member())
-                && (e.kind() == Kind.GAVE_UP || e.kind() == Kind.LEAVING || e.kind() == Kind.ARRIVED)) {
-                return e.order();
-            }
-        }
-        return Long.MAX_VALUE;
+        return ends;
     }
 }
