@@ -73,6 +73,8 @@ class BadInputTest {
         client.create().withMode(CreateMode.EPHEMERAL).forPath("/closed-owner");
         client.close();
         assertThat(client.isClosed()).isTrue();
+        assertThat(client.connectionState()).as("a closed client is not connected").isEqualTo(ConnectionState.LOST);
+        assertThat(client.usingNamespace("ns").connectionState()).isEqualTo(ConnectionState.LOST);
         assertThatThrownBy(() -> client.getData().forPath("/x"))
             .isInstanceOf(ClientClosedException.class).hasMessage("getData /x: the client is closed");
         assertThat(client.create().forPathAsync("/x")).isCompletedExceptionally();

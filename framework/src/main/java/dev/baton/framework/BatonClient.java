@@ -49,7 +49,10 @@ public interface BatonClient extends AutoCloseable {
     /** Waits until connected; returns false if {@code timeout} passes first. */
     boolean blockUntilConnected(Duration timeout) throws InterruptedException;
 
-    /** The current state (SUSPENDED before the first connection). */
+    /**
+     * The current state: SUSPENDED before the first connection, LOST once the client is closed
+     * (listeners are not told of a close: it is the caller's own act).
+     */
     ConnectionState connectionState();
 
     /** The current session's id, 0 before the first connection. */

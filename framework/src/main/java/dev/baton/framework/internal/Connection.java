@@ -101,10 +101,16 @@ public final class Connection implements HandleSource {
         listeners.removeIf(r -> r.listener == listener);
     }
 
-    /** The current state; SUSPENDED (not connected) before the first connection. */
+    /**
+     * The current state; SUSPENDED (not connected) before the first connection, LOST once the
+     * client is closed (its session is over and it will not connect again).
+     */
     public ConnectionState state() {
         lock.lock();
         try {
+            if (closed) {
+                return ConnectionState.LOST;
+            }
             return state == null ? ConnectionState.SUSPENDED : state;
         } finally {
             lock.unlock();
