@@ -6,6 +6,8 @@ import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.SessionMovedException;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Future plumbing every recipe that hands out {@link Grant}s needs, in one place: mapping an
  * acquisition so that cancelling the result cancels the attempt and a late grant is given back,
  * waiting for an acquisition so that an interrupt leaves nothing behind, waiting for a release's
- * delete, and unwrapping failures.
+ * delete, unwrapping failures, and checking an acquisition's timeout.
  */
 public final class Acquisitions {
     private static final Logger LOG = LoggerFactory.getLogger(Acquisitions.class);
@@ -131,6 +133,15 @@ public final class Acquisitions {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** {@code timeout}, checked for a timed acquisition: not null, not negative ({@link Duration#ZERO}: look once). */
+    public static Duration checkTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+        return timeout;
     }
 
     /** Failures after which a node is deleted in the background, or is gone with its session. */

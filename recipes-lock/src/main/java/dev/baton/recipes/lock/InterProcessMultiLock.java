@@ -64,7 +64,7 @@ public final class InterProcessMultiLock extends HandleLock {
     }
 
     @Override
-    CompletableFuture<Hold> acquireHold(Duration timeout) {
+    protected CompletableFuture<Hold> acquireHold(Duration timeout) {
         List<Function<Duration, CompletableFuture<Hold>>> steps = new ArrayList<>();
         for (HandleLock lock : locks) {
             steps.add(lock::acquireHold);
@@ -87,6 +87,6 @@ public final class InterProcessMultiLock extends HandleLock {
         if (locks.isEmpty()) {
             throw new IllegalArgumentException("a multi-lock needs at least one lock, was given none");
         }
-        return locks.stream().map(lock -> lock == null ? "null" : ((HandleLock) lock).description()).toList().toString();
+        return locks.stream().map(lock -> lock == null ? "null" : HandleLock.description((HandleLock) lock)).toList().toString();
     }
 }

@@ -89,12 +89,12 @@ public final class InterProcessMutex extends HandleLock {
     }
 
     @Override
-    CompletableFuture<Hold> acquireHold(Duration timeout) {
+    protected CompletableFuture<Hold> acquireHold(Duration timeout) {
         return Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
     }
 
     @Override
-    Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+    protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
         return contention.acquireHoldBlocking(participantData, timeout);
     }
 }

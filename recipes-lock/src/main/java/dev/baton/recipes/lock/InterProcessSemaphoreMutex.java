@@ -40,7 +40,7 @@ public final class InterProcessSemaphoreMutex extends HandleLock {
     }
 
     @Override
-    CompletableFuture<Hold> acquireHold(Duration timeout) {
+    protected CompletableFuture<Hold> acquireHold(Duration timeout) {
         return semaphore.acquireHold(timeout);
     }
 }

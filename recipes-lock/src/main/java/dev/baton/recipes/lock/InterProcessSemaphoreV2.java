@@ -97,7 +97,7 @@ public final class InterProcessSemaphoreV2 {
      * @return the lease, or null on timeout
      */
     public Lease acquire(Duration timeout) throws InterruptedException {
-        return Acquisitions.await(acquireAsync(HandleLock.checkTimeout(timeout)), Lease::releaseQuietly);
+        return Acquisitions.await(acquireAsync(Acquisitions.checkTimeout(timeout)), Lease::releaseQuietly);
     }
 
     /** Waits until {@code qty} leases are taken. */
@@ -111,7 +111,7 @@ public final class InterProcessSemaphoreV2 {
      * @return the leases, or null on timeout (then none is kept)
      */
     public Collection<Lease> acquire(int qty, Duration timeout) throws InterruptedException {
-        return Acquisitions.await(acquireAsync(qty, HandleLock.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
+        return Acquisitions.await(acquireAsync(qty, Acquisitions.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**

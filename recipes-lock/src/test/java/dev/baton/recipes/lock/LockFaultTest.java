@@ -11,6 +11,7 @@ import dev.baton.framework.TransactionFailedException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.LockFaults;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import java.time.Duration;
@@ -117,45 +118,15 @@ class LockFaultTest {
     @Test
     void lostReplyDuringAcquireLeavesNoDuplicateNode(BatonClient holderClient) throws Exception {
         InterProcessMutex holder = new InterProcessMutex(holderClient, "/fault/lost-reply");
-        LockLease held = holder.acquireLease();
-        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
-             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
-            proxy.delay(Duration.ofSeconds(1));
-            CompletableFuture<LockLease> waiting = new InterProcessMutex(client, "/fault/lost-reply").acquireAsync();
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> holder.participantNodes().size() == 2);
-            String created = holder.participantNodes().get(1);
-
-            proxy.cut(); // the create's reply is still in the proxy: it is lost
-            proxy.delay(Duration.ZERO);
-            proxy.heal();
-            held.release();
-
-            LockLease lease = waiting.get(20, TimeUnit.SECONDS);
-            assertThat(lease.nodePaths()).as("the retried create found the node it had made").containsExactly(created);
-            assertThat(holder.participantNodes()).containsExactly(created);
-            lease.release();
-            await().atMost(WAIT).until(() -> holder.participantNodes().isEmpty());
-        }
+        LockFaults.lostCreateReplyLeavesNoDuplicateNode(ensemble, holder.acquireLease(), holder::participantNodes,
+            client -> new InterProcessMutex(client, "/fault/lost-reply").acquireAsync());
     }
 
     @Test
     void acquisitionTimingOutWhileDisconnectedLeavesNoOrphan(BatonClient holderClient) throws Exception {
         InterProcessMutex holder = new InterProcessMutex(holderClient, "/fault/orphan");
-        LockLease held = holder.acquireLease();
-        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
-             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
-            proxy.delay(Duration.ofSeconds(1));
-            CompletableFuture<LockLease> waiting = new InterProcessMutex(client, "/fault/orphan").acquireAsync(Duration.ofMillis(1500));
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> holder.participantNodes().size() == 2);
-            proxy.cut();
-
-            assertThat(waiting.get(20, TimeUnit.SECONDS)).as("timed out while disconnected").isNull();
-            proxy.delay(Duration.ZERO);
-            proxy.heal();
-
-            await().atMost(WAIT).until(() -> holder.participantNodes().equals(held.nodePaths()));
-            held.release();
-        }
+        LockFaults.acquisitionTimingOutWhileDisconnectedLeavesNoOrphan(ensemble, holder.acquireLease(), holder::participantNodes,
+            (client, timeout) -> new InterProcessMutex(client, "/fault/orphan").acquireAsync(timeout));
     }
 
     @Test

@@ -138,8 +138,8 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        CompletableFuture<Hold> acquireHold(Duration timeout) {
-            WriteLease writing = writeLock.currentThreadLease();
+        protected CompletableFuture<Hold> acquireHold(Duration timeout) {
+            WriteLease writing = writeLock.threadLease();
             if (writing != null) {
                 return Downgrade.start(client, writing, participantData);
             }
@@ -147,8 +147,8 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-            if (writeLock.currentThreadLease() != null) {
+        protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+            if (writeLock.threadLease() != null) {
                 return super.acquireHoldBlocking(timeout); // a downgrade
             }
             return readers.acquireHoldBlocking(participantData, timeout);
@@ -160,7 +160,7 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        void beforeBlocking() {
+        protected void beforeBlocking() {
             // a reader can always wait: nothing it holds itself stands in its way
         }
 
@@ -181,12 +181,12 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        CompletableFuture<Hold> acquireHold(Duration timeout) {
+        protected CompletableFuture<Hold> acquireHold(Duration timeout) {
             return inLine(writers, timeout);
         }
 
         @Override
-        Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+        protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
             return writers.acquireHoldBlocking(participantData, timeout);
         }
 
@@ -196,7 +196,7 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        void beforeBlocking() {
+        protected void beforeBlocking() {
             if (readLock.isHeldByCurrentThread()) {
                 throw new LockUpgradeException("thread '" + Thread.currentThread().getName() + "' holds the read lock of "
                     + path + " and asked for its write lock, which would wait for that read hold forever: upgrading is"

@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.LockFaults;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import dev.baton.test.history.ReadersWriters;
@@ -96,46 +96,15 @@ class RwLockFaultTest {
     void lostReplyDuringAcquireLeavesNoDuplicateNode(BatonClient holderClient) throws Exception {
         String path = "/fault/lost-reply";
         InterProcessReadWriteLock holder = new InterProcessReadWriteLock(holderClient, path);
-        WriteLease held = holder.writeLock().acquireLease();
-        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
-             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
-            proxy.delay(Duration.ofSeconds(1));
-            CompletableFuture<ReadLease> waiting = new InterProcessReadWriteLock(client, path).readLock().acquireAsync();
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> holder.participantNodes().size() == 2);
-            String created = holder.participantNodes().get(1);
-
-            proxy.cut(); // the create's reply is still in the proxy: it is lost
-            proxy.delay(Duration.ZERO);
-            proxy.heal();
-            held.release();
-
-            ReadLease lease = waiting.get(20, TimeUnit.SECONDS);
-            assertThat(lease.nodePaths()).as("the retried create found the node it had made").containsExactly(created);
-            assertThat(holder.participantNodes()).containsExactly(created);
-            lease.release();
-            await().atMost(WAIT).until(() -> holder.participantNodes().isEmpty());
-        }
+        LockFaults.lostCreateReplyLeavesNoDuplicateNode(ensemble, holder.writeLock().acquireLease(), holder::participantNodes,
+            client -> new InterProcessReadWriteLock(client, path).readLock().acquireAsync());
     }
 
     @Test
     void acquisitionTimingOutWhileDisconnectedLeavesNoOrphan(BatonClient holderClient) throws Exception {
         String path = "/fault/orphan";
         InterProcessReadWriteLock holder = new InterProcessReadWriteLock(holderClient, path);
-        ReadLease held = holder.readLock().acquireLease();
-        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
-             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
-            proxy.delay(Duration.ofSeconds(1));
-            CompletableFuture<WriteLease> waiting = new InterProcessReadWriteLock(client, path).writeLock()
-                .acquireAsync(Duration.ofMillis(1500));
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> holder.participantNodes().size() == 2);
-            proxy.cut();
-
-            assertThat(waiting.get(20, TimeUnit.SECONDS)).as("timed out while disconnected").isNull();
-            proxy.delay(Duration.ZERO);
-            proxy.heal();
-
-            await().atMost(WAIT).until(() -> holder.participantNodes().equals(held.nodePaths()));
-            held.release();
-        }
+        LockFaults.acquisitionTimingOutWhileDisconnectedLeavesNoOrphan(ensemble, holder.readLock().acquireLease(),
+            holder::participantNodes, (client, timeout) -> new InterProcessReadWriteLock(client, path).writeLock().acquireAsync(timeout));
     }
 }

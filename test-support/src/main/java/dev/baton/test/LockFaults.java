@@ -1,0 +1,98 @@
+package dev.baton.test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Grant;
+import dev.baton.server.EmbeddedEnsemble;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.awaitility.Awaitility;
+
+/**
+ * Connection-fault scenarios that every lock recipe on the contention engine must come through
+ * the same way, shared by the lock modules' fault tests. Each takes a grant that keeps the lock
+ * busy, the lock's line as its holder sees it, and a way to queue up behind the holder through a
+ * client that reaches server 1 of {@code ensemble} through a {@link ChaosProxy}:
+ *
+ * <pre>{@code
+ * InterProcessMutex holder = new InterProcessMutex(holderClient, "/fault/lost-reply");
+ * LockFaults.lostCreateReplyLeavesNoDuplicateNode(ensemble, holder.acquireLease(), holder::participantNodes,
+ *     client -> new InterProcessMutex(client, "/fault/lost-reply").acquireAsync());
+ * }</pre>
+ */
+public final class LockFaults {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private LockFaults() {
+    }
+
+    /** The paths of a lock's nodes, holding or waiting, in line order (a recipe's {@code participantNodes}). */
+    @FunctionalInterface
+    public interface Line {
+        List<String> nodes() throws InterruptedException;
+    }
+
+    /**
+     * While {@code held} keeps the lock, {@code acquisition} creates its node behind a slow proxy
+     * and the reply to that create is lost with the connection. Once {@code held} is released,
+     * the acquisition must be granted on the node it had made (the retried create found it: no
+     * duplicate), and its release must leave the line empty.
+     *
+     */
+    public static void lostCreateReplyLeavesNoDuplicateNode(EmbeddedEnsemble ensemble, Grant held, Line line,
+                                                            Function<BatonClient, CompletableFuture<? extends Grant>> acquisition)
+        throws InterruptedException, ExecutionException, TimeoutException {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
+            proxy.delay(Duration.ofSeconds(1));
+            CompletableFuture<? extends Grant> waiting = acquisition.apply(client);
+            Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> line.nodes().size() == 2);
+            String created = line.nodes().get(1);
+
+            proxy.cut(); // the create's reply is still in the proxy: it is lost
+            proxy.delay(Duration.ZERO);
+            proxy.heal();
+            held.release();
+
+            Grant lease = waiting.get(20, TimeUnit.SECONDS);
+            assertEquals(List.of(created), lease.nodePaths(), "the retried create found the node it had made");
+            assertEquals(List.of(created), line.nodes());
+            lease.release();
+            Awaitility.await().atMost(WAIT).until(() -> line.nodes().isEmpty());
+        }
+    }
+
+    /**
+     * While {@code held} keeps the lock, a timed {@code acquisition} (given its timeout) queues
+     * up behind a slow proxy, and the connection is cut. It must time out with null while cut
+     * off, and once the connection is back its node must be gone, leaving only {@code held}'s.
+     *
+     */
+    public static void acquisitionTimingOutWhileDisconnectedLeavesNoOrphan(
+        EmbeddedEnsemble ensemble, Grant held, Line line,
+        BiFunction<BatonClient, Duration, CompletableFuture<? extends Grant>> acquisition)
+        throws InterruptedException, ExecutionException, TimeoutException {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(10))) {
+            proxy.delay(Duration.ofSeconds(1));
+            CompletableFuture<? extends Grant> waiting = acquisition.apply(client, Duration.ofMillis(1500));
+            Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> line.nodes().size() == 2);
+            proxy.cut();
+
+            assertNull(waiting.get(20, TimeUnit.SECONDS), "timed out while disconnected");
+            proxy.delay(Duration.ZERO);
+            proxy.heal();
+
+            Awaitility.await().atMost(WAIT).until(() -> line.nodes().equals(held.nodePaths()));
+            held.release();
+        }
+    }
+}
