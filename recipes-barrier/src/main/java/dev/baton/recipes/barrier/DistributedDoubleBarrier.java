@@ -3,8 +3,11 @@ package dev.baton.recipes.barrier;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
+import dev.baton.framework.TransactionResult;
 import dev.baton.framework.ZPaths;
 import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
@@ -17,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
@@ -82,9 +86,17 @@ public final class DistributedDoubleBarrier {
         this.readyPath = ZPaths.join(path, READY);
     }
 
-    /** Waits until {@code memberQty} members have entered. */
+    /**
+     * Waits until {@code memberQty} members have entered.
+     *
+     * @throws BarrierException if another thread entering through this same instance gave a
+     *     timeout that ended the wait first (the member did not enter)
+     */
     public void enter() throws InterruptedException {
-        enter(-1);
+        if (!enter(-1)) {
+            throw new BarrierException("enter() on " + path + " did not enter: a thread entering through the same"
+                + " member gave a timeout that ended the wait");
+        }
     }
 
     /** Waits up to {@code timeout} for {@code memberQty} members; false (and no node left) on timeout. */
@@ -126,7 +138,7 @@ public final class DistributedDoubleBarrier {
             finish(passed ? State.ENTERED : State.IDLE);
             mine.complete(passed);
             return passed;
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException | RuntimeException | Error e) {
             // whatever stopped us, leave no member node behind
             client.delete().quietly().guaranteed().forPathAsync(memberPath);
             finish(State.IDLE);
@@ -142,39 +154,85 @@ public final class DistributedDoubleBarrier {
     private boolean runEnter() throws InterruptedException {
         long myCzxid = join();
         while (true) {
-            Round seen = readRound();
-            if (seen.readyCzxid() > myCzxid) {
-                round = seen;
-                return true;
-            }
-            if (seen.hasReady()) {
-                // the previous round is still leaving: step back until it is over, then join again
-                client.delete().quietly().forPath(memberPath);
-                if (!awaitRoundOver(seen)) {
+            try {
+                Round seen = readRound();
+                if (seen.readyCzxid() > myCzxid) {
+                    Stat me = client.checkExists().forPath(memberPath);
+                    if (me != null && me.getCzxid() == myCzxid) {
+                        // our node lived from before ready until now, so it was there when ready was made
+                        round = seen;
+                        return true;
+                    }
+                    // our session ended meanwhile: that round may have gone on without us; join again
+                    myCzxid = join();
+                    continue;
+                }
+                if (seen.hasReady()) {
+                    // the previous round is still leaving: step back until it is over, then join again
+                    if (!stepBack(seen)) {
+                        continue;   // that round closed just now, and we may be counted in the next: look again
+                    }
+                    if (!awaitRoundOver(seen)) {
+                        return false;
+                    }
+                    myCzxid = join();
+                    continue;
+                }
+                List<String> members = members();
+                if (members.size() >= memberQty) {
+                    createReady(members);
+                    continue;   // look at what is there now, whoever created it
+                }
+                Stat me = client.checkExists().forPath(memberPath);
+                if (me == null) {
+                    // our session ended while we waited: we count as gone; join again with the new one
+                    myCzxid = join();
+                    continue;
+                }
+                // wake when ready appears, or when our own node vanishes (our session ended)
+                boolean woken = NodeWait.until(client, watcher ->
+                    client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
+                        || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null, roundDeadline::get);
+                if (!woken) {
+                    return withdraw(myCzxid);
+                }
+            } catch (SessionExpiredException e) {
+                // the session ended under us: wait for the client's new one, then look again (our
+                // node went with the old session, and the loop joins again when it finds it gone)
+                if (!NodeWait.until(client, watcher -> client.connectionState().isConnected(), roundDeadline::get)) {
                     return false;
                 }
-                myCzxid = join();
-                continue;
-            }
-            List<String> members = members();
-            if (members.size() >= memberQty) {
-                createReady(members);
-                continue;   // look at what is there now, whoever created it
-            }
-            Stat me = client.checkExists().forPath(memberPath);
-            if (me == null) {
-                // our session ended while we waited: we count as gone; join again with the new one
-                myCzxid = join();
-                continue;
-            }
-            // wake when ready appears, or when our own node vanishes (our session ended)
-            boolean woken = NodeWait.until(client, watcher ->
-                client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
-                    || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null, roundDeadline::get);
-            if (!woken) {
-                return withdraw(myCzxid);
+                myCzxid = joinIfGone(myCzxid);
             }
         }
+    }
+
+    /**
+     * Steps out of the line while an older round's {@code ready} stands — unless that round closed
+     * meanwhile (the barrier node's version moved), in which case a newcomer may already have
+     * counted us in the next round, and we stay.
+     *
+     * @return true if we stepped back (or our node was already gone), false if we stayed
+     */
+    private boolean stepBack(Round old) throws InterruptedException {
+        try {
+            client.transaction().check(path, old.parentVersion()).delete(memberPath).commit();
+            return true;
+        } catch (TransactionFailedException e) {
+            if (e.failedIndex() == 0) {
+                return false;
+            }
+            if (e.code() == KeeperException.Code.NONODE) {
+                return true;   // our node went with our session (or a retried commit already deleted it)
+            }
+            throw e;
+        }
+    }
+
+    /** Our node, joined again if it is gone; its creation zxid. */
+    private long joinIfGone(long myCzxid) throws InterruptedException {
+        Stat me = client.checkExists().forPath(memberPath);
+        return me != null ? me.getCzxid() : join();
     }
 
     /**
@@ -191,19 +249,33 @@ public final class DistributedDoubleBarrier {
         tx.create(readyPath, new byte[0]);
         try {
             tx.commit();
-        } catch (TransactionFailedException someoneLeftOrSomeoneElseWasLast) {
+        } catch (TransactionFailedException e) {
+            if (e.code() != KeeperException.Code.NONODE && e.code() != KeeperException.Code.NODEEXISTS) {
+                throw e;
+            }
             // a counted member is gone, or ready exists: the caller looks again
         }
     }
 
     /**
      * Our wait timed out: remove our node. If {@code ready} was created while our node was still
-     * there, we were counted in the round, so we are in (late, but the others rely on us).
+     * there (after our node, before its deletion), we were counted in the round, so we are in
+     * (late, but the others rely on us). The deletion's zxid comes from a setData in the same
+     * transaction.
      */
     private boolean withdraw(long myCzxid) throws InterruptedException {
-        client.delete().quietly().forPath(memberPath);
+        long deletedAt;
+        try {
+            List<TransactionResult> done = client.transaction().setData(memberPath, new byte[0]).delete(memberPath).commit();
+            deletedAt = done.get(0).stat().getMzxid();
+        } catch (TransactionFailedException e) {
+            if (e.code() != KeeperException.Code.NONODE) {
+                throw e;
+            }
+            return false;   // our node was already gone (our session ended): we were nobody's member
+        }
         Round seen = readRound();
-        if (seen.readyCzxid() > myCzxid) {
+        if (seen.readyCzxid() > myCzxid && seen.readyCzxid() < deletedAt) {
             round = seen;
             return true;
         }
@@ -250,11 +322,13 @@ public final class DistributedDoubleBarrier {
         return leave(Objects.requireNonNull(timeout, "timeout").toNanos());
     }
 
-    private synchronized boolean leave(long timeoutNanos) throws InterruptedException {
-        if (state != State.ENTERED) {
-            throw new IllegalStateException("leave() needs a successful enter() first; this member is " + state);
+    private boolean leave(long timeoutNanos) throws InterruptedException {
+        synchronized (this) {
+            if (state != State.ENTERED) {
+                throw new IllegalStateException("leave() needs a successful enter() first; this member is " + state);
+            }
+            state = State.LEAVING;
         }
-        state = State.LEAVING;
         long deadline = NodeWait.deadline(timeoutNanos);
         try {
             boolean left = runLeave(deadline);
@@ -262,12 +336,12 @@ public final class DistributedDoubleBarrier {
                 client.delete().quietly().forPath(memberPath);
             }
             return left;
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException | RuntimeException | Error e) {
             // a member that failed to leave must not linger and count in a later round
             client.delete().quietly().guaranteed().forPathAsync(memberPath);
             throw e;
         } finally {
-            state = State.IDLE;
+            finish(State.IDLE);
         }
     }
 
@@ -329,6 +403,9 @@ public final class DistributedDoubleBarrier {
         try {
             tx.commit();
         } catch (TransactionFailedException e) {
+            if (e.code() != KeeperException.Code.BADVERSION && e.code() != KeeperException.Code.NONODE) {
+                throw e;
+            }
             // another member closed the round (or our node is already gone): nothing is left to do but ours
             if (withOwnNode && e.failedIndex() == 2) {
                 close(r, false);
@@ -380,10 +457,20 @@ public final class DistributedDoubleBarrier {
         return memberName;
     }
 
-    /** Creates our member node (idempotently) and returns its creation zxid. */
+    /**
+     * Creates our member node (idempotently) and returns its creation zxid. A node of that name
+     * held by an older session of ours (the client gave that session up before the servers
+     * expired it) is deleted and created again, so it is owned by the session we wait in.
+     */
     private long join() throws InterruptedException {
-        return client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
-            .forPathWithStat(memberPath, new byte[0]).stat().getCzxid();
+        try {
+            return client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
+                .forPathWithStat(memberPath, new byte[0]).stat().getCzxid();
+        } catch (NodeExistsException ownedByAnOldSession) {
+            client.delete().quietly().forPath(memberPath);
+            return client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
+                .forPathWithStat(memberPath, new byte[0]).stat().getCzxid();
+        }
     }
 
     /** The members present now (names, sorted), without {@code ready}. */

@@ -246,6 +246,40 @@ class DistributedDoubleBarrierTest {
     }
 
     @Test
+    void aShorterTimeoutGivenByASecondThreadEndsTheMembersWaitForBothThreads(TestInfo info) throws Exception {
+        String path = path(info);
+        DistributedDoubleBarrier shared = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> untimed = async(shared::enter);
+        await().atMost(WAIT).until(() -> children(clients.get(0), path).size() == 1);
+        long started = System.nanoTime();
+        assertThat(shared.enter(Duration.ofMillis(300))).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the 300 ms timeout is kept").isLessThan(Duration.ofSeconds(5));
+        assertThat(untimed).failsWithin(WAIT).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+            .havingCause().isInstanceOf(BarrierException.class).withMessageContaining("did not enter");
+        assertThat(children(clients.get(0), path)).isEmpty();
+    }
+
+    @Test
+    void enterWhileThisMemberIsLeavingIsRefusedAtOnce(TestInfo info) throws Exception {
+        String path = path(info);
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 2);
+        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        b.enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        // whichever of the two goes first waits in leave() for the other
+        DistributedDoubleBarrier first = a.memberName().compareTo(b.memberName()) < 0 ? a : b;
+        DistributedDoubleBarrier second = first == a ? b : a;
+        CompletableFuture<Long> firstOut = async(first::leave);
+        await().during(Duration.ofMillis(200)).atMost(WAIT).until(() -> !firstOut.isDone());
+        assertThatThrownBy(() -> first.enter(Duration.ofSeconds(1)))
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining("while this member is leaving");
+        assertThatThrownBy(first::leave).isInstanceOf(IllegalStateException.class).hasMessageContaining("LEAVING");
+        second.leave();
+        firstOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Test
     void curatorAndBatonMembersShareOneBarrier(TestInfo info) throws Exception {
         String path = path(info);
         try (CuratorFramework curator = CuratorFrameworkFactory.newClient(ensemble.connectString(), new RetryOneTime(100))) {

@@ -22,6 +22,8 @@ import org.apache.zookeeper.data.Stat;
 public final class NodeWait {
     /** No deadline. */
     public static final long FOREVER = Long.MAX_VALUE;
+    /** How often a sleeping wait looks at its deadline again. */
+    private static final long DEADLINE_RECHECK_MILLIS = 100;
 
     /** Reads what it needs, leaving {@code watcher} on each node it read, and says whether the wait is over. */
     @FunctionalInterface
@@ -108,20 +110,24 @@ public final class NodeWait {
         }
     }
 
-    /** Sleeps until a signal newer than {@code seen}; false if the deadline passed first. */
+    /**
+     * Sleeps until a signal newer than {@code seen}; false if the deadline passed first. The
+     * deadline is read again at least every {@link #DEADLINE_RECHECK_MILLIS}, because another
+     * thread may move it closer (a second thread entering one barrier with a shorter timeout).
+     */
     private boolean sleep(long seen, LongSupplier deadlines) throws InterruptedException {
         synchronized (monitor) {
             while (signals == seen) {
                 long deadline = deadlines.getAsLong();
-                if (deadline == FOREVER) {
-                    monitor.wait();
-                } else {
+                long slice = DEADLINE_RECHECK_MILLIS;
+                if (deadline != FOREVER) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         return false;
                     }
-                    monitor.wait(Math.max(1, left / 1_000_000), 0);
+                    slice = Math.min(slice, Math.max(1, left / 1_000_000));
                 }
+                monitor.wait(slice);
             }
             return true;
         }
