@@ -64,6 +64,16 @@ class DistributedDoubleBarrierTest {
         });
     }
 
+    /** Two members of a barrier for two, both entered; the lower member name first. */
+    private List<DistributedDoubleBarrier> enteredPair(String path) throws Exception {
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 2);
+        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        b.enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        return a.memberName().compareTo(b.memberName()) < 0 ? List.of(a, b) : List.of(b, a);
+    }
+
     @FunctionalInterface
     private interface Step {
         void run() throws InterruptedException;
@@ -107,14 +117,10 @@ class DistributedDoubleBarrierTest {
     @Test
     void aNewcomerIsNotLetThroughByTheReadyNodeOfARoundStillLeaving(TestInfo info) throws Exception {
         String path = path(info);
-        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 2);
-        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 2);
-        CompletableFuture<Long> aIn = async(a::enter);
-        b.enter();
-        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        List<DistributedDoubleBarrier> pair = enteredPair(path);
         // the higher member leaves first: it removes its node and waits for the lowest, while ready still exists
-        DistributedDoubleBarrier high = a.memberName().compareTo(b.memberName()) > 0 ? a : b;
-        DistributedDoubleBarrier low = high == a ? b : a;
+        DistributedDoubleBarrier low = pair.get(0);
+        DistributedDoubleBarrier high = pair.get(1);
         CompletableFuture<Long> highOut = async(high::leave);
 
         DistributedDoubleBarrier c = new DistributedDoubleBarrier(newClient(), path, 2);
@@ -262,14 +268,10 @@ class DistributedDoubleBarrierTest {
     @Test
     void enterWhileThisMemberIsLeavingIsRefusedAtOnce(TestInfo info) throws Exception {
         String path = path(info);
-        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 2);
-        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 2);
-        CompletableFuture<Long> aIn = async(a::enter);
-        b.enter();
-        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        // whichever of the two goes first waits in leave() for the other
-        DistributedDoubleBarrier first = a.memberName().compareTo(b.memberName()) < 0 ? a : b;
-        DistributedDoubleBarrier second = first == a ? b : a;
+        List<DistributedDoubleBarrier> pair = enteredPair(path);
+        // the lowest, leaving first, waits in leave() for the other
+        DistributedDoubleBarrier first = pair.get(0);
+        DistributedDoubleBarrier second = pair.get(1);
         CompletableFuture<Long> firstOut = async(first::leave);
         await().during(Duration.ofMillis(200)).atMost(WAIT).until(() -> !firstOut.isDone());
         assertThatThrownBy(() -> first.enter(Duration.ofSeconds(1)))
