@@ -1,5 +1,9 @@
 package dev.baton.bench;
 
+import dev.baton.bench.Contention.Step;
+import dev.baton.bench.Contention.Tally;
+import dev.baton.bench.Contention.Totals;
+import dev.baton.bench.Contention.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.server.EmbeddedEnsemble;
@@ -8,10 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -38,43 +40,10 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
-    private static final int SESSION_MS = 30_000;
     private static final Duration SOLO_SLICE = Duration.ofMillis(700);
-    private static final Duration CROWD_SLICE = Duration.ofMillis(2_500);
-    private static final Duration CROWD_WARM_UP = Duration.ofMillis(300);
+    private static final Contention CROWD = new Contention("contender-", 1, Duration.ofMillis(300), Duration.ofMillis(2_500));
 
     private LockBenchmark() {
-    }
-
-    /**
-     * Takes and gives back a lock once on the calling thread. Throws {@code Exception} because
-     * Curator's {@code acquire()} and {@code release()} declare it (so do the methods that run cycles).
-     */
-    @FunctionalInterface
-    interface Cycle {
-        void run() throws Exception;
-    }
-
-    /** Totals of one contender over all its slices. */
-    static final class Tally {
-        long count;
-        long nanos;
-        final List<Double> perSlice = new ArrayList<>();
-        final List<Double> waitsMillis = new ArrayList<>();
-
-        void add(long sliceCount, long sliceNanos) {
-            count += sliceCount;
-            nanos += sliceNanos;
-            perSlice.add(sliceCount / (sliceNanos / 1e9));
-        }
-
-        double perSecond() {
-            return count / (nanos / 1e9);
-        }
-
-        Stats waits() {
-            return Stats.of(waitsMillis.stream().mapToDouble(Double::doubleValue).toArray());
-        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -93,10 +62,11 @@ public final class LockBenchmark {
 
     // ---- uncontended -------------------------------------------------------------------
 
+    /** Throws {@code Exception} because a cycle's Curator {@code acquire()} and {@code release()} declare it. */
     private static void uncontended(String connect, int slices) throws Exception {
         ZooKeeper zk = connectRaw(connect);
-        CuratorFramework curator = startCurator(connect);
-        BatonClient baton = startBaton(connect);
+        CuratorFramework curator = Clients.curator(connect);
+        BatonClient baton = Clients.baton(connect);
         try {
             String dir = "/bench-raw";
             try {
@@ -104,27 +74,27 @@ public final class LockBenchmark {
             } catch (KeeperException.NodeExistsException e) {
                 // already there
             }
-            Cycle raw = () -> {
+            Step raw = () -> {
                 String node = zk.create(dir + "/lock-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
                 zk.getChildren(dir, false);
                 zk.delete(node, -1);
             };
             var curatorMutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-solo");
-            Cycle curatorCycle = () -> {
+            Step curatorCycle = () -> {
                 curatorMutex.acquire();
                 curatorMutex.release();
             };
             InterProcessMutex batonMutex = new InterProcessMutex(baton, "/bench-baton-solo");
-            Cycle batonCycle = () -> {
+            Step batonCycle = () -> {
                 batonMutex.acquire();
                 batonMutex.release();
             };
             // warm-up: class loading and JIT for all three
-            for (Cycle cycle : List.of(raw, curatorCycle, batonCycle)) {
+            for (Step cycle : List.of(raw, curatorCycle, batonCycle)) {
                 slice(cycle, Duration.ofSeconds(1));
             }
             // one cycle of each in turn (rotating who goes first), so all three see the same drift
-            List<Cycle> cycles = List.of(raw, curatorCycle, batonCycle);
+            List<Step> cycles = List.of(raw, curatorCycle, batonCycle);
             List<List<Double>> millis = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
             long end = System.nanoTime() + SOLO_SLICE.toNanos() * 3 * slices;
             for (int turn = 0; System.nanoTime() < end; turn++) {
@@ -138,9 +108,9 @@ public final class LockBenchmark {
             double rawRate = rate(millis.get(0));
             double curatorRate = rate(millis.get(1));
             double batonRate = rate(millis.get(2));
-            Stats rawStats = stats(millis.get(0));
-            Stats curatorStats = stats(millis.get(1));
-            Stats batonStats = stats(millis.get(2));
+            Stats rawStats = Stats.of(millis.get(0));
+            Stats curatorStats = Stats.of(millis.get(1));
+            Stats batonStats = Stats.of(millis.get(2));
             System.out.println();
             System.out.printf("uncontended acquire+release, one cycle of each in turn, %d cycles each%n", millis.get(0).size());
             System.out.printf("  %-46s %10s %10s %10s%n", "", "cycles/s", "p50 ms", "p99 ms");
@@ -162,12 +132,8 @@ public final class LockBenchmark {
         return millis.size() / (millis.stream().mapToDouble(Double::doubleValue).sum() / 1e3);
     }
 
-    private static Stats stats(List<Double> millis) {
-        return Stats.of(millis.stream().mapToDouble(Double::doubleValue).toArray());
-    }
-
     /** Cycles completed in {@code length} (the last one may run over a little; it counts). */
-    private static long slice(Cycle cycle, Duration length) throws Exception {
+    private static long slice(Step cycle, Duration length) throws Exception {
         long end = System.nanoTime() + length.toNanos();
         long count = 0;
         while (System.nanoTime() < end) {
@@ -183,33 +149,25 @@ public final class LockBenchmark {
         List<CuratorFramework> curators = new ArrayList<>();
         List<BatonClient> batons = new ArrayList<>();
         try {
-            List<Cycle> curatorCycles = new ArrayList<>();
-            List<Cycle> batonCycles = new ArrayList<>();
+            List<Supplier<Turn>> curatorTurns = new ArrayList<>();
+            List<Supplier<Turn>> batonTurns = new ArrayList<>();
             for (int i = 0; i < CONTENDERS; i++) {
-                CuratorFramework curator = startCurator(connect);
+                CuratorFramework curator = Clients.curator(connect);
                 curators.add(curator);
                 var mutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-crowd");
-                curatorCycles.add(timed(mutex::acquire, mutex::release));
-                BatonClient baton = startBaton(connect);
+                Turn curatorTurn = new Turn(0, mutex::acquire, mutex::release);
+                curatorTurns.add(() -> curatorTurn);
+                BatonClient baton = Clients.baton(connect);
                 batons.add(baton);
                 InterProcessMutex batonMutex = new InterProcessMutex(baton, "/bench-baton-crowd");
-                batonCycles.add(timed(batonMutex::acquire, batonMutex::release));
+                Turn batonTurn = new Turn(0, batonMutex::acquire, batonMutex::release);
+                batonTurns.add(() -> batonTurn);
             }
-            Tally curatorTally = new Tally();
-            Tally batonTally = new Tally();
-            crowdSlice(curatorCycles, new Tally());
-            crowdSlice(batonCycles, new Tally());
-            for (int i = 0; i < slices; i++) {
-                if (i % 2 == 0) {
-                    crowdSlice(curatorCycles, curatorTally);
-                    crowdSlice(batonCycles, batonTally);
-                } else {
-                    crowdSlice(batonCycles, batonTally);
-                    crowdSlice(curatorCycles, curatorTally);
-                }
-            }
-            Stats cw = curatorTally.waits();
-            Stats bw = batonTally.waits();
+            Totals totals = CROWD.alternate(slices, round -> curatorTurns, round -> batonTurns);
+            Tally curatorTally = totals.curator();
+            Tally batonTally = totals.baton();
+            Stats cw = curatorTally.allWaits();
+            Stats bw = batonTally.allWaits();
             System.out.println();
             System.out.printf("%d clients contending for one lock%n", CONTENDERS);
             System.out.printf("  %-26s %12s %12s %12s%n", "", "acquires/s", "wait p50 ms", "wait p99 ms");
@@ -218,7 +176,7 @@ public final class LockBenchmark {
             System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", "Baton InterProcessMutex", batonTally.perSecond(), bw.median(),
                 bw.percentile(99));
             System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio %.2f), p50 wait %.2fx, p99 wait %.2fx (below 1 is better)%n",
-                batonTally.perSecond() / curatorTally.perSecond(), medianRatio(batonTally, curatorTally),
+                batonTally.perSecond() / curatorTally.perSecond(), batonTally.medianRatio(curatorTally),
                 bw.median() / cw.median(), bw.percentile(99) / cw.percentile(99));
         } finally {
             curators.forEach(CuratorFramework::close);
@@ -226,69 +184,11 @@ public final class LockBenchmark {
         }
     }
 
-    /** A cycle whose acquire is timed: the wait, in ms, is added to the running slice's list. */
-    private static Cycle timed(Cycle acquire, Cycle release) {
-        return () -> {
-            long start = System.nanoTime();
-            acquire.run();
-            CURRENT_WAIT.set((System.nanoTime() - start) / 1e6);
-            release.run();
-        };
-    }
-
-    private static final ThreadLocal<Double> CURRENT_WAIT = new ThreadLocal<>();
-
-    /** Every contender on its own thread for one slice; counts what happened after the warm-up. */
-    private static void crowdSlice(List<Cycle> cycles, Tally tally) throws InterruptedException {
-        AtomicBoolean counting = new AtomicBoolean();
-        AtomicBoolean stop = new AtomicBoolean();
-        long[] counts = new long[cycles.size()];
-        List<List<Double>> waits = new ArrayList<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < cycles.size(); i++) {
-            int me = i;
-            List<Double> mine = new ArrayList<>();
-            waits.add(mine);
-            Thread thread = new Thread(() -> {
-                try {
-                    while (!stop.get()) {
-                        boolean counted = counting.get();
-                        cycles.get(me).run();
-                        if (counted && counting.get()) {
-                            counts[me]++;
-                            mine.add(CURRENT_WAIT.get());
-                        }
-                    }
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, "contender-" + i);
-            threads.add(thread);
-            thread.start();
-        }
-        TimeUnit.NANOSECONDS.sleep(CROWD_WARM_UP.toNanos());
-        counting.set(true);
-        long start = System.nanoTime();
-        TimeUnit.NANOSECONDS.sleep(CROWD_SLICE.toNanos());
-        counting.set(false);
-        long elapsed = System.nanoTime() - start;
-        stop.set(true);
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.SECONDS.toMillis(60));
-        }
-        long total = 0;
-        for (int i = 0; i < counts.length; i++) {
-            total += counts[i];
-            tally.waitsMillis.addAll(waits.get(i));
-        }
-        tally.add(total, elapsed);
-    }
-
-    // ---- clients and arithmetic ------------------------------------------------------------
+    // ---- clients ---------------------------------------------------------------------------
 
     private static ZooKeeper connectRaw(String connect) throws IOException, InterruptedException {
         java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connect, SESSION_MS, e -> {
+        ZooKeeper zk = new ZooKeeper(connect, Clients.SESSION_MS, e -> {
             if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
@@ -298,35 +198,5 @@ public final class LockBenchmark {
             throw new IllegalStateException("no connection to " + connect);
         }
         return zk;
-    }
-
-    private static CuratorFramework startCurator(String connect) throws InterruptedException {
-        CuratorFramework curator = CuratorFrameworkFactory.newClient(connect, SESSION_MS, 15_000,
-            new ExponentialBackoffRetry(100, 5));
-        curator.start();
-        if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
-            curator.close();
-            throw new IllegalStateException("Curator did not connect to " + connect);
-        }
-        return curator;
-    }
-
-    private static BatonClient startBaton(String connect) throws InterruptedException {
-        BatonClient client = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
-        client.start();
-        if (!client.blockUntilConnected(Duration.ofSeconds(30))) {
-            client.close();
-            throw new IllegalStateException("Baton did not connect to " + connect);
-        }
-        return client;
-    }
-
-    /** The median over slices of {@code a}'s rate divided by {@code b}'s in the same slice round. */
-    private static double medianRatio(Tally a, Tally b) {
-        double[] ratios = new double[Math.min(a.perSlice.size(), b.perSlice.size())];
-        for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = a.perSlice.get(i) / b.perSlice.get(i);
-        }
-        return Stats.of(ratios).median();
     }
 }

@@ -47,7 +47,14 @@ public final class QueueBenchmark {
     /** How long a Curator phase may take before it is reported as failed: 20 s, 120 s with --full. */
     private static Duration CURATOR_CAP = Duration.ofSeconds(20);
 
-    private static final QueueSerializer<byte[]> BYTES = new QueueSerializer<>() {
+    private static final Bytes BYTES = new Bytes();
+
+    private QueueBenchmark() {
+    }
+
+    /** Items that are their own bytes, for both libraries' queues. */
+    private static final class Bytes
+        implements QueueSerializer<byte[]>, org.apache.curator.framework.recipes.queue.QueueSerializer<byte[]> {
         @Override
         public byte[] serialize(byte[] item) {
             return item;
@@ -57,21 +64,6 @@ public final class QueueBenchmark {
         public byte[] deserialize(byte[] bytes) {
             return bytes;
         }
-    };
-    private static final org.apache.curator.framework.recipes.queue.QueueSerializer<byte[]> CURATOR_BYTES =
-        new org.apache.curator.framework.recipes.queue.QueueSerializer<>() {
-            @Override
-            public byte[] serialize(byte[] item) {
-                return item;
-            }
-
-            @Override
-            public byte[] deserialize(byte[] bytes) {
-                return bytes;
-            }
-        };
-
-    private QueueBenchmark() {
     }
 
     /** A measured rate, or why there is none. */
@@ -149,7 +141,7 @@ public final class QueueBenchmark {
             record(rows, "queue putMulti items/s Baton", s, new Rate(multi.perSecond() * FILL_BATCH, null));
         }
         record(rows, "queue put/s Curator", s, curator(cs, c -> {
-            var q = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, null, CURATOR_BYTES, base + "/curator-queue")
+            var q = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, null, BYTES, base + "/curator-queue")
                 .putInBackground(false).buildQueue();
             q.start();
             try {
@@ -199,9 +191,9 @@ public final class QueueBenchmark {
                 public void stateChanged(CuratorFramework client, ConnectionState newState) {
                 }
             };
-            var producer = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, null, CURATOR_BYTES, path)
+            var producer = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, null, BYTES, path)
                 .putInBackground(false).buildQueue();
-            var queue = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, consumer, CURATOR_BYTES, path).buildQueue();
+            var queue = org.apache.curator.framework.recipes.queue.QueueBuilder.builder(c, consumer, BYTES, path).buildQueue();
             producer.start();
             long start = System.nanoTime();
             queue.start();

@@ -1,5 +1,9 @@
 package dev.baton.bench;
 
+import dev.baton.bench.Contention.Step;
+import dev.baton.bench.Contention.Tally;
+import dev.baton.bench.Contention.Totals;
+import dev.baton.bench.Contention.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
 import dev.baton.server.EmbeddedEnsemble;
@@ -8,11 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
  * Read/write lock under a read-mostly load: Baton's {@code InterProcessReadWriteLock} against
@@ -34,43 +37,17 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 public final class RwLockBenchmark {
     private static final int CLIENTS = 8;
     private static final int WRITES_IN_TEN = 1;
-    private static final int SESSION_MS = 30_000;
     private static final Duration SLICE = Duration.ofMillis(2_500);
-    private static final Duration WARM_UP = Duration.ofMillis(300);
+    /** Kinds of wait, as {@link Turn#kind()}. */
+    private static final int READ = 0;
+    private static final int WRITE = 1;
+    private static final Contention CROWD = new Contention("rw-contender-", 2, Duration.ofMillis(300), SLICE);
 
     private RwLockBenchmark() {
     }
 
-    /**
-     * Takes one side of a lock, or gives it back, on the calling thread. Throws {@code Exception}
-     * because Curator's {@code acquire()} and {@code release()} declare it.
-     */
-    @FunctionalInterface
-    interface Step {
-        void run() throws Exception;
-    }
-
     /** One client's two sides. */
-    record Sides(Step acquireRead, Step releaseRead, Step acquireWrite, Step releaseWrite) {
-    }
-
-    /** One library's totals over all its slices. */
-    static final class Tally {
-        long count;
-        long nanos;
-        final List<Double> perSlice = new ArrayList<>();
-        final List<Double> readWaits = new ArrayList<>();
-        final List<Double> writeWaits = new ArrayList<>();
-
-        double perSecond() {
-            return count / (nanos / 1e9);
-        }
-
-        Stats all() {
-            List<Double> both = new ArrayList<>(readWaits);
-            both.addAll(writeWaits);
-            return stats(both);
-        }
+    record Sides(Turn read, Turn write) {
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -97,35 +74,24 @@ public final class RwLockBenchmark {
             List<Sides> curatorSides = new ArrayList<>();
             List<Sides> batonSides = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
-                CuratorFramework curator = startCurator(connect);
+                CuratorFramework curator = Clients.curator(connect);
                 curators.add(curator);
-                BatonClient baton = startBaton(connect);
+                BatonClient baton = Clients.baton(connect);
                 batons.add(baton);
                 for (int t = 0; t < threadsPerClient; t++) {
                     // a lock object per thread: Curator's sides are re-entrant per object and thread
                     var rw = new org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock(curator, "/bench-curator-rw");
                     InterProcessMutex read = rw.readLock();
                     InterProcessMutex write = rw.writeLock();
-                    curatorSides.add(new Sides(read::acquire, read::release, write::acquire, write::release));
+                    curatorSides.add(new Sides(held(READ, read::acquire, read::release, holdMillis),
+                        held(WRITE, write::acquire, write::release, holdMillis)));
                     InterProcessReadWriteLock batonRw = new InterProcessReadWriteLock(baton, "/bench-baton-rw");
-                    batonSides.add(new Sides(batonRw.readLock()::acquire, batonRw.readLock()::release,
-                        batonRw.writeLock()::acquire, batonRw.writeLock()::release));
+                    batonSides.add(new Sides(held(READ, batonRw.readLock()::acquire, batonRw.readLock()::release, holdMillis),
+                        held(WRITE, batonRw.writeLock()::acquire, batonRw.writeLock()::release, holdMillis)));
                 }
             }
-            Tally curator = new Tally();
-            Tally baton = new Tally();
-            slice(curatorSides, holdMillis, -1, new Tally());
-            slice(batonSides, holdMillis, -1, new Tally());
-            for (int i = 0; i < slices; i++) {
-                if (i % 2 == 0) {
-                    slice(curatorSides, holdMillis, i, curator);
-                    slice(batonSides, holdMillis, i, baton);
-                } else {
-                    slice(batonSides, holdMillis, i, baton);
-                    slice(curatorSides, holdMillis, i, curator);
-                }
-            }
-            report(curator, baton);
+            Totals totals = CROWD.alternate(slices, choosing(curatorSides), choosing(batonSides));
+            report(totals.curator(), totals.baton());
         } finally {
             curators.forEach(CuratorFramework::close);
             batons.forEach(BatonClient::close);
@@ -133,118 +99,49 @@ public final class RwLockBenchmark {
     }
 
     private static void report(Tally curator, Tally baton) {
-        Stats cr = stats(curator.readWaits);
-        Stats cw = stats(curator.writeWaits);
-        Stats br = stats(baton.readWaits);
-        Stats bw = stats(baton.writeWaits);
+        Stats cr = curator.waits(READ);
+        Stats cw = curator.waits(WRITE);
+        Stats br = baton.waits(READ);
+        Stats bw = baton.waits(WRITE);
         System.out.println();
         System.out.printf("  %-34s %12s %10s %10s %10s %10s %10s%n", "", "acquires/s", "wait p99", "read p50", "read p99",
             "write p50", "write p99");
         System.out.printf("  %-34s %12.0f %10.1f %10.1f %10.1f %10.1f %10.1f%n", "Curator InterProcessReadWriteLock",
-            curator.perSecond(), curator.all().percentile(99), cr.median(), cr.percentile(99), cw.median(), cw.percentile(99));
+            curator.perSecond(), curator.allWaits().percentile(99), cr.median(), cr.percentile(99), cw.median(), cw.percentile(99));
         System.out.printf("  %-34s %12.0f %10.1f %10.1f %10.1f %10.1f %10.1f%n", "Baton InterProcessReadWriteLock",
-            baton.perSecond(), baton.all().percentile(99), br.median(), br.percentile(99), bw.median(), bw.percentile(99));
+            baton.perSecond(), baton.allWaits().percentile(99), br.median(), br.percentile(99), bw.median(), bw.percentile(99));
         System.out.println("  (waits in ms)");
         System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio of neighbouring slices %.2f); wait p99 %.2fx,"
                 + " read p99 %.2fx, write p99 %.2fx (below 1 is better)%n",
-            baton.perSecond() / curator.perSecond(), medianRatio(baton, curator),
-            baton.all().percentile(99) / curator.all().percentile(99), br.percentile(99) / cr.percentile(99),
+            baton.perSecond() / curator.perSecond(), baton.medianRatio(curator),
+            baton.allWaits().percentile(99) / curator.allWaits().percentile(99), br.percentile(99) / cr.percentile(99),
             bw.percentile(99) / cw.percentile(99));
     }
 
-    /** Every client on its own thread for one slice; counts what happened after the warm-up. */
-    private static void slice(List<Sides> clients, long holdMillis, int round, Tally tally) throws InterruptedException {
-        AtomicBoolean counting = new AtomicBoolean();
-        AtomicBoolean stop = new AtomicBoolean();
-        long[] counts = new long[clients.size()];
-        List<List<Double>> reads = new ArrayList<>();
-        List<List<Double>> writes = new ArrayList<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            int me = i;
-            Sides sides = clients.get(i);
-            // the same choices for both libraries in the same round
-            Random choices = new Random(31L * round + me);
-            List<Double> myReads = new ArrayList<>();
-            List<Double> myWrites = new ArrayList<>();
-            reads.add(myReads);
-            writes.add(myWrites);
-            Thread thread = new Thread(() -> {
-                try {
-                    while (!stop.get()) {
-                        boolean write = choices.nextInt(10) < WRITES_IN_TEN;
-                        boolean counted = counting.get();
-                        long start = System.nanoTime();
-                        (write ? sides.acquireWrite() : sides.acquireRead()).run();
-                        double waited = (System.nanoTime() - start) / 1e6;
-                        if (holdMillis > 0) {
-                            TimeUnit.MILLISECONDS.sleep(holdMillis);
-                        }
-                        (write ? sides.releaseWrite() : sides.releaseRead()).run();
-                        if (counted && counting.get()) {
-                            counts[me]++;
-                            (write ? myWrites : myReads).add(waited);
-                        }
-                    }
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, "rw-contender-" + i);
-            threads.add(thread);
-            thread.start();
-        }
-        TimeUnit.NANOSECONDS.sleep(WARM_UP.toNanos());
-        counting.set(true);
-        long start = System.nanoTime();
-        TimeUnit.NANOSECONDS.sleep(SLICE.toNanos());
-        counting.set(false);
-        long elapsed = System.nanoTime() - start;
-        stop.set(true);
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.SECONDS.toMillis(60));
-        }
-        long total = 0;
-        for (int i = 0; i < counts.length; i++) {
-            total += counts[i];
-            tally.readWaits.addAll(reads.get(i));
-            tally.writeWaits.addAll(writes.get(i));
-        }
-        tally.count += total;
-        tally.nanos += elapsed;
-        tally.perSlice.add(total / (elapsed / 1e9));
+    /** A turn that, once it holds the lock (and its wait is taken), holds it {@code holdMillis} before letting go. */
+    private static Turn held(int kind, Step acquire, Step release, long holdMillis) {
+        return new Turn(kind, acquire, () -> {
+            if (holdMillis > 0) {
+                TimeUnit.MILLISECONDS.sleep(holdMillis);
+            }
+            release.run();
+        });
     }
 
-    private static Stats stats(List<Double> millis) {
-        return Stats.of(millis.stream().mapToDouble(Double::doubleValue).toArray());
-    }
-
-    /** The median over rounds of {@code a}'s rate divided by {@code b}'s in the same round. */
-    private static double medianRatio(Tally a, Tally b) {
-        double[] ratios = new double[Math.min(a.perSlice.size(), b.perSlice.size())];
-        for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = a.perSlice.get(i) / b.perSlice.get(i);
-        }
-        return Stats.of(ratios).median();
-    }
-
-    private static CuratorFramework startCurator(String connect) throws InterruptedException {
-        CuratorFramework curator = CuratorFrameworkFactory.newClient(connect, SESSION_MS, 15_000,
-            new ExponentialBackoffRetry(100, 5));
-        curator.start();
-        if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
-            curator.close();
-            throw new IllegalStateException("Curator did not connect to " + connect);
-        }
-        return curator;
-    }
-
-    private static BatonClient startBaton(String connect) throws InterruptedException {
-        BatonClient client = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
-        client.start();
-        if (!client.blockUntilConnected(Duration.ofSeconds(30))) {
-            client.close();
-            throw new IllegalStateException("Baton did not connect to " + connect);
-        }
-        return client;
+    /**
+     * Each client's turns in one round: a write {@link #WRITES_IN_TEN} times in ten, else a read,
+     * from a sequence seeded by the round and the client.
+     */
+    private static IntFunction<List<Supplier<Turn>>> choosing(List<Sides> clients) {
+        return round -> {
+            List<Supplier<Turn>> turns = new ArrayList<>();
+            for (int me = 0; me < clients.size(); me++) {
+                Sides sides = clients.get(me);
+                // the same choices for both libraries in the same round
+                Random choices = new Random(31L * round + me);
+                turns.add(() -> choices.nextInt(10) < WRITES_IN_TEN ? sides.write() : sides.read());
+            }
+            return turns;
+        };
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.bench;
 
 import java.util.Arrays;
+import java.util.List;
 
 /** Percentiles of a sample of measurements. */
 record Stats(double[] sorted) {
@@ -8,6 +9,10 @@ record Stats(double[] sorted) {
         double[] copy = values.clone();
         Arrays.sort(copy);
         return new Stats(copy);
+    }
+
+    static Stats of(List<Double> values) {
+        return of(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     double percentile(double p) {

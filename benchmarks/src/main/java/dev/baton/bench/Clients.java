@@ -1,0 +1,37 @@
+package dev.baton.bench;
+
+import dev.baton.framework.BatonClient;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+/** Curator and Baton clients connected with the same settings for the lock benchmarks, so neither side is set up differently. */
+final class Clients {
+    static final int SESSION_MS = 30_000;
+
+    private Clients() {
+    }
+
+    static CuratorFramework curator(String connect) throws InterruptedException {
+        CuratorFramework curator = CuratorFrameworkFactory.newClient(connect, SESSION_MS, 15_000,
+            new ExponentialBackoffRetry(100, 5));
+        curator.start();
+        if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
+            curator.close();
+            throw new IllegalStateException("Curator did not connect to " + connect);
+        }
+        return curator;
+    }
+
+    static BatonClient baton(String connect) throws InterruptedException {
+        BatonClient client = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
+        client.start();
+        if (!client.blockUntilConnected(Duration.ofSeconds(30))) {
+            client.close();
+            throw new IllegalStateException("Baton did not connect to " + connect);
+        }
+        return client;
+    }
+}
