@@ -1,9 +1,9 @@
 package dev.baton.bench;
 
-import dev.baton.bench.Contention.Step;
-import dev.baton.bench.Contention.Tally;
-import dev.baton.bench.Contention.Totals;
-import dev.baton.bench.Contention.Turn;
+import dev.baton.bench.ContendedSlices.Step;
+import dev.baton.bench.ContendedSlices.Tally;
+import dev.baton.bench.ContendedSlices.Totals;
+import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.server.EmbeddedEnsemble;
@@ -41,7 +41,7 @@ import org.apache.zookeeper.ZooKeeper;
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
     private static final Duration SOLO_SLICE = Duration.ofMillis(700);
-    private static final Contention CROWD = new Contention("contender-", 1, Duration.ofMillis(300), Duration.ofMillis(2_500));
+    private static final ContendedSlices CROWD = new ContendedSlices("contender-", 1, Duration.ofMillis(300), Duration.ofMillis(2_500));
 
     private LockBenchmark() {
     }

@@ -1,9 +1,9 @@
 package dev.baton.bench;
 
-import dev.baton.bench.Contention.Step;
-import dev.baton.bench.Contention.Tally;
-import dev.baton.bench.Contention.Totals;
-import dev.baton.bench.Contention.Turn;
+import dev.baton.bench.ContendedSlices.Step;
+import dev.baton.bench.ContendedSlices.Tally;
+import dev.baton.bench.ContendedSlices.Totals;
+import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
 import dev.baton.server.EmbeddedEnsemble;
@@ -41,7 +41,7 @@ public final class RwLockBenchmark {
     /** Kinds of wait, as {@link Turn#kind()}. */
     private static final int READ = 0;
     private static final int WRITE = 1;
-    private static final Contention CROWD = new Contention("rw-contender-", 2, Duration.ofMillis(300), SLICE);
+    private static final ContendedSlices CROWD = new ContendedSlices("rw-contender-", 2, Duration.ofMillis(300), SLICE);
 
     private RwLockBenchmark() {
     }

@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * @param warmUp how long the contenders run before a slice counts
  * @param length how long a slice counts
  */
-record Contention(String threadPrefix, int kinds, Duration warmUp, Duration length) {
+record ContendedSlices(String threadPrefix, int kinds, Duration warmUp, Duration length) {
 
     /**
      * Takes or gives back a lock on the calling thread. Throws {@code Exception} because Curator's
