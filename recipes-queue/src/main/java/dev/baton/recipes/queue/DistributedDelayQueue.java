@@ -4,7 +4,6 @@ import dev.baton.recipes.queue.internal.ItemNames;
 import dev.baton.recipes.queue.internal.QueueEngine;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A {@link DistributedQueue} whose items are delivered no earlier than a given time, earliest
@@ -17,21 +16,19 @@ import java.util.Objects;
  * later one is seen within ten times the consumer's last listing time. Every shard is listed, as
  * for the priority queue.
  */
-public final class DistributedDelayQueue<T> implements QueueBase<T> {
-    private final QueueEngine<T> engine;
-
+public final class DistributedDelayQueue<T> extends QueueFront<T> {
     DistributedDelayQueue(QueueEngine<T> engine) {
-        this.engine = engine;
+        super(engine);
     }
 
     /** Adds {@code item}, to be delivered at or after {@code deliverAtEpochMillis} (positive). */
     public void put(T item, long deliverAtEpochMillis) throws InterruptedException {
-        engine.putOrFail(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), part(deliverAtEpochMillis));
+        engine.putOrFail(one(item), part(deliverAtEpochMillis));
     }
 
     /** {@link #put(Object, long)}, waiting up to {@code maxWait} for room; false if there was none. */
     public boolean put(T item, long deliverAtEpochMillis, Duration maxWait) throws InterruptedException {
-        return engine.put(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), part(deliverAtEpochMillis), maxWait);
+        return engine.put(one(item), part(deliverAtEpochMillis), maxWait);
     }
 
     /** Adds {@code items}, all due at {@code deliverAtEpochMillis}, in one transaction. */
@@ -45,30 +42,5 @@ public final class DistributedDelayQueue<T> implements QueueBase<T> {
                 + deliverAtEpochMillis);
         }
         return ItemNames.delayPart(deliverAtEpochMillis);
-    }
-
-    @Override
-    public void start() throws InterruptedException {
-        engine.start();
-    }
-
-    @Override
-    public QueueState state() {
-        return engine.state();
-    }
-
-    @Override
-    public long count() throws InterruptedException {
-        return engine.count();
-    }
-
-    @Override
-    public List<DeadLetter> deadLetters() throws InterruptedException {
-        return engine.deadLetters(1_000);
-    }
-
-    @Override
-    public void close() {
-        engine.close();
     }
 }

@@ -14,21 +14,19 @@ import java.util.Objects;
  * <p>Guarantees and caveats: as {@link DistributedQueue}. {@link #remove} lists every shard; an
  * item a consumer already took (or, with a lock path, holds) is not removed.
  */
-public final class DistributedIdQueue<T> implements QueueBase<T> {
-    private final QueueEngine<T> engine;
-
+public final class DistributedIdQueue<T> extends QueueFront<T> {
     DistributedIdQueue(QueueEngine<T> engine) {
-        this.engine = engine;
+        super(engine);
     }
 
     /** Adds {@code item} under {@code id} (not empty; several items may share one). */
     public void put(T item, String id) throws InterruptedException {
-        engine.putOrFail(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), ItemNames.idPart(check(id)));
+        engine.putOrFail(one(item), ItemNames.idPart(check(id)));
     }
 
     /** {@link #put(Object, String)}, waiting up to {@code maxWait} for room; false if there was none. */
     public boolean put(T item, String id, Duration maxWait) throws InterruptedException {
-        return engine.put(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), ItemNames.idPart(check(id)), maxWait);
+        return engine.put(one(item), ItemNames.idPart(check(id)), maxWait);
     }
 
     /** Removes every waiting item with {@code id}; returns how many this call removed. */
@@ -42,30 +40,5 @@ public final class DistributedIdQueue<T> implements QueueBase<T> {
             throw new IllegalArgumentException("id must not be empty");
         }
         return id;
-    }
-
-    @Override
-    public void start() throws InterruptedException {
-        engine.start();
-    }
-
-    @Override
-    public QueueState state() {
-        return engine.state();
-    }
-
-    @Override
-    public long count() throws InterruptedException {
-        return engine.count();
-    }
-
-    @Override
-    public List<DeadLetter> deadLetters() throws InterruptedException {
-        return engine.deadLetters(1_000);
-    }
-
-    @Override
-    public void close() {
-        engine.close();
     }
 }

@@ -4,7 +4,6 @@ import dev.baton.recipes.queue.internal.ItemNames;
 import dev.baton.recipes.queue.internal.QueueEngine;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A {@link DistributedQueue} whose items come out lowest priority number first (FIFO within a
@@ -16,51 +15,23 @@ import java.util.Objects;
  * that listing is done (or after ten times the time the listing took), not at once. Every shard is
  * listed, so a consumer holds the names of all waiting items in memory (about 100 bytes each).
  */
-public final class DistributedPriorityQueue<T> implements QueueBase<T> {
-    private final QueueEngine<T> engine;
-
+public final class DistributedPriorityQueue<T> extends QueueFront<T> {
     DistributedPriorityQueue(QueueEngine<T> engine) {
-        this.engine = engine;
+        super(engine);
     }
 
     /** Adds {@code item} with {@code priority} (lower comes out first); waits for room as {@link DistributedQueue#put}. */
     public void put(T item, int priority) throws InterruptedException {
-        engine.putOrFail(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), ItemNames.priorityPart(priority));
+        engine.putOrFail(one(item), ItemNames.priorityPart(priority));
     }
 
     /** Adds {@code item} with {@code priority}, waiting up to {@code maxWait} for room; false if there was none. */
     public boolean put(T item, int priority, Duration maxWait) throws InterruptedException {
-        return engine.put(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), ItemNames.priorityPart(priority),
-            maxWait);
+        return engine.put(one(item), ItemNames.priorityPart(priority), maxWait);
     }
 
     /** Adds {@code items}, all with {@code priority}, in one transaction. */
     public void putMulti(List<T> items, int priority) throws InterruptedException {
         engine.putOrFail(items, ItemNames.priorityPart(priority));
-    }
-
-    @Override
-    public void start() throws InterruptedException {
-        engine.start();
-    }
-
-    @Override
-    public QueueState state() {
-        return engine.state();
-    }
-
-    @Override
-    public long count() throws InterruptedException {
-        return engine.count();
-    }
-
-    @Override
-    public List<DeadLetter> deadLetters() throws InterruptedException {
-        return engine.deadLetters(1_000);
-    }
-
-    @Override
-    public void close() {
-        engine.close();
     }
 }

@@ -3,7 +3,6 @@ package dev.baton.recipes.queue;
 import dev.baton.recipes.queue.internal.QueueEngine;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A FIFO queue of typed items on ZooKeeper, consumed by a {@link QueueConsumer} on an executor,
@@ -36,11 +35,9 @@ import java.util.Objects;
  * queue.putMulti(List.of("a", "b", "c"));   // one transaction
  * }</pre>
  */
-public final class DistributedQueue<T> implements QueueBase<T> {
-    private final QueueEngine<T> engine;
-
+public final class DistributedQueue<T> extends QueueFront<T> {
     DistributedQueue(QueueEngine<T> engine) {
-        this.engine = engine;
+        super(engine);
     }
 
     /**
@@ -51,12 +48,12 @@ public final class DistributedQueue<T> implements QueueBase<T> {
      * @throws dev.baton.framework.DataTooLargeException if the item is larger than the servers accept
      */
     public void put(T item) throws InterruptedException {
-        engine.putOrFail(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), "");
+        engine.putOrFail(one(item), "");
     }
 
     /** Adds {@code item}, waiting up to {@code maxWait} for room; false if there was none. */
     public boolean put(T item, Duration maxWait) throws InterruptedException {
-        return engine.put(List.of(Objects.requireNonNull(item, "item: a queue item cannot be null")), "", maxWait);
+        return engine.put(one(item), "", maxWait);
     }
 
     /**
@@ -70,30 +67,5 @@ public final class DistributedQueue<T> implements QueueBase<T> {
     /** {@link #putMulti(List)}, waiting up to {@code maxWait} for room; false if there was none. */
     public boolean putMulti(List<T> items, Duration maxWait) throws InterruptedException {
         return engine.put(items, "", maxWait);
-    }
-
-    @Override
-    public void start() throws InterruptedException {
-        engine.start();
-    }
-
-    @Override
-    public QueueState state() {
-        return engine.state();
-    }
-
-    @Override
-    public long count() throws InterruptedException {
-        return engine.count();
-    }
-
-    @Override
-    public List<DeadLetter> deadLetters() throws InterruptedException {
-        return engine.deadLetters(1_000);
-    }
-
-    @Override
-    public void close() {
-        engine.close();
     }
 }

@@ -84,10 +84,7 @@ public final class QueueBuilder<T> {
      * is checked before each put, so concurrent producers may overshoot it by a put each.
      */
     public QueueBuilder<T> maxItems(int maxItems) {
-        if (maxItems < 1) {
-            throw new IllegalArgumentException("maxItems must be at least 1, was " + maxItems);
-        }
-        this.maxItems = maxItems;
+        this.maxItems = atLeastOne("maxItems", maxItems);
         return this;
     }
 
@@ -99,10 +96,7 @@ public final class QueueBuilder<T> {
 
     /** How many items are consumed at the same time. Default 1 (one after another, in order). */
     public QueueBuilder<T> concurrency(int concurrency) {
-        if (concurrency < 1) {
-            throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
-        }
-        this.concurrency = concurrency;
+        this.concurrency = atLeastOne("concurrency", concurrency);
         return this;
     }
 
@@ -114,10 +108,7 @@ public final class QueueBuilder<T> {
 
     /** How many times a consumer that throws is given an item before it becomes a dead letter. Default 3. */
     public QueueBuilder<T> maxDeliveryAttempts(int attempts) {
-        if (attempts < 1) {
-            throw new IllegalArgumentException("maxDeliveryAttempts must be at least 1, was " + attempts);
-        }
-        this.maxDeliveryAttempts = attempts;
+        this.maxDeliveryAttempts = atLeastOne("maxDeliveryAttempts", attempts);
         return this;
     }
 
@@ -163,6 +154,13 @@ public final class QueueBuilder<T> {
         String dead = deadLetterPath != null ? deadLetterPath : path + "/dead-letters";
         return new QueueEngine<>(new QueueSettings<>(client, consumer, serializer, path, lockPath, dead, maxItems, putTimeout,
             concurrency, executor, maxDeliveryAttempts, retryBackoff, layout, closeTimeout), order);
+    }
+
+    private static int atLeastOne(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+        }
+        return value;
     }
 
     private static Duration nonNegative(String name, Duration value) {
