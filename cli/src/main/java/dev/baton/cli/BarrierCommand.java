@@ -26,12 +26,11 @@ final class BarrierCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        throw new CliExit(ExitCodes.USAGE, "barrier needs a subcommand: set, remove, wait or sync");
+        throw CliExit.needsSubcommand(spec, "barrier needs a subcommand: set, remove, wait or sync");
     }
 
-    @Command(name = "set", mixinStandardHelpOptions = true, description = "Close the gate NAME.")
-    static final class Set implements Callable<Integer> {
+    /** What set, remove and wait share: the gate NAME, reached on a connection of its own. */
+    abstract static class GateCommand implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
         @Parameters(paramLabel = "NAME")
@@ -40,47 +39,52 @@ final class BarrierCommand implements Runnable {
         @Override
         public Integer call() throws InterruptedException {
             try (BatonClient client = connection.connect()) {
-                new DistributedBarrier(client, Names.path("barriers", name)).setBarrier();
-                return ExitCodes.OK;
+                return on(new DistributedBarrier(client, Names.path("barriers", name)));
             }
+        }
+
+        /** What the subcommand does to the gate; returns the exit code. */
+        abstract int on(DistributedBarrier barrier) throws InterruptedException;
+
+        /** For set and remove, which cannot time out: does {@code step} and exits 0. */
+        static int done(Step step) throws InterruptedException {
+            step.run();
+            return ExitCodes.OK;
+        }
+
+        interface Step {
+            void run() throws InterruptedException;
+        }
+    }
+
+    @Command(name = "set", mixinStandardHelpOptions = true, description = "Close the gate NAME.")
+    static final class Set extends GateCommand {
+        @Override
+        int on(DistributedBarrier barrier) throws InterruptedException {
+            return done(barrier::setBarrier);
         }
     }
 
     @Command(name = "remove", mixinStandardHelpOptions = true, description = "Open the gate NAME: everyone waiting passes.")
-    static final class Remove implements Callable<Integer> {
-        @Mixin
-        ConnectOptions connection;
-        @Parameters(paramLabel = "NAME")
-        String name;
-
+    static final class Remove extends GateCommand {
         @Override
-        public Integer call() throws InterruptedException {
-            try (BatonClient client = connection.connect()) {
-                new DistributedBarrier(client, Names.path("barriers", name)).removeBarrier();
-                return ExitCodes.OK;
-            }
+        int on(DistributedBarrier barrier) throws InterruptedException {
+            return done(barrier::removeBarrier);
         }
     }
 
     @Command(name = "wait", mixinStandardHelpOptions = true, description = "Wait until the gate NAME is open (exit 1 on timeout).")
-    static final class Wait implements Callable<Integer> {
-        @Mixin
-        ConnectOptions connection;
-        @Parameters(paramLabel = "NAME")
-        String name;
+    static final class Wait extends GateCommand {
         @Option(names = "--timeout", converter = Durations.class, description = "give up after D (default: wait forever)")
         Duration timeout;
 
         @Override
-        public Integer call() throws InterruptedException {
-            try (BatonClient client = connection.connect()) {
-                DistributedBarrier barrier = new DistributedBarrier(client, Names.path("barriers", name));
-                if (timeout == null) {
-                    barrier.waitOnBarrier();
-                    return ExitCodes.OK;
-                }
-                return barrier.waitOnBarrier(timeout) ? ExitCodes.OK : ExitCodes.NOT_ACQUIRED;
+        int on(DistributedBarrier barrier) throws InterruptedException {
+            if (timeout == null) {
+                barrier.waitOnBarrier();
+                return ExitCodes.OK;
             }
+            return barrier.waitOnBarrier(timeout) ? ExitCodes.OK : ExitCodes.NOT_ACQUIRED;
         }
     }
 

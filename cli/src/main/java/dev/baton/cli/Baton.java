@@ -55,8 +55,7 @@ public final class Baton implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        throw new CliExit(ExitCodes.USAGE, "a subcommand is required");
+        throw CliExit.needsSubcommand(spec, "a subcommand is required");
     }
 
     private static int usageError(CommandLine.ParameterException e, String[] args) {

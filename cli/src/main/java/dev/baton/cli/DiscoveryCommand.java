@@ -35,16 +35,22 @@ final class DiscoveryCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        throw new CliExit(ExitCodes.USAGE, "discovery needs a subcommand: register, list or watch");
+        throw CliExit.needsSubcommand(spec, "discovery needs a subcommand: register, list or watch");
     }
 
-    /** Options every discovery subcommand shares. */
+    /** Options every discovery subcommand shares, and the subcommand's own stdout. */
     static final class Where {
         @Mixin
         ConnectOptions connection;
+        @Spec(Spec.Target.MIXEE)
+        CommandSpec command;
         @Option(names = "--base-path", defaultValue = DEFAULT_BASE, description = "discovery base path (default ${DEFAULT-VALUE})")
         String basePath;
+
+        /** The stdout of the subcommand this is mixed into. */
+        PrintWriter out() {
+            return command.commandLine().getOut();
+        }
 
         @SuppressWarnings({"unchecked", "rawtypes"})
         ServiceDiscovery<Map<String, Object>> discovery(BatonClient client, ServiceInstance<Map<String, Object>> self)
@@ -71,8 +77,6 @@ final class DiscoveryCommand implements Runnable {
     static final class Register implements Callable<Integer> {
         @Mixin
         Where where;
-        @Spec
-        CommandSpec spec;
         @Parameters(paramLabel = "NAME")
         String name;
         @Option(names = "--id", description = "instance id (default: generated)")
@@ -116,7 +120,7 @@ final class DiscoveryCommand implements Runnable {
             try (Lifetime life = new Lifetime();
                  BatonClient client = where.connection.connect();
                  ServiceDiscovery<Map<String, Object>> discovery = where.discovery(client, self)) {
-                PrintWriter out = spec.commandLine().getOut();
+                PrintWriter out = where.out();
                 out.println("registered " + name + "/" + self.id() + " at " + address + ":" + port + "; Ctrl-C to unregister");
                 out.flush();
                 life.awaitStop();
@@ -129,14 +133,12 @@ final class DiscoveryCommand implements Runnable {
     static final class ListInstances implements Callable<Integer> {
         @Mixin
         Where where;
-        @Spec
-        CommandSpec spec;
         @Parameters(paramLabel = "NAME", arity = "0..1")
         String name;
 
         @Override
         public Integer call() throws InterruptedException {
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = where.out();
             try (BatonClient client = where.connection.connect();
                  ServiceDiscovery<Map<String, Object>> discovery = where.discovery(client, null)) {
                 if (name == null) {
@@ -159,8 +161,6 @@ final class DiscoveryCommand implements Runnable {
     static final class Watch implements Callable<Integer> {
         @Mixin
         Where where;
-        @Spec
-        CommandSpec spec;
         @Parameters(paramLabel = "NAME")
         String name;
         @Option(names = "--count", defaultValue = "-1", description = "stop after this many changes (default: never)")
@@ -168,7 +168,7 @@ final class DiscoveryCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = where.out();
             try (BatonClient client = where.connection.connect();
                  ServiceDiscovery<Map<String, Object>> discovery = where.discovery(client, null);
                  ServiceCache<Map<String, Object>> cache = discovery.serviceCacheBuilder().name(name).build()) {

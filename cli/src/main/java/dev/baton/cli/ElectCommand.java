@@ -11,15 +11,11 @@ import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code baton elect NAME -- CMD}: run a command only while leader; {@code --observe}: follow an election. */
 @Command(name = "elect", mixinStandardHelpOptions = true,
@@ -28,15 +24,7 @@ import picocli.CommandLine.Spec;
         "and BATON_SESSION_ID. If leadership is lost while CMD runs, CMD's process group gets SIGTERM, then SIGKILL",
         "after --kill-grace, and baton exits 75. With --observe, print one JSON line per leader change instead.",
         "NAME is a path if it starts with /, else /baton/elections/NAME. Curator's LeaderLatch on the same path interoperates."})
-final class ElectCommand implements Callable<Integer> {
-    @Mixin
-    ConnectOptions connection;
-    @Mixin
-    HoldOptions hold;
-    @Spec
-    CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "NAME")
-    String name;
+final class ElectCommand extends HeldCommand.Holder {
     @Parameters(index = "1..*", paramLabel = "CMD", description = "the command to run while leader (after --); none: lead until Ctrl-C")
     List<String> command;
     @Option(names = "--id", description = "this participant's id (default: host:pid)")

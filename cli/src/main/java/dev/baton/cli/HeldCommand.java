@@ -2,18 +2,25 @@ package dev.baton.cli;
 
 import dev.baton.cli.internal.GuardedChild;
 import dev.baton.cli.internal.Signals;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Grant;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * Runs a command while something is held (a lock, a semaphore lease, leadership) and stops it
@@ -32,7 +39,52 @@ final class HeldCommand {
         void release();
     }
 
+    /** What lock, sem and elect take alike: the connection, the hold options and the recipe's NAME; each adds CMD. */
+    abstract static class Holder implements Callable<Integer> {
+        @Mixin
+        ConnectOptions connection;
+        @Mixin
+        HoldOptions hold;
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "NAME")
+        String name;
+    }
+
     private HeldCommand() {
+    }
+
+    /** A lock's lease or a semaphore's lease as a {@link Held}; {@code release} is how that recipe gives it back. */
+    static Held held(Grant grant, Runnable release) {
+        return new Held() {
+            @Override
+            public long token() {
+                return grant.fencingToken();
+            }
+
+            @Override
+            public void onLost(Runnable callback) {
+                grant.onLost(callback);
+            }
+
+            @Override
+            public Optional<String> lossReason() {
+                return grant.lossReason();
+            }
+
+            @Override
+            public void release() {
+                release.run();
+            }
+        };
+    }
+
+    /** The environment lock and sem give CMD: the recipe's path, the fencing token and the session. */
+    static Map<String, String> lockEnv(String path, Grant grant, BatonClient client) {
+        return Map.of(
+            "BATON_LOCK_PATH", path,
+            "BATON_FENCE", Long.toString(grant.fencingToken()),
+            "BATON_SESSION_ID", "0x" + Long.toHexString(client.sessionId()));
     }
 
     /**

@@ -4,13 +4,8 @@ import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.recipes.lock.LockLease;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code baton lock NAME -- CMD}: run a command while holding a distributed lock. */
 @Command(name = "lock", mixinStandardHelpOptions = true,
@@ -18,15 +13,7 @@ import picocli.CommandLine.Spec;
         "CMD gets BATON_LOCK_PATH, BATON_FENCE (the fencing token) and BATON_SESSION_ID. If the lock is lost while CMD runs,",
         "CMD's process group gets SIGTERM, then SIGKILL after --kill-grace, and baton exits 75.",
         "NAME is a path if it starts with /, else /baton/locks/NAME. Curator's InterProcessMutex on the same path interoperates."})
-final class LockCommand implements Callable<Integer> {
-    @Mixin
-    ConnectOptions connection;
-    @Mixin
-    HoldOptions hold;
-    @Spec
-    CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "NAME")
-    String name;
+final class LockCommand extends HeldCommand.Holder {
     @Parameters(index = "1..*", paramLabel = "CMD", description = "the command to run while holding (after --); none: hold until Ctrl-C")
     java.util.List<String> command;
 
@@ -42,35 +29,9 @@ final class LockCommand implements Callable<Integer> {
                 throw new CliExit(ExitCodes.NOT_ACQUIRED, "lock " + name + " not acquired " + (hold.tryOnce ? "(it is held)"
                     : "within " + Durations.format(limit)));
             }
-            Map<String, String> env = Map.of(
-                "BATON_LOCK_PATH", path,
-                "BATON_FENCE", Long.toString(lease.fencingToken()),
-                "BATON_SESSION_ID", "0x" + Long.toHexString(client.sessionId()));
-            return HeldCommand.run(held(lease), hold, command, env, "lock " + name, spec.commandLine().getErr());
+            Map<String, String> env = HeldCommand.lockEnv(path, lease, client);
+            return HeldCommand.run(HeldCommand.held(lease, lease::release), hold, command, env, "lock " + name,
+                spec.commandLine().getErr());
         }
-    }
-
-    static HeldCommand.Held held(LockLease lease) {
-        return new HeldCommand.Held() {
-            @Override
-            public long token() {
-                return lease.fencingToken();
-            }
-
-            @Override
-            public void onLost(Runnable callback) {
-                lease.onLost(callback);
-            }
-
-            @Override
-            public Optional<String> lossReason() {
-                return lease.lossReason();
-            }
-
-            @Override
-            public void release() {
-                lease.release();
-            }
-        };
     }
 }

@@ -5,30 +5,17 @@ import dev.baton.recipes.lock.InterProcessSemaphoreV2;
 import dev.baton.recipes.lock.Lease;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code baton sem -n N NAME -- CMD}: run a command while holding one of N leases. */
 @Command(name = "sem", mixinStandardHelpOptions = true,
     description = {"Like lock, with N leases: at most N commands run at once under NAME (/baton/semaphores/NAME).",
         "Every process must use the same -n. Same environment, signals and exit codes as lock."})
-final class SemCommand implements Callable<Integer> {
-    @Mixin
-    ConnectOptions connection;
-    @Mixin
-    HoldOptions hold;
-    @Spec
-    CommandSpec spec;
+final class SemCommand extends HeldCommand.Holder {
     @Option(names = {"-n", "--leases"}, required = true, description = "how many may hold at once")
     int leases;
-    @Parameters(index = "0", paramLabel = "NAME")
-    String name;
     @Parameters(index = "1..*", paramLabel = "CMD", description = "the command to run while holding (after --); none: hold until Ctrl-C")
     java.util.List<String> command;
 
@@ -47,31 +34,8 @@ final class SemCommand implements Callable<Integer> {
                 throw new CliExit(ExitCodes.NOT_ACQUIRED, "no lease of " + name + " " + (hold.tryOnce ? "free"
                     : "within " + Durations.format(limit)));
             }
-            Map<String, String> env = Map.of(
-                "BATON_LOCK_PATH", path,
-                "BATON_FENCE", Long.toString(lease.fencingToken()),
-                "BATON_SESSION_ID", "0x" + Long.toHexString(client.sessionId()));
-            HeldCommand.Held held = new HeldCommand.Held() {
-                @Override
-                public long token() {
-                    return lease.fencingToken();
-                }
-
-                @Override
-                public void onLost(Runnable callback) {
-                    lease.onLost(callback);
-                }
-
-                @Override
-                public Optional<String> lossReason() {
-                    return lease.lossReason();
-                }
-
-                @Override
-                public void release() {
-                    semaphore.returnLease(lease);
-                }
-            };
+            Map<String, String> env = HeldCommand.lockEnv(path, lease, client);
+            HeldCommand.Held held = HeldCommand.held(lease, () -> semaphore.returnLease(lease));
             return HeldCommand.run(held, hold, command, env, "lease of " + name, spec.commandLine().getErr());
         }
     }

@@ -32,6 +32,27 @@ final class TreeCommands {
         }
     }
 
+    /** What ls, get and tree do with what {@link #printing} gives them. */
+    @FunctionalInterface
+    interface Printer {
+        void print(BatonClient client, PrintWriter out) throws InterruptedException;
+    }
+
+    /**
+     * Connects, lets {@code printer} write to the command's stdout, flushes it and returns OK; a
+     * node missing under {@code path} exits 1 with "no node PATH".
+     */
+    static int printing(ConnectOptions connection, CommandSpec spec, String path, Printer printer) throws InterruptedException {
+        try (BatonClient client = connection.connect()) {
+            PrintWriter out = spec.commandLine().getOut();
+            printer.print(client, out);
+            out.flush();
+            return ExitCodes.OK;
+        } catch (NoNodeException e) {
+            throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
+        }
+    }
+
     @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the children of a node, sorted.")
     static final class Ls implements Callable<Integer> {
         @Mixin
@@ -43,16 +64,11 @@ final class TreeCommands {
 
         @Override
         public Integer call() throws InterruptedException {
-            try (BatonClient client = connection.connect()) {
+            return printing(connection, spec, path, (client, out) -> {
                 List<String> children = new ArrayList<>(client.getChildren().forPath(path(path)));
                 children.sort(null);
-                PrintWriter out = spec.commandLine().getOut();
                 children.forEach(out::println);
-                out.flush();
-                return ExitCodes.OK;
-            } catch (NoNodeException e) {
-                throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
-            }
+            });
         }
     }
 
@@ -69,18 +85,13 @@ final class TreeCommands {
 
         @Override
         public Integer call() throws InterruptedException {
-            try (BatonClient client = connection.connect()) {
+            return printing(connection, spec, path, (client, out) -> {
                 NodeData data = client.getData().forPathWithStat(path(path));
-                PrintWriter out = spec.commandLine().getOut();
                 out.println(new String(data.data(), UTF_8));
                 if (stat) {
                     out.println(describe(data.stat()));
                 }
-                out.flush();
-                return ExitCodes.OK;
-            } catch (NoNodeException e) {
-                throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
-            }
+            });
         }
     }
 
@@ -119,14 +130,7 @@ final class TreeCommands {
 
         @Override
         public Integer call() throws InterruptedException {
-            try (BatonClient client = connection.connect()) {
-                PrintWriter out = spec.commandLine().getOut();
-                print(client, path(path), 0, out);
-                out.flush();
-                return ExitCodes.OK;
-            } catch (NoNodeException e) {
-                throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
-            }
+            return printing(connection, spec, path, (client, out) -> print(client, path(path), 0, out));
         }
 
         private void print(BatonClient client, String node, int level, PrintWriter out) throws InterruptedException {
