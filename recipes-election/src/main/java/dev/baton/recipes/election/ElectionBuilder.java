@@ -1,6 +1,7 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.recipes.election.internal.Leadership;
 import dev.baton.recipes.election.internal.Line;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,6 +17,7 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
     final BatonClient client;
     final String path;
     final String participantId;
+    private final String marker;
     LeadershipPolicy policy;
     Duration leaseMargin;
 
@@ -23,6 +25,7 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
         this.client = Objects.requireNonNull(client, "client");
         this.path = Objects.requireNonNull(path, "path");
         this.participantId = Objects.requireNonNull(participantId, "participantId");
+        this.marker = marker;
         Line.of(client, path, marker); // fails now, naming the path, if it is not a valid folder
     }
 
@@ -55,6 +58,19 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
                 + (policy == null ? " (from the client's error policy)" : ""));
         }
         return effective;
+    }
+
+    /**
+     * The leading side of a recipe built from these settings: a new line of its own and the
+     * policy in force. {@code kind} ("latch", "selector") names it in messages.
+     */
+    Leadership leadership(Object owner, String kind) {
+        Line line = Line.of(client, path, marker);
+        LeadershipPolicy effective = effectivePolicy();
+        BatonClient c = client; // the recipe keeps these, not the builder
+        Duration margin = leaseMargin;
+        return new Leadership(owner, kind + " " + participantId + " on " + path, line,
+            mine -> effective.monitor(c, mine, margin));
     }
 
     @SuppressWarnings("unchecked")

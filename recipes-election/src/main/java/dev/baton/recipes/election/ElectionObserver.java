@@ -1,12 +1,11 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.ConnectionState;
-import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.NodeData;
 import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
 import dev.baton.recipes.election.ElectionEvent.NoLeader;
+import dev.baton.recipes.election.internal.ConnectionChanges;
 import dev.baton.recipes.election.internal.Line;
 import dev.baton.recipes.election.internal.Notifier;
 import java.io.Closeable;
@@ -62,19 +61,7 @@ public final class ElectionObserver implements Closeable {
     private final Notifier notifier;
     private final List<ElectionListener> listeners = new CopyOnWriteArrayList<>();
     private final Watcher watcher = this::onWatch;
-    private final ConnectionStateListener onConnection = new ConnectionStateListener() {
-        @Override
-        public void stateChanged(BatonClient c, ConnectionState newState) {
-            // the variant with the session is the one used
-        }
-
-        @Override
-        public void stateChanged(BatonClient c, ConnectionStateChange change) {
-            if (change.state() == ConnectionState.CONNECTED || change.state() == ConnectionState.RECONNECTED) {
-                refresh();
-            }
-        }
-    };
+    private final ConnectionStateListener onConnection = ConnectionChanges.onConnected(this::refresh);
 
     // guarded by this
     private State state = State.LATENT;

@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.recipes.election.internal.Candidacy;
+import dev.baton.recipes.election.internal.Leadership;
 import dev.baton.recipes.election.internal.Line;
 import dev.baton.recipes.election.internal.Notifier;
 import java.io.Closeable;
@@ -80,20 +81,16 @@ public final class LeaderLatch implements Closeable {
         CLOSED
     }
 
-    private final BatonClient client;
     private final String path;
     private final String participantId;
     private final Line line;
-    private final LeadershipPolicy policy;
-    private final Duration leaseMargin;
+    private final Leadership leadership;
     private final Notifier notifier;
     private final List<LeaderLatchListener> listeners = new CopyOnWriteArrayList<>();
     private final Candidacy candidacy;
 
-    // guarded by this
+    // guarded by this (and so is the term in leadership: there exactly while LEADER)
     private State state = State.LATENT;
-    private Ticket ticket;
-    private Holding holding;
 
     /** A latch with the default settings (see {@link Builder}). */
     public LeaderLatch(BatonClient client, String path, String participantId) {
@@ -101,15 +98,13 @@ public final class LeaderLatch implements Closeable {
     }
 
     private LeaderLatch(Builder b) {
-        this.client = b.client;
         this.path = b.path;
         this.participantId = b.participantId;
-        this.line = Line.of(b.client, b.path, Line.LATCH);
-        this.policy = b.effectivePolicy();
-        this.leaseMargin = b.leaseMargin;
+        this.leadership = b.leadership(this, "latch");
+        this.line = leadership.line();
         this.notifier = new Notifier(b.executor != null ? b.executor : b.client.asyncExecutor(), "leader latch " + b.path);
         this.candidacy = new Candidacy(b.client, line, b.participantId.getBytes(StandardCharsets.UTF_8),
-            "latch " + b.participantId + " on " + b.path, this::lead);
+            leadership.name(), this::lead);
     }
 
     /** Configures a latch: policy, lease margin, listener executor. */
@@ -120,9 +115,7 @@ public final class LeaderLatch implements Closeable {
     /** Joins the election (in the background). */
     public void start() {
         synchronized (this) {
-            if (state != State.LATENT) {
-                throw new IllegalStateException("latch on " + path + " was already started (state " + state + ")");
-            }
+            Leadership.checkNotStarted(state == State.LATENT, "latch on " + path, state);
             moveTo(State.WAITING);
         }
         candidacy.start();
@@ -147,9 +140,7 @@ public final class LeaderLatch implements Closeable {
                 return;
             }
             boolean leading = state == State.LEADER;
-            held = holding;
-            ticket = null;
-            holding = null;
+            held = leadership.end();
             moveTo(State.CLOSED);
             if (leading && mode == CloseMode.NOTIFY_LEADER) {
                 listeners.forEach(l -> notifier.add(l::notLeader));
@@ -176,23 +167,12 @@ public final class LeaderLatch implements Closeable {
 
     /** Whether this latch leads now: state LEADER and its policy's checks (session, connection, lease deadline) pass. */
     public boolean hasLeadership() {
-        Holding held;
-        synchronized (this) {
-            if (state != State.LEADER) {
-                return false;
-            }
-            held = holding;
-        }
-        return held.isValid();
+        return leadership.hasLeadership();
     }
 
     /** The current term's token (czxid of this latch's node) while leading, else {@link #NO_TOKEN}. */
     public long leadershipToken() {
-        Ticket mine;
-        synchronized (this) {
-            mine = state == State.LEADER ? ticket : null;
-        }
-        return mine != null && hasLeadership() ? mine.fencingToken() : NO_TOKEN;
+        return leadership.leadershipToken();
     }
 
     /** Waits until this latch leads. */
@@ -224,7 +204,7 @@ public final class LeaderLatch implements Closeable {
         return switch (state) {
             case LATENT -> throw new IllegalStateException("latch on " + path + " is not started: call start() first");
             case CLOSED -> throw new ElectionClosedException("latch on " + path + " is closed");
-            case LEADER -> holding.isValid();
+            case LEADER -> leadership.term().isValid();
             case WAITING -> false;
         };
     }
@@ -238,7 +218,7 @@ public final class LeaderLatch implements Closeable {
         synchronized (this) {
             listeners.add(listener);
             if (state == State.LEADER) {
-                long token = ticket.fencingToken();
+                long token = leadership.term().ticket().fencingToken();
                 notifier.add(() -> listener.isLeader(token));
             }
         }
@@ -256,16 +236,7 @@ public final class LeaderLatch implements Closeable {
      * @throws NotLeaderException if this latch does not lead
      */
     public void proclaim(String id) throws InterruptedException {
-        byte[] data = Objects.requireNonNull(id, "id").getBytes(StandardCharsets.UTF_8);
-        Ticket mine;
-        synchronized (this) {
-            mine = state == State.LEADER ? ticket : null;
-        }
-        if (mine == null || !hasLeadership()) {
-            throw new NotLeaderException("latch " + participantId + " on " + path + " does not lead: only the leader proclaims");
-        }
-        line.publish(mine, data);
-        candidacy.publishing(data);
+        candidacy.publishing(leadership.proclaim(id));
     }
 
     /** The participant whose node is first in line, or {@code Participant("", false)} if nobody is in line. */
@@ -299,15 +270,12 @@ public final class LeaderLatch implements Closeable {
 
     /** The one transition method: checks the move is legal. Caller holds the lock. */
     private void moveTo(State next) {
-        boolean legal = switch (state) {
+        Leadership.checkMove(switch (state) {
             case LATENT -> next == State.WAITING || next == State.CLOSED;
             case WAITING -> next == State.LEADER || next == State.CLOSED;
             case LEADER -> next == State.WAITING || next == State.CLOSED;
             case CLOSED -> false;
-        };
-        if (!legal) {
-            throw new IllegalStateException("latch on " + path + " cannot go from " + state + " to " + next);
-        }
+        }, "latch on " + path, state, next);
         state = next;
         notifyAll();
     }
@@ -319,13 +287,12 @@ public final class LeaderLatch implements Closeable {
             if (state != State.WAITING) {
                 return false;
             }
-            watch = policy.monitor(client, mine, leaseMargin);
+            watch = leadership.monitor(mine);
             if (!watch.isValid()) {
                 watch.close();
                 return false;
             }
-            holding = watch;
-            ticket = mine;
+            leadership.begin(watch);
             moveTo(State.LEADER);
             long token = mine.fencingToken();
             listeners.forEach(l -> notifier.add(() -> l.isLeader(token)));
@@ -337,11 +304,9 @@ public final class LeaderLatch implements Closeable {
 
     private void lost(Holding which) {
         synchronized (this) {
-            if (holding != which || state != State.LEADER) {
-                return;
+            if (!leadership.end(which)) {
+                return; // a newer term, or none: this loss was already handled
             }
-            holding = null;
-            ticket = null;
             moveTo(State.WAITING);
             listeners.forEach(l -> notifier.add(l::notLeader));
         }

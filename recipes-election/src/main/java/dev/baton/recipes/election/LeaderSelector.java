@@ -3,15 +3,13 @@ package dev.baton.recipes.election;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.ConnectionState;
-import dev.baton.framework.ConnectionStateChange;
-import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
+import dev.baton.recipes.election.internal.ConnectionWait;
+import dev.baton.recipes.election.internal.Leadership;
 import dev.baton.recipes.election.internal.Line;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -69,34 +67,17 @@ public final class LeaderSelector implements Closeable {
     private final String path;
     private final String participantId;
     private final LeaderSelectorListener listener;
+    private final Leadership leadership;
     private final Line line;
-    private final LeadershipPolicy policy;
-    private final Duration leaseMargin;
     private final ThreadFactory threads;
-    private final ConnectionStateListener onConnection = new ConnectionStateListener() {
-        @Override
-        public void stateChanged(BatonClient c, ConnectionState newState) {
-            // the variant with the session is the one used
-        }
+    private final ConnectionWait connections;
 
-        @Override
-        public void stateChanged(BatonClient c, ConnectionStateChange change) {
-            synchronized (LeaderSelector.this) {
-                connections++;
-                LeaderSelector.this.notifyAll();
-            }
-        }
-    };
-
-    // guarded by this
+    // guarded by this (and so is the term in leadership: there exactly while LEADING)
     private State state = State.LATENT;
     private boolean autoRequeue;
     private boolean turnWanted;
     private Thread thread;
-    private Holding holding;
-    private Ticket ticket;
     private byte[] published;
-    private long connections;
 
     /** A selector with the default settings (see {@link Builder}). */
     public LeaderSelector(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
@@ -108,9 +89,9 @@ public final class LeaderSelector implements Closeable {
         this.path = b.path;
         this.participantId = b.participantId;
         this.listener = b.listener;
-        this.line = Line.of(b.client, b.path, Line.SELECTOR);
-        this.policy = b.effectivePolicy();
-        this.leaseMargin = b.leaseMargin;
+        this.leadership = b.leadership(this, "selector");
+        this.line = leadership.line();
+        this.connections = new ConnectionWait(b.client, this);
         this.threads = b.threads != null ? b.threads : r -> {
             Thread t = new Thread(r, "baton-leader-selector-" + THREADS.incrementAndGet() + "-" + b.path);
             t.setDaemon(true);
@@ -127,12 +108,10 @@ public final class LeaderSelector implements Closeable {
     /** Queues the first turn. */
     public void start() {
         synchronized (this) {
-            if (state != State.LATENT) {
-                throw new IllegalStateException("selector on " + path + " was already started (state " + state + ")");
-            }
+            Leadership.checkNotStarted(state == State.LATENT, "selector on " + path, state);
             moveTo(State.IDLE);
         }
-        client.addConnectionStateListener(onConnection);
+        connections.start();
         requeue();
     }
 
@@ -171,28 +150,18 @@ public final class LeaderSelector implements Closeable {
 
     /** Whether {@code takeLeadership} is running and leadership is still valid under the policy. */
     public boolean hasLeadership() {
-        Holding held;
-        synchronized (this) {
-            if (state != State.LEADING) {
-                return false;
-            }
-            held = holding;
-        }
-        return held.isValid();
+        return leadership.hasLeadership();
     }
 
     /** The current term's token while leading, else {@link LeaderLatch#NO_TOKEN}. */
     public long leadershipToken() {
-        Ticket mine;
-        synchronized (this) {
-            mine = state == State.LEADING ? ticket : null;
-        }
-        return mine != null && hasLeadership() ? mine.fencingToken() : LeaderLatch.NO_TOKEN;
+        return leadership.leadershipToken();
     }
 
     /** Ends the current term: interrupts {@code takeLeadership}. */
     public synchronized void interruptLeadership() {
         if (state == State.LEADING) {
+            leadership.end();
             moveTo(State.RELINQUISHING);
             thread.interrupt();
         }
@@ -200,15 +169,7 @@ public final class LeaderSelector implements Closeable {
 
     /** Replaces the id this leader publishes, without a new election. @throws NotLeaderException if not leading */
     public void proclaim(String id) throws InterruptedException {
-        byte[] data = Objects.requireNonNull(id, "id").getBytes(StandardCharsets.UTF_8);
-        Ticket mine;
-        synchronized (this) {
-            mine = state == State.LEADING ? ticket : null;
-        }
-        if (mine == null || !hasLeadership()) {
-            throw new NotLeaderException("selector " + participantId + " on " + path + " does not lead: only the leader proclaims");
-        }
-        line.publish(mine, data);
+        byte[] data = leadership.proclaim(id);
         synchronized (this) {
             published = data;
         }
@@ -222,14 +183,6 @@ public final class LeaderSelector implements Closeable {
         return line.participants();
     }
 
-    public synchronized State state() {
-        return state;
-    }
-
-    public String participantId() {
-        return participantId;
-    }
-
     /**
      * Leaves the election: interrupts the thread and waits until {@code takeLeadership} has
      * returned and the node is deleted (unless called from {@code takeLeadership} itself).
@@ -241,22 +194,30 @@ public final class LeaderSelector implements Closeable {
             if (state == State.CLOSED) {
                 return;
             }
+            leadership.end();
             moveTo(State.CLOSED);
             running = thread;
         }
-        client.removeConnectionStateListener(onConnection);
+        connections.stop();
+        if (running != null) {
+            running.interrupt();
+        }
         if (running == null || running == Thread.currentThread()) {
-            if (running != null) {
-                running.interrupt();
-            }
             return;
         }
-        running.interrupt();
         try {
             running.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    public synchronized State state() {
+        return state;
+    }
+
+    public String participantId() {
+        return participantId;
     }
 
     @Override
@@ -268,17 +229,14 @@ public final class LeaderSelector implements Closeable {
 
     /** The one transition method: checks the move is legal. Caller holds the lock. */
     private void moveTo(State next) {
-        boolean legal = switch (state) {
+        Leadership.checkMove(switch (state) {
             case LATENT -> next == State.IDLE || next == State.CLOSED;
             case IDLE -> next == State.QUEUED || next == State.CLOSED;
             case QUEUED -> next == State.QUEUED || next == State.LEADING || next == State.IDLE || next == State.CLOSED;
             case LEADING -> next == State.RELINQUISHING || next == State.QUEUED || next == State.CLOSED;
             case RELINQUISHING -> next == State.QUEUED || next == State.CLOSED;
             case CLOSED -> false;
-        };
-        if (!legal) {
-            throw new IllegalStateException("selector on " + path + " cannot go from " + state + " to " + next);
-        }
+        }, "selector on " + path, state, next);
         state = next;
         notifyAll();
     }
@@ -314,22 +272,20 @@ public final class LeaderSelector implements Closeable {
         }
         // the engine's hold comes from a listing that shows the node first (Line.LISTED_MUTEX)
         Ticket mine = line.contention().acquireBlocking(data, null);
-        Holding watch = policy.monitor(client, mine, leaseMargin);
+        Holding watch = leadership.monitor(mine);
         boolean lead;
         synchronized (this) {
             // closed meanwhile, or disconnected again already: no term; give the node back
             lead = state == State.QUEUED && watch.isValid();
             if (lead) {
                 moveTo(State.LEADING);
-                holding = watch;
-                ticket = mine;
+                leadership.begin(watch);
             } else if (state == State.QUEUED) {
                 turnWanted = true;
             }
         }
         if (!lead) {
-            watch.close();
-            line.releaseAndWait(mine);
+            leadership.giveBack(watch);
             return;
         }
         watch.onLost(() -> lost(watch));
@@ -344,21 +300,19 @@ public final class LeaderSelector implements Closeable {
             LOG.error("takeLeadership of selector {} on {} threw; leadership released", participantId, path, e);
         } finally {
             synchronized (this) {
-                holding = null;
-                ticket = null;
+                leadership.end();
                 if (state == State.LEADING || state == State.RELINQUISHING) {
                     moveTo(State.QUEUED);
                 }
             }
-            watch.close();
-            line.releaseAndWait(mine);
+            leadership.giveBack(watch);
         }
     }
 
     private void lost(Holding which) {
         synchronized (this) {
-            if (holding != which || state != State.LEADING) {
-                return;
+            if (!leadership.end(which)) {
+                return; // interrupted, closed or over already
             }
             moveTo(State.RELINQUISHING);
             thread.interrupt();
@@ -379,14 +333,8 @@ public final class LeaderSelector implements Closeable {
         }
         synchronized (this) {
             turnWanted = true;
-            long seen = connections;
-            while (state != State.CLOSED && connections == seen && !(connectionTrouble && client.connectionState().isConnected())) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    return; // close() interrupts this thread; the loop sees CLOSED
-                }
-            }
+            // close() interrupts this thread and wakes it (moveTo notifies): either ends the wait
+            connections.awaitNext(connectionTrouble, () -> state == State.CLOSED);
         }
     }
 

@@ -2,8 +2,6 @@ package dev.baton.recipes.election.internal;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.ConnectionState;
-import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.contention.Ticket;
 import java.util.Objects;
@@ -42,19 +40,7 @@ public final class Candidacy {
     private final Line line;
     private final String name;
     private final Owner owner;
-    private final ConnectionStateListener onConnection = new ConnectionStateListener() {
-        @Override
-        public void stateChanged(BatonClient c, ConnectionState newState) {
-            // the variant with the session is the one used
-        }
-
-        @Override
-        public void stateChanged(BatonClient c, ConnectionStateChange change) {
-            if (change.state() == ConnectionState.CONNECTED || change.state() == ConnectionState.RECONNECTED) {
-                resume();
-            }
-        }
-    };
+    private final ConnectionStateListener onConnection = ConnectionChanges.onConnected(this::resume);
 
     // guarded by this
     private byte[] data;
