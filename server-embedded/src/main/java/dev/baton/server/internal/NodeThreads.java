@@ -66,6 +66,25 @@ final class NodeThreads {
     }
 
     /**
+     * Starts server {@code id} by running {@code action} on a thread of this group; if starting
+     * fails in any way, runs {@code stop} before reporting it. An interrupted start is reported as
+     * an {@link IOException} with the thread's interrupt flag set again (after {@code stop}, so
+     * stopping is not cut short).
+     */
+    <T> T start(int id, Action<T> action, Runnable stop) throws IOException {
+        try {
+            return call("baton-start-server-" + id, action);
+        } catch (IOException | RuntimeException e) {
+            stop.run();
+            throw e;
+        } catch (InterruptedException e) {
+            stop.run();
+            Thread.currentThread().interrupt();
+            throw new IOException("server " + id + " failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * Waits until no thread of the group is alive. ZooKeeper's election workers poll a queue for
      * three seconds before they notice a shutdown, so after a short grace they are interrupted
      * (they exit cleanly on interrupt); any other straggler is interrupted half way to the

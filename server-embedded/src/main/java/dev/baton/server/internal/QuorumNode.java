@@ -48,16 +48,7 @@ public final class QuorumNode implements ServerNode {
         if (peer != null) {
             return;
         }
-        try {
-            peer = threads.call("baton-start-server-" + spec.id(), this::startInGroup);
-        } catch (IOException | RuntimeException e) {
-            stop();
-            throw e;
-        } catch (InterruptedException e) {
-            stop();
-            Thread.currentThread().interrupt();   // stopped first; the caller still learns it was interrupted
-            throw startFailed(e);
-        }
+        peer = threads.start(spec.id(), this::startInGroup, this::stop);
     }
 
     /** What {@code start()} reports for a failure that is not an I/O error of its own. */

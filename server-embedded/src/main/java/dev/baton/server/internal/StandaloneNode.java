@@ -41,19 +41,10 @@ public final class StandaloneNode implements ServerNode {
         if (server != null) {
             return;
         }
-        try {
-            threads.call("baton-start-server-" + spec.id(), () -> {
-                startInGroup();
-                return null;
-            });
-        } catch (IOException | RuntimeException e) {
-            stop();
-            throw e;
-        } catch (InterruptedException e) {
-            stop();
-            Thread.currentThread().interrupt();   // stopped first; the caller still learns it was interrupted
-            throw new IOException("server " + spec.id() + " failed to start: " + e.getMessage(), e);
-        }
+        threads.start(spec.id(), () -> {
+            startInGroup();
+            return null;
+        }, this::stop);
     }
 
     private void startInGroup() throws IOException, InterruptedException {
