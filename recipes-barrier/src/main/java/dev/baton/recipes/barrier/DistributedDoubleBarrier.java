@@ -74,6 +74,7 @@ public final class DistributedDoubleBarrier {
     /** The round this member entered; what {@code leave} waits out. */
     private volatile Round round = Round.NONE;
     private final AtomicLong roundDeadline = new AtomicLong();
+    private volatile boolean barrierNodeEnsured;
 
     public DistributedDoubleBarrier(BatonClient client, String path, int memberQty) {
         this.client = Objects.requireNonNull(client, "client");
@@ -463,6 +464,7 @@ public final class DistributedDoubleBarrier {
      * expired it) is deleted and created again, so it is owned by the session we wait in.
      */
     private long join() throws InterruptedException {
+        ensureBarrierNode();
         try {
             return client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
                 .forPathWithStat(memberPath, new byte[0]).stat().getCzxid();
@@ -471,6 +473,25 @@ public final class DistributedDoubleBarrier {
             return client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
                 .forPathWithStat(memberPath, new byte[0]).stat().getCzxid();
         }
+    }
+
+    /**
+     * Creates the barrier node as a persistent node (its ancestors as containers) the first time
+     * this instance joins. Rounds are told apart by the barrier node's data version; a container
+     * would be reaped when empty between rounds and come back at version 0, where a close delayed
+     * from an earlier round could match it. A barrier node that already exists is left as it is
+     * (a container if Curator created it).
+     */
+    private void ensureBarrierNode() throws InterruptedException {
+        if (barrierNodeEnsured) {
+            return;
+        }
+        try {
+            client.create().creatingParentContainersIfNeeded().forPath(path);
+        } catch (NodeExistsException alreadyThere) {
+            // fine: whoever created it
+        }
+        barrierNodeEnsured = true;
     }
 
     /** The members present now (names, sorted), without {@code ready}. */

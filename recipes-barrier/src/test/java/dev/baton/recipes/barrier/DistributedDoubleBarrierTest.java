@@ -112,6 +112,10 @@ class DistributedDoubleBarrierTest {
             }
             assertThat(children(clients.get(0), path)).as("round %d leaves nothing behind", round).isEmpty();
         }
+        org.apache.zookeeper.data.Stat barrierNode = clients.get(0).checkExists().forPath(path);
+        assertThat(barrierNode.getEphemeralOwner()).as("the barrier node is persistent, not a container the reaper may"
+            + " re-create between rounds").isZero();
+        assertThat(barrierNode.getVersion()).as("each of the two rounds was closed exactly once").isEqualTo(2);
     }
 
     @Test
