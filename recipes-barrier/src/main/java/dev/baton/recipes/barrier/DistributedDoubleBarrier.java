@@ -1,18 +1,15 @@
 package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.NoNodeException;
-import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.TransactionResult;
 import dev.baton.framework.ZPaths;
+import dev.baton.recipes.barrier.internal.BarrierRounds;
+import dev.baton.recipes.barrier.internal.BarrierRounds.Round;
 import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -21,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -58,8 +54,6 @@ import org.apache.zookeeper.data.Stat;
  * }</pre>
  */
 public final class DistributedDoubleBarrier {
-    private static final String READY = "ready";
-
     private enum State { IDLE, ENTERING, ENTERED, LEAVING }
 
     private final BatonClient client;
@@ -69,12 +63,12 @@ public final class DistributedDoubleBarrier {
     private volatile String memberName = UUID.randomUUID().toString();
     private volatile String memberPath;
     private final String readyPath;
+    private final BarrierRounds rounds;
     private State state = State.IDLE;
     private CompletableFuture<Boolean> entering;
     /** The round this member entered; what {@code leave} waits out. */
     private volatile Round round = Round.NONE;
     private final AtomicLong roundDeadline = new AtomicLong();
-    private volatile boolean barrierNodeEnsured;
 
     public DistributedDoubleBarrier(BatonClient client, String path, int memberQty) {
         this.client = Objects.requireNonNull(client, "client");
@@ -84,7 +78,8 @@ public final class DistributedDoubleBarrier {
         }
         this.memberQty = memberQty;
         this.memberPath = ZPaths.join(path, memberName);
-        this.readyPath = ZPaths.join(path, READY);
+        this.readyPath = ZPaths.join(path, BarrierRounds.READY);
+        this.rounds = new BarrierRounds(this.client, this.path);
     }
 
     /**
@@ -156,7 +151,7 @@ public final class DistributedDoubleBarrier {
         long myCzxid = join();
         while (true) {
             try {
-                Round seen = readRound();
+                Round seen = rounds.readRound();
                 if (seen.readyCzxid() > myCzxid) {
                     Stat me = client.checkExists().forPath(memberPath);
                     if (me != null && me.getCzxid() == myCzxid) {
@@ -170,18 +165,18 @@ public final class DistributedDoubleBarrier {
                 }
                 if (seen.hasReady()) {
                     // the previous round is still leaving: step back until it is over, then join again
-                    if (!stepBack(seen)) {
+                    if (!rounds.stepBack(seen, memberPath)) {
                         continue;   // that round closed just now, and we may be counted in the next: look again
                     }
-                    if (!awaitRoundOver(seen)) {
+                    if (!rounds.awaitRoundOver(seen, roundDeadline::get)) {
                         return false;
                     }
                     myCzxid = join();
                     continue;
                 }
-                List<String> members = members();
+                List<String> members = rounds.members();
                 if (members.size() >= memberQty) {
-                    createReady(members);
+                    rounds.createReady(members);
                     continue;   // look at what is there now, whoever created it
                 }
                 Stat me = client.checkExists().forPath(memberPath);
@@ -208,54 +203,10 @@ public final class DistributedDoubleBarrier {
         }
     }
 
-    /**
-     * Steps out of the line while an older round's {@code ready} stands — unless that round closed
-     * meanwhile (the barrier node's version moved), in which case a newcomer may already have
-     * counted us in the next round, and we stay.
-     *
-     * @return true if we stepped back (or our node was already gone), false if we stayed
-     */
-    private boolean stepBack(Round old) throws InterruptedException {
-        try {
-            client.transaction().check(path, old.parentVersion()).delete(memberPath).commit();
-            return true;
-        } catch (TransactionFailedException e) {
-            if (e.failedIndex() == 0) {
-                return false;
-            }
-            if (e.code() == KeeperException.Code.NONODE) {
-                return true;   // our node went with our session (or a retried commit already deleted it)
-            }
-            throw e;
-        }
-    }
-
     /** Our node, joined again if it is gone; its creation zxid. */
     private long joinIfGone(long myCzxid) throws InterruptedException {
         Stat me = client.checkExists().forPath(memberPath);
         return me != null ? me.getCzxid() : join();
-    }
-
-    /**
-     * Creates {@code ready} only while every member we counted is still there: a member that
-     * withdrew (timed out) between our count and our create makes the create fail, and we count
-     * again. A reply lost to a connection loss is harmless: the retried transaction finds
-     * {@code ready} existing, and we look again.
-     */
-    private void createReady(List<String> counted) throws InterruptedException {
-        TransactionBuilder tx = client.transaction();
-        for (String member : counted) {
-            tx.check(ZPaths.join(path, member), -1);
-        }
-        tx.create(readyPath, new byte[0]);
-        try {
-            tx.commit();
-        } catch (TransactionFailedException e) {
-            if (e.code() != KeeperException.Code.NONODE && e.code() != KeeperException.Code.NODEEXISTS) {
-                throw e;
-            }
-            // a counted member is gone, or ready exists: the caller looks again
-        }
     }
 
     /**
@@ -275,42 +226,12 @@ public final class DistributedDoubleBarrier {
             }
             return false;   // our node was already gone (our session ended): we were nobody's member
         }
-        Round seen = readRound();
+        Round seen = rounds.readRound();
         if (seen.readyCzxid() > myCzxid && seen.readyCzxid() < deletedAt) {
             round = seen;
             return true;
         }
         return false;
-    }
-
-    /**
-     * Waits until the round that owns {@code ready} is over: {@code ready} is gone or replaced, or
-     * no member of that round (a node created before {@code ready}) is left — its members crashed
-     * or gave up leaving — in which case we close the round for them.
-     */
-    private boolean awaitRoundOver(Round old) throws InterruptedException {
-        return NodeWait.until(client, watcher -> {
-            if (isOver(old, watcher)) {
-                return true;
-            }
-            List<String> children;
-            try {
-                children = client.getChildren().usingWatcher(watcher).forPath(path);
-            } catch (NoNodeException gone) {
-                return true;
-            }
-            for (String child : children) {
-                if (child.equals(READY)) {
-                    continue;
-                }
-                Stat stat = client.checkExists().forPath(ZPaths.join(path, child));
-                if (stat != null && stat.getCzxid() < old.readyCzxid()) {
-                    return false;   // a member of that round is still there
-                }
-            }
-            close(old, false);
-            return true;
-        }, roundDeadline::get);
     }
 
     /** Waits until every member has left. */
@@ -349,14 +270,14 @@ public final class DistributedDoubleBarrier {
     private boolean runLeave(long deadline) throws InterruptedException {
         Round mine = round;
         while (true) {
-            if (isOver(mine, null)) {
+            if (rounds.isOver(mine, null)) {
                 client.delete().quietly().forPath(memberPath);
                 return true;
             }
-            List<String> others = members();
+            List<String> others = rounds.members();
             boolean present = others.remove(memberName);
             if (others.isEmpty()) {
-                close(mine, present);
+                rounds.close(mine, present ? memberPath : null);
                 return true;
             }
             String waitFor;
@@ -370,86 +291,14 @@ public final class DistributedDoubleBarrier {
             }
             String waitPath = ZPaths.join(path, waitFor);
             boolean woken = NodeWait.until(client, watcher ->
-                client.checkExists().usingWatcher(watcher).forPath(waitPath) == null || isOver(mine, watcher), deadline);
+                client.checkExists().usingWatcher(watcher).forPath(waitPath) == null || rounds.isOver(mine, watcher), deadline);
             if (!woken) {
                 client.delete().quietly().forPath(memberPath);
-                if (!isOver(mine, null) && members().isEmpty()) {
-                    close(mine, false);   // we were the last one out, even if we gave up waiting
+                if (!rounds.isOver(mine, null) && rounds.members().isEmpty()) {
+                    rounds.close(mine, null);   // we were the last one out, even if we gave up waiting
                 }
                 return false;
             }
-        }
-    }
-
-    /** True once the round's {@code ready} is gone or replaced by a later round's. */
-    private boolean isOver(Round r, Watcher watcher) throws InterruptedException {
-        Stat ready = watcher == null ? client.checkExists().forPath(readyPath)
-            : client.checkExists().usingWatcher(watcher).forPath(readyPath);
-        return ready == null || ready.getCzxid() != r.readyCzxid();
-    }
-
-    /**
-     * Ends a round: deletes {@code ready} (and our node, if we still have one) in one transaction
-     * guarded by the barrier node's data version, which every close bumps. Only one close per round
-     * can succeed, however many members decide at once that they are last, and a close retried
-     * after a lost reply can never delete the {@code ready} of the round after.
-     */
-    private void close(Round r, boolean withOwnNode) throws InterruptedException {
-        TransactionBuilder tx = client.transaction()
-            .setData(path, r.parentData(), r.parentVersion())
-            .delete(readyPath);
-        if (withOwnNode) {
-            tx.delete(memberPath);
-        }
-        try {
-            tx.commit();
-        } catch (TransactionFailedException e) {
-            if (e.code() != KeeperException.Code.BADVERSION && e.code() != KeeperException.Code.NONODE) {
-                throw e;
-            }
-            // another member closed the round (or our node is already gone): nothing is left to do but ours
-            if (withOwnNode && e.failedIndex() == 2) {
-                close(r, false);
-                return;
-            }
-            if (withOwnNode) {
-                client.delete().quietly().forPath(memberPath);
-            }
-        }
-    }
-
-    /**
-     * Reads the barrier node's data and version, then {@code ready}, then the version again, until
-     * the version held still: the version then identifies that {@code ready} (every close bumps it).
-     */
-    private Round readRound() throws InterruptedException {
-        while (true) {
-            NodeData parent;
-            try {
-                parent = client.getData().forPathWithStat(path);
-            } catch (NoNodeException gone) {
-                return Round.NONE;
-            }
-            Stat ready = client.checkExists().forPath(readyPath);
-            if (ready == null) {
-                return Round.NONE;
-            }
-            Stat again = client.checkExists().forPath(path);
-            if (again != null && again.getVersion() == parent.stat().getVersion()) {
-                return new Round(parent.stat().getVersion(), parent.data(), ready.getCzxid());
-            }
-        }
-    }
-
-    /**
-     * One round of the barrier: its {@code ready} node (by creation zxid) and the barrier node's
-     * data and version while that {@code ready} existed.
-     */
-    private record Round(int parentVersion, byte[] parentData, long readyCzxid) {
-        static final Round NONE = new Round(-1, new byte[0], 0);
-
-        boolean hasReady() {
-            return readyCzxid != 0;
         }
     }
 
@@ -464,7 +313,7 @@ public final class DistributedDoubleBarrier {
      * expired it) is deleted and created again, so it is owned by the session we wait in.
      */
     private long join() throws InterruptedException {
-        ensureBarrierNode();
+        rounds.ensureBarrierNode();
         try {
             return client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
                 .forPathWithStat(memberPath, new byte[0]).stat().getCzxid();
@@ -473,38 +322,6 @@ public final class DistributedDoubleBarrier {
             return client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded().idempotent()
                 .forPathWithStat(memberPath, new byte[0]).stat().getCzxid();
         }
-    }
-
-    /**
-     * Creates the barrier node as a persistent node (its ancestors as containers) the first time
-     * this instance joins. Rounds are told apart by the barrier node's data version; a container
-     * would be reaped when empty between rounds and come back at version 0, where a close delayed
-     * from an earlier round could match it. A barrier node that already exists is left as it is
-     * (a container if Curator created it).
-     */
-    private void ensureBarrierNode() throws InterruptedException {
-        if (barrierNodeEnsured) {
-            return;
-        }
-        try {
-            client.create().creatingParentContainersIfNeeded().forPath(path);
-        } catch (NodeExistsException alreadyThere) {
-            // fine: whoever created it
-        }
-        barrierNodeEnsured = true;
-    }
-
-    /** The members present now (names, sorted), without {@code ready}. */
-    private List<String> members() throws InterruptedException {
-        List<String> children;
-        try {
-            children = new ArrayList<>(client.getChildren().forPath(path));
-        } catch (NoNodeException e) {
-            return List.of();
-        }
-        children.remove(READY);
-        Collections.sort(children);
-        return children;
     }
 
     /** Another thread of this member is entering: its answer is ours. */
