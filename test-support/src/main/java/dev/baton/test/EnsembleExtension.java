@@ -22,17 +22,17 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EnsembleExtension.class);
     private static final String KEY = "ensemble";
 
-    /** Injects the static fields. Throws what JUnit's callback allows: anything, reported as the class's failure. */
+    /** Injects the static fields. */
     @Override
-    public void beforeAll(ExtensionContext context) throws Exception {
+    public void beforeAll(ExtensionContext context) {
         EmbeddedEnsemble ensemble = ensemble(context);
         Class<?> testClass = context.getRequiredTestClass();
         inject(testClass, null, ensemble);
     }
 
-    /** Injects the instance fields. Throws what JUnit's callback allows: anything, reported as the test's failure. */
+    /** Injects the instance fields. */
     @Override
-    public void postProcessTestInstance(Object testInstance, ExtensionContext context) throws Exception {
+    public void postProcessTestInstance(Object testInstance, ExtensionContext context) {
         inject(testInstance.getClass(), testInstance, ensemble(context));
     }
 
@@ -84,7 +84,7 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
             new ExtensionConfigurationException("EnsembleExtension needs @EnsembleTest on " + owner.getRequiredTestClass()));
     }
 
-    private static void inject(Class<?> type, Object instance, EmbeddedEnsemble ensemble) throws IllegalAccessException {
+    private static void inject(Class<?> type, Object instance, EmbeddedEnsemble ensemble) {
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {
                 boolean isStatic = Modifier.isStatic(field.getModifiers());
@@ -98,10 +98,19 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
                     value = ensemble.connectString();
                 }
                 if (value != null) {
-                    field.setAccessible(true);
-                    field.set(instance, value);
+                    set(field, instance, value);
                 }
             }
+        }
+    }
+
+    private static void set(Field field, Object instance, Object value) {
+        try {
+            field.setAccessible(true);
+            field.set(instance, value);
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new ExtensionConfigurationException("EnsembleExtension cannot set " + field.getDeclaringClass().getSimpleName()
+                + "." + field.getName() + ": " + e.getMessage(), e);
         }
     }
 
