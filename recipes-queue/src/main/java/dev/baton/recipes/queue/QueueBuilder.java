@@ -28,6 +28,8 @@ public final class QueueBuilder<T> {
     public static final int DEFAULT_MAX_DELIVERY_ATTEMPTS = 3;
     /** Default of {@link #retryBackoff(Duration)}: 100 ms. */
     public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofMillis(100);
+    /** Largest {@link #takeBatch(int)}: one transaction deleting this many items stays far below ZooKeeper's packet limit. */
+    public static final int MAX_TAKE_BATCH = 1_000;
     /** Default of {@link #closeTimeout(Duration)}: 10 s. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
@@ -40,6 +42,7 @@ public final class QueueBuilder<T> {
     private int maxItems;
     private Duration putTimeout = DEFAULT_PUT_TIMEOUT;
     private int concurrency = 1;
+    private int takeBatch = 1;
     private Executor executor;
     private int maxDeliveryAttempts = DEFAULT_MAX_DELIVERY_ATTEMPTS;
     private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
@@ -100,6 +103,25 @@ public final class QueueBuilder<T> {
         return this;
     }
 
+    /**
+     * Plain mode only: how many items the consumer removes in one transaction, before handing
+     * them to the consumer one after another, in order. Default 1. A batch costs one write
+     * instead of one per item, which is most of the cost of consuming a small item; the price is
+     * the crash window: a consumer process that dies loses every item it removed and has not
+     * consumed yet, up to {@code takeBatch × concurrency} items instead of {@code concurrency}.
+     * Guaranteed mode ({@link #lockPath}) locks, consumes and removes each item on its own, so
+     * {@link #buildQueue()} refuses a batch larger than 1 there.
+     *
+     * @param items 1 to {@link #MAX_TAKE_BATCH}
+     */
+    public QueueBuilder<T> takeBatch(int items) {
+        if (items < 1 || items > MAX_TAKE_BATCH) {
+            throw new IllegalArgumentException("takeBatch must be 1 to " + MAX_TAKE_BATCH + " items, was " + items);
+        }
+        this.takeBatch = items;
+        return this;
+    }
+
     /** Where the consumer runs. Default: threads of the queue's own (as many as the concurrency). */
     public QueueBuilder<T> executor(Executor executor) {
         this.executor = Objects.requireNonNull(executor, "executor");
@@ -151,9 +173,13 @@ public final class QueueBuilder<T> {
     }
 
     private QueueEngine<T> engine(ItemOrder order) {
+        if (lockPath != null && takeBatch > 1) {
+            throw new IllegalStateException("takeBatch(" + takeBatch + ") applies to plain mode only: with lockPath " + lockPath
+                + " every item is locked, consumed and removed on its own (leave takeBatch at 1, or drop lockPath)");
+        }
         String dead = deadLetterPath != null ? deadLetterPath : path + "/dead-letters";
         return new QueueEngine<>(new QueueSettings<>(client, consumer, serializer, path, lockPath, dead, maxItems, putTimeout,
-            concurrency, executor, maxDeliveryAttempts, retryBackoff, layout, closeTimeout), order);
+            concurrency, takeBatch, executor, maxDeliveryAttempts, retryBackoff, layout, closeTimeout), order);
     }
 
     private static int atLeastOne(String name, int value) {

@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonException;
+import java.util.List;
 
 /**
  * A queue write whose reply was lost could not be resolved: the session that could have told
@@ -10,24 +11,37 @@ import dev.baton.framework.BatonException;
  * <p>For a take, {@link #item()} holds the item's bytes: it may have been taken by this call
  * (and is then nowhere else), or by another consumer. Nothing is redelivered automatically, so
  * nothing is consumed twice without the caller's say; the caller decides whether to process the
- * item (at-least-once) or drop it (at-most-once). For a put, {@link #item()} is null and the
- * items may or may not be in the queue.
+ * item (at-least-once) or drop it (at-most-once). A take of several items in one transaction
+ * ({@code pollMulti}) carries all of them in {@link #items()}: the transaction removed all of
+ * them or none. For a put, {@link #item()} is null, {@link #items()} empty, and the items may or
+ * may not be in the queue.
  */
 public class QueueOutcomeUnknownException extends BatonException {
     private static final long serialVersionUID = 1L;
 
-    private final transient byte[] item;
+    private final transient List<byte[]> items;
     private final String itemPath;
 
+    /** For a put ({@code item} null) or a take of one item. */
     public QueueOutcomeUnknownException(String message, String itemPath, byte[] item, Throwable cause) {
-        super(message, cause);
-        this.itemPath = itemPath;
-        this.item = item == null ? null : item.clone();
+        this(message, itemPath, item == null ? List.of() : List.of(item), cause);
     }
 
-    /** The item's bytes for a take (as stored in its node), null for a put. */
+    /** For a take of {@code items} in one transaction, {@code itemPath} the first one's node. */
+    public QueueOutcomeUnknownException(String message, String itemPath, List<byte[]> items, Throwable cause) {
+        super(message, cause);
+        this.itemPath = itemPath;
+        this.items = items.stream().map(byte[]::clone).toList();
+    }
+
+    /** The (first) item's bytes for a take (as stored in its node), null for a put. */
     public byte[] item() {
-        return item == null ? null : item.clone();
+        return items.isEmpty() ? null : items.get(0).clone();
+    }
+
+    /** Every item's bytes for a take, in queue order (one for a single take); empty for a put. */
+    public List<byte[]> items() {
+        return items.stream().map(byte[]::clone).toList();
     }
 
     /** The item's node for a take, the path put into for a put. */

@@ -11,6 +11,8 @@ import dev.baton.recipes.queue.internal.Signal;
 import dev.baton.recipes.queue.internal.Waits;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.Watcher;
@@ -57,6 +59,8 @@ public final class SimpleDistributedQueue {
     private static final Duration RECHECK = Duration.ofSeconds(10);
     /** Takes read this many items ahead, so a take costs one write round trip rather than a read and a write. */
     private static final int READ_AHEAD = 8;
+    /** Most items one {@link #pollMulti} removes (one transaction deleting them stays far below ZooKeeper's packet limit). */
+    public static final int MAX_POLL_MULTI = 1_000;
 
     private static final class Pending {
         final ItemRef ref;
@@ -97,30 +101,71 @@ public final class SimpleDistributedQueue {
     public boolean offer(byte[] data) throws InterruptedException {
         Objects.requireNonNull(data, "data: a queue item cannot be null (use an empty array for an empty item)");
         ensurePath();
-        store.put(java.util.List.of(data), "");
+        store.put(List.of(data), "");
         return true;
     }
 
     /** Removes and returns the head, or null if the queue is empty. */
     public byte[] poll() throws InterruptedException {
         ensurePath();
-        return takeOne(null);
+        return first(takeSome(1, null));
     }
 
     /** Removes and returns the head, waiting for one as long as it takes. */
     public byte[] take() throws InterruptedException {
-        return await(Long.MAX_VALUE);
+        return first(await(1, Long.MAX_VALUE));
     }
 
     /** Removes and returns the head, waiting up to {@code timeout} for one; null if none came. */
     public byte[] poll(Duration timeout) throws InterruptedException {
+        return first(await(1, deadline(timeout)));
+    }
+
+    /**
+     * Removes up to {@code max} items from the head in one transaction and returns them in queue
+     * order; an empty list if the queue is empty. It costs one write for all of them (plus one for
+     * each item another consumer takes in between), where {@code max} polls cost {@code max}
+     * writes: use it when a consumer can work on items in batches. Like {@link #poll()}, the items
+     * are gone from ZooKeeper when it returns, so a caller that dies before processing them loses
+     * all of them.
+     *
+     * @param max 1 to {@link #MAX_POLL_MULTI}
+     * @throws QueueOutcomeUnknownException if the session ended while the reply was lost; it
+     *     carries every item of that transaction ({@link QueueOutcomeUnknownException#items()})
+     */
+    public List<byte[]> pollMulti(int max) throws InterruptedException {
+        checkMax(max);
+        ensurePath();
+        return takeSome(max, null);
+    }
+
+    /**
+     * {@link #pollMulti(int)}, waiting up to {@code timeout} for at least one item; an empty list
+     * if none came.
+     */
+    public List<byte[]> pollMulti(int max, Duration timeout) throws InterruptedException {
+        checkMax(max);
+        return await(max, deadline(timeout));
+    }
+
+    private static void checkMax(int max) {
+        if (max < 1 || max > MAX_POLL_MULTI) {
+            throw new IllegalArgumentException("max must be 1 to " + MAX_POLL_MULTI + " items, was " + max);
+        }
+    }
+
+    private static long deadline(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
         }
         long now = System.nanoTime();
         long nanos = timeout.toNanos();
-        return await(Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos);
+        return Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
+    }
+
+    private static byte[] first(List<byte[]> items) {
+        return items.isEmpty() ? null : items.get(0);
     }
 
     /**
@@ -159,19 +204,19 @@ public final class SimpleDistributedQueue {
         }
     }
 
-    private byte[] await(long deadlineNanos) throws InterruptedException {
+    private List<byte[]> await(int max, long deadlineNanos) throws InterruptedException {
         ensurePath();
         client.addConnectionStateListener(signal);
         try {
             while (true) {
                 long seen = signal.generation();
-                byte[] item = takeOne(signal);
-                if (item != null) {
-                    return item;
+                List<byte[]> items = takeSome(max, signal);
+                if (!items.isEmpty()) {
+                    return items;
                 }
                 long now = System.nanoTime();
                 if (now - deadlineNanos >= 0) {
-                    return null;
+                    return items;
                 }
                 long recheck = now + RECHECK.toNanos();
                 signal.awaitChange(seen, deadlineNanos - recheck < 0 ? deadlineNanos : recheck);
@@ -182,29 +227,42 @@ public final class SimpleDistributedQueue {
     }
 
     /**
-     * Takes the first item of the batch that is still there, listing again when the batch runs
-     * out; null when a fresh listing finds nothing. A listing with {@code watcher} leaves watches
-     * for new items.
+     * Takes up to {@code max} items from the front of the batch that are still there, in one
+     * transaction, listing again when the batch runs out; empty when a fresh listing finds
+     * nothing. A listing with {@code watcher} leaves watches for new items.
      */
-    private byte[] takeOne(Watcher watcher) throws InterruptedException {
+    private List<byte[]> takeSome(int max, Watcher watcher) throws InterruptedException {
         while (true) {
-            Pending next;
+            List<Pending> picked = new ArrayList<>(Math.min(max, READ_AHEAD));
             synchronized (batch) {
-                next = batch.pollFirst();
-                if (next == null) {
+                if (batch.isEmpty()) {
                     refill(watcher);
-                    next = batch.pollFirst();
-                    if (next == null) {
-                        return null;
+                    if (batch.isEmpty()) {
+                        return List.of();
                     }
+                }
+                while (picked.size() < max && !batch.isEmpty()) {
+                    Pending next = batch.pollFirst();
+                    if (next.read == null) {
+                        next.read = store.readAsync(next.ref);
+                    }
+                    picked.add(next);
                 }
                 readAhead();
             }
-            NodeData data = next.read != null ? Waits.await(next.read) : store.read(next.ref);
-            if (data != null) {
-                byte[] item = store.take(next.ref, data);
-                if (item != null) {
-                    return item;
+            List<ItemRef> refs = new ArrayList<>(picked.size());
+            List<NodeData> datas = new ArrayList<>(picked.size());
+            for (Pending p : picked) {
+                NodeData data = Waits.await(p.read);
+                if (data != null) {
+                    refs.add(p.ref);
+                    datas.add(data);
+                }
+            }
+            if (!refs.isEmpty()) {
+                List<QueueStore.Taken> taken = store.takeAll(refs, datas);
+                if (!taken.isEmpty()) {
+                    return taken.stream().map(QueueStore.Taken::data).toList();
                 }
             }
         }

@@ -44,6 +44,66 @@ class DistributedQueueTest {
     }
 
     @Test
+    void plainQueueWithATakeBatchDeliversEveryItemOnceInPutOrderWithOneWritePerBatch(BatonClient client, TestInfo info)
+        throws Exception {
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        String path = path(info);
+        try (DistributedQueue<String> producer = QueueBuilder.builder(client, null, Strings.UTF8, path).buildQueue()) {
+            producer.start();
+            producer.putMulti(IntStream.range(0, 120).mapToObj(i -> "item-" + i).toList());
+        }
+        try (DistributedQueue<String> queue = QueueBuilder.builder(client, seen::add, Strings.UTF8, path).takeBatch(50).buildQueue()) {
+            queue.start();
+            await().atMost(WAIT).until(() -> seen.size() >= 120);
+            assertThat(seen).containsExactlyElementsOf(IntStream.range(0, 120).mapToObj(i -> "item-" + i).toList());
+            assertThat(queue.count()).isZero();
+            // one receipt serves the consumer; its version counts its transactions: 120 items in batches of at most 50
+            List<String> receipts = client.getChildren().forPath(path + "/receipts");
+            int writes = 0;
+            for (String r : receipts) {
+                String note = new String(client.getData().forPath(path + "/receipts/" + r), java.nio.charset.StandardCharsets.UTF_8);
+                if (!note.equals("put")) {
+                    writes += client.checkExists().forPath(path + "/receipts/" + r).getVersion();
+                }
+            }
+            assertThat(writes).as("take transactions for 120 items in batches of 50").isEqualTo(3);
+        }
+    }
+
+    @Test
+    void twoPlainConsumersWithTakeBatchesShareTheItemsExactlyOnce(BatonClient producerClient, BatonClient one, BatonClient two,
+                                                                  TestInfo info) throws Exception {
+        Map<String, Integer> times = new ConcurrentHashMap<>();
+        QueueConsumer<String> count = item -> times.merge(item, 1, Integer::sum);
+        String path = path(info);
+        try (DistributedQueue<String> producer = QueueBuilder.builder(producerClient, null, Strings.UTF8, path).buildQueue();
+             DistributedQueue<String> first = QueueBuilder.builder(one, count, Strings.UTF8, path).takeBatch(16).buildQueue();
+             DistributedQueue<String> second = QueueBuilder.builder(two, count, Strings.UTF8, path).takeBatch(16).buildQueue()) {
+            producer.start();
+            first.start();
+            second.start();
+            for (int i = 0; i < 400; i += 20) {
+                int from = i;
+                producer.putMulti(IntStream.range(from, from + 20).mapToObj(k -> "item-" + k).toList());
+            }
+            await().atMost(WAIT).until(() -> times.size() >= 400 && producer.count() == 0);
+            assertThat(times).hasSize(400);
+            assertThat(times.values()).as("no item delivered twice").allMatch(n -> n == 1);
+        }
+    }
+
+    @Test
+    void aTakeBatchIsRefusedInGuaranteedModeAndOutsideItsRange(BatonClient client, TestInfo info) {
+        QueueBuilder<String> builder = QueueBuilder.builder(client, s -> { }, Strings.UTF8, path(info));
+        assertThatThrownBy(() -> builder.takeBatch(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
+        assertThatThrownBy(() -> builder.takeBatch(QueueBuilder.MAX_TAKE_BATCH + 1)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("1 to 1000");
+        QueueBuilder<String> guaranteed = builder.lockPath(path(info) + "-locks").takeBatch(10);
+        assertThatThrownBy(guaranteed::buildQueue).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("plain mode only").hasMessageContaining(path(info) + "-locks");
+    }
+
+    @Test
     void guaranteedQueueRemovesAnItemOnlyAfterTheConsumerReturns(BatonClient client, TestInfo info) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);

@@ -113,5 +113,89 @@ class SimpleDistributedQueueTest {
         assertThatThrownBy(() -> new SimpleDistributedQueue(client, "no-slash")).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("no-slash");
         assertThatThrownBy(() -> queue.poll(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> queue.pollMulti(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
+        assertThatThrownBy(() -> queue.pollMulti(SimpleDistributedQueue.MAX_POLL_MULTI + 1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 1000");
+        assertThatThrownBy(() -> queue.pollMulti(5, Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void pollMultiTakesUpToMaxItemsFromTheHeadInOrderInOneWrite(BatonClient client, TestInfo info) throws Exception {
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
+        assertThat(queue.pollMulti(10)).isEmpty();
+        for (int i = 0; i < 25; i++) {
+            queue.offer(bytes("item-" + i));
+        }
+        String receipts = path(info) + "/receipts";
+        String receipt = receipts + "/" + client.getChildren().forPath(receipts).get(0);
+        int writesBefore = client.checkExists().forPath(receipt).getVersion();
+        List<String> first = strings(queue.pollMulti(10));
+        assertThat(first).containsExactlyElementsOf(range(0, 10));
+        assertThat(client.checkExists().forPath(receipt).getVersion()).as("ten items, one receipt-guarded transaction")
+            .isEqualTo(writesBefore + 1);
+        assertThat(queue.poll()).asString(UTF_8).isEqualTo("item-10");
+        assertThat(strings(queue.pollMulti(100))).as("fewer than max: what there is").containsExactlyElementsOf(range(11, 25));
+        assertThat(queue.pollMulti(100)).isEmpty();
+        assertThat(queue.size()).isZero();
+    }
+
+    @Test
+    void pollMultiWithTimeoutWaitsForTheFirstItem(BatonClient consumerClient, BatonClient producerClient, TestInfo info)
+        throws Exception {
+        SimpleDistributedQueue consumer = new SimpleDistributedQueue(consumerClient, path(info));
+        SimpleDistributedQueue producer = new SimpleDistributedQueue(producerClient, path(info));
+        long start = System.nanoTime();
+        assertThat(consumer.pollMulti(5, Duration.ofMillis(200))).isEmpty();
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+        CompletableFuture<List<byte[]>> taken = CompletableFuture.supplyAsync(() -> {
+            try {
+                return consumer.pollMulti(5, Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        producer.offer(bytes("late"));
+        assertThat(strings(taken.get(20, TimeUnit.SECONDS))).containsExactly("late");
+    }
+
+    @Test
+    void concurrentPollMultiCallersShareTheItemsWithoutLossOrDuplicates(BatonClient a, BatonClient b, BatonClient c,
+                                                                         TestInfo info) throws Exception {
+        SimpleDistributedQueue producer = new SimpleDistributedQueue(a, path(info));
+        for (int i = 0; i < 300; i++) {
+            producer.offer(bytes("item-" + i));
+        }
+        List<CompletableFuture<List<String>>> takers = new ArrayList<>();
+        for (BatonClient client : List.of(a, b, c)) {
+            SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
+            takers.add(CompletableFuture.supplyAsync(() -> {
+                List<String> mine = new ArrayList<>();
+                try {
+                    for (List<byte[]> got = queue.pollMulti(7); !got.isEmpty(); got = queue.pollMulti(7)) {
+                        assertThat(got).hasSizeLessThanOrEqualTo(7);
+                        mine.addAll(strings(got));
+                    }
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return mine;
+            }));
+        }
+        List<String> all = new ArrayList<>();
+        for (CompletableFuture<List<String>> taker : takers) {
+            List<String> mine = taker.get(60, TimeUnit.SECONDS);
+            assertThat(mine).as("one taker's items stay in queue order").isSortedAccordingTo(
+                java.util.Comparator.comparingInt(s -> Integer.parseInt(s.substring("item-".length()))));
+            all.addAll(mine);
+        }
+        assertThat(all).as("every item taken exactly once").hasSize(300).containsExactlyInAnyOrderElementsOf(range(0, 300));
+    }
+
+    private static List<String> strings(List<byte[]> items) {
+        return items.stream().map(b -> new String(b, UTF_8)).toList();
+    }
+
+    private static List<String> range(int from, int to) {
+        return java.util.stream.IntStream.range(from, to).mapToObj(i -> "item-" + i).toList();
     }
 }

@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>An item is taken (plain mode) or locked (guaranteed mode) only when one of the
  * {@code concurrency} consumer slots is free, on the executor, so at most {@code concurrency}
  * items are out of ZooKeeper and not yet consumed; with one slot, items go one after another in
- * order. Plain mode reads the data of the next items ahead.
+ * order. Plain mode reads the data of the next items ahead, and with a {@code takeBatch} above 1
+ * a slot removes up to that many consecutive items in one transaction and consumes them in order
+ * (then up to {@code takeBatch × concurrency} items are out of ZooKeeper and not yet consumed).
  */
 public final class ConsumerLoop<T> implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
@@ -45,10 +47,11 @@ public final class ConsumerLoop<T> implements Runnable {
     private final Executor executor;
     private final Semaphore permits;
     private final int concurrency;
+    private final int takeBatch;
     private final BooleanSupplier running;
 
     public ConsumerLoop(QueueStore store, Claims claims, DeadLetters deadLetters, Delivery<T> delivery, Signal signal,
-                        Executor executor, int concurrency, BooleanSupplier running) {
+                        Executor executor, int concurrency, int takeBatch, BooleanSupplier running) {
         this.store = store;
         this.claims = claims;
         this.deadLetters = deadLetters;
@@ -56,6 +59,7 @@ public final class ConsumerLoop<T> implements Runnable {
         this.signal = signal;
         this.executor = executor;
         this.concurrency = concurrency;
+        this.takeBatch = claims == null ? takeBatch : 1;
         this.permits = new Semaphore(concurrency);
         this.running = running;
     }
@@ -103,7 +107,7 @@ public final class ConsumerLoop<T> implements Runnable {
         }
         int handled = 0;
         List<CompletableFuture<NodeData>> reads = new ArrayList<>(Collections.nCopies(batch.size(), null));
-        for (int i = 0; i < batch.size(); i++) {
+        for (int i = 0; i < batch.size(); ) {
             ItemRef ref = batch.get(i);
             if (!running.getAsBoolean()) {
                 return;
@@ -113,56 +117,83 @@ public final class ConsumerLoop<T> implements Runnable {
                 return; // something arrived that may come first: list again
             }
             if (store.order() == ItemOrder.DELAY) {
-                long due = ref.key().primary() - System.currentTimeMillis();
+                long due = dueIn(ref);
                 if (due > 0) {
                     // the batch is sorted by due time: nothing after this is due either
                     signal.awaitChange(seen, System.nanoTime() + Math.min(due, RECHECK.toMillis()) * 1_000_000);
                     return;
                 }
             }
+            // the slot's items: this one and, in plain mode with a take batch, the next ones that are due
+            int end = i + 1;
+            while (end < batch.size() && end - i < takeBatch && (store.order() != ItemOrder.DELAY || dueIn(batch.get(end)) <= 0)) {
+                end++;
+            }
             if (claims == null) {
                 // plain mode reads ahead, so a take costs one write round trip, not a read and a write
-                for (int k = i; k < Math.min(batch.size(), i + READ_AHEAD); k++) {
+                for (int k = i; k < Math.min(batch.size(), end + READ_AHEAD); k++) {
                     if (reads.get(k) == null) {
                         reads.set(k, store.readAsync(batch.get(k)));
                     }
                 }
             }
             permits.acquire();
-            CompletableFuture<NodeData> read = reads.get(i);
-            reads.set(i, null);
-            dispatch(() -> handle(ref, read));
-            handled++;
+            List<ItemRef> refs = List.copyOf(batch.subList(i, end));
+            List<CompletableFuture<NodeData>> slotReads = new ArrayList<>(reads.subList(i, end));
+            for (int k = i; k < end; k++) {
+                reads.set(k, null);
+            }
+            dispatch(() -> handle(refs, slotReads));
+            handled += end - i;
+            i = end;
         }
     }
 
-    /** On the executor: claim or take the item, then consume it. */
-    private void handle(ItemRef ref, CompletableFuture<NodeData> read) {
+    private static long dueIn(ItemRef ref) {
+        return ref.key().primary() - System.currentTimeMillis();
+    }
+
+    /** On the executor: claim or take the slot's items (one in guaranteed mode), then consume them in order. */
+    private void handle(List<ItemRef> refs, List<CompletableFuture<NodeData>> reads) {
         try {
             if (claims != null) {
-                Claim claim = claims.tryClaim(ref);
+                Claim claim = claims.tryClaim(refs.get(0));
                 if (claim != null) {
                     deliverClaimed(claim);
                 }
                 return;
             }
-            NodeData data = Waits.await(read);
-            byte[] item;
-            try {
-                item = data == null ? null : store.take(ref, data);
-            } catch (QueueOutcomeUnknownException e) {
-                // maybe ours, maybe another consumer's: record it rather than consume it twice or drop it
-                deadLetters.write(Delivery.entriesFor(ref.path(), e.item(), "take outcome unknown (reply lost, session ended):"
-                    + " the item may also have been delivered by another consumer"));
+            List<ItemRef> present = new ArrayList<>(refs.size());
+            List<NodeData> datas = new ArrayList<>(refs.size());
+            for (int k = 0; k < refs.size(); k++) {
+                NodeData data = Waits.await(reads.get(k));
+                if (data != null) {
+                    present.add(refs.get(k));
+                    datas.add(data);
+                }
+            }
+            if (present.isEmpty()) {
                 return;
             }
-            if (item != null) {
-                deliverTaken(ref, item);
+            List<QueueStore.Taken> taken;
+            try {
+                taken = store.takeAll(present, datas);
+            } catch (QueueOutcomeUnknownException e) {
+                // maybe ours, maybe another consumer's: record them rather than consume them twice or drop them
+                List<DeadLetters.Entry> unknown = new ArrayList<>();
+                for (int k = 0; k < present.size(); k++) {
+                    unknown.addAll(Delivery.entriesFor(present.get(k).path(), datas.get(k).data(),
+                        "take outcome unknown (reply lost, session ended): the item may also have been delivered by another consumer"));
+                }
+                deadLetters.write(unknown);
+                return;
             }
+            deliverTaken(taken);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            LOG.warn("queue {}: could not take {}: {}", store.path(), ref.path(), e.toString());
+            LOG.warn("queue {}: could not take {}{}: {}", store.path(), refs.get(0).path(),
+                refs.size() > 1 ? " and " + (refs.size() - 1) + " more" : "", e.toString());
         }
     }
 
@@ -181,10 +212,27 @@ public final class ConsumerLoop<T> implements Runnable {
         }
     }
 
-    private void deliverTaken(ItemRef ref, byte[] data) {
-        Delivery.Result result = delivery.run(ref.path(), data, () -> true);
-        if (!result.dead().isEmpty()) {
-            withoutInterrupt(() -> deadLetters.write(result.dead()), ref);
+    /**
+     * Consumes taken items in order. Once close() interrupts a delivery, the items after it are
+     * not started: they become dead letters, as the interrupted one's unconsumed items do.
+     */
+    private void deliverTaken(List<QueueStore.Taken> taken) {
+        for (int k = 0; k < taken.size(); k++) {
+            QueueStore.Taken item = taken.get(k);
+            Delivery.Result result = delivery.run(item.ref().path(), item.data(), () -> true);
+            List<DeadLetters.Entry> dead = new ArrayList<>(result.dead());
+            if (result.interrupted()) {
+                for (QueueStore.Taken rest : taken.subList(k + 1, taken.size())) {
+                    dead.addAll(Delivery.entriesFor(rest.ref().path(), rest.data(),
+                        "not consumed: the queue was closed while the consumer ran"));
+                }
+            }
+            if (!dead.isEmpty()) {
+                withoutInterrupt(() -> deadLetters.write(dead), item.ref());
+            }
+            if (result.interrupted()) {
+                return;
+            }
         }
     }
 

@@ -76,7 +76,7 @@ public final class QueueEngine<T> {
         Delivery<T> delivery = new Delivery<>(settings.consumer(), settings.serializer(), settings.maxDeliveryAttempts(),
             settings.retryBackoff());
         loop = new ConsumerLoop<>(store, claims, deadLetters, delivery, signal, executor, settings.concurrency(),
-            () -> state.get() == QueueState.STARTED);
+            settings.takeBatch(), () -> state.get() == QueueState.STARTED);
         settings.client().addConnectionStateListener(signal);
         loopThread = daemon(loop, "baton-queue-" + THREADS.incrementAndGet() + " " + settings.path());
         loopThread.start();

@@ -127,7 +127,7 @@ public final class QueueStore {
                     receipts.discard(r);
                     throw new QueueOutcomeUnknownException("put of " + datas.size() + " item(s) into " + parent
                         + ": the reply was lost and the session ended before the outcome could be read; the items may or may not be queued",
-                        itemPath, null, c.error());
+                        itemPath, List.of(), c.error());
                 }
             }
         }
@@ -247,21 +247,58 @@ public final class QueueStore {
      *     outcome could be read (the exception carries the item)
      */
     public byte[] take(ItemRef ref, NodeData data) throws InterruptedException {
-        byte[] note = ref.path().getBytes(StandardCharsets.UTF_8);
-        for (int attempt = 0; ; attempt++) {
+        List<Taken> taken = takeAll(List.of(ref), List.of(data));
+        return taken.isEmpty() ? null : taken.get(0).data();
+    }
+
+    /** An item a take removed: its node and its data. */
+    public record Taken(ItemRef ref, byte[] data) {
+    }
+
+    /**
+     * Removes the items read as {@code datas} ({@code refs}' data, same order) in one
+     * transaction and returns those it removed, in the given order. An item another
+     * consumer took first (or that changed since it was read) is left out: the transaction is
+     * sent again without it, so the call costs one write plus one per such item.
+     *
+     * @throws QueueOutcomeUnknownException if the reply was lost and the session ended before the
+     *     outcome could be read (the exception carries every item of that transaction, which
+     *     removed all of them or none)
+     */
+    public List<Taken> takeAll(List<ItemRef> refs, List<NodeData> datas) throws InterruptedException {
+        if (refs.size() != datas.size()) {
+            throw new IllegalArgumentException(refs.size() + " items but " + datas.size() + " data");
+        }
+        List<ItemRef> left = new ArrayList<>(refs);
+        List<NodeData> leftData = new ArrayList<>(datas);
+        boolean retriedOnNewSession = false;
+        while (!left.isEmpty()) {
+            String first = left.get(0).path();
+            byte[] note = (left.size() == 1 ? first : first + " and " + (left.size() - 1) + " more").getBytes(StandardCharsets.UTF_8);
             Receipt r = receipts.borrow();
-            Commit c = receipts.commit(r, note, tx -> tx.delete(ref.path(), data.stat().getVersion()));
+            Commit c = receipts.commit(r, note, tx -> {
+                for (int i = 0; i < left.size(); i++) {
+                    tx.delete(left.get(i).path(), leftData.get(i).stat().getVersion());
+                }
+            });
             switch (c.outcome()) {
                 case APPLIED -> {
                     receipts.release(r);
-                    return data.data();
+                    List<Taken> taken = new ArrayList<>(left.size());
+                    for (int i = 0; i < left.size(); i++) {
+                        taken.add(new Taken(left.get(i), leftData.get(i).data()));
+                    }
+                    return taken;
                 }
                 case REJECTED -> {
                     receipts.release(r);
-                    if (c.code() == KeeperException.Code.NONODE || c.code() == KeeperException.Code.BADVERSION) {
-                        return null; // another consumer took it (or it changed: it will be listed again)
+                    boolean gone = c.code() == KeeperException.Code.NONODE || c.code() == KeeperException.Code.BADVERSION;
+                    if (!gone || c.failedIndex() < 0 || c.failedIndex() >= left.size()) {
+                        throw c.error();
                     }
-                    throw c.error();
+                    // another consumer took it (or it changed: it will be listed again); the rest are still ours to try
+                    left.remove(c.failedIndex());
+                    leftData.remove(c.failedIndex());
                 }
                 case NOT_APPLIED -> {
                     receipts.release(r);
@@ -269,23 +306,39 @@ public final class QueueStore {
                 }
                 case RECEIPT_LOST -> {
                     receipts.discard(r);
-                    // if the item is still there, nothing was applied: try once more on the new session
-                    if (attempt == 0 && client.checkExists().forPath(ref.path()) != null) {
+                    // if every item is still there, nothing was applied: try once more on the new session
+                    if (!retriedOnNewSession && allExist(left)) {
+                        retriedOnNewSession = true;
                         continue;
                     }
-                    throw unknownTake(ref, data, c);
+                    throw unknownTake(left, leftData, c);
                 }
                 case UNKNOWN -> {
                     receipts.discard(r);
-                    throw unknownTake(ref, data, c);
+                    throw unknownTake(left, leftData, c);
                 }
             }
         }
+        return List.of();
     }
 
-    private static QueueOutcomeUnknownException unknownTake(ItemRef ref, NodeData data, Commit c) {
-        return new QueueOutcomeUnknownException("take of " + ref.path() + ": the reply was lost and the outcome could not be read;"
-            + " the item may have been taken by this call or by another consumer", ref.path(), data.data(), c.error());
+    private boolean allExist(List<ItemRef> refs) throws InterruptedException {
+        List<CompletableFuture<Stat>> stats = new ArrayList<>();
+        for (ItemRef ref : refs) {
+            stats.add(client.checkExists().forPathAsync(ref.path()));
+        }
+        boolean all = true;
+        for (CompletableFuture<Stat> stat : stats) {
+            all &= Waits.await(stat) != null;
+        }
+        return all;
+    }
+
+    private static QueueOutcomeUnknownException unknownTake(List<ItemRef> refs, List<NodeData> datas, Commit c) {
+        String what = refs.size() == 1 ? refs.get(0).path() : refs.size() + " items from " + refs.get(0).path();
+        return new QueueOutcomeUnknownException("take of " + what + ": the reply was lost and the outcome could not be read;"
+            + " the item" + (refs.size() == 1 ? "" : "s") + " may have been taken by this call or by another consumer",
+            refs.get(0).path(), datas.stream().map(NodeData::data).toList(), c.error());
     }
 
     List<String> children(String parent, Watcher watcher) throws InterruptedException {
