@@ -35,7 +35,10 @@ import org.apache.curator.retry.RetryNTimes;
  * then, with that many items waiting, each measures: SimpleDistributedQueue offer/s and poll/s,
  * DistributedQueue put/s, Baton's putMulti items/s (1,000 items a transaction, against Curator's
  * single put as the issue asks), and DistributedQueue end to end (a producer puts while the
- * consumer consumes; items/s consumed). Each timed phase handles {@code sample} items (300, or
+ * consumer consumes; items/s consumed), and DistributedQueue's consumer alone draining what waits.
+ * Baton's batched takes are measured beside them, in batches of 50: SimpleDistributedQueue's
+ * pollMulti and the consumer's takeBatch (Curator has neither, so their ratios are against its
+ * single poll and its consumer). Each timed phase handles {@code sample} items (300, or
  * 2,000 with {@code --full}); a Curator phase that fails or takes longer than its cap is reported
  * as "failed: reason" instead of a number.
  *
@@ -44,6 +47,14 @@ import org.apache.curator.retry.RetryNTimes;
 public final class QueueBenchmark {
     private static final int[] SIZES = {1_000, 10_000, 100_000};
     private static final int FILL_BATCH = 1_000;
+    /** Items per transaction in the batched take phases (pollMulti, takeBatch). */
+    private static final int TAKE_BATCH = 50;
+    private static final String POLL = "simple poll/s  Baton";
+    private static final String POLL_MULTI = "simple pollMulti(" + TAKE_BATCH + ") Baton";
+    private static final String END_TO_END = "queue end-to-end/s Baton";
+    private static final String DRAIN = "queue drain/s Baton";
+    private static final String DRAIN_BATCHED = "queue drain takeBatch(" + TAKE_BATCH + ") Baton";
+    private static final String DRAIN_CURATOR = "queue drain/s Curator";
     /** How long a Curator phase may take before it is reported as failed: 20 s, 120 s with --full. */
     private static Duration CURATOR_CAP = Duration.ofSeconds(20);
 
@@ -112,7 +123,8 @@ public final class QueueBenchmark {
     private static void measureSize(Map<String, Rate[]> rows, int s, String cs, BatonClient baton, String base, int sample)
         throws InterruptedException {
         SimpleDistributedQueue bSimple = new SimpleDistributedQueue(baton, base + "/baton-simple");
-        record(rows, "simple poll/s  Baton", s, timed(sample, () -> bSimple.poll() != null));
+        record(rows, POLL, s, timed(sample, () -> bSimple.poll() != null));
+        record(rows, POLL_MULTI, s, timedBatches(sample, () -> bSimple.pollMulti(TAKE_BATCH).size()));
         record(rows, "simple poll/s  Curator", s, curator(cs, c -> {
             var q = new org.apache.curator.framework.recipes.queue.SimpleDistributedQueue(c, base + "/curator-simple");
             return timed(sample, () -> q.poll() != null);
@@ -153,21 +165,30 @@ public final class QueueBenchmark {
                 q.close();
             }
         }));
-        record(rows, "queue end-to-end/s Baton", s, batonEndToEnd(cs, base + "/baton-queue", sample));
-        record(rows, "queue end-to-end/s Curator", s, curatorEndToEnd(cs, base + "/curator-queue", sample));
+        record(rows, END_TO_END, s, batonEndToEnd(cs, base + "/baton-queue", sample, 1, true));
+        record(rows, "queue end-to-end/s Curator", s, curatorEndToEnd(cs, base + "/curator-queue", sample, true));
+        record(rows, DRAIN, s, batonEndToEnd(cs, base + "/baton-queue", sample, 1, false));
+        record(rows, DRAIN_BATCHED, s, batonEndToEnd(cs, base + "/baton-queue", sample, TAKE_BATCH, false));
+        record(rows, DRAIN_CURATOR, s, curatorEndToEnd(cs, base + "/curator-queue", sample, false));
     }
 
-    private static Rate batonEndToEnd(String cs, String path, int sample) throws InterruptedException {
+    /**
+     * Items consumed per second, by a consumer removing {@code takeBatch} items per transaction (1:
+     * the default): end to end while a producer puts as many, one {@code put} at a time, on the
+     * same client ({@code produce}), or draining what waits ({@code produce} false).
+     */
+    private static Rate batonEndToEnd(String cs, String path, int sample, int takeBatch, boolean produce) throws InterruptedException {
         try (BatonClient client = BatonClient.builder().connectString(cs).build()) {
             client.start();
             client.blockUntilConnected(Duration.ofSeconds(30));
             CountDownLatch consumed = new CountDownLatch(sample);
             try (DistributedQueue<byte[]> producer = QueueBuilder.builder(client, null, BYTES, path).buildQueue();
-                 DistributedQueue<byte[]> consumer = QueueBuilder.builder(client, m -> consumed.countDown(), BYTES, path).buildQueue()) {
+                 DistributedQueue<byte[]> consumer = QueueBuilder.builder(client, m -> consumed.countDown(), BYTES, path)
+                     .takeBatch(takeBatch).buildQueue()) {
                 producer.start();
                 long start = System.nanoTime();
                 consumer.start();
-                for (int i = 0; i < sample; i++) {
+                for (int i = 0; produce && i < sample; i++) {
                     producer.put(new byte[64]);
                 }
                 if (!consumed.await(CURATOR_CAP.toSeconds() * 3, TimeUnit.SECONDS)) {
@@ -178,7 +199,8 @@ public final class QueueBenchmark {
         }
     }
 
-    private static Rate curatorEndToEnd(String cs, String path, int sample) throws InterruptedException {
+    /** {@link #batonEndToEnd} for Curator's DistributedQueue (default consumer settings; puts confirmed, not in the background). */
+    private static Rate curatorEndToEnd(String cs, String path, int sample, boolean produce) throws InterruptedException {
         return curator(cs, c -> {
             CountDownLatch consumed = new CountDownLatch(sample);
             var consumer = new org.apache.curator.framework.recipes.queue.QueueConsumer<byte[]>() {
@@ -198,7 +220,7 @@ public final class QueueBenchmark {
             long start = System.nanoTime();
             queue.start();
             try {
-                for (int i = 0; i < sample; i++) {
+                for (int i = 0; produce && i < sample; i++) {
                     producer.put(new byte[64]);
                 }
                 if (!consumed.await(CURATOR_CAP.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -233,6 +255,25 @@ public final class QueueBenchmark {
             }
         }
         return new Rate(n / ((System.nanoTime() - start) / 1e9), null);
+    }
+
+    /** Like {@link #timed}, for a step that handles several items at a time and says how many. */
+    private static Rate timedBatches(int n, BatchStep step) throws InterruptedException {
+        long start = System.nanoTime();
+        for (int done = 0; done < n; ) {
+            int got = step.run();
+            if (got == 0) {
+                return Rate.failed("queue ran dry after " + done + " items");
+            }
+            done += got;
+        }
+        return new Rate(n / ((System.nanoTime() - start) / 1e9), null);
+    }
+
+    /** A step of {@link #timedBatches}: how many items it handled. */
+    @FunctionalInterface
+    interface BatchStep {
+        int run() throws InterruptedException;
     }
 
     /** Runs a Curator phase on a client of its own, capped, with few retries, so failures show. */
@@ -322,13 +363,16 @@ public final class QueueBenchmark {
             System.out.println();
         }
         System.out.println();
-        ratio(rows, "simple poll/s  Baton", "simple poll/s  Curator", "take: Baton / Curator (target >= 2)");
-        ratio(rows, "queue end-to-end/s Baton", "queue end-to-end/s Curator", "end to end: Baton / Curator (target >= 2)");
+        ratio(rows, POLL, "simple poll/s  Curator", "take: Baton poll / Curator poll (target >= 2)");
+        ratio(rows, POLL_MULTI, "simple poll/s  Curator", "take: Baton pollMulti(" + TAKE_BATCH + ") / Curator poll");
+        ratio(rows, END_TO_END, "queue end-to-end/s Curator", "end to end: Baton / Curator (target >= 2)");
+        ratio(rows, DRAIN, DRAIN_CURATOR, "drain: Baton / Curator");
+        ratio(rows, DRAIN_BATCHED, DRAIN_CURATOR, "drain: Baton takeBatch(" + TAKE_BATCH + ") / Curator");
         ratio(rows, "queue putMulti items/s Baton", "queue put/s Curator", "putMulti / Curator put (target >= 10)");
         ratio(rows, "simple offer/s Baton", "simple offer/s Curator", "offer: Baton / Curator");
-        for (String row : List.of("simple poll/s  Baton", "simple offer/s Baton", "queue put/s Baton", "queue end-to-end/s Baton")) {
+        for (String row : List.of(POLL, POLL_MULTI, "simple offer/s Baton", "queue put/s Baton", END_TO_END, DRAIN, DRAIN_BATCHED)) {
             Rate[] r = rows.get(row);
-            System.out.printf("%-45s %.2f%n", row + " at 100k / at 1k (target >= 0.8)", r[2].perSecond() / r[0].perSecond());
+            System.out.printf("%-62s %.2f%n", row + " at 100k / at 1k (target >= 0.8)", r[2].perSecond() / r[0].perSecond());
         }
         System.out.println("failures in full:");
         rows.forEach((name, rates) -> {

@@ -43,6 +43,25 @@ class QueueExamplesTest {
         assertThat(new String(job, UTF_8)).isEqualTo("resize 42");
     }
 
+    private final List<String> ran = new CopyOnWriteArrayList<>();
+
+    private void run(byte[] job) {
+        ran.add(new String(job, UTF_8));
+    }
+
+    @Test
+    void simpleQueueInBatches(BatonClient client) throws Exception {
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(client, "/examples/batches");
+        for (int i = 0; i < 120; i++) {
+            queue.offer(("job " + i).getBytes(UTF_8));
+        }
+        // docs/queues.md: "pollMulti"
+        for (List<byte[]> jobs = queue.pollMulti(50); !jobs.isEmpty(); jobs = queue.pollMulti(50)) {
+            jobs.forEach(job -> run(job));
+        }
+        assertThat(ran).hasSize(120).startsWith("job 0", "job 1").endsWith("job 119");
+    }
+
     private final List<String> done = new CopyOnWriteArrayList<>();
 
     private void run(String job) {
