@@ -1,13 +1,20 @@
 package dev.baton.bench;
 
 import dev.baton.framework.BatonClient;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
-/** Curator and Baton clients connected with the same settings for the lock benchmarks, so neither side is set up differently. */
+/**
+ * Curator, Baton and plain ZooKeeper clients connected with the same settings for the
+ * benchmarks, so no side is set up differently.
+ */
 final class Clients {
     static final int SESSION_MS = 30_000;
 
@@ -33,5 +40,20 @@ final class Clients {
             throw new IllegalStateException("Baton did not connect to " + connect);
         }
         return client;
+    }
+
+    /** A plain ZooKeeper client (the raw limit), connected. */
+    static ZooKeeper raw(String connect) throws IOException, InterruptedException {
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper(connect, SESSION_MS, e -> {
+            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        });
+        if (!connected.await(30, TimeUnit.SECONDS)) {
+            zk.close();
+            throw new IllegalStateException("the plain ZooKeeper client did not connect to " + connect);
+        }
+        return zk;
     }
 }

@@ -46,7 +46,7 @@ public final class FrameworkBenchmark {
             int leader = ensemble.leaderId();
             int follower = leader == 1 ? 2 : 1;
             String connect = ensemble.connectString(follower);
-            ZooKeeper raw = connectRaw(connect);
+            ZooKeeper raw = Clients.raw(connect);
             BatonClient baton = BatonClient.builder().connectString(connect).build();
             baton.start();
             baton.blockUntilConnected(Duration.ofSeconds(30));
@@ -212,18 +212,5 @@ public final class FrameworkBenchmark {
             all.add(c.getData().forPathAsync(base).whenComplete((d, e) -> window.release()));
         }
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
-    }
-
-    static ZooKeeper connectRaw(String connectString) throws IOException, InterruptedException {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, 30_000, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("raw client could not connect to " + connectString);
-        }
-        return zk;
     }
 }

@@ -64,7 +64,7 @@ public final class LockBenchmark {
 
     /** Throws {@code Exception} because a cycle's Curator {@code acquire()} and {@code release()} declare it. */
     private static void uncontended(String connect, int slices) throws Exception {
-        ZooKeeper zk = connectRaw(connect);
+        ZooKeeper zk = Clients.raw(connect);
         CuratorFramework curator = Clients.curator(connect);
         BatonClient baton = Clients.baton(connect);
         try {
@@ -182,21 +182,5 @@ public final class LockBenchmark {
             curators.forEach(CuratorFramework::close);
             batons.forEach(BatonClient::close);
         }
-    }
-
-    // ---- clients ---------------------------------------------------------------------------
-
-    private static ZooKeeper connectRaw(String connect) throws IOException, InterruptedException {
-        java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connect, Clients.SESSION_MS, e -> {
-            if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no connection to " + connect);
-        }
-        return zk;
     }
 }

@@ -8,6 +8,7 @@ import dev.baton.recipes.queue.QueueSerializer;
 import dev.baton.recipes.queue.SimpleDistributedQueue;
 import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.server.EmbeddedEnsemble;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Queues with 1,000, 10,000 and 100,000 items waiting: Baton against Curator 5.9.0, one run, on a
@@ -49,6 +54,7 @@ public final class QueueBenchmark {
     private static final int FILL_BATCH = 1_000;
     /** Items per transaction in the batched take phases (pollMulti, takeBatch). */
     private static final int TAKE_BATCH = 50;
+    private static final String RAW = "raw ZooKeeper write/s";
     private static final String POLL = "simple poll/s  Baton";
     private static final String POLL_MULTI = "simple pollMulti(" + TAKE_BATCH + ") Baton";
     private static final String END_TO_END = "queue end-to-end/s Baton";
@@ -89,7 +95,7 @@ public final class QueueBenchmark {
         }
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) throws InterruptedException, IOException {
         boolean full = List.of(args).contains("--full");
         int sample = full ? 2_000 : 300;
         if (full) {
@@ -100,12 +106,13 @@ public final class QueueBenchmark {
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             String cs = ensemble.connectString();
+            ZooKeeper raw = Clients.raw(cs);
             try (BatonClient baton = BatonClient.builder().connectString(cs).build()) {
                 baton.start();
                 baton.blockUntilConnected(Duration.ofSeconds(30));
                 System.out.println("-- warm-up (class loading and JIT for both; not reported)");
                 fillAll(baton, "/bench/warmup", 1_000);
-                measureSize(new LinkedHashMap<>(), 0, cs, baton, "/bench/warmup", 200);
+                measureSize(new LinkedHashMap<>(), 0, cs, baton, raw, "/bench/warmup", 200);
                 for (int s = 0; s < SIZES.length; s++) {
                     int size = SIZES[s];
                     System.out.printf("-- %,d items waiting (filling...)%n", size);
@@ -113,15 +120,18 @@ public final class QueueBenchmark {
                     long fillStart = System.nanoTime();
                     fillAll(baton, base, size);
                     System.out.printf("   (filled 4 x %,d items in %.1f s)%n", size, (System.nanoTime() - fillStart) / 1e9);
-                    measureSize(rows, s, cs, baton, base, sample);
+                    measureSize(rows, s, cs, baton, raw, base, sample);
                 }
+            } finally {
+                raw.close();
             }
         }
         print(rows, sample, (System.nanoTime() - started) / 1e9);
     }
 
-    private static void measureSize(Map<String, Rate[]> rows, int s, String cs, BatonClient baton, String base, int sample)
-        throws InterruptedException {
+    private static void measureSize(Map<String, Rate[]> rows, int s, String cs, BatonClient baton, ZooKeeper raw, String base,
+                                    int sample) throws InterruptedException {
+        record(rows, RAW, s, rawWrites(raw, base + "/raw", sample));
         SimpleDistributedQueue bSimple = new SimpleDistributedQueue(baton, base + "/baton-simple");
         record(rows, POLL, s, timed(sample, () -> bSimple.poll() != null));
         record(rows, POLL_MULTI, s, timedBatches(sample, () -> bSimple.pollMulti(TAKE_BATCH).size()));
@@ -168,7 +178,9 @@ public final class QueueBenchmark {
         record(rows, END_TO_END, s, batonEndToEnd(cs, base + "/baton-queue", sample, 1, true));
         record(rows, "queue end-to-end/s Curator", s, curatorEndToEnd(cs, base + "/curator-queue", sample, true));
         record(rows, DRAIN, s, batonEndToEnd(cs, base + "/baton-queue", sample, 1, false));
-        record(rows, DRAIN_BATCHED, s, batonEndToEnd(cs, base + "/baton-queue", sample, TAKE_BATCH, false));
+        // three times the items: a batched drain is ten times faster, and a consumer lists a shard (up to 5,000 names)
+        // once per 2,000 items or so, which 300 items would not amortise
+        record(rows, DRAIN_BATCHED, s, batonEndToEnd(cs, base + "/baton-queue", 3 * sample, TAKE_BATCH, false));
         record(rows, DRAIN_CURATOR, s, curatorEndToEnd(cs, base + "/curator-queue", sample, false));
     }
 
@@ -257,6 +269,31 @@ public final class QueueBenchmark {
         return new Rate(n / ((System.nanoTime() - start) / 1e9), null);
     }
 
+    /**
+     * The ensemble's own pace at this size, the limit of a one-write operation: {@code sample}
+     * creates of a 64-byte sequential node and as many deletes, one at a time with the plain client.
+     */
+    private static Rate rawWrites(ZooKeeper raw, String path, int sample) throws InterruptedException {
+        try {
+            try {
+                raw.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            } catch (KeeperException.NodeExistsException e) {
+                // there from an earlier size
+            }
+            List<String> nodes = new ArrayList<>(sample);
+            long start = System.nanoTime();
+            for (int i = 0; i < sample; i++) {
+                nodes.add(raw.create(path + "/n-", new byte[64], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL));
+            }
+            for (String node : nodes) {
+                raw.delete(node, -1);
+            }
+            return new Rate(2.0 * sample / ((System.nanoTime() - start) / 1e9), null);
+        } catch (KeeperException e) {
+            return Rate.failed(e.toString());
+        }
+    }
+
     /** Like {@link #timed}, for a step that handles several items at a time and says how many. */
     private static Rate timedBatches(int n, BatchStep step) throws InterruptedException {
         long start = System.nanoTime();
@@ -316,13 +353,13 @@ public final class QueueBenchmark {
             int inParent = 1;
             for (int done = 1; done < size; ) {
                 if (layout == QueueLayout.SHARDED && inParent >= QueueStore.SHARD_ROLL_SEQUENCE) {
-                    parent = baton.create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL).forPath(path + "/shard-");
+                    parent = baton.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(path + "/shard-");
                     inParent = 0;
                 }
                 var tx = baton.transaction();
                 int n = Math.min(FILL_BATCH, size - done);
                 for (int i = 0; i < n; i++) {
-                    tx.create(parent + "/qn-", new byte[64], org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL);
+                    tx.create(parent + "/qn-", new byte[64], CreateMode.PERSISTENT_SEQUENTIAL);
                 }
                 tx.commit();
                 done += n;
@@ -370,9 +407,10 @@ public final class QueueBenchmark {
         ratio(rows, DRAIN_BATCHED, DRAIN_CURATOR, "drain: Baton takeBatch(" + TAKE_BATCH + ") / Curator");
         ratio(rows, "queue putMulti items/s Baton", "queue put/s Curator", "putMulti / Curator put (target >= 10)");
         ratio(rows, "simple offer/s Baton", "simple offer/s Curator", "offer: Baton / Curator");
-        for (String row : List.of(POLL, POLL_MULTI, "simple offer/s Baton", "queue put/s Baton", END_TO_END, DRAIN, DRAIN_BATCHED)) {
+        for (String row : List.of(RAW, POLL, POLL_MULTI, "simple offer/s Baton", "queue put/s Baton", END_TO_END, DRAIN, DRAIN_BATCHED)) {
             Rate[] r = rows.get(row);
-            System.out.printf("%-62s %.2f%n", row + " at 100k / at 1k (target >= 0.8)", r[2].perSecond() / r[0].perSecond());
+            String target = row.equals(RAW) ? " (the ensemble itself)" : " (target >= 0.8)";
+            System.out.printf("%-66s %.2f%n", row + " at 100k / at 1k" + target, r[2].perSecond() / r[0].perSecond());
         }
         System.out.println("failures in full:");
         rows.forEach((name, rates) -> {
