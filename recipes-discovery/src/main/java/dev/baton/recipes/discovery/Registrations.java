@@ -12,6 +12,7 @@ import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.SessionMovedException;
 import dev.baton.recipes.discovery.internal.Names;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Registrations<T> {
     private static final Logger LOG = LoggerFactory.getLogger(Registrations.class);
+    /** How long close() waits for a lost connection to come back before leaving its deletes to the background. */
+    static final Duration CLOSE_RECONNECT_WAIT = Duration.ofSeconds(2);
 
     private final BatonClient client;
     private final String basePath;
@@ -180,10 +183,23 @@ final class Registrations<T> {
         return all;
     }
 
-    /** Stops re-registering and removes every node registered here except PERMANENT ones. */
+    /**
+     * Stops re-registering and removes every node registered here except PERMANENT ones. Without
+     * a connection (after waiting {@link #CLOSE_RECONNECT_WAIT} for one) it does not wait for the
+     * ensemble to remove ephemeral nodes: their deletes go on in the background while the client
+     * stays open, and the nodes go with the session in any case. A STATIC node is persistent and
+     * would stay, so its delete is waited for as long as the client's retry policy allows.
+     */
     void close() {
         client.removeConnectionStateListener(listener);
         reRegistrar.shutdownNow();
+        boolean connected;
+        try {
+            connected = client.connectionState().isConnected() || client.blockUntilConnected(CLOSE_RECONNECT_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            connected = false;
+        }
         for (Entry<T> entry : List.copyOf(byId.values())) {
             ServiceInstance<T> instance;
             synchronized (entry) {
@@ -196,14 +212,35 @@ final class Registrations<T> {
                 byId.remove(instance.id(), entry);
                 continue;
             }
+            if (!connected && instance.serviceType().isEphemeral()) {
+                LOG.warn("discovery {}: no connection on close; instance {} of '{}' is removed in the background"
+                    + " while the client stays open, and goes with its session in any case", basePath, instance.id(), instance.name());
+                unregisterInBackground(instance.id());
+                continue;
+            }
             try {
                 unregister(instance.id());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (BatonException e) {
-                LOG.warn("discovery {}: could not remove instance {} of '{}' on close ({}); its node goes with the session",
-                    basePath, instance.id(), instance.name(), e.getMessage());
+                LOG.warn("discovery {}: could not remove instance {} of '{}' on close ({}); {}", basePath, instance.id(),
+                    instance.name(), e.getMessage(), instance.serviceType().isEphemeral() ? "its node goes with the session"
+                        : "its node is persistent (STATIC) and stays until unregisterService removes it");
+            }
+        }
+    }
+
+    /** {@link #unregister} without waiting: the guaranteed delete runs in the background. */
+    private void unregisterInBackground(String id) {
+        Entry<T> entry = byId.remove(id);
+        if (entry == null) {
+            return;
+        }
+        synchronized (entry) {
+            entry.removed = true;
+            if (entry.path != null && !client.isClosed()) {
+                client.delete().guaranteed().quietly().forPathAsync(entry.path).exceptionally(e -> null);
             }
         }
     }

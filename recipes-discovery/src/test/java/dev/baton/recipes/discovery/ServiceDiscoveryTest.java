@@ -5,9 +5,14 @@ import static dev.baton.recipes.discovery.Fixtures.instance;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.test.ChaosProxy;
+import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.time.Duration;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
@@ -193,5 +198,31 @@ class ServiceDiscoveryTest {
             .hasMessageContaining("'not/ok'");
         assertThatThrownBy(() -> ServiceDiscoveryBuilder.builder(Endpoint.class).dependencyTimeout(java.time.Duration.ofSeconds(-1)))
             .hasMessageContaining("must not be negative");
+    }
+
+    @Test
+    void closeWithoutAConnectionDoesNotWaitForTheEnsembleAndTheNodeGoesOnceItIsBack(BatonClient observer,
+                                                                                     @ConnectString String connect)
+        throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(connect);
+             BatonClient client = TestClients.started(proxy.connectString(), Duration.ofSeconds(30))) {
+            ServiceDiscovery<Endpoint> discovery = discovery(client, "/closecut");
+            discovery.registerService(instance("s", "leaving", 1));
+            assertThat(observer.checkExists().forPath("/closecut/s/leaving")).isNotNull();
+            long session = client.sessionId();
+            proxy.cut();
+            await().atMost(Duration.ofSeconds(20)).until(() -> !client.connectionState().isConnected());
+
+            long start = System.nanoTime();
+            discovery.close();
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(took).as("close waits %s for the connection, not the client's connection timeout",
+                Registrations.CLOSE_RECONNECT_WAIT).isLessThan(Registrations.CLOSE_RECONNECT_WAIT.plusSeconds(3));
+            proxy.heal();
+            await("the delete finishes in the background once connected").atMost(Duration.ofSeconds(20))
+                .until(() -> observer.checkExists().forPath("/closecut/s/leaving") == null);
+            assertThat(client.sessionId()).as("same session: the node went by the delete, not with its session").isEqualTo(session);
+        }
     }
 }
