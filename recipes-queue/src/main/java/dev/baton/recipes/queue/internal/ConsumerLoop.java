@@ -2,6 +2,7 @@ package dev.baton.recipes.queue.internal;
 
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.NodeData;
+import dev.baton.framework.Timeouts;
 import dev.baton.recipes.queue.QueueOutcomeUnknownException;
 import dev.baton.recipes.queue.internal.Claims.Claim;
 import java.time.Duration;
@@ -89,7 +90,7 @@ public final class ConsumerLoop<T> implements Runnable {
 
     /** Waits until every delivery handed to the executor has finished, up to {@code timeout}. */
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        if (permits.tryAcquire(concurrency, timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+        if (permits.tryAcquire(concurrency, Timeouts.nanos(timeout), java.util.concurrent.TimeUnit.NANOSECONDS)) {
             permits.release(concurrency);
             return true;
         }
@@ -124,18 +125,9 @@ public final class ConsumerLoop<T> implements Runnable {
                     return;
                 }
             }
-            // the slot's items: this one and, in plain mode with a take batch, the next ones that are due
-            int end = i + 1;
-            while (end < batch.size() && end - i < takeBatch && (store.order() != ItemOrder.DELAY || dueIn(batch.get(end)) <= 0)) {
-                end++;
-            }
+            int end = slotEnd(batch, i);
             if (claims == null) {
-                // plain mode reads ahead, so a take costs one write round trip, not a read and a write
-                for (int k = i; k < Math.min(batch.size(), end + READ_AHEAD); k++) {
-                    if (reads.get(k) == null) {
-                        reads.set(k, store.readAsync(batch.get(k)));
-                    }
-                }
+                readAhead(batch, reads, i, end + READ_AHEAD);
             }
             permits.acquire();
             List<ItemRef> refs = List.copyOf(batch.subList(i, end));
@@ -146,6 +138,24 @@ public final class ConsumerLoop<T> implements Runnable {
             dispatch(() -> handle(refs, slotReads));
             handled += end - i;
             i = end;
+        }
+    }
+
+    /** Where the slot starting at {@code i} ends: after this item and, with a take batch, the next ones that are due. */
+    private int slotEnd(List<ItemRef> batch, int i) {
+        int end = i + 1;
+        while (end < batch.size() && end - i < takeBatch && (store.order() != ItemOrder.DELAY || dueIn(batch.get(end)) <= 0)) {
+            end++;
+        }
+        return end;
+    }
+
+    /** Plain mode reads ahead, so a take costs one write round trip, not a read and a write. */
+    private void readAhead(List<ItemRef> batch, List<CompletableFuture<NodeData>> reads, int from, int to) {
+        for (int k = from; k < Math.min(batch.size(), to); k++) {
+            if (reads.get(k) == null) {
+                reads.set(k, store.readAsync(batch.get(k)));
+            }
         }
     }
 

@@ -273,10 +273,8 @@ public final class QueueStore {
         List<NodeData> leftData = new ArrayList<>(datas);
         boolean retriedOnNewSession = false;
         while (!left.isEmpty()) {
-            String first = left.get(0).path();
-            byte[] note = (left.size() == 1 ? first : first + " and " + (left.size() - 1) + " more").getBytes(StandardCharsets.UTF_8);
             Receipt r = receipts.borrow();
-            Commit c = receipts.commit(r, note, tx -> {
+            Commit c = receipts.commit(r, takeNote(left), tx -> {
                 for (int i = 0; i < left.size(); i++) {
                     tx.delete(left.get(i).path(), leftData.get(i).stat().getVersion());
                 }
@@ -284,21 +282,14 @@ public final class QueueStore {
             switch (c.outcome()) {
                 case APPLIED -> {
                     receipts.release(r);
-                    List<Taken> taken = new ArrayList<>(left.size());
-                    for (int i = 0; i < left.size(); i++) {
-                        taken.add(new Taken(left.get(i), leftData.get(i).data()));
-                    }
-                    return taken;
+                    return taken(left, leftData);
                 }
                 case REJECTED -> {
                     receipts.release(r);
-                    boolean gone = c.code() == KeeperException.Code.NONODE || c.code() == KeeperException.Code.BADVERSION;
-                    if (!gone || c.failedIndex() < 0 || c.failedIndex() >= left.size()) {
-                        throw c.error();
-                    }
-                    // another consumer took it (or it changed: it will be listed again); the rest are still ours to try
-                    left.remove(c.failedIndex());
-                    leftData.remove(c.failedIndex());
+                    // another consumer took that one (or it changed: it will be listed again); the rest are still ours to try
+                    int gone = goneIndex(c, left.size());
+                    left.remove(gone);
+                    leftData.remove(gone);
                 }
                 case NOT_APPLIED -> {
                     receipts.release(r);
@@ -320,6 +311,29 @@ public final class QueueStore {
             }
         }
         return List.of();
+    }
+
+    /** The receipt's note for a take: the (first) item's path. */
+    private static byte[] takeNote(List<ItemRef> refs) {
+        String first = refs.get(0).path();
+        return (refs.size() == 1 ? first : first + " and " + (refs.size() - 1) + " more").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<Taken> taken(List<ItemRef> refs, List<NodeData> datas) {
+        List<Taken> taken = new ArrayList<>(refs.size());
+        for (int i = 0; i < refs.size(); i++) {
+            taken.add(new Taken(refs.get(i), datas.get(i).data()));
+        }
+        return taken;
+    }
+
+    /** Which item of a refused take is gone or changed; any other refusal is thrown. */
+    private static int goneIndex(Commit c, int items) {
+        boolean gone = c.code() == KeeperException.Code.NONODE || c.code() == KeeperException.Code.BADVERSION;
+        if (!gone || c.failedIndex() < 0 || c.failedIndex() >= items) {
+            throw c.error();
+        }
+        return c.failedIndex();
     }
 
     private boolean allExist(List<ItemRef> refs) throws InterruptedException {
