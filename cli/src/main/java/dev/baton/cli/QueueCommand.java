@@ -7,6 +7,7 @@ import dev.baton.recipes.queue.SimpleDistributedQueue;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Spec;
 /** {@code baton queue put|take|size}: a distributed FIFO queue from the shell (SimpleDistributedQueue). */
 @Command(name = "queue", mixinStandardHelpOptions = true,
     description = {"A distributed FIFO queue from the shell: queue put NAME ITEM... | queue take NAME | queue size NAME.",
-        "NAME is a path if it starts with /, else /baton/queues/NAME. take prints the item on stdout; with --timeout it exits 1 if none came."})
+        "NAME is a path if it starts with /, else /baton/queues/NAME. take prints the item on stdout (with --max, up to N items,",
+        "one per line, taken in one transaction); with --timeout it exits 1 if none came."})
 final class QueueCommand implements Callable<Integer> {
     @Mixin
     ConnectOptions connection;
@@ -33,6 +35,9 @@ final class QueueCommand implements Callable<Integer> {
     List<String> items;
     @Option(names = "--timeout", converter = Durations.class, description = "for take: give up after D and exit 1 (default: wait)")
     Duration timeout;
+    @Option(names = "--max", paramLabel = "N", defaultValue = "1",
+        description = "for take: take up to N items (1 to 1000) in one transaction, one per line (default: 1)")
+    int max;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -49,11 +54,14 @@ final class QueueCommand implements Callable<Integer> {
                     }
                 }
                 case "take" -> {
-                    byte[] item = timeout == null ? queue.take() : queue.poll(timeout);
-                    if (item == null) {
+                    if (max < 1 || max > SimpleDistributedQueue.MAX_POLL_MULTI) {
+                        throw new CliExit(ExitCodes.USAGE, "--max must be 1 to " + SimpleDistributedQueue.MAX_POLL_MULTI + ", was " + max);
+                    }
+                    List<byte[]> taken = queue.pollMulti(max, timeout == null ? ChronoUnit.FOREVER.getDuration() : timeout);
+                    if (taken.isEmpty()) {
                         throw new CliExit(ExitCodes.NOT_ACQUIRED, "queue " + name + " stayed empty for " + Durations.format(timeout));
                     }
-                    out.println(new String(item, UTF_8));
+                    taken.forEach(item -> out.println(new String(item, UTF_8)));
                 }
                 case "size" -> out.println(queue.size());
                 default -> throw new CliExit(ExitCodes.USAGE, "queue action must be put, take or size, was '" + action + "'");
