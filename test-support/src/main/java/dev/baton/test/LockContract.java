@@ -13,6 +13,7 @@ import dev.baton.test.history.Event;
 import dev.baton.test.history.History;
 import dev.baton.test.history.MutualExclusion;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -148,6 +149,32 @@ public abstract class LockContract {
         } finally {
             waiterThread.shutdownNow();
         }
+    }
+
+    @Test
+    public void aTimeoutTooLongToCountWaitsAsLongAsItTakes() throws InterruptedException, ExecutionException, TimeoutException {
+        BatonClient holderClient = client();
+        BatonClient waiterClient = client();
+        InterProcessLock holder = newLock(holderClient, lockPath());
+        InterProcessLock waiter = newLock(waiterClient, lockPath());
+        holder.acquire();
+        // Duration.toNanos() overflows for these; they must mean "no limit", not an error or a deadline already past
+        CompletableFuture<Boolean> acquired = CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean got = waiter.acquire(Duration.ofMillis(Long.MAX_VALUE));
+                waiter.release();
+                return got;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        awaitCondition("the waiter is in line", () -> ephemeralNodesOf(waiterClient) >= 1);
+        assertFalse(acquired.isDone(), "the waiter waits while the lock is held: " + acquired);
+        holder.release();
+        assertTrue(acquired.get(PATIENCE.toSeconds(), TimeUnit.SECONDS), "the waiter gets the lock after the release");
+        assertTrue(holder.acquire(ChronoUnit.FOREVER.getDuration()), "a free lock is had at once with the longest timeout");
+        holder.release();
+        awaitNoEphemeralNodes("after both released");
     }
 
     @Test

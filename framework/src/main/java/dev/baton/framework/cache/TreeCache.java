@@ -5,6 +5,7 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.SerialExecutor;
@@ -107,7 +108,7 @@ public final class TreeCache implements AutoCloseable {
 
     /** Waits for the first full load; returns false if {@code timeout} passed first. */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return initialized.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return initialized.await(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS);
     }
 
     public void addListener(CacheListener listener) {

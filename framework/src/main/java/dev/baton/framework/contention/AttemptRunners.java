@@ -1,6 +1,7 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.SerialExecutor;
 import java.time.Duration;
@@ -28,7 +29,7 @@ final class AttemptRunners {
         Attempt<R> attempt =
             new Attempt<>(engine, data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
         if (timeout != null && !timeout.isZero()) {
-            CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
+            CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor())
                 .execute(() -> attempt.result.complete(null));
         }
         attempt.begin();
@@ -43,7 +44,7 @@ final class AttemptRunners {
                           Consumer<R> giveBack) throws InterruptedException {
         CallerSteps steps = new CallerSteps(new SerialExecutor(engine.client().asyncExecutor()));
         Attempt<R> attempt = new Attempt<>(engine, data, timeout, steps, grant, giveBack);
-        Long deadline = timeout == null || timeout.isZero() ? null : System.nanoTime() + timeout.toNanos();
+        Long deadline = timeout == null || timeout.isZero() ? null : System.nanoTime() + Timeouts.nanos(timeout);
         try {
             attempt.begin();
             if (!steps.runUntil(attempt.result::isDone, deadline)) {

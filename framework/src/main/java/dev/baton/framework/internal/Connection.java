@@ -5,6 +5,7 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Timeouts;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public final class Connection implements HandleSource {
     }
 
     public boolean blockUntilConnected(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
         lock.lock();
         try {
             while (true) {
@@ -174,7 +175,7 @@ public final class Connection implements HandleSource {
             return zk;
         }
         Duration timeout = settings.connectionTimeout();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
         lock.lock();
         try {
             while (true) {

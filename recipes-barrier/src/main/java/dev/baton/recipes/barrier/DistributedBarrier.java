@@ -2,6 +2,7 @@ package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
 import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
@@ -56,6 +57,6 @@ public final class DistributedBarrier {
     /** Waits up to {@code timeout} for the gate to open; returns whether it did. */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        return NodeWait.until(client, path, stat -> stat == null, NodeWait.deadline(timeout.toNanos()));
+        return NodeWait.until(client, path, stat -> stat == null, NodeWait.deadline(Timeouts.nanos(timeout)));
     }
 }

@@ -7,6 +7,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
@@ -137,7 +138,7 @@ public final class DistributedCountDownLatch {
 
     /** Waits up to {@code timeout} for the count to reach zero; returns whether it did. */
     public boolean await(Duration timeout) throws InterruptedException {
-        return await(NodeWait.deadline(Objects.requireNonNull(timeout, "timeout").toNanos()));
+        return await(NodeWait.deadline(Timeouts.nanos(timeout)));
     }
 
     private boolean await(long deadline) throws InterruptedException {

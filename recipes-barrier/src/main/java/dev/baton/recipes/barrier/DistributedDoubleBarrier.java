@@ -3,6 +3,7 @@ package dev.baton.recipes.barrier;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.TransactionResult;
 import dev.baton.framework.ZPaths;
@@ -97,7 +98,7 @@ public final class DistributedDoubleBarrier {
 
     /** Waits up to {@code timeout} for {@code memberQty} members; false (and no node left) on timeout. */
     public boolean enter(Duration timeout) throws InterruptedException {
-        return enter(Objects.requireNonNull(timeout, "timeout").toNanos());
+        return enter(Timeouts.nanos(timeout));
     }
 
     private boolean enter(long timeoutNanos) throws InterruptedException {
@@ -241,7 +242,7 @@ public final class DistributedDoubleBarrier {
 
     /** Waits up to {@code timeout} for every member to leave; false (and our node removed) on timeout. */
     public boolean leave(Duration timeout) throws InterruptedException {
-        return leave(Objects.requireNonNull(timeout, "timeout").toNanos());
+        return leave(Timeouts.nanos(timeout));
     }
 
     private boolean leave(long timeoutNanos) throws InterruptedException {

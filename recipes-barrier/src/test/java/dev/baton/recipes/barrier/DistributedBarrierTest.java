@@ -75,6 +75,8 @@ class DistributedBarrierTest {
         barrier.removeBarrier();
         barrier.removeBarrier();
         assertThat(barrier.waitOnBarrier(Duration.ofMillis(200))).isTrue();
+        assertThat(barrier.waitOnBarrier(Duration.ofMillis(Long.MAX_VALUE))).as("a timeout too long to count means no limit")
+            .isTrue();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.baton.recipes.discovery;
 
+import dev.baton.framework.Timeouts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,7 @@ final class Dependencies<T> {
         if (missing.isEmpty() || timeout.isZero()) {
             return missing;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
         Object changed = new Object();
         List<ServiceCache<T>> caches = new ArrayList<>();
         try {

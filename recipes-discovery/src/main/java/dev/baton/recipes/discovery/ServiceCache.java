@@ -1,6 +1,7 @@
 package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.CacheEvent;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.TreeCache;
@@ -98,7 +99,7 @@ public final class ServiceCache<T> implements AutoCloseable {
 
     /** Waits for the first load; false if {@code timeout} passed first. */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
-        return loaded.await(Objects.requireNonNull(timeout, "timeout").toNanos(), TimeUnit.NANOSECONDS);
+        return loaded.await(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS);
     }
 
     /** The service's instances as last seen, in node-name order (all of them, disabled ones too). */

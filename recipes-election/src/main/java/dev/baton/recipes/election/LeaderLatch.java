@@ -1,6 +1,7 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.recipes.election.internal.Candidacy;
@@ -186,7 +187,7 @@ public final class LeaderLatch implements Closeable {
 
     /** Waits up to {@code timeout} for this latch to lead; returns whether it does. */
     public boolean await(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
         synchronized (this) {
             while (!leadingNow()) {
                 long left = deadline - System.nanoTime();

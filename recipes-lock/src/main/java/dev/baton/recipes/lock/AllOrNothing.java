@@ -1,5 +1,6 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.contention.Acquisitions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ final class AllOrNothing<T> {
         this.giveBack = giveBack;
         this.clock = clock;
         this.unlimited = timeout == null;
-        this.deadline = unlimited ? 0 : clock.getAsLong() + timeout.toNanos();
+        this.deadline = unlimited ? 0 : clock.getAsLong() + Timeouts.nanos(timeout);
     }
 
     /**

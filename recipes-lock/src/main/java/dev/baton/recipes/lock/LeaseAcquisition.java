@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.CreatedNode;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
@@ -62,7 +63,7 @@ final class LeaseAcquisition {
     /** Completes with the held lease, or null on timeout; cancelling it gives everything back. */
     CompletableFuture<Hold> start() {
         if (timeout != null && !timeout.isZero()) {
-            CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> result.complete(null));
+            CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> result.complete(null));
         }
         result.whenComplete((hold, e) -> {
             if (hold == null) {

@@ -2,6 +2,7 @@ package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NodeData;
+import dev.baton.framework.Timeouts;
 import dev.baton.recipes.queue.internal.ItemOrder;
 import dev.baton.recipes.queue.internal.ItemRef;
 import dev.baton.recipes.queue.internal.QueuePaths;
@@ -160,7 +161,7 @@ public final class SimpleDistributedQueue {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
         }
         long now = System.nanoTime();
-        long nanos = timeout.toNanos();
+        long nanos = Timeouts.nanos(timeout);
         return Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
     }
 

@@ -140,6 +140,16 @@ class SimpleDistributedQueueTest {
     }
 
     @Test
+    void aTimeoutTooLongToCountMeansNoDeadline(BatonClient client, TestInfo info) throws Exception {
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
+        Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+        queue.offer(bytes("a"));
+        assertThat(queue.poll(forever)).asString(UTF_8).isEqualTo("a");
+        queue.offer(bytes("b"));
+        assertThat(strings(queue.pollMulti(3, forever))).containsExactly("b");
+    }
+
+    @Test
     void pollMultiWithTimeoutWaitsForTheFirstItem(BatonClient consumerClient, BatonClient producerClient, TestInfo info)
         throws Exception {
         SimpleDistributedQueue consumer = new SimpleDistributedQueue(consumerClient, path(info));

@@ -2,6 +2,7 @@ package dev.baton.recipes.queue.internal;
 
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.Timeouts;
 import dev.baton.recipes.queue.DeadLetter;
 import dev.baton.recipes.queue.QueueFullException;
 import dev.baton.recipes.queue.QueueLayout;
@@ -131,7 +132,7 @@ public final class QueueEngine<T> {
         if (n > settings.maxItems()) {
             throw new IllegalArgumentException("cannot put " + n + " items into a queue bounded to " + settings.maxItems());
         }
-        long deadline = System.nanoTime() + maxWait.toNanos();
+        long deadline = System.nanoTime() + Timeouts.nanos(maxWait);
         long pauseMillis = 10;
         while (store.count() + n > settings.maxItems()) {
             long remaining = deadline - System.nanoTime();
@@ -189,10 +190,10 @@ public final class QueueEngine<T> {
         signal.bump();
         try {
             if (loopThread != null) {
-                loopThread.join(settings.closeTimeout().toMillis());
+                loopThread.join(Timeouts.millis(settings.closeTimeout()));
                 if (loopThread.isAlive()) {
                     loopThread.interrupt();
-                    loopThread.join(settings.closeTimeout().toMillis());
+                    loopThread.join(Timeouts.millis(settings.closeTimeout()));
                 }
                 if (!loop.awaitIdle(settings.closeTimeout()) && ownExecutor != null) {
                     LOG.warn("queue {}: consumers still busy after {}; interrupting them", settings.path(), settings.closeTimeout());
