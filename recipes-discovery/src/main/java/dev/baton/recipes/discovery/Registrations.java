@@ -2,6 +2,7 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
@@ -193,12 +194,19 @@ final class Registrations<T> {
     void close() {
         client.removeConnectionStateListener(listener);
         reRegistrar.shutdownNow();
+        if (client.isClosed()) {
+            forgetAfterClientClosed();
+            return;
+        }
         boolean connected;
         try {
             connected = client.connectionState().isConnected() || client.blockUntilConnected(CLOSE_RECONNECT_WAIT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             connected = false;
+        } catch (ClientClosedException e) {
+            forgetAfterClientClosed();
+            return;
         }
         for (Entry<T> entry : List.copyOf(byId.values())) {
             ServiceInstance<T> instance;
@@ -229,6 +237,23 @@ final class Registrations<T> {
                         : "its node is persistent (STATIC) and stays until unregisterService removes it");
             }
         }
+    }
+
+    /**
+     * The client was closed before the discovery: its session, and every ephemeral node of it, is
+     * gone, and nothing can be deleted any more; a STATIC node stays, and the log says so.
+     */
+    private void forgetAfterClientClosed() {
+        for (Entry<T> entry : List.copyOf(byId.values())) {
+            synchronized (entry) {
+                entry.removed = true;
+                if (entry.instance != null && entry.instance.serviceType() == ServiceType.STATIC) {
+                    LOG.warn("discovery {}: the client was closed before the discovery; STATIC instance {} of '{}' stays"
+                        + " until unregisterService removes it", basePath, entry.instance.id(), entry.instance.name());
+                }
+            }
+        }
+        byId.clear();
     }
 
     /** {@link #unregister} without waiting: the guaranteed delete runs in the background. */

@@ -227,4 +227,14 @@ class ServiceDiscoveryTest {
             assertThat(client.sessionId()).as("same session: the node went by the delete, not with its session").isEqualTo(session);
         }
     }
+
+    @Test
+    void closingTheDiscoveryAfterItsClientWasClosedDoesNotThrow(@ConnectString String connect) throws Exception {
+        BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
+        ServiceDiscovery<Endpoint> discovery = discovery(client, "/closedfirst");
+        discovery.registerService(instance("s", "gone", 1));
+        client.close();
+        discovery.close(); // what try-with-resources does when the client was opened after the discovery
+        assertThat(discovery.registeredInstances()).isEmpty();
+    }
 }
