@@ -32,6 +32,19 @@ public final class Timeouts {
         return timeout.compareTo(LONGEST) >= 0 ? LONGEST.toNanos() : timeout.toNanos();
     }
 
+    /**
+     * {@link #nanos}, for a call whose timeout must not be negative.
+     *
+     * @throws IllegalArgumentException naming the timeout, if it is negative
+     */
+    public static long nonNegativeNanos(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+        }
+        return nanos(timeout);
+    }
+
     /** {@code timeout} in milliseconds, at most {@link #LONGEST}'s. */
     public static long millis(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");

@@ -29,6 +29,14 @@ class TimeoutsTest {
     }
 
     @Test
+    void aNegativeTimeoutIsRefusedWhereOneMustNotBe() {
+        assertThat(Timeouts.nonNegativeNanos(Duration.ofSeconds(2))).isEqualTo(2_000_000_000L);
+        assertThat(Timeouts.nonNegativeNanos(Duration.ZERO)).isZero();
+        assertThatThrownBy(() -> Timeouts.nonNegativeNanos(Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("timeout must not be negative, was PT-0.005S");
+    }
+
+    @Test
     void aNullTimeoutIsRefusedByName() {
         assertThatThrownBy(() -> Timeouts.nanos(null)).isInstanceOf(NullPointerException.class).hasMessage("timeout");
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.InterProcessLock;
 import dev.baton.framework.NoNodeException;
 import dev.baton.test.history.Event;
@@ -175,6 +176,16 @@ public abstract class LockContract {
         assertTrue(holder.acquire(ChronoUnit.FOREVER.getDuration()), "a free lock is had at once with the longest timeout");
         holder.release();
         awaitNoEphemeralNodes("after both released");
+    }
+
+    @Test
+    public void acquiringThroughAClosedClientFailsAtOnceInEveryForm() throws InterruptedException {
+        BatonClient closed = client();
+        InterProcessLock lock = newLock(closed, lockPath());
+        closed.close();
+        assertThrows(ClientClosedException.class, lock::acquire);
+        assertThrows(ClientClosedException.class, () -> lock.acquire(Duration.ofSeconds(5)));
+        assertFalse(lock.isAcquiredInThisProcess());
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.baton.framework.contention;
 
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.CreatedNode;
 import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.internal.Errors;
 import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.WakeUps;
 import java.util.concurrent.CancellationException;
@@ -50,9 +52,19 @@ abstract sealed class AttemptState<R> permits Attempt {
         takeTicket();
     }
 
-    /** Runs {@code step} on this attempt's executor once {@code reply} completes. */
+    /**
+     * Runs {@code step} on this attempt's executor once {@code reply} completes. A reply that
+     * failed because the client is closed ends the attempt where it arrives: a closed client's
+     * executor no longer runs steps, so handing it over would leave the result pending forever.
+     */
     <T> void then(CompletableFuture<T> reply, BiConsumer<T, Throwable> step) {
-        reply.whenComplete((value, e) -> steps.execute(() -> step.accept(value, e)));
+        reply.whenComplete((value, e) -> {
+            if (e != null && Errors.unwrap(e) instanceof ClientClosedException closed) {
+                result.completeExceptionally(closed);
+                return;
+            }
+            steps.execute(() -> step.accept(value, e));
+        });
     }
 
     /** A watcher that only hands the event to this attempt's executor. */

@@ -57,6 +57,6 @@ public final class DistributedBarrier {
     /** Waits up to {@code timeout} for the gate to open; returns whether it did. */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        return NodeWait.until(client, path, stat -> stat == null, NodeWait.deadline(Timeouts.nanos(timeout)));
+        return NodeWait.until(client, path, stat -> stat == null, NodeWait.deadline(Timeouts.nonNegativeNanos(timeout)));
     }
 }

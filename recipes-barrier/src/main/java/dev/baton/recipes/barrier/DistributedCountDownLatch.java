@@ -138,7 +138,7 @@ public final class DistributedCountDownLatch {
 
     /** Waits up to {@code timeout} for the count to reach zero; returns whether it did. */
     public boolean await(Duration timeout) throws InterruptedException {
-        return await(NodeWait.deadline(Timeouts.nanos(timeout)));
+        return await(NodeWait.deadline(Timeouts.nonNegativeNanos(timeout)));
     }
 
     private boolean await(long deadline) throws InterruptedException {

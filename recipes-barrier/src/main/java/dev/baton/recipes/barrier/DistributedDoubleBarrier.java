@@ -98,7 +98,7 @@ public final class DistributedDoubleBarrier {
 
     /** Waits up to {@code timeout} for {@code memberQty} members; false (and no node left) on timeout. */
     public boolean enter(Duration timeout) throws InterruptedException {
-        return enter(Timeouts.nanos(timeout));
+        return enter(Timeouts.nonNegativeNanos(timeout));
     }
 
     private boolean enter(long timeoutNanos) throws InterruptedException {
@@ -242,7 +242,7 @@ public final class DistributedDoubleBarrier {
 
     /** Waits up to {@code timeout} for every member to leave; false (and our node removed) on timeout. */
     public boolean leave(Duration timeout) throws InterruptedException {
-        return leave(Timeouts.nanos(timeout));
+        return leave(Timeouts.nonNegativeNanos(timeout));
     }
 
     private boolean leave(long timeoutNanos) throws InterruptedException {

@@ -77,6 +77,15 @@ class DistributedBarrierTest {
         assertThat(barrier.waitOnBarrier(Duration.ofMillis(200))).isTrue();
         assertThat(barrier.waitOnBarrier(Duration.ofMillis(Long.MAX_VALUE))).as("a timeout too long to count means no limit")
             .isTrue();
+        assertThatThrownBy(() -> barrier.waitOnBarrier(Duration.ofSeconds(-1))).as("not taken for 'no limit'")
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-1S");
+        DistributedCountDownLatch latch = new DistributedCountDownLatch(client, path(info) + "-latch");
+        assertThatThrownBy(() -> latch.await(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("PT-1S");
+        DistributedDoubleBarrier twice = new DistributedDoubleBarrier(client, path(info) + "-double", 2);
+        assertThatThrownBy(() -> twice.enter(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("PT-1S");
+        assertThat(client.checkExists().forPath(path(info) + "-double")).as("a refused enter leaves nothing").isNull();
     }
 
     @Test

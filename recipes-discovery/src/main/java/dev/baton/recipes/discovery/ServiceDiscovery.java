@@ -2,6 +2,7 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.recipes.discovery.internal.Names;
 import java.time.Duration;
@@ -90,8 +91,12 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
      *
      * @throws MissingDependencyException if a required service has no usable instance and the
      *     builder says to fail (the default)
+     * @throws ClientClosedException if the client is closed
      */
     public void start() throws InterruptedException {
+        if (client.isClosed()) {
+            throw new ClientClosedException("start the service discovery", basePath);
+        }
         synchronized (this) {
             switch (state) {
                 case LATENT -> state = State.STARTED;

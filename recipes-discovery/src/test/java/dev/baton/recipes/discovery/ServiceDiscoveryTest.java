@@ -236,5 +236,8 @@ class ServiceDiscoveryTest {
         client.close();
         discovery.close(); // what try-with-resources does when the client was opened after the discovery
         assertThat(discovery.registeredInstances()).isEmpty();
+        ServiceDiscovery<Endpoint> late = ServiceDiscoveryBuilder.builder(Endpoint.class).client(client).basePath("/closedfirst").build();
+        assertThatThrownBy(late::start).isInstanceOf(dev.baton.framework.ClientClosedException.class)
+            .hasMessageContaining("/closedfirst");
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
@@ -82,6 +83,7 @@ public final class LeaderLatch implements Closeable {
         CLOSED
     }
 
+    private final BatonClient client;
     private final String path;
     private final String participantId;
     private final Line line;
@@ -99,6 +101,7 @@ public final class LeaderLatch implements Closeable {
     }
 
     private LeaderLatch(Builder b) {
+        this.client = b.client;
         this.path = b.path;
         this.participantId = b.participantId;
         this.leadership = b.leadership(this, "latch");
@@ -113,8 +116,15 @@ public final class LeaderLatch implements Closeable {
         return new Builder(client, path, participantId);
     }
 
-    /** Joins the election (in the background). */
+    /**
+     * Joins the election (in the background).
+     *
+     * @throws ClientClosedException if the client is closed (nothing could ever be elected)
+     */
     public void start() {
+        if (client.isClosed()) {
+            throw new ClientClosedException("start the leader latch", path);
+        }
         synchronized (this) {
             Leadership.checkNotStarted(state == State.LATENT, "latch on " + path, state);
             moveTo(State.WAITING);

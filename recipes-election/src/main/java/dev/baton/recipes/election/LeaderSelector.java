@@ -105,8 +105,15 @@ public final class LeaderSelector implements Closeable {
         return new Builder(client, path, participantId, listener);
     }
 
-    /** Queues the first turn. */
+    /**
+     * Queues the first turn.
+     *
+     * @throws ClientClosedException if the client is closed (no turn could ever come)
+     */
     public void start() {
+        if (client.isClosed()) {
+            throw new ClientClosedException("start the leader selector", path);
+        }
         synchronized (this) {
             Leadership.checkNotStarted(state == State.LATENT, "selector on " + path, state);
             moveTo(State.IDLE);

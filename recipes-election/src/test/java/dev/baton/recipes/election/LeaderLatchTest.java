@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.InvalidPathException;
+import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -205,6 +208,16 @@ class LeaderLatchTest {
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("LEASE");
         assertThatThrownBy(() -> LeaderLatch.builder(a, "/latch/misuse", "a").leaseMargin(Duration.ofMillis(-1)))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-0.001S");
+    }
+
+    @Test
+    void startingOnAClosedClientFailsAtOnce(@ConnectString String connect) {
+        BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
+        closed.close();
+        LeaderLatch latch = new LeaderLatch(closed, "/latch/closed", "a");
+        assertThatThrownBy(latch::start).isInstanceOf(ClientClosedException.class).hasMessageContaining("/latch/closed");
+        LeaderSelector selector = new LeaderSelector(closed, "/selector/closed", "a", client -> { });
+        assertThatThrownBy(selector::start).isInstanceOf(ClientClosedException.class).hasMessageContaining("/selector/closed");
     }
 
     static String nodeWithToken(BatonClient client, String path, long token) throws InterruptedException {

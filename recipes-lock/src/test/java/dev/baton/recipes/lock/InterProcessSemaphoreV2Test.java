@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.InvalidPathException;
+import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -154,5 +157,19 @@ class InterProcessSemaphoreV2Test {
             .hasMessageContaining("was 3");
         assertThatThrownBy(() -> semaphore.acquire(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new InterProcessSemaphoreMutex(a, "")).isInstanceOf(InvalidPathException.class);
+    }
+
+    @Test
+    void aClosedClientFailsEveryFormOfAcquisitionAtOnceInsteadOfHanging(@ConnectString String connect) throws Exception {
+        BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(closed, "/sem/closed", 2);
+        InterProcessMutex mutex = new InterProcessMutex(closed, "/mutex/closed");
+        closed.close();
+        assertThatThrownBy(() -> semaphore.acquire(Duration.ofSeconds(5))).isInstanceOf(ClientClosedException.class);
+        assertThatThrownBy(() -> semaphore.acquireAsync(Duration.ofSeconds(5)).get(WAIT.toSeconds(), TimeUnit.SECONDS))
+            .hasCauseInstanceOf(ClientClosedException.class);
+        assertThatThrownBy(() -> mutex.acquireAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS))
+            .hasCauseInstanceOf(ClientClosedException.class);
+        assertThatThrownBy(() -> mutex.acquireLease(Duration.ofSeconds(5))).isInstanceOf(ClientClosedException.class);
     }
 }
