@@ -3,6 +3,7 @@ package dev.baton.framework;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.framework.cache.TreeCache;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
@@ -64,6 +65,18 @@ class BadInputTest {
             .isInstanceOf(NullPointerException.class).hasMessage("data");
         assertThatThrownBy(() -> client.create().withAcl(List.of()))
             .isInstanceOf(IllegalArgumentException.class).hasMessage("acl must grant something to someone, was empty");
+    }
+
+    @Test
+    void waitsRefuseANegativeTimeoutAndTakeOneTooLongToCountAsNoLimit(BatonClient client) throws Exception {
+        assertThatThrownBy(() -> client.blockUntilConnected(Duration.ofSeconds(-1)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("timeout must not be negative, was PT-1S");
+        assertThat(client.blockUntilConnected(Duration.ofMillis(Long.MAX_VALUE))).isTrue();
+        try (TreeCache cache = TreeCache.builder(client, "/badinput-cache").build()) {
+            cache.start();
+            assertThatThrownBy(() -> cache.awaitInitialized(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
+            assertThat(cache.awaitInitialized(java.time.temporal.ChronoUnit.FOREVER.getDuration())).isTrue();
+        }
     }
 
     @Test

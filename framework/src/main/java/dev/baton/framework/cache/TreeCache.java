@@ -108,7 +108,7 @@ public final class TreeCache implements AutoCloseable {
 
     /** Waits for the first full load; returns false if {@code timeout} passed first. */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return initialized.await(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS);
+        return initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
     public void addListener(CacheListener listener) {

@@ -147,7 +147,7 @@ public final class Connection implements HandleSource {
     }
 
     public boolean blockUntilConnected(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
+        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
         lock.lock();
         try {
             while (true) {

@@ -99,7 +99,7 @@ public final class ServiceCache<T> implements AutoCloseable {
 
     /** Waits for the first load; false if {@code timeout} passed first. */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
-        return loaded.await(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS);
+        return loaded.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
     /** The service's instances as last seen, in node-name order (all of them, disabled ones too). */

@@ -4,6 +4,7 @@ import static dev.baton.recipes.discovery.Fixtures.discovery;
 import static dev.baton.recipes.discovery.Fixtures.instance;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
@@ -32,6 +33,9 @@ class ServiceCacheTest {
             cache.addListener(changes::incrementAndGet);
             cache.start();
             assertThat(cache.getInstances()).as("loaded by start()").containsExactly(first);
+            assertThat(cache.awaitLoaded(Duration.ofMillis(Long.MAX_VALUE))).as("a timeout too long to count: no limit").isTrue();
+            assertThatThrownBy(() -> cache.awaitLoaded(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PT-1S");
 
             ServiceInstance<Endpoint> second = instance("orders", "o2", 2);
             registrant.registerService(second);

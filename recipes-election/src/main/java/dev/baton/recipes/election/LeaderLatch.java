@@ -197,7 +197,7 @@ public final class LeaderLatch implements Closeable {
 
     /** Waits up to {@code timeout} for this latch to lead; returns whether it does. */
     public boolean await(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
+        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
         synchronized (this) {
             while (!leadingNow()) {
                 long left = deadline - System.nanoTime();

@@ -199,6 +199,8 @@ class LeaderLatchTest {
         assertThatThrownBy(latch::await).isInstanceOf(IllegalStateException.class).hasMessageContaining("start()");
         latch.start();
         assertThatThrownBy(latch::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("already started");
+        assertThatThrownBy(() -> latch.await(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("PT-1S");
         latch.close();
         latch.close(); // a second close is harmless
         assertThatThrownBy(latch::await).isInstanceOf(ElectionClosedException.class);

@@ -299,6 +299,8 @@ class DistributedQueueTest {
             assertThatThrownBy(() -> queue.putMulti(java.util.Arrays.asList("a", null)))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("item 1");
             assertThatThrownBy(() -> queue.putMulti(List.of())).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> queue.put("x", Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxWait must not be negative, was PT-1S");
             assertThatThrownBy(() -> queue.put("x".repeat(2 * 1024 * 1024))).isInstanceOf(DataTooLargeException.class);
             assertThatThrownBy(() -> brokenQueue.put("x")).isInstanceOf(QueueSerializationException.class)
                 .hasMessageContaining("no bytes for x");

@@ -91,6 +91,9 @@ public final class QueueEngine<T> {
         requireStarted("put");
         Objects.requireNonNull(items, "items");
         Objects.requireNonNull(maxWait, "maxWait");
+        if (maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
+        }
         if (items.isEmpty() || items.size() > MAX_PUT_MULTI) {
             throw new IllegalArgumentException("a put takes 1 to " + MAX_PUT_MULTI + " items, was " + items.size());
         }
