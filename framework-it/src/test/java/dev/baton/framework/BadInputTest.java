@@ -80,6 +80,15 @@ class BadInputTest {
     }
 
     @Test
+    void aCacheOfAClosedClientRefusesToStart(@ConnectString String connect) {
+        BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
+        closed.close();
+        try (TreeCache cache = TreeCache.builder(closed, "/closed-cache").build()) {
+            assertThatThrownBy(cache::start).isInstanceOf(ClientClosedException.class).hasMessageContaining("/closed-cache");
+        }
+    }
+
+    @Test
     void aClosedClientRefusesEveryOperationAndItsEphemeralNodesAreGone(@ConnectString String connect, BatonClient observer)
         throws Exception {
         BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));

@@ -1,6 +1,7 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
@@ -93,10 +94,17 @@ public final class TreeCache implements AutoCloseable {
         return new Builder(client, path);
     }
 
-    /** Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load. */
+    /**
+     * Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load.
+     *
+     * @throws ClientClosedException if the client is closed (the cache could never load)
+     */
     public synchronized void start() {
         if (closed) {
             throw new IllegalStateException("cache of " + root + " is closed");
+        }
+        if (client.isClosed()) {
+            throw new ClientClosedException("start the cache", root);
         }
         if (started) {
             return;

@@ -1,6 +1,7 @@
 package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.CacheEvent;
 import dev.baton.framework.cache.ChildData;
@@ -94,7 +95,12 @@ public final class ServiceCache<T> implements AutoCloseable {
             }
         }
         tree.addListener(this::onEvent);
-        tree.start();
+        try {
+            tree.start();
+        } catch (ClientClosedException e) {
+            close();
+            throw e;
+        }
     }
 
     /** Waits for the first load; false if {@code timeout} passed first. */

@@ -176,4 +176,15 @@ class ServiceCacheTest {
             assertThat(cache.getInstances()).as("a closed cache no longer changes").isEmpty();
         }
     }
+
+    @Test
+    void aCacheOnAClosedClientFailsAtOnceInsteadOfWaitingForItsStartTimeout(@ConnectString String connect) throws Exception {
+        BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
+        ServiceDiscovery<Endpoint> discovery = discovery(client, "/closedcache");
+        client.close();
+        ServiceCache<Endpoint> cache = discovery.serviceCacheBuilder().name("s").build();
+        assertThatThrownBy(cache::start).isInstanceOf(dev.baton.framework.ClientClosedException.class)
+            .hasMessageContaining("/closedcache/s");
+        discovery.close();
+    }
 }
