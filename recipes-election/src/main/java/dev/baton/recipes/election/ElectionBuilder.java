@@ -3,6 +3,7 @@ package dev.baton.recipes.election;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.election.internal.Leadership;
 import dev.baton.recipes.election.internal.Line;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -14,6 +15,13 @@ import java.util.Objects;
  * @param <B> the concrete builder, returned by every setter
  */
 public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
+    /**
+     * Largest participant id, in UTF-8 bytes: it is the data of the participant's node, read for
+     * every participant whenever the participants are listed, and it names a process (a host and
+     * port, a pod name), so this is far more than an id needs and far less than ZooKeeper's 1 MB.
+     */
+    public static final int MAX_PARTICIPANT_ID_BYTES = 64 * 1024;
+
     final BatonClient client;
     final String path;
     final String participantId;
@@ -24,9 +32,20 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
     ElectionBuilder(BatonClient client, String path, String participantId, String marker) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = Objects.requireNonNull(path, "path");
-        this.participantId = Objects.requireNonNull(participantId, "participantId");
+        this.participantId = checkParticipantId(participantId);
         this.marker = marker;
         Line.of(client, path, marker); // fails now, naming the path, if it is not a valid folder
+    }
+
+    /** {@code id}, if it can be a participant id; otherwise an IllegalArgumentException saying why. */
+    static String checkParticipantId(String id) {
+        Objects.requireNonNull(id, "participantId");
+        int bytes = id.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_PARTICIPANT_ID_BYTES) {
+            throw new IllegalArgumentException("participantId is " + bytes + " bytes in UTF-8; at most " + MAX_PARTICIPANT_ID_BYTES
+                + " (it is the participant's node data, read whenever the participants are listed)");
+        }
+        return id;
     }
 
     /** When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY: SESSION). */

@@ -245,9 +245,11 @@ public final class LeaderLatch implements Closeable {
      * observers and Curator see it) without a new election; kept if it joins again later.
      *
      * @throws NotLeaderException if this latch does not lead
+     * @throws IllegalArgumentException if {@code id} is longer than
+     *     {@link ElectionBuilder#MAX_PARTICIPANT_ID_BYTES} in UTF-8
      */
     public void proclaim(String id) throws InterruptedException {
-        candidacy.publishing(leadership.proclaim(id));
+        candidacy.publishing(leadership.proclaim(ElectionBuilder.checkParticipantId(id)));
     }
 
     /** The participant whose node is first in line, or {@code Participant("", false)} if nobody is in line. */

@@ -206,6 +206,11 @@ class LeaderLatchTest {
         assertThatThrownBy(latch::await).isInstanceOf(ElectionClosedException.class);
         assertThatThrownBy(() -> new LeaderLatch(a, "no-slash", "a")).isInstanceOf(InvalidPathException.class)
             .hasMessageContaining("no-slash");
+        String huge = "x".repeat(ElectionBuilder.MAX_PARTICIPANT_ID_BYTES + 1);
+        assertThatThrownBy(() -> new LeaderLatch(a, "/latch/misuse", huge)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("participantId is 65537 bytes");
+        assertThatThrownBy(() -> new LeaderSelector(a, "/selector/misuse", huge, client -> { }))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 65536");
         assertThatThrownBy(() -> LeaderLatch.builder(a, "/latch/misuse", "a").leaseMargin(Duration.ofMillis(100)).build())
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("LEASE");
         assertThatThrownBy(() -> LeaderLatch.builder(a, "/latch/misuse", "a").leaseMargin(Duration.ofMillis(-1)))
