@@ -9,6 +9,7 @@ import dev.baton.recipes.queue.internal.QueuePaths;
 import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.recipes.queue.internal.Receipts;
 import dev.baton.recipes.queue.internal.Signal;
+import dev.baton.recipes.queue.internal.Taken;
 import dev.baton.recipes.queue.internal.Waits;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -261,9 +262,9 @@ public final class SimpleDistributedQueue {
                 }
             }
             if (!refs.isEmpty()) {
-                List<QueueStore.Taken> taken = store.takeAll(refs, datas);
+                List<Taken> taken = store.takeAll(refs, datas);
                 if (!taken.isEmpty()) {
-                    return taken.stream().map(QueueStore.Taken::data).toList();
+                    return taken.stream().map(Taken::data).toList();
                 }
             }
         }

@@ -185,7 +185,7 @@ public final class ConsumerLoop<T> implements Runnable {
             if (present.isEmpty()) {
                 return;
             }
-            List<QueueStore.Taken> taken;
+            List<Taken> taken;
             try {
                 taken = store.takeAll(present, datas);
             } catch (QueueOutcomeUnknownException e) {
@@ -226,13 +226,13 @@ public final class ConsumerLoop<T> implements Runnable {
      * Consumes taken items in order. Once close() interrupts a delivery, the items after it are
      * not started: they become dead letters, as the interrupted one's unconsumed items do.
      */
-    private void deliverTaken(List<QueueStore.Taken> taken) {
+    private void deliverTaken(List<Taken> taken) {
         for (int k = 0; k < taken.size(); k++) {
-            QueueStore.Taken item = taken.get(k);
+            Taken item = taken.get(k);
             Delivery.Result result = delivery.run(item.ref().path(), item.data(), () -> true);
             List<DeadLetters.Entry> dead = new ArrayList<>(result.dead());
             if (result.interrupted()) {
-                for (QueueStore.Taken rest : taken.subList(k + 1, taken.size())) {
+                for (Taken rest : taken.subList(k + 1, taken.size())) {
                     dead.addAll(Delivery.entriesFor(rest.ref().path(), rest.data(),
                         "not consumed: the queue was closed while the consumer ran"));
                 }

@@ -1,5 +1,6 @@
 package dev.baton.recipes.queue.internal;
 
+import dev.baton.framework.Timeouts;
 import dev.baton.recipes.queue.QueueConsumer;
 import dev.baton.recipes.queue.QueueSerializer;
 import java.time.Duration;
@@ -90,6 +91,16 @@ public final class Delivery<T> {
         }
     }
 
+    /**
+     * The pause before attempt {@code attempt + 1}: {@code attempt} times the backoff, without
+     * overflowing for a backoff too long to count (which would throw here, after the item was
+     * taken, and lose it in plain mode).
+     */
+    static long pauseMillis(Duration backoff, int attempt) {
+        long base = Timeouts.millis(backoff);
+        return base > Long.MAX_VALUE / attempt ? Long.MAX_VALUE : base * attempt;
+    }
+
     /** Null if consumed; otherwise why it was given up. */
     private String consumeOne(byte[] raw, java.util.function.BooleanSupplier stillOurs) throws InterruptedException {
         T item;
@@ -109,7 +120,7 @@ public final class Delivery<T> {
                 last = e;
                 LOG.warn("consumer failed on attempt {} of {}: {}", attempt, maxAttempts, e.toString());
                 if (attempt < maxAttempts) {
-                    Thread.sleep(backoff.multipliedBy(attempt).toMillis());
+                    Thread.sleep(pauseMillis(backoff, attempt));
                     if (!stillOurs.getAsBoolean()) {
                         return ABANDONED;
                     }

@@ -51,6 +51,7 @@ public final class QueueStore {
     private final boolean flat;
     private final Receipts receipts;
     private final ProducerShards shards;
+    private final Takes takes;
 
     public QueueStore(BatonClient client, String path, String prefix, ItemOrder order, boolean flat, Receipts receipts) {
         this.client = client;
@@ -60,6 +61,7 @@ public final class QueueStore {
         this.flat = flat;
         this.receipts = receipts;
         this.shards = new ProducerShards(client, path, this::children, this::ensurePath);
+        this.takes = new Takes(client, receipts);
     }
 
     public String path() {
@@ -247,112 +249,13 @@ public final class QueueStore {
      *     outcome could be read (the exception carries the item)
      */
     public byte[] take(ItemRef ref, NodeData data) throws InterruptedException {
-        List<Taken> taken = takeAll(List.of(ref), List.of(data));
+        List<Taken> taken = takes.takeAll(List.of(ref), List.of(data));
         return taken.isEmpty() ? null : taken.get(0).data();
     }
 
-    /** An item a take removed: its node and its data. */
-    public record Taken(ItemRef ref, byte[] data) {
-    }
-
-    /**
-     * Removes the items read as {@code datas} ({@code refs}' data, same order) in one
-     * transaction and returns those it removed, in the given order. An item another
-     * consumer took first (or that changed since it was read) is left out: the transaction is
-     * sent again without it, so the call costs one write plus one per such item.
-     *
-     * @throws QueueOutcomeUnknownException if the reply was lost and the session ended before the
-     *     outcome could be read (the exception carries every item of that transaction, which
-     *     removed all of them or none)
-     */
+    /** {@link Takes#takeAll}: removes the items read as {@code datas} in one transaction. */
     public List<Taken> takeAll(List<ItemRef> refs, List<NodeData> datas) throws InterruptedException {
-        if (refs.size() != datas.size()) {
-            throw new IllegalArgumentException(refs.size() + " items but " + datas.size() + " data");
-        }
-        List<ItemRef> left = new ArrayList<>(refs);
-        List<NodeData> leftData = new ArrayList<>(datas);
-        boolean retriedOnNewSession = false;
-        while (!left.isEmpty()) {
-            Receipt r = receipts.borrow();
-            Commit c = receipts.commit(r, takeNote(left), tx -> {
-                for (int i = 0; i < left.size(); i++) {
-                    tx.delete(left.get(i).path(), leftData.get(i).stat().getVersion());
-                }
-            });
-            switch (c.outcome()) {
-                case APPLIED -> {
-                    receipts.release(r);
-                    return taken(left, leftData);
-                }
-                case REJECTED -> {
-                    receipts.release(r);
-                    // another consumer took that one (or it changed: it will be listed again); the rest are still ours to try
-                    int gone = goneIndex(c, left.size());
-                    left.remove(gone);
-                    leftData.remove(gone);
-                }
-                case NOT_APPLIED -> {
-                    receipts.release(r);
-                    throw c.error();
-                }
-                case RECEIPT_LOST -> {
-                    receipts.discard(r);
-                    // if every item is still there, nothing was applied: try once more on the new session
-                    if (!retriedOnNewSession && allExist(left)) {
-                        retriedOnNewSession = true;
-                        continue;
-                    }
-                    throw unknownTake(left, leftData, c);
-                }
-                case UNKNOWN -> {
-                    receipts.discard(r);
-                    throw unknownTake(left, leftData, c);
-                }
-            }
-        }
-        return List.of();
-    }
-
-    /** The receipt's note for a take: the (first) item's path. */
-    private static byte[] takeNote(List<ItemRef> refs) {
-        String first = refs.get(0).path();
-        return (refs.size() == 1 ? first : first + " and " + (refs.size() - 1) + " more").getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static List<Taken> taken(List<ItemRef> refs, List<NodeData> datas) {
-        List<Taken> taken = new ArrayList<>(refs.size());
-        for (int i = 0; i < refs.size(); i++) {
-            taken.add(new Taken(refs.get(i), datas.get(i).data()));
-        }
-        return taken;
-    }
-
-    /** Which item of a refused take is gone or changed; any other refusal is thrown. */
-    private static int goneIndex(Commit c, int items) {
-        boolean gone = c.code() == KeeperException.Code.NONODE || c.code() == KeeperException.Code.BADVERSION;
-        if (!gone || c.failedIndex() < 0 || c.failedIndex() >= items) {
-            throw c.error();
-        }
-        return c.failedIndex();
-    }
-
-    private boolean allExist(List<ItemRef> refs) throws InterruptedException {
-        List<CompletableFuture<Stat>> stats = new ArrayList<>();
-        for (ItemRef ref : refs) {
-            stats.add(client.checkExists().forPathAsync(ref.path()));
-        }
-        boolean all = true;
-        for (CompletableFuture<Stat> stat : stats) {
-            all &= Waits.await(stat) != null;
-        }
-        return all;
-    }
-
-    private static QueueOutcomeUnknownException unknownTake(List<ItemRef> refs, List<NodeData> datas, Commit c) {
-        String what = refs.size() == 1 ? refs.get(0).path() : refs.size() + " items from " + refs.get(0).path();
-        return new QueueOutcomeUnknownException("take of " + what + ": the reply was lost and the outcome could not be read;"
-            + " the item" + (refs.size() == 1 ? "" : "s") + " may have been taken by this call or by another consumer",
-            refs.get(0).path(), datas.stream().map(NodeData::data).toList(), c.error());
+        return takes.takeAll(refs, datas);
     }
 
     List<String> children(String parent, Watcher watcher) throws InterruptedException {

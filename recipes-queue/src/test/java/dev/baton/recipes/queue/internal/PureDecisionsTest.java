@@ -57,4 +57,15 @@ class PureDecisionsTest {
         assertThat(ItemOrder.PRIORITY.newItemsMayJumpAhead()).isTrue();
         assertThat(ItemOrder.DELAY.newItemsMayJumpAhead()).isTrue();
     }
+
+    @Test
+    void theRetryPauseGrowsWithTheAttemptAndNeverOverflows() {
+        assertThat(Delivery.pauseMillis(java.time.Duration.ofMillis(100), 1)).isEqualTo(100);
+        assertThat(Delivery.pauseMillis(java.time.Duration.ofMillis(100), 3)).isEqualTo(300);
+        assertThat(Delivery.pauseMillis(java.time.Duration.ZERO, 5)).isZero();
+        // a backoff too long to count: a very long pause, not an ArithmeticException after the item was taken
+        java.time.Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+        assertThat(Delivery.pauseMillis(forever, 2)).isEqualTo(2 * dev.baton.framework.Timeouts.LONGEST.toMillis());
+        assertThat(Delivery.pauseMillis(forever, Integer.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+    }
 }

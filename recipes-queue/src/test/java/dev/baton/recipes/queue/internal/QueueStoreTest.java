@@ -38,11 +38,11 @@ class QueueStoreTest {
         other.delete().forPath(refs.get(2).path());
         other.setData().forPath(refs.get(4).path(), "changed".getBytes(StandardCharsets.UTF_8));
 
-        List<QueueStore.Taken> taken = store.takeAll(refs, datas);
+        List<Taken> taken = store.takeAll(refs, datas);
 
         assertThat(taken).extracting(t -> new String(t.data(), StandardCharsets.UTF_8))
             .containsExactly("item-0", "item-1", "item-3", "item-5");
-        assertThat(taken).extracting(QueueStore.Taken::ref).containsExactly(refs.get(0), refs.get(1), refs.get(3), refs.get(5));
+        assertThat(taken).extracting(Taken::ref).containsExactly(refs.get(0), refs.get(1), refs.get(3), refs.get(5));
         assertThat(store.list(null)).as("the changed item stays, to be read again").extracting(ItemRef::path)
             .containsExactly(refs.get(4).path());
     }
