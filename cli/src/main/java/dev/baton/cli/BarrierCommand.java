@@ -149,13 +149,17 @@ final class BarrierCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
+            // refused without the ensemble, before connecting (exit 64 at once)
+            if (!List.of("set", "count-down", "await", "get").contains(action)) {
+                throw new CliExit(ExitCodes.USAGE, "latch action must be set, count-down, await or get, was '" + action + "'");
+            }
+            if (action.equals("set") && count == null) {
+                throw new CliExit(ExitCodes.USAGE, "latch set needs a count: baton latch set NAME N");
+            }
             try (BatonClient client = connection.connect()) {
                 DistributedCountDownLatch latch = new DistributedCountDownLatch(client, Names.path("latches", name));
                 switch (action) {
                     case "set" -> {
-                        if (count == null) {
-                            throw new CliExit(ExitCodes.USAGE, "latch set needs a count: baton latch set NAME N");
-                        }
                         if (!latch.trySetCount(count)) {
                             throw new CliExit(ExitCodes.NOT_ACQUIRED, "latch " + name + " is still counting down; set it again at zero");
                         }
@@ -172,7 +176,7 @@ final class BarrierCommand implements Runnable {
                             return ExitCodes.NOT_ACQUIRED;
                         }
                     }
-                    default -> throw new CliExit(ExitCodes.USAGE, "latch action must be set, count-down, await or get, was '" + action + "'");
+                    default -> throw new IllegalStateException("checked above: " + action);
                 }
                 return ExitCodes.OK;
             }

@@ -41,22 +41,32 @@ final class QueueCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        // what can be refused without the ensemble is refused before connecting (exit 64 at once)
+        switch (action) {
+            case "put" -> {
+                if (items == null || items.isEmpty()) {
+                    throw new CliExit(ExitCodes.USAGE, "queue put needs at least one ITEM");
+                }
+            }
+            case "take" -> {
+                if (max < 1 || max > SimpleDistributedQueue.MAX_POLL_MULTI) {
+                    throw new CliExit(ExitCodes.USAGE, "--max must be 1 to " + SimpleDistributedQueue.MAX_POLL_MULTI + ", was " + max);
+                }
+            }
+            case "size" -> {
+            }
+            default -> throw new CliExit(ExitCodes.USAGE, "queue action must be put, take or size, was '" + action + "'");
+        }
         try (BatonClient client = connection.connect()) {
             SimpleDistributedQueue queue = new SimpleDistributedQueue(client, Names.path("queues", name));
             PrintWriter out = spec.commandLine().getOut();
             switch (action) {
                 case "put" -> {
-                    if (items == null || items.isEmpty()) {
-                        throw new CliExit(ExitCodes.USAGE, "queue put needs at least one ITEM");
-                    }
                     for (String item : items) {
                         queue.offer("-".equals(item) ? System.in.readAllBytes() : item.getBytes(UTF_8));
                     }
                 }
                 case "take" -> {
-                    if (max < 1 || max > SimpleDistributedQueue.MAX_POLL_MULTI) {
-                        throw new CliExit(ExitCodes.USAGE, "--max must be 1 to " + SimpleDistributedQueue.MAX_POLL_MULTI + ", was " + max);
-                    }
                     List<byte[]> taken = queue.pollMulti(max, timeout == null ? ChronoUnit.FOREVER.getDuration() : timeout);
                     if (taken.isEmpty()) {
                         throw new CliExit(ExitCodes.NOT_ACQUIRED, "queue " + name + " stayed empty for " + Durations.format(timeout));
@@ -64,7 +74,7 @@ final class QueueCommand implements Callable<Integer> {
                     taken.forEach(item -> out.println(new String(item, UTF_8)));
                 }
                 case "size" -> out.println(queue.size());
-                default -> throw new CliExit(ExitCodes.USAGE, "queue action must be put, take or size, was '" + action + "'");
+                default -> throw new IllegalStateException("checked above: " + action);
             }
             out.flush();
             return ExitCodes.OK;

@@ -1,0 +1,52 @@
+package dev.baton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Mistakes an operator can make on the command line are told at once (exit 64), before baton
+ * tries to reach an ensemble: nothing listens on port 1 here, so a command that connected first
+ * would fail with 69 after its connect timeout instead.
+ */
+class UsageErrorsTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Map<String, String> NOWHERE = Map.of("BATON_CONNECT", "127.0.0.1:1");
+
+    @TempDir
+    Path dir;
+
+    private BatonProcess baton(String... args) throws Exception {
+        return BatonProcess.start(dir, NOWHERE, args);
+    }
+
+    private static int exit(BatonProcess process) throws Exception {
+        try (process) {
+            return process.exitCode(WAIT);
+        }
+    }
+
+    @Test
+    void aWrongQueueActionOrAnEmptyPutIsAUsageError() throws Exception {
+        BatonProcess frob = baton("queue", "frob", "jobs");
+        assertThat(exit(frob)).isEqualTo(ExitCodes.USAGE);
+        assertThat(frob.stderr()).contains("queue action must be put, take or size, was 'frob'");
+        BatonProcess empty = baton("queue", "put", "jobs");
+        assertThat(exit(empty)).isEqualTo(ExitCodes.USAGE);
+        assertThat(empty.stderr()).contains("needs at least one ITEM");
+    }
+
+    @Test
+    void aWrongLatchActionOrASetWithoutACountIsAUsageError() throws Exception {
+        BatonProcess frob = baton("latch", "frob", "done");
+        assertThat(exit(frob)).isEqualTo(ExitCodes.USAGE);
+        assertThat(frob.stderr()).contains("latch action must be set, count-down, await or get, was 'frob'");
+        BatonProcess noCount = baton("latch", "set", "done");
+        assertThat(exit(noCount)).isEqualTo(ExitCodes.USAGE);
+        assertThat(noCount.stderr()).contains("latch set needs a count");
+    }
+}
