@@ -1,0 +1,87 @@
+package dev.baton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The recipes an operator drives from a shell script — latch, gate, discovery, the tree commands
+ * — as child processes against an embedded ensemble: their output and exit codes.
+ */
+@EnsembleTest
+class ShellRecipesTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    EmbeddedEnsemble ensemble;
+    @TempDir
+    Path dir;
+
+    private BatonProcess start(String... args) throws Exception {
+        return BatonProcess.start(dir, Map.of("BATON_CONNECT", ensemble.connectString()), args);
+    }
+
+    /** Runs baton to its end and returns it (exit code checked by the caller). */
+    private Ran run(String... args) throws Exception {
+        try (BatonProcess process = start(args)) {
+            int code = process.exitCode(WAIT);
+            return new Ran(code, process.stdout(), process.stderr());
+        }
+    }
+
+    private record Ran(int code, String out, String err) {
+    }
+
+    @Test
+    void aLatchCountsDownToZeroAndThenLetsItsWaitersThrough() throws Exception {
+        assertThat(run("latch", "set", "done", "2").code()).isZero();
+        assertThat(run("latch", "get", "done").out()).isEqualTo("2\n");
+        assertThat(run("latch", "await", "done", "--timeout", "300ms").code()).as("still counting").isEqualTo(ExitCodes.NOT_ACQUIRED);
+        assertThat(run("latch", "set", "done", "5").code()).as("set again while counting").isEqualTo(ExitCodes.NOT_ACQUIRED);
+        assertThat(run("latch", "count-down", "done").code()).isZero();
+        assertThat(run("latch", "count-down", "done").code()).isZero();
+        assertThat(run("latch", "get", "done").out()).isEqualTo("0\n");
+        assertThat(run("latch", "await", "done", "--timeout", "5s").code()).isZero();
+    }
+
+    @Test
+    void aGateHoldsItsWaitersUntilItIsRemoved() throws Exception {
+        assertThat(run("barrier", "set", "gate").code()).isZero();
+        assertThat(run("barrier", "wait", "gate", "--timeout", "300ms").code()).isEqualTo(ExitCodes.NOT_ACQUIRED);
+        try (BatonProcess waiter = start("barrier", "wait", "gate")) {
+            await().during(Duration.ofMillis(500)).atMost(WAIT).until(waiter::isAlive);
+            assertThat(run("barrier", "remove", "gate").code()).isZero();
+            assertThat(waiter.exitCode(WAIT)).as("released by the removal").isZero();
+        }
+    }
+
+    @Test
+    void aRegisteredInstanceIsListedWhileBatonRunsAndGoneAfterSigterm() throws Exception {
+        try (BatonProcess registrant = start("discovery", "register", "orders", "--id", "o1", "--port", "8080", "--zone", "eu")) {
+            await().atMost(WAIT).until(() -> run("discovery", "list", "orders").out().contains("o1"));
+            Ran list = run("discovery", "list", "orders");
+            assertThat(list.out()).as("one line per instance: id, address, state").startsWith("o1  127.0.0.1:8080");
+            assertThat(run("discovery", "list").out()).isEqualTo("orders\n");
+            registrant.signal("TERM");
+            assertThat(registrant.exitCode(WAIT)).as("stopped by SIGTERM, after unregistering: 128 + 15").isEqualTo(143);
+        }
+        assertThat(run("discovery", "list", "orders").out()).as("unregistered on exit, not left to the session").isEmpty();
+    }
+
+    @Test
+    void theTreeCommandsWriteReadAndListNodes() throws Exception {
+        assertThat(run("set", "/shell/a/b", "hello").code()).as("creates the parents too").isZero();
+        assertThat(run("get", "/shell/a/b").out()).isEqualTo("hello\n");
+        assertThat(run("ls", "/shell/a").out()).isEqualTo("b\n");
+        assertThat(run("tree", "/shell", "--data").out()).isEqualTo("/shell\n  a\n    b  = hello\n");
+        Ran missing = run("get", "/shell/missing");
+        assertThat(missing.code()).isEqualTo(ExitCodes.NOT_ACQUIRED);
+        assertThat(missing.err()).contains("no node /shell/missing");
+    }
+}
