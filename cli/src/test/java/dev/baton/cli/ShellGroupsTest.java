@@ -1,0 +1,99 @@
+package dev.baton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Commands that coordinate several processes from a shell — {@code sem} (at most N at once),
+ * {@code barrier sync} (start together) — and {@code status}, which shows who holds and who waits.
+ */
+@EnsembleTest
+class ShellGroupsTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    EmbeddedEnsemble ensemble;
+    @TempDir
+    Path dir;
+
+    private BatonProcess start(String... args) throws Exception {
+        return BatonProcess.start(dir, Map.of("BATON_CONNECT", ensemble.connectString()), args);
+    }
+
+    @Test
+    void aSemaphoreOfTwoNeverRunsMoreThanTwoCommandsAtOnce() throws Exception {
+        Path log = dir.resolve("inside.log");
+        // each command logs +1 on entry and -1 on exit; the running sum is how many are inside
+        String body = "echo +1 >> " + log + "; sleep 0.4; echo -1 >> " + log;
+        List<BatonProcess> processes = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                processes.add(start("sem", "workers", "-n", "2", "--", "sh", "-c", body));
+            }
+            for (BatonProcess p : processes) {
+                assertThat(p.exitCode(WAIT)).as("stderr: %s", p.stderr()).isZero();
+            }
+        } finally {
+            processes.forEach(BatonProcess::close);
+        }
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(8);
+        int inside = 0;
+        int most = 0;
+        for (String line : lines) {
+            inside += Integer.parseInt(line.trim());
+            most = Math.max(most, inside);
+        }
+        assertThat(most).as("at most two inside at any moment: %s", lines).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void statusShowsWhoHoldsALockAndWhoWaitsInOrder() throws Exception {
+        Path holding = dir.resolve("holding");
+        try (BatonProcess holder = start("lock", "/shell/status-lock", "--", "sh", "-c", "touch " + holding + "; sleep 30")) {
+            await().atMost(WAIT).until(() -> Files.exists(holding));
+            try (BatonProcess waiter = start("lock", "/shell/status-lock", "--", "true")) {
+                await().atMost(WAIT).until(() -> {
+                    try (BatonProcess status = start("status", "/shell/status-lock")) {
+                        return status.exitCode(WAIT) == 0 && status.stdout().contains("2. waits");
+                    }
+                });
+                try (BatonProcess status = start("status", "/shell/status-lock")) {
+                    assertThat(status.exitCode(WAIT)).isZero();
+                    String out = status.stdout();
+                    assertThat(out).contains("/shell/status-lock:");
+                    assertThat(out.indexOf("1. holds")).as("holder listed first: %s", out).isPositive()
+                        .isLessThan(out.indexOf("2. waits"));
+                }
+            }
+        }
+    }
+
+    @Test
+    void barrierSyncRunsEachCommandOnlyOnceAllMembersHaveArrived(BatonClient observer) throws Exception {
+        Path log = dir.resolve("sync.log");
+        try (BatonProcess first = start("barrier", "sync", "/shell/sync", "-n", "2", "--", "sh", "-c", "echo first >> " + log)) {
+            // the first member is in (its node is under the barrier), and alone it does not start
+            await().atMost(WAIT).until(() -> observer.checkExists().forPath("/shell/sync") != null
+                && !observer.getChildren().forPath("/shell/sync").isEmpty());
+            await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> first.isAlive() && !Files.exists(log));
+            try (BatonProcess second = start("barrier", "sync", "/shell/sync", "-n", "2", "--", "sh", "-c", "echo second >> " + log)) {
+                assertThat(second.exitCode(WAIT)).as("stderr: %s", second.stderr()).isZero();
+                assertThat(first.exitCode(WAIT)).as("stderr: %s", first.stderr()).isZero();
+            }
+        }
+        assertThat(Files.readAllLines(log, StandardCharsets.UTF_8)).containsExactlyInAnyOrder("first", "second");
+    }
+}
