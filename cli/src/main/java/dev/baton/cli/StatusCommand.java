@@ -44,10 +44,11 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
+        String recipePath = path == null ? null : TreeCommands.path(path); // a bad path is refused before anything is printed
         servers(out);
-        if (path != null) {
+        if (recipePath != null) {
             try (BatonClient client = connection.connect()) {
-                recipe(client, TreeCommands.path(path), out);
+                recipe(client, recipePath, out);
             }
         }
         out.flush();

@@ -43,6 +43,7 @@ final class TreeCommands {
      * node missing under {@code path} exits 1 with "no node PATH".
      */
     static int printing(ConnectOptions connection, CommandSpec spec, String path, Printer printer) throws InterruptedException {
+        path(path); // a bad path is a usage error before connecting
         try (BatonClient client = connection.connect()) {
             PrintWriter out = spec.commandLine().getOut();
             printer.print(client, out);
@@ -107,9 +108,10 @@ final class TreeCommands {
 
         @Override
         public Integer call() throws InterruptedException, IOException {
+            String node = path(path); // a bad path is a usage error before reading stdin or connecting
             byte[] bytes = "-".equals(data) ? System.in.readAllBytes() : data.getBytes(UTF_8);
             try (BatonClient client = connection.connect()) {
-                client.create().creatingParentsIfNeeded().orSetData().forPath(path(path), bytes);
+                client.create().creatingParentsIfNeeded().orSetData().forPath(node, bytes);
                 return ExitCodes.OK;
             }
         }

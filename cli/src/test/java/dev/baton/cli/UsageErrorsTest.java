@@ -49,4 +49,18 @@ class UsageErrorsTest {
         assertThat(exit(noCount)).isEqualTo(ExitCodes.USAGE);
         assertThat(noCount.stderr()).contains("latch set needs a count");
     }
+
+    @Test
+    void aRelativePathIsRefusedBeforeTheEnsembleIsAskedAnything() throws Exception {
+        BatonProcess status = baton("status", "relative");
+        assertThat(exit(status)).isEqualTo(ExitCodes.USAGE);
+        assertThat(status.stdout()).as("nothing printed before the refusal").isEmpty();
+        assertThat(status.stderr()).contains("'relative'");
+        for (String command : new String[] {"get", "ls", "tree"}) {
+            BatonProcess tree = baton(command, "relative");
+            assertThat(exit(tree)).as(command).isEqualTo(ExitCodes.USAGE);
+        }
+        BatonProcess set = baton("set", "relative", "data");
+        assertThat(exit(set)).isEqualTo(ExitCodes.USAGE);
+    }
 }
