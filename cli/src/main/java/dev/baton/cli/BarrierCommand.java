@@ -156,6 +156,9 @@ final class BarrierCommand implements Runnable {
             if (action.equals("set") && count == null) {
                 throw new CliExit(ExitCodes.USAGE, "latch set needs a count: baton latch set NAME N");
             }
+            if (action.equals("set") && count < 0) {
+                throw new CliExit(ExitCodes.USAGE, "latch count must be 0 or more, was " + count);
+            }
             try (BatonClient client = connection.connect()) {
                 DistributedCountDownLatch latch = new DistributedCountDownLatch(client, Names.path("latches", name));
                 switch (action) {

@@ -94,13 +94,17 @@ final class DiscoveryCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
-            ServiceInstanceBuilder<Map<String, Object>> builder = ServiceInstance.<Map<String, Object>>builder()
-                .name(name).address(address).port(port).weight(weight);
-            if (id != null) {
-                builder.id(id);
-            }
-            if (zone != null) {
-                builder.zone(zone);
+            ServiceInstanceBuilder<Map<String, Object>> builder = ServiceInstance.<Map<String, Object>>builder();
+            try {
+                builder.name(name).address(address).port(port).weight(weight);
+                if (id != null) {
+                    builder.id(id);
+                }
+                if (zone != null) {
+                    builder.zone(zone);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CliExit(ExitCodes.USAGE, e.getMessage()); // a bad --port, --weight, name or id: the builder says which
             }
             if (payload != null) {
                 try {

@@ -48,6 +48,19 @@ class UsageErrorsTest {
         BatonProcess noCount = baton("latch", "set", "done");
         assertThat(exit(noCount)).isEqualTo(ExitCodes.USAGE);
         assertThat(noCount.stderr()).contains("latch set needs a count");
+        BatonProcess negative = baton("latch", "set", "done", "-4");
+        assertThat(exit(negative)).isEqualTo(ExitCodes.USAGE);
+        assertThat(negative.stderr()).contains("latch count must be 0 or more, was -4");
+    }
+
+    @Test
+    void aBadPortOrWeightForARegistrationIsAUsageErrorNamingIt() throws Exception {
+        BatonProcess port = baton("discovery", "register", "web", "--port", "99999");
+        assertThat(exit(port)).isEqualTo(ExitCodes.USAGE);
+        assertThat(port.stderr()).contains("port must be 0 to 65535, was 99999").doesNotContain("unexpected failure");
+        BatonProcess weight = baton("discovery", "register", "web", "--port", "80", "--weight", "-1");
+        assertThat(exit(weight)).isEqualTo(ExitCodes.USAGE);
+        assertThat(weight.stderr()).contains("weight must be 0 or more, was -1");
     }
 
     @Test
