@@ -1,5 +1,6 @@
 package dev.baton.framework.internal;
 
+import dev.baton.framework.Timeouts;
 import java.time.Duration;
 
 /** Time as the framework's retry loop and timers see it; tests substitute a fake one. */
@@ -12,7 +13,7 @@ public interface Clock {
 
         @Override
         public void sleep(Duration duration) throws InterruptedException {
-            long nanos = duration.toNanos();
+            long nanos = Timeouts.nanos(duration);
             if (nanos > 0) {
                 Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
             }

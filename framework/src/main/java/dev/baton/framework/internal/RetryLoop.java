@@ -4,6 +4,7 @@ import dev.baton.framework.BatonException;
 import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.Optional;
@@ -161,7 +162,7 @@ public final class RetryLoop {
                 result.completeExceptionally(failure);
                 return;
             }
-            long nanos = wait.get().toNanos();
+            long nanos = Timeouts.nanos(wait.get());
             if (nanos <= 0) {
                 async.execute(() -> next(n + 1));
             } else {

@@ -1,6 +1,7 @@
 package dev.baton.framework.retry;
 
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Timeouts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -42,12 +43,12 @@ public class ExponentialBackoffRetry implements RetryPolicy {
         if (retryCount > maxRetries) {
             return Optional.empty();
         }
-        long floor = baseSleep.toNanos() << Math.min(retryCount - 1, MAX_SHIFT);
-        if (floor < 0) {
-            floor = Long.MAX_VALUE / 2;
-        }
+        int shift = Math.min(retryCount - 1, MAX_SHIFT);
+        long base = Timeouts.nanos(baseSleep);
+        // saturate rather than shift bits out: a long base shifted far could wrap to 0 (a retry storm)
+        long floor = base > (Long.MAX_VALUE / 2) >> shift ? Long.MAX_VALUE / 2 : base << shift;
         long nanos = floor + (long) (floor * random.getAsDouble());
-        return Optional.of(Duration.ofNanos(Math.min(Math.max(nanos, 0), maxSleep.toNanos())));
+        return Optional.of(Duration.ofNanos(Math.min(Math.max(nanos, 0), Timeouts.nanos(maxSleep))));
     }
 
     @Override

@@ -35,6 +35,22 @@ class RetryPoliciesTest {
     }
 
     @Test
+    void backoffsTooLongToCountAreCutToTheLongestWaitInsteadOfOverflowing() {
+        Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+        ExponentialBackoffRetry policy = new ExponentialBackoffRetry(forever, 3, forever, () -> 0.5);
+        for (int retry = 1; retry <= 3; retry++) {
+            Duration wait = policy.retryAfter(retry, Duration.ZERO, null).orElseThrow();
+            assertThat(wait).as("retry %d", retry).isPositive().isLessThanOrEqualTo(dev.baton.framework.Timeouts.LONGEST);
+        }
+        // a base of 2^35 ns (34 s) shifted 29 times used to wrap to 0: a retry at once, a storm
+        ExponentialBackoffRetry slow = new ExponentialBackoffRetry(Duration.ofNanos(1L << 35), 40, forever, () -> 0.0);
+        for (int retry = 1; retry <= 40; retry++) {
+            assertThat(slow.retryAfter(retry, Duration.ZERO, null).orElseThrow()).as("retry %d", retry)
+                .isGreaterThanOrEqualTo(Duration.ofNanos(1L << 35));
+        }
+    }
+
+    @Test
     void retryNTimesAndOneTime() {
         RetryNTimes three = new RetryNTimes(3, Duration.ofMillis(50));
         assertThat(three.retryAfter(3, Duration.ofHours(1), LOSS)).contains(Duration.ofMillis(50));
