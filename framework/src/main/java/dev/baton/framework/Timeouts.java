@@ -47,7 +47,6 @@ public final class Timeouts {
 
     /** {@code timeout} in milliseconds, at most {@link #LONGEST}'s. */
     public static long millis(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        return timeout.compareTo(LONGEST) >= 0 ? LONGEST.toMillis() : timeout.toMillis();
+        return nanos(timeout) / 1_000_000;
     }
 }

@@ -147,6 +147,11 @@ final class Registrations<T> {
 
     /** Removes a registration and its node; false if it was not registered here. */
     boolean unregister(String id) throws InterruptedException {
+        return unregister(id, true);
+    }
+
+    /** Forgets {@code id} and deletes its node, waiting for the delete or ({@code wait} false) not. */
+    private boolean unregister(String id, boolean wait) throws InterruptedException {
         Entry<T> entry = byId.remove(id);
         if (entry == null) {
             return false;
@@ -155,7 +160,12 @@ final class Registrations<T> {
             entry.removed = true;
             if (entry.path != null) {
                 // guaranteed: if the connection is down, the delete keeps trying in the background
-                client.delete().guaranteed().quietly().forPath(entry.path);
+                var delete = client.delete().guaranteed().quietly();
+                if (wait) {
+                    delete.forPath(entry.path);
+                } else {
+                    delete.forPathAsync(entry.path).exceptionally(e -> null);
+                }
             }
         }
         return true;
@@ -220,14 +230,13 @@ final class Registrations<T> {
                 byId.remove(instance.id(), entry);
                 continue;
             }
-            if (!connected && instance.serviceType().isEphemeral()) {
+            boolean inBackground = !connected && instance.serviceType().isEphemeral();
+            if (inBackground) {
                 LOG.warn("discovery {}: no connection on close; instance {} of '{}' is removed in the background"
                     + " while the client stays open, and goes with its session in any case", basePath, instance.id(), instance.name());
-                unregisterInBackground(instance.id());
-                continue;
             }
             try {
-                unregister(instance.id());
+                unregister(instance.id(), !inBackground);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -254,20 +263,6 @@ final class Registrations<T> {
             }
         }
         byId.clear();
-    }
-
-    /** {@link #unregister} without waiting: the guaranteed delete runs in the background. */
-    private void unregisterInBackground(String id) {
-        Entry<T> entry = byId.remove(id);
-        if (entry == null) {
-            return;
-        }
-        synchronized (entry) {
-            entry.removed = true;
-            if (entry.path != null && !client.isClosed()) {
-                client.delete().guaranteed().quietly().forPathAsync(entry.path).exceptionally(e -> null);
-            }
-        }
     }
 
     private void reRegisterAll() {

@@ -3,7 +3,6 @@ package dev.baton.recipes.election;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.election.internal.Leadership;
 import dev.baton.recipes.election.internal.Line;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -32,20 +31,10 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
     ElectionBuilder(BatonClient client, String path, String participantId, String marker) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = Objects.requireNonNull(path, "path");
-        this.participantId = checkParticipantId(participantId);
+        this.participantId = Objects.requireNonNull(participantId, "participantId");
+        Leadership.participantData(participantId); // fails now, saying why, if it is too long
         this.marker = marker;
         Line.of(client, path, marker); // fails now, naming the path, if it is not a valid folder
-    }
-
-    /** {@code id}, if it can be a participant id; otherwise an IllegalArgumentException saying why. */
-    static String checkParticipantId(String id) {
-        Objects.requireNonNull(id, "participantId");
-        int bytes = id.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_PARTICIPANT_ID_BYTES) {
-            throw new IllegalArgumentException("participantId is " + bytes + " bytes in UTF-8; at most " + MAX_PARTICIPANT_ID_BYTES
-                + " (it is the participant's node data, read whenever the participants are listed)");
-        }
-        return id;
     }
 
     /** When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY: SESSION). */

@@ -249,7 +249,7 @@ public final class LeaderLatch implements Closeable {
      *     {@link ElectionBuilder#MAX_PARTICIPANT_ID_BYTES} in UTF-8
      */
     public void proclaim(String id) throws InterruptedException {
-        candidacy.publishing(leadership.proclaim(ElectionBuilder.checkParticipantId(id)));
+        candidacy.publishing(leadership.proclaim(id));
     }
 
     /** The participant whose node is first in line, or {@code Participant("", false)} if nobody is in line. */

@@ -176,7 +176,7 @@ public final class LeaderSelector implements Closeable {
 
     /** Replaces the id this leader publishes, without a new election. @throws NotLeaderException if not leading */
     public void proclaim(String id) throws InterruptedException {
-        byte[] data = leadership.proclaim(ElectionBuilder.checkParticipantId(id));
+        byte[] data = leadership.proclaim(id);
         synchronized (this) {
             published = data;
         }

@@ -10,7 +10,6 @@ import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.recipes.queue.internal.Receipts;
 import dev.baton.recipes.queue.internal.Signal;
 import dev.baton.recipes.queue.internal.Taken;
-import dev.baton.recipes.queue.internal.Waits;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -252,17 +251,10 @@ public final class SimpleDistributedQueue {
                 }
                 readAhead();
             }
-            List<ItemRef> refs = new ArrayList<>(picked.size());
-            List<NodeData> datas = new ArrayList<>(picked.size());
-            for (Pending p : picked) {
-                NodeData data = Waits.await(p.read);
-                if (data != null) {
-                    refs.add(p.ref);
-                    datas.add(data);
-                }
-            }
-            if (!refs.isEmpty()) {
-                List<Taken> taken = store.takeAll(refs, datas);
+            QueueStore.Read read = QueueStore.stillThere(picked.stream().map(p -> p.ref).toList(),
+                picked.stream().map(p -> p.read).toList());
+            if (!read.isEmpty()) {
+                List<Taken> taken = store.takeAll(read.refs(), read.datas());
                 if (!taken.isEmpty()) {
                     return taken.stream().map(Taken::data).toList();
                 }

@@ -2,6 +2,7 @@ package dev.baton.recipes.election.internal;
 
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
+import dev.baton.recipes.election.ElectionBuilder;
 import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.recipes.election.NotLeaderException;
 import java.nio.charset.StandardCharsets;
@@ -109,12 +110,25 @@ public final class Leadership {
      * @throws NotLeaderException if the owner does not lead
      */
     public byte[] proclaim(String id) throws InterruptedException {
-        byte[] data = Objects.requireNonNull(id, "id").getBytes(StandardCharsets.UTF_8);
+        byte[] data = participantData(Objects.requireNonNull(id, "id"));
         Ticket mine = leadingTicket();
         if (mine == null || !hasLeadership()) {
             throw new NotLeaderException(name + " does not lead: only the leader proclaims");
         }
         line.publish(mine, data);
+        return data;
+    }
+
+    /**
+     * A participant id as its node's data (UTF-8); an IllegalArgumentException saying why if it is
+     * longer than {@link ElectionBuilder#MAX_PARTICIPANT_ID_BYTES}.
+     */
+    public static byte[] participantData(String id) {
+        byte[] data = id.getBytes(StandardCharsets.UTF_8);
+        if (data.length > ElectionBuilder.MAX_PARTICIPANT_ID_BYTES) {
+            throw new IllegalArgumentException("participantId is " + data.length + " bytes in UTF-8; at most "
+                + ElectionBuilder.MAX_PARTICIPANT_ID_BYTES + " (it is the participant's node data, read whenever the participants are listed)");
+        }
         return data;
     }
 

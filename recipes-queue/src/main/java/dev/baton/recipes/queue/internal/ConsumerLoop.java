@@ -173,26 +173,18 @@ public final class ConsumerLoop<T> implements Runnable {
                 }
                 return;
             }
-            List<ItemRef> present = new ArrayList<>(refs.size());
-            List<NodeData> datas = new ArrayList<>(refs.size());
-            for (int k = 0; k < refs.size(); k++) {
-                NodeData data = Waits.await(reads.get(k));
-                if (data != null) {
-                    present.add(refs.get(k));
-                    datas.add(data);
-                }
-            }
+            QueueStore.Read present = QueueStore.stillThere(refs, reads);
             if (present.isEmpty()) {
                 return;
             }
             List<Taken> taken;
             try {
-                taken = store.takeAll(present, datas);
+                taken = store.takeAll(present.refs(), present.datas());
             } catch (QueueOutcomeUnknownException e) {
                 // maybe ours, maybe another consumer's: record them rather than consume them twice or drop them
                 List<DeadLetters.Entry> unknown = new ArrayList<>();
-                for (int k = 0; k < present.size(); k++) {
-                    unknown.addAll(Delivery.entriesFor(present.get(k).path(), datas.get(k).data(),
+                for (int k = 0; k < present.refs().size(); k++) {
+                    unknown.addAll(Delivery.entriesFor(present.refs().get(k).path(), present.datas().get(k).data(),
                         "take outcome unknown (reply lost, session ended): the item may also have been delivered by another consumer"));
                 }
                 deadLetters.write(unknown);

@@ -253,6 +253,27 @@ public final class QueueStore {
         return taken.isEmpty() ? null : taken.get(0).data();
     }
 
+    /** Items whose read found them still there, and what it read, in order: what {@link #takeAll} takes. */
+    public record Read(List<ItemRef> refs, List<NodeData> datas) {
+        public boolean isEmpty() {
+            return refs.isEmpty();
+        }
+    }
+
+    /** Waits for {@code reads} (of {@code refs}, same order) and keeps the items they found. */
+    public static Read stillThere(List<ItemRef> refs, List<CompletableFuture<NodeData>> reads) throws InterruptedException {
+        List<ItemRef> present = new ArrayList<>(refs.size());
+        List<NodeData> datas = new ArrayList<>(refs.size());
+        for (int i = 0; i < refs.size(); i++) {
+            NodeData data = Waits.await(reads.get(i));
+            if (data != null) {
+                present.add(refs.get(i));
+                datas.add(data);
+            }
+        }
+        return new Read(present, datas);
+    }
+
     /** {@link Takes#takeAll}: removes the items read as {@code datas} in one transaction. */
     public List<Taken> takeAll(List<ItemRef> refs, List<NodeData> datas) throws InterruptedException {
         return takes.takeAll(refs, datas);
