@@ -9,14 +9,15 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * A crowd of contenders for one lock, Curator's and Baton's in turn, each contender on its own
- * thread: what {@link LockBenchmark} and {@link RwLockBenchmark} measure the same way.
+ * A crowd of contenders for one lock, each party's in turn (the raw recipe's, Curator's and
+ * Baton's), each contender on its own thread: what {@link LockBenchmark} and
+ * {@link RwLockBenchmark} measure the same way.
  *
  * <p>A slice starts every contender, lets them run for {@code warmUp}, then counts for
  * {@code length} the turns that began and ended inside that window, each with its wait (from
- * calling acquire to holding, in ms). One uncounted slice of each library comes first; then the
- * libraries alternate, who goes first switching every round, so a drift in the shared machine's
- * speed falls on both, and each {@link Tally} keeps the rate of every slice for
+ * calling acquire to holding, in ms). One uncounted slice of each party comes first; then the
+ * parties take turns, who goes first rotating every round, so a drift in the shared machine's
+ * speed falls on all of them, and each {@link Tally} keeps the rate of every slice for
  * {@link Tally#medianRatio}.
  *
  * @param threadPrefix the contender threads' names, followed by their index
@@ -37,10 +38,6 @@ record ContendedSlices(String threadPrefix, int kinds, Duration warmUp, Duration
 
     /** One turn of a contender: the kind of wait it counts as ({@code 0} to {@code kinds - 1}), and its two steps. */
     record Turn(int kind, Step acquire, Step release) {
-    }
-
-    /** Both libraries' totals from one run of alternating slices. */
-    record Totals(Tally curator, Tally baton) {
     }
 
     /** One library's totals over all its counted slices. */
@@ -89,27 +86,27 @@ record ContendedSlices(String threadPrefix, int kinds, Duration warmUp, Duration
     }
 
     /**
-     * One uncounted slice of each library (round {@code -1}), then {@code rounds} rounds of one
-     * slice each, Curator first in even rounds and Baton first in odd ones.
+     * One uncounted slice of each party (round {@code -1}), then {@code rounds} rounds in which
+     * every party runs one slice, round {@code i} starting with party {@code i % n}, so each party
+     * goes first, second, ... equally often.
      *
-     * @param curator Curator's contenders for a round, one per thread; each gives its next turn
-     * @param baton Baton's contenders for a round
+     * @param parties each party's contenders for a round, one per thread
+     * @return each party's tally, in the order of {@code parties}
      */
-    Totals alternate(int rounds, IntFunction<List<Supplier<Turn>>> curator, IntFunction<List<Supplier<Turn>>> baton)
-        throws InterruptedException {
-        Totals totals = new Totals(new Tally(kinds), new Tally(kinds));
-        slice(curator.apply(-1), new Tally(kinds));
-        slice(baton.apply(-1), new Tally(kinds));
+    List<Tally> rotate(int rounds, List<IntFunction<List<Supplier<Turn>>>> parties) throws InterruptedException {
+        List<Tally> tallies = new ArrayList<>();
+        for (IntFunction<List<Supplier<Turn>>> party : parties) {
+            tallies.add(new Tally(kinds));
+            slice(party.apply(-1), new Tally(kinds));
+        }
+        int n = parties.size();
         for (int i = 0; i < rounds; i++) {
-            if (i % 2 == 0) {
-                slice(curator.apply(i), totals.curator());
-                slice(baton.apply(i), totals.baton());
-            } else {
-                slice(baton.apply(i), totals.baton());
-                slice(curator.apply(i), totals.curator());
+            for (int k = 0; k < n; k++) {
+                int who = (i + k) % n;
+                slice(parties.get(who).apply(i), tallies.get(who));
             }
         }
-        return totals;
+        return tallies;
     }
 
     /** Every contender on its own thread for one slice; counts what happened after the warm-up. */

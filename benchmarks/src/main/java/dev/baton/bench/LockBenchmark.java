@@ -2,7 +2,6 @@ package dev.baton.bench;
 
 import dev.baton.bench.ContendedSlices.Step;
 import dev.baton.bench.ContendedSlices.Tally;
-import dev.baton.bench.ContendedSlices.Totals;
 import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
@@ -26,17 +25,19 @@ import org.apache.zookeeper.ZooKeeper;
  * <p>Uncontended: one client acquires and releases in a loop; the raw limit is the same three
  * requests a lock needs (create ephemeral-sequential, getChildren, delete) with the plain
  * ZooKeeper client. Contended: eight clients, one thread each, acquire and release one lock as
- * fast as they can; the wait is the time from calling acquire to holding. Every client talks to
- * the same follower, so no side is closer to the leader than another.
+ * fast as they can; the wait is the time from calling acquire to holding. The raw limit there is
+ * ZooKeeper's lock recipe on the plain client ({@link RawMutex}): the same create, listings,
+ * watch and delete, with nothing around them. Every client talks to the same follower, so no
+ * side is closer to the leader than another.
  *
  * <p>The machine this runs on is shared, so its speed drifts by the second. The contenders
  * therefore take turns, on clients connected once at the start: one cycle each in the
  * uncontended loop (raw, Curator, Baton, then Curator, Baton, raw, ...), and 2.5 s slices for the
- * crowds (Curator's and Baton's alternately; the report adds the median of the ratios of
- * neighbouring slices, which a drift affects least).
+ * crowds (raw's, Curator's and Baton's in a rotating order; the report adds the median of the
+ * ratios of slices in the same round, which a drift affects least).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices]} (default 10 slices of
- * each kind: about 90 s).
+ * each kind: about two minutes).
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
@@ -145,13 +146,23 @@ public final class LockBenchmark {
 
     // ---- contended ---------------------------------------------------------------------
 
-    private static void contended(String connect, int slices) throws InterruptedException {
+    private static void contended(String connect, int slices) throws InterruptedException, IOException, KeeperException {
+        List<ZooKeeper> raws = new ArrayList<>();
         List<CuratorFramework> curators = new ArrayList<>();
         List<BatonClient> batons = new ArrayList<>();
         try {
+            List<Supplier<Turn>> rawTurns = new ArrayList<>();
             List<Supplier<Turn>> curatorTurns = new ArrayList<>();
             List<Supplier<Turn>> batonTurns = new ArrayList<>();
             for (int i = 0; i < CONTENDERS; i++) {
+                ZooKeeper zk = Clients.raw(connect);
+                raws.add(zk);
+                if (i == 0) {
+                    zk.create("/bench-raw-crowd", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                }
+                RawMutex raw = new RawMutex(zk, "/bench-raw-crowd");
+                Turn rawTurn = new Turn(0, raw::acquire, raw::release);
+                rawTurns.add(() -> rawTurn);
                 CuratorFramework curator = Clients.curator(connect);
                 curators.add(curator);
                 var mutex = new org.apache.curator.framework.recipes.locks.InterProcessMutex(curator, "/bench-curator-crowd");
@@ -163,24 +174,39 @@ public final class LockBenchmark {
                 Turn batonTurn = new Turn(0, batonMutex::acquire, batonMutex::release);
                 batonTurns.add(() -> batonTurn);
             }
-            Totals totals = CROWD.alternate(slices, round -> curatorTurns, round -> batonTurns);
-            Tally curatorTally = totals.curator();
-            Tally batonTally = totals.baton();
+            List<Tally> tallies = CROWD.rotate(slices, List.of(round -> rawTurns, round -> curatorTurns, round -> batonTurns));
+            Tally rawTally = tallies.get(0);
+            Tally curatorTally = tallies.get(1);
+            Tally batonTally = tallies.get(2);
+            Stats rw = rawTally.allWaits();
             Stats cw = curatorTally.allWaits();
             Stats bw = batonTally.allWaits();
             System.out.println();
             System.out.printf("%d clients contending for one lock%n", CONTENDERS);
-            System.out.printf("  %-26s %12s %12s %12s%n", "", "acquires/s", "wait p50 ms", "wait p99 ms");
-            System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", "Curator InterProcessMutex", curatorTally.perSecond(), cw.median(),
-                cw.percentile(99));
-            System.out.printf("  %-26s %12.0f %12.1f %12.1f%n", "Baton InterProcessMutex", batonTally.perSecond(), bw.median(),
-                bw.percentile(99));
+            System.out.printf("  %-46s %12s %12s %12s%n", "", "acquires/s", "wait p50 ms", "wait p99 ms");
+            System.out.printf("  %-46s %12.0f %12.1f %12.1f%n", "raw ZooKeeper (the recipe on the plain client)", rawTally.perSecond(),
+                rw.median(), rw.percentile(99));
+            System.out.printf("  %-46s %12.0f %12.1f %12.1f   %.2f of raw%n", "Curator InterProcessMutex", curatorTally.perSecond(),
+                cw.median(), cw.percentile(99), curatorTally.perSecond() / rawTally.perSecond());
+            System.out.printf("  %-46s %12.0f %12.1f %12.1f   %.2f of raw%n", "Baton InterProcessMutex", batonTally.perSecond(),
+                bw.median(), bw.percentile(99), batonTally.perSecond() / rawTally.perSecond());
             System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio %.2f), p50 wait %.2fx, p99 wait %.2fx (below 1 is better)%n",
                 batonTally.perSecond() / curatorTally.perSecond(), batonTally.medianRatio(curatorTally),
                 bw.median() / cw.median(), bw.percentile(99) / cw.percentile(99));
+            System.out.printf("  Curator/raw: median ratio %.2f; Baton/raw: median ratio %.2f%n",
+                curatorTally.medianRatio(rawTally), batonTally.medianRatio(rawTally));
         } finally {
+            raws.forEach(LockBenchmark::closeQuietly);
             curators.forEach(CuratorFramework::close);
             batons.forEach(BatonClient::close);
+        }
+    }
+
+    private static void closeQuietly(ZooKeeper zk) {
+        try {
+            zk.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

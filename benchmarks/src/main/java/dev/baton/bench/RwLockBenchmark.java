@@ -2,11 +2,11 @@ package dev.baton.bench;
 
 import dev.baton.bench.ContendedSlices.Step;
 import dev.baton.bench.ContendedSlices.Tally;
-import dev.baton.bench.ContendedSlices.Totals;
 import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
 import dev.baton.server.EmbeddedEnsemble;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +16,15 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Read/write lock under a read-mostly load: Baton's {@code InterProcessReadWriteLock} against
- * Curator 5.9's, on one three-server ensemble with fsync on, in one run.
+ * Curator 5.9's and against ZooKeeper's shared-lock recipe on the plain client
+ * ({@link RawReadWriteLock}, the limit), on one three-server ensemble with fsync on, in one run.
  *
  * <p>Eight clients, one thread each, take the lock over and over on one path: nine times in ten
  * to read, once to write (the same seeded sequence of choices for both libraries), hold it for
@@ -27,9 +32,9 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
  * calling acquire to holding — at p50 and p99, for reads and writes apart. Every client talks to
  * the same follower.
  *
- * <p>The shared machine's speed drifts by the second, so the two libraries take turns in 2.5 s
- * slices on clients connected once (Curator's and Baton's alternately, who goes first switching
- * every round), and the report adds the median of the ratios of neighbouring slices.
+ * <p>The shared machine's speed drifts by the second, so the three take turns in 2.5 s slices on
+ * clients connected once (who goes first rotating every round), and the report adds the median
+ * of the ratios of slices in the same round.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar rwlock [slices] [holdMillis] [threadsPerClient]}
  * (defaults: 10 slices each, 0 ms hold, 1 thread per client; about 60 s).
@@ -50,7 +55,7 @@ public final class RwLockBenchmark {
     record Sides(Turn read, Turn write) {
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) throws InterruptedException, IOException, KeeperException {
         int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         long holdMillis = args.length > 1 ? Long.parseLong(args[1]) : 0;
         int threadsPerClient = args.length > 2 ? Integer.parseInt(args[2]) : 1;
@@ -67,18 +72,29 @@ public final class RwLockBenchmark {
         }
     }
 
-    private static void run(String connect, int slices, long holdMillis, int threadsPerClient) throws InterruptedException {
+    private static void run(String connect, int slices, long holdMillis, int threadsPerClient)
+        throws InterruptedException, IOException, KeeperException {
+        List<ZooKeeper> raws = new ArrayList<>();
         List<CuratorFramework> curators = new ArrayList<>();
         List<BatonClient> batons = new ArrayList<>();
         try {
+            List<Sides> rawSides = new ArrayList<>();
             List<Sides> curatorSides = new ArrayList<>();
             List<Sides> batonSides = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
+                ZooKeeper zk = Clients.raw(connect);
+                raws.add(zk);
+                if (i == 0) {
+                    zk.create("/bench-raw-rw", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                }
                 CuratorFramework curator = Clients.curator(connect);
                 curators.add(curator);
                 BatonClient baton = Clients.baton(connect);
                 batons.add(baton);
                 for (int t = 0; t < threadsPerClient; t++) {
+                    RawReadWriteLock rawRw = new RawReadWriteLock(zk, "/bench-raw-rw");
+                    rawSides.add(new Sides(held(READ, rawRw::acquireRead, rawRw::release, holdMillis),
+                        held(WRITE, rawRw::acquireWrite, rawRw::release, holdMillis)));
                     // a lock object per thread: Curator's sides are re-entrant per object and thread
                     var rw = new org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock(curator, "/bench-curator-rw");
                     InterProcessMutex read = rw.readLock();
@@ -90,15 +106,16 @@ public final class RwLockBenchmark {
                         held(WRITE, batonRw.writeLock()::acquire, batonRw.writeLock()::release, holdMillis)));
                 }
             }
-            Totals totals = CROWD.alternate(slices, choosing(curatorSides), choosing(batonSides));
-            report(totals.curator(), totals.baton());
+            List<Tally> tallies = CROWD.rotate(slices, List.of(choosing(rawSides), choosing(curatorSides), choosing(batonSides)));
+            report(tallies.get(0), tallies.get(1), tallies.get(2));
         } finally {
+            raws.forEach(RwLockBenchmark::closeQuietly);
             curators.forEach(CuratorFramework::close);
             batons.forEach(BatonClient::close);
         }
     }
 
-    private static void report(Tally curator, Tally baton) {
+    private static void report(Tally raw, Tally curator, Tally baton) {
         Stats cr = curator.waits(READ);
         Stats cw = curator.waits(WRITE);
         Stats br = baton.waits(READ);
@@ -106,16 +123,33 @@ public final class RwLockBenchmark {
         System.out.println();
         System.out.printf("  %-34s %12s %10s %10s %10s %10s %10s%n", "", "acquires/s", "wait p99", "read p50", "read p99",
             "write p50", "write p99");
-        System.out.printf("  %-34s %12.0f %10.1f %10.1f %10.1f %10.1f %10.1f%n", "Curator InterProcessReadWriteLock",
-            curator.perSecond(), curator.allWaits().percentile(99), cr.median(), cr.percentile(99), cw.median(), cw.percentile(99));
-        System.out.printf("  %-34s %12.0f %10.1f %10.1f %10.1f %10.1f %10.1f%n", "Baton InterProcessReadWriteLock",
-            baton.perSecond(), baton.allWaits().percentile(99), br.median(), br.percentile(99), bw.median(), bw.percentile(99));
+        row("raw ZooKeeper (the recipe)", raw);
+        row("Curator InterProcessReadWriteLock", curator);
+        row("Baton InterProcessReadWriteLock", baton);
         System.out.println("  (waits in ms)");
-        System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio of neighbouring slices %.2f); wait p99 %.2fx,"
+        System.out.printf("  of raw: Curator %.2f, Baton %.2f (median ratios of slices in the same round %.2f, %.2f)%n",
+            curator.perSecond() / raw.perSecond(), baton.perSecond() / raw.perSecond(), curator.medianRatio(raw),
+            baton.medianRatio(raw));
+        System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio of slices in the same round %.2f); wait p99 %.2fx,"
                 + " read p99 %.2fx, write p99 %.2fx (below 1 is better)%n",
             baton.perSecond() / curator.perSecond(), baton.medianRatio(curator),
             baton.allWaits().percentile(99) / curator.allWaits().percentile(99), br.percentile(99) / cr.percentile(99),
             bw.percentile(99) / cw.percentile(99));
+    }
+
+    private static void row(String name, Tally tally) {
+        Stats read = tally.waits(READ);
+        Stats write = tally.waits(WRITE);
+        System.out.printf("  %-34s %12.0f %10.1f %10.1f %10.1f %10.1f %10.1f%n", name, tally.perSecond(),
+            tally.allWaits().percentile(99), read.median(), read.percentile(99), write.median(), write.percentile(99));
+    }
+
+    private static void closeQuietly(ZooKeeper zk) {
+        try {
+            zk.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A turn that, once it holds the lock (and its wait is taken), holds it {@code holdMillis} before letting go. */

@@ -22,8 +22,10 @@ import java.util.function.Consumer;
  * <p>Every choice — which fault, which server or client, how long it lasts, how long the quiet
  * between faults is — comes from one {@link Random} seeded by the caller, so a failing run can be
  * replayed with its seed (the interleaving with the clients' own work still varies). Each fault
- * is applied, held, and healed before the next one; {@link #stop()} heals whatever is in effect,
- * brings every server back and returns what was injected.
+ * is applied, held, and healed before the next one. The log has a line when a fault begins and
+ * one ({@code healed <fault> after <seconds>}) once its heal has returned, so a step that hangs is
+ * the one without the second line. {@link #stop()} heals whatever is in effect, brings every
+ * server back and returns what was injected.
  *
  * <pre>{@code
  * try (Nemesis nemesis = Nemesis.builder(ensemble, seed).clients(links, clients).build()) {
@@ -166,6 +168,14 @@ public final class Nemesis implements AutoCloseable {
         Thread t = runner;
         if (t != null) {
             t.join(Duration.ofMinutes(2).toMillis());
+            if (t.isAlive()) {
+                // a fault step that never returned: say where it is stuck before healing around it
+                StringBuilder at = new StringBuilder();
+                for (StackTraceElement frame : t.getStackTrace()) {
+                    at.append("\n    at ").append(frame);
+                }
+                say("a fault step has not returned after 2 minutes; the nemesis thread is" + at);
+            }
         }
         healAll();
         synchronized (counts) {
@@ -188,7 +198,9 @@ public final class Nemesis implements AutoCloseable {
                 }
                 Fault fault = faults.get(random.nextInt(faults.size()));
                 Duration length = between(minFault, maxFault);
+                long began = System.nanoTime();
                 inject(fault, length);
+                say(String.format("healed %s after %.1fs", fault, (System.nanoTime() - began) / 1e9));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

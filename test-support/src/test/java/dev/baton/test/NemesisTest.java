@@ -22,10 +22,19 @@ class NemesisTest {
                  .quietBetween(Duration.ofMillis(50), Duration.ofMillis(100))
                  .faultLength(Duration.ofMillis(100), Duration.ofMillis(300))
                  .clientPause(Duration.ofMillis(300))
-                 .log(log::add).build()) {
+                 .log(line -> {
+                     log.add(line);
+                     System.out.println(line);
+                 }).build()) {
             nemesis.start();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
-                .until(() -> log.stream().filter(l -> !l.contains("nemesis seed")).count() >= faults);
+            try {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                    .until(() -> kinds(log).size() >= faults);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                // say which step did not return, and where it was
+                throw new AssertionError("fewer than " + faults + " faults in 60 s; log " + log
+                    + "; the nemesis thread is at " + stackOf("baton-nemesis"), e);
+            }
             return nemesis.stop();
         }
     }
@@ -63,6 +72,18 @@ class NemesisTest {
     void refusesAScheduleWithNothingItCanInject() {
         assertThatThrownBy(() -> Nemesis.builder(ensemble, 1).faults(Nemesis.Fault.CUT_CLIENT).build())
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("can be injected here");
+    }
+
+    private static String stackOf(String threadName) {
+        StringBuilder out = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().equals(threadName)) {
+                for (StackTraceElement frame : stack) {
+                    out.append("\n  at ").append(frame);
+                }
+            }
+        });
+        return out.length() == 0 ? "(not running)" : out.toString();
     }
 
     private static List<String> kinds(List<String> log) {
