@@ -41,6 +41,9 @@ import org.apache.zookeeper.ZooKeeper;
  * DistributedQueue put/s, Baton's putMulti items/s (1,000 items a transaction, against Curator's
  * single put as the issue asks), and DistributedQueue end to end (a producer puts while the
  * consumer consumes; items/s consumed), and DistributedQueue's consumer alone draining what waits.
+ * Two rows with the plain client give the ensemble's own limits at each size: single writes one
+ * at a time (no take can cost less than one), and end to end with one bare write to put and one
+ * to take, a producer and a taker thread side by side.
  * Baton's batched takes are measured beside them, in batches of 50: SimpleDistributedQueue's
  * pollMulti and the consumer's takeBatch (Curator has neither, so their ratios are against its
  * single poll and its consumer). Each timed phase handles {@code sample} items (300, or
@@ -55,6 +58,7 @@ public final class QueueBenchmark {
     /** Items per transaction in the batched take phases (pollMulti, takeBatch). */
     private static final int TAKE_BATCH = 50;
     private static final String RAW = "raw ZooKeeper write/s";
+    private static final String RAW_END_TO_END = "raw end-to-end/s";
     private static final String POLL = "simple poll/s  Baton";
     private static final String POLL_MULTI = "simple pollMulti(" + TAKE_BATCH + ") Baton";
     private static final String END_TO_END = "queue end-to-end/s Baton";
@@ -132,6 +136,7 @@ public final class QueueBenchmark {
     private static void measureSize(Map<String, Rate[]> rows, int s, String cs, BatonClient baton, ZooKeeper raw, String base,
                                     int sample) throws InterruptedException {
         record(rows, RAW, s, rawWrites(raw, base + "/raw", sample));
+        record(rows, RAW_END_TO_END, s, rawEndToEnd(raw, base + "/raw", sample));
         SimpleDistributedQueue bSimple = new SimpleDistributedQueue(baton, base + "/baton-simple");
         record(rows, POLL, s, timed(sample, () -> bSimple.poll() != null));
         record(rows, POLL_MULTI, s, timedBatches(sample, () -> bSimple.pollMulti(TAKE_BATCH).size()));
@@ -294,6 +299,35 @@ public final class QueueBenchmark {
         }
     }
 
+    /**
+     * The limit of a queue that costs one write to put and one to take: with the plain client, one
+     * thread creates {@code sample} 64-byte sequential nodes one at a time and hands each name
+     * over in memory, while another deletes them in that order; items deleted per second. Nothing
+     * is listed or read, so no queue can do better end to end with single-item puts and takes.
+     */
+    private static Rate rawEndToEnd(ZooKeeper raw, String path, int sample) throws InterruptedException {
+        java.util.concurrent.BlockingQueue<String> names = new java.util.concurrent.LinkedBlockingQueue<>();
+        ExecutorService taker = Executors.newSingleThreadExecutor();
+        try {
+            long start = System.nanoTime();
+            Future<Void> taken = taker.submit(() -> {
+                for (int i = 0; i < sample; i++) {
+                    raw.delete(names.take(), -1);
+                }
+                return null;
+            });
+            for (int i = 0; i < sample; i++) {
+                names.add(raw.create(path + "/e-", new byte[64], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL));
+            }
+            taken.get(CURATOR_CAP.toSeconds() * 3, TimeUnit.SECONDS);
+            return new Rate(sample / ((System.nanoTime() - start) / 1e9), null);
+        } catch (KeeperException | java.util.concurrent.ExecutionException | TimeoutException e) {
+            return Rate.failed(e.toString());
+        } finally {
+            taker.shutdownNow();
+        }
+    }
+
     /** Like {@link #timed}, for a step that handles several items at a time and says how many. */
     private static Rate timedBatches(int n, BatchStep step) throws InterruptedException {
         long start = System.nanoTime();
@@ -403,13 +437,15 @@ public final class QueueBenchmark {
         ratio(rows, POLL, "simple poll/s  Curator", "take: Baton poll / Curator poll (target >= 2)");
         ratio(rows, POLL_MULTI, "simple poll/s  Curator", "take: Baton pollMulti(" + TAKE_BATCH + ") / Curator poll");
         ratio(rows, END_TO_END, "queue end-to-end/s Curator", "end to end: Baton / Curator (target >= 2)");
+        ratio(rows, RAW_END_TO_END, "queue end-to-end/s Curator", "end to end: raw limit / Curator");
+        ratio(rows, RAW, "simple poll/s  Curator", "take: raw write/s / Curator poll");
         ratio(rows, DRAIN, DRAIN_CURATOR, "drain: Baton / Curator");
         ratio(rows, DRAIN_BATCHED, DRAIN_CURATOR, "drain: Baton takeBatch(" + TAKE_BATCH + ") / Curator");
         ratio(rows, "queue putMulti items/s Baton", "queue put/s Curator", "putMulti / Curator put (target >= 10)");
         ratio(rows, "simple offer/s Baton", "simple offer/s Curator", "offer: Baton / Curator");
-        for (String row : List.of(RAW, POLL, POLL_MULTI, "simple offer/s Baton", "queue put/s Baton", END_TO_END, DRAIN, DRAIN_BATCHED)) {
+        for (String row : List.of(RAW, RAW_END_TO_END, POLL, POLL_MULTI, "simple offer/s Baton", "queue put/s Baton", END_TO_END, DRAIN, DRAIN_BATCHED)) {
             Rate[] r = rows.get(row);
-            String target = row.equals(RAW) ? " (the ensemble itself)" : " (target >= 0.8)";
+            String target = row.startsWith("raw") ? " (the ensemble itself)" : " (target >= 0.8)";
             System.out.printf("%-66s %.2f%n", row + " at 100k / at 1k" + target, r[2].perSecond() / r[0].perSecond());
         }
         System.out.println("failures in full:");
