@@ -76,47 +76,6 @@ class ContentionEngineTest {
     }
 
     @Test
-    void aWaiterFurtherBackWatchesOnlyItsPredecessorAndListsAgainWhenItGoes(BatonClient a, BatonClient b, BatonClient c,
-                                                                          TestInfo info) throws Exception {
-        String dir = dir(info);
-        Ticket held = mutex(a, dir).acquireBlocking(NONE, WAIT);
-        CompletableFuture<Ticket> second = mutex(b, dir).acquire(NONE, WAIT);
-        await().atMost(WAIT).until(() -> a.getChildren().forPath(dir).size() == 2);
-        CountingClient counting = new CountingClient(c);
-        CompletableFuture<Ticket> third = mutex(counting.client, dir).acquire(NONE, WAIT);
-        await().atMost(WAIT).until(() -> counting.count("checkExists") == 1);
-
-        mutex(a, dir).release(held).get();
-        Ticket secondHeld = second.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(third).as("two were ahead of it").isNotDone();
-        mutex(b, dir).release(secondHeld).get();
-        assertThat(third.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isNotNull();
-        // the request count of ZooKeeper's own recipe: create, list, watch, list (and, later, delete)
-        assertThat(counting.count("checkExists")).as("a watch on its predecessor only, none on its own node").isEqualTo(1);
-        assertThat(counting.count("getChildren")).as("the first look and the look after the hand-off").isEqualTo(2);
-    }
-
-    @Test
-    void aWaiterFurtherBackWhoseNodeIsDeletedQueuesAgainAtItsNextLook(BatonClient a, BatonClient b, BatonClient operator,
-                                                                     TestInfo info) throws Exception {
-        String dir = dir(info);
-        Ticket held = mutex(a, dir).acquireBlocking(NONE, WAIT);
-        CompletableFuture<Ticket> second = mutex(a, dir).acquire(NONE, WAIT);
-        await().atMost(WAIT).until(() -> operator.getChildren().forPath(dir).size() == 2);
-        List<String> ahead = operator.getChildren().forPath(dir);
-        CompletableFuture<Ticket> third = mutex(b, dir).acquire(NONE, WAIT);
-        await().atMost(WAIT).until(() -> operator.getChildren().forPath(dir).size() == 3);
-        String thirdNode = operator.getChildren().forPath(dir).stream().filter(n -> !ahead.contains(n)).findFirst().orElseThrow();
-        operator.delete().forPath(dir + "/" + thirdNode);
-
-        mutex(a, dir).release(held).get();
-        mutex(a, dir).release(second.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).get();
-        Ticket again = third.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(again.name()).isNotEqualTo(thirdNode);
-        assertThat(operator.getChildren().forPath(dir)).containsExactly(again.name());
-    }
-
-    @Test
     void aTimedOutOrCancelledOrInterruptedAttemptLeavesNoNode(BatonClient a, BatonClient b, TestInfo info) throws Exception {
         String dir = dir(info);
         Ticket held = mutex(a, dir).acquireBlocking(NONE, WAIT);

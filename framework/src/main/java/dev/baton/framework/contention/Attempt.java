@@ -168,22 +168,19 @@ final class Attempt<R> extends AttemptState<R> {
     }
 
     /**
-     * Waits for the one node the rule named; its deletion wakes exactly this contender. When the
-     * rule says that deletion alone makes us the holder, our own node gets its watch first: its
-     * deletion (by an operator, with its folder) or its session's end is then heard before any
-     * later change — watch events come in the order the servers made the changes — so the
-     * hand-off can be taken without listing, and the hold's monitor inherits the watch. A wait
-     * that will list again when the watched node goes does without it (the listing shows whether
-     * our node is still there): the watch would cost a request and, at our own delete, an event,
-     * for nothing the listing does not give. A hold that starts without the watch gets it once it
-     * has lasted (see {@link Holding}), like a ticket that holds at its first look.
+     * Waits for the one node the rule named; its deletion wakes exactly this contender. Before
+     * the first wait, our own node gets its watch: its deletion (by an operator, with its
+     * folder) or its session's end is then heard before any later change — watch events come
+     * in the order the servers made the changes — so a hand-off can be taken without listing,
+     * and the hold's monitor inherits the watch. (A ticket that holds at its first look never
+     * waits, and is spared the request: see {@link Holding}.)
      */
     private void watch(Ticket mine, int gen, Decision decision) {
         OwnNodeWatch watch;
         synchronized (this) {
             watch = own;
         }
-        if (decision.holdsWhenWatchedGoes() && watch != null && !watch.armed()) {
+        if (watch != null && !watch.armed()) {
             watch.arm();
         }
         Watcher watcher = watcher(event -> onEvent(event, mine, gen, decision));

@@ -28,17 +28,15 @@ import org.slf4j.LoggerFactory;
  * executor, never on ZooKeeper's thread.
  *
  * <p>Watching the node for a deletion by someone else. {@link #monitor} sets a watch on it at
- * once. A hold the engine gives ({@link Contention#acquireHold}) by a hand-off taken without
- * listing inherits the watch the engine set on its own node while it waited: watched from its
- * first moment, at no cost. A hold the engine gives on a listing — at its first look (nobody
- * ahead: the uncontended case) or after a wait that listed again — has no such watch, and
- * setting one costs a request and, at our own delete, an event — measured at 6–9% of an
- * uncontended acquire-and-release on the development machine, and one request in six of a
- * contended one. So its watch is set only once the hold has lasted {@link LateWatches#DELAY}
- * (one timer per engine, not one per hold): most lock holds are shorter and never pay for it,
- * and a deletion in the first moments of a longer one is noticed then (the watch's request finds
- * the node gone). Our own delete at the end of a hold fires the watch after the monitor is
- * closed, and then nothing runs.
+ * once. A hold the engine gives ({@link Contention#acquireHold}) after waiting inherits the watch
+ * the engine set on its own node while it waited: watched from its first moment, at no cost. A
+ * hold the engine gives at its first look (nobody ahead: the uncontended case) has no such watch,
+ * and setting one costs a request and, at our own delete, an event — measured at 6–9% of an
+ * uncontended acquire-and-release on the development machine. So its watch is set only once the
+ * hold has lasted {@link LateWatches#DELAY} (one timer per engine, not one per hold): most lock
+ * holds are shorter and never pay for it, and a deletion in the first moments of a longer one is
+ * noticed then (the watch's request finds the node gone). Our own delete at the end of a hold
+ * fires the watch after the monitor is closed, and then nothing runs.
  */
 public final class Holding implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
