@@ -89,6 +89,8 @@ public final class Nemesis implements AutoCloseable {
     private final Object lock = new Object();
     private Thread runner;
     private volatile boolean stopping;
+    /** What ended the fault loop before {@link #stop()}, if anything did. */
+    private volatile RuntimeException died;
     private long startNanos;
     private Runnable healCurrent;
 
@@ -159,7 +161,12 @@ public final class Nemesis implements AutoCloseable {
         return stop();
     }
 
-    /** Stops injecting, heals everything, and reports what was injected. */
+    /**
+     * Stops injecting, heals everything, and reports what was injected.
+     *
+     * @throws IllegalStateException after healing, if a fault step failed and ended the schedule
+     *     early (a run that quietly stopped injecting would pass for a run that survived faults)
+     */
     public Report stop() throws InterruptedException {
         stopping = true;
         synchronized (lock) {
@@ -178,9 +185,18 @@ public final class Nemesis implements AutoCloseable {
             }
         }
         healAll();
+        RuntimeException failure = died;
+        if (failure != null) {
+            throw new IllegalStateException("the nemesis (seed " + seed + ") stopped injecting early: " + failure, failure);
+        }
         synchronized (counts) {
             return new Report(seed, new EnumMap<>(counts), List.copyOf(log));
         }
+    }
+
+    /** Whether a fault step failed and ended the schedule early ({@link #stop()} then throws). */
+    public boolean failed() {
+        return died != null;
     }
 
     @Override
@@ -205,6 +221,7 @@ public final class Nemesis implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
+            died = e;
             say("nemesis stopped by " + e);
         }
     }

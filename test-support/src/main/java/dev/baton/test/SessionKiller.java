@@ -39,10 +39,27 @@ public final class SessionKiller {
     /**
      * Ends {@code client}'s current session on the ensemble at {@code connectString}. The client
      * then reports LOST and builds a new session by itself.
+     *
+     * <p>A client between sessions — it has just lost one and its new one is not established
+     * yet, or it has never connected — has no session to end yet: this waits (up to
+     * {@code timeout}) until it has one, and ends that. (A client that has not yet heard that its
+     * session ended still reports that session; ending it again changes nothing.)
+     *
+     * @throws IllegalStateException if the client has no session within {@code timeout}, or the
+     *     ensemble cannot be reached within it
      */
     public static void expire(BatonClient client, String connectString, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(client, "client");
-        expire(client.zookeeper(), connectString, timeout);
+        Objects.requireNonNull(timeout, "timeout");
+        ZooKeeper handle = client.zookeeper();
+        if (handle.getSessionId() == 0) {
+            if (!client.blockUntilConnected(timeout)) {
+                throw new IllegalStateException("the client has no session to expire: it has been connecting for " + timeout
+                    + " without one");
+            }
+            handle = client.zookeeper();
+        }
+        expire(handle, connectString, timeout);
     }
 
     /** Ends the session {@code sessionId} (with its password) on the ensemble at {@code connectString}. */

@@ -29,7 +29,7 @@ class NemesisTest {
             nemesis.start();
             try {
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
-                    .until(() -> kinds(log).size() >= faults);
+                    .until(() -> kinds(log).size() >= faults || nemesis.failed());
             } catch (org.awaitility.core.ConditionTimeoutException e) {
                 // say which step did not return, and where it was
                 throw new AssertionError("fewer than " + faults + " faults in 60 s; log " + log

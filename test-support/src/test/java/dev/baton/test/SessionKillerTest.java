@@ -1,9 +1,14 @@
 package dev.baton.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooDefs;
@@ -27,6 +32,32 @@ class SessionKillerTest {
             victim.awaitState(KeeperState.Expired, WAIT);
             assertThat(victim.zk.getState()).isEqualTo(ZooKeeper.States.CLOSED);
             await().atMost(WAIT).until(() -> observer.zk.exists("/owned-by-victim", false) == null);
+        }
+    }
+
+    @Test
+    void aClientBetweenSessionsIsWaitedForAndTheSessionItGetsIsEnded(@ConnectString String connect,
+                                                                     dev.baton.server.EmbeddedEnsemble ensemble) throws Exception {
+        try (ClientLink link = ClientLink.to(ensemble)) {
+            link.cut();
+            BatonClient client = BatonClient.builder().connectString(link.connectString())
+                .sessionTimeout(Duration.ofSeconds(30)).build();
+            try {
+                client.start();
+                List<ConnectionState> states = new CopyOnWriteArrayList<>();
+                client.addConnectionStateListener((c, state) -> states.add(state));
+                assertThat(client.zookeeper().getSessionId()).as("never connected: no session yet").isZero();
+
+                assertThatThrownBy(() -> SessionKiller.expire(client, connect, Duration.ofMillis(300)))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("no session to expire");
+
+                link.heal();
+                SessionKiller.expire(client, connect, WAIT); // waits for the session the client now gets, and ends it
+                await().atMost(WAIT).until(() -> states.contains(ConnectionState.LOST));
+                assertThat(states).as("connected first, then lost that session").startsWith(ConnectionState.CONNECTED);
+            } finally {
+                client.close();
+            }
         }
     }
 
