@@ -33,6 +33,8 @@ final class ChaosRun implements AutoCloseable {
     final List<ClientLink> links = new ArrayList<>();
     final List<BatonClient> clients = new ArrayList<>();
     private final Nemesis nemesis;
+    /** 1 for a client whose session the nemesis is ending right now (see {@link #beingExpired}). */
+    private final java.util.concurrent.atomic.AtomicIntegerArray killing;
     private Nemesis.Report report;
     private Duration ran = duration();
 
@@ -52,6 +54,7 @@ final class ChaosRun implements AutoCloseable {
         this.recipe = recipe;
         this.ensemble = ensemble;
         this.seed = seed();
+        this.killing = new java.util.concurrent.atomic.AtomicIntegerArray(clientCount);
         for (int i = 0; i < clientCount; i++) {
             ClientLink link = ClientLink.to(ensemble);
             links.add(link);
@@ -63,9 +66,26 @@ final class ChaosRun implements AutoCloseable {
             .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
             .clientPause(sessionTimeout.plusSeconds(2))
             .log(line -> System.out.println("[" + recipe + "] " + line))
-            .onExpiring(onExpired)
-            .onExpired(onExpired)
+            .onExpiring(c -> {
+                killing.set(c, 1);
+                onExpired.accept(c);
+            })
+            .onExpired(c -> {
+                onExpired.accept(c);
+                killing.set(c, 0);
+            })
             .build();
+    }
+
+    /**
+     * Whether the nemesis is ending client {@code c}'s session right now: between the start of
+     * the kill and its return. The servers may delete the session's nodes at any moment in that
+     * window, and others may act on it before the client hears; a hold granted to the client in
+     * the window (or granted just before and recorded in it) rests on a session being ended, so
+     * a history counts it lost at once, as the kill's start does for the holds recorded before it.
+     */
+    boolean beingExpired(int c) {
+        return killing.get(c) == 1;
     }
 
     static long seed() {

@@ -20,14 +20,28 @@ final class Holds {
         this.current = new AtomicReferenceArray<>(workers);
     }
 
-    /** Records the acquisition and watches the grant for loss. */
-    void acquired(int worker, Grant grant) {
-        current.set(worker, grant);
-        history.acquired(actor(worker), key, grant.fencingToken());
+    /**
+     * Records the acquisition and watches the grant for loss. A grant recorded while the nemesis
+     * is ending the worker's session ({@code beingExpired}, see {@link ChaosRun#beingExpired})
+     * is recorded as lost at once.
+     */
+    void acquired(int worker, Grant grant, java.util.function.IntPredicate beingExpired) {
+        // one step of the history (it records under its own lock): nobody's acquisition falls between the two records
+        synchronized (history) {
+            current.set(worker, grant);
+            history.acquired(actor(worker), key, grant.fencingToken());
+            if (beingExpired.test(worker)) {
+                ended(worker, grant, true);
+            }
+        }
         grant.onLost(() -> ended(worker, grant, true));
     }
 
-    /** Ends the hold in the history (before the release is sent) and releases it. */
+    /**
+     * Ends the hold in the history (before the release is sent) and releases it. A hold the
+     * history already counts as lost is still given back, quietly: a grant recorded in a kill
+     * window may be on a session that lives on, and its node must not hold up the others.
+     */
     void release(int worker, Grant grant) {
         if (ended(worker, grant, false)) {
             try {
@@ -35,6 +49,8 @@ final class Holds {
             } catch (RuntimeException lostMeanwhile) {
                 // the release found the hold already lost: the history says released, which was first
             }
+        } else {
+            grant.releaseQuietly();
         }
     }
 

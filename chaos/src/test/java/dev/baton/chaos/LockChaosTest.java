@@ -72,7 +72,7 @@ class LockChaosTest {
                     if (lease == null) {
                         return false;
                     }
-                    holds[0].acquired(i, lease);
+                    holds[0].acquired(i, lease, run::beingExpired);
                     store.write(lease.fencingToken());
                     workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(20)));
                     holds[0].release(i, lease);
@@ -108,7 +108,7 @@ class LockChaosTest {
                     if (lease == null) {
                         return false;
                     }
-                    holds[0].acquired(i, lease);
+                    holds[0].acquired(i, lease, run::beingExpired);
                     workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(30)));
                     holds[0].release(i, lease);
                     return true;

@@ -45,9 +45,16 @@ class RwLockChaosTest {
                 if (grant == null) {
                     return false;
                 }
-                ReadersWriters.Hold hold = history.entered("worker-" + i, write ? ReadersWriters.Mode.WRITE : ReadersWriters.Mode.READ,
-                    grant.fencingToken());
-                holds.set(i, hold);
+                ReadersWriters.Hold hold;
+                // one step of the history (it records under its own lock); see ChaosRun.beingExpired
+                synchronized (history) {
+                    hold = history.entered("worker-" + i, write ? ReadersWriters.Mode.WRITE : ReadersWriters.Mode.READ,
+                        grant.fencingToken());
+                    holds.set(i, hold);
+                    if (run.beingExpired(i)) {
+                        expired.accept(i);
+                    }
+                }
                 grant.onLost(() -> {
                     if (holds.compareAndSet(i, hold, null)) {
                         history.lost(hold);
@@ -61,6 +68,8 @@ class RwLockChaosTest {
                     } catch (RuntimeException lostMeanwhile) {
                         // released first in the history; the loss came after
                     }
+                } else {
+                    grant.releaseQuietly(); // counted lost already; its node must not hold up the others
                 }
                 return true;
             });
