@@ -26,9 +26,9 @@ import org.apache.zookeeper.ZooKeeper;
  * requests a lock needs (create ephemeral-sequential, getChildren, delete) with the plain
  * ZooKeeper client. Contended: eight clients, one thread each, acquire and release one lock as
  * fast as they can; the wait is the time from calling acquire to holding. The raw limit there is
- * ZooKeeper's lock recipe on the plain client ({@link RawMutex}): the same create, listings,
- * watch and delete, with nothing around them. Every client talks to the same follower, so no
- * side is closer to the leader than another.
+ * ZooKeeper's lock recipe on the plain client (the write side of {@link RawReadWriteLock}): the
+ * same create, listings, watch and delete, with nothing around them. Every client talks to the
+ * same follower, so no side is closer to the leader than another.
  *
  * <p>The machine this runs on is shared, so its speed drifts by the second. The contenders
  * therefore take turns, on clients connected once at the start: one cycle each in the
@@ -160,8 +160,9 @@ public final class LockBenchmark {
                 if (i == 0) {
                     zk.create("/bench-raw-crowd", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 }
-                RawMutex raw = new RawMutex(zk, "/bench-raw-crowd");
-                Turn rawTurn = new Turn(0, raw::acquire, raw::release);
+                // writers only: ZooKeeper's exclusive lock recipe
+                RawReadWriteLock raw = new RawReadWriteLock(zk, "/bench-raw-crowd");
+                Turn rawTurn = new Turn(0, raw::acquireWrite, raw::release);
                 rawTurns.add(() -> rawTurn);
                 CuratorFramework curator = Clients.curator(connect);
                 curators.add(curator);

@@ -16,7 +16,8 @@ import org.apache.zookeeper.ZooKeeper;
  * the lock's children. A reader holds when no writer's node comes before its own, else it watches
  * the nearest writer's node before it; a writer holds when its node is first, else it watches the
  * node just before its own. Once the watched node is gone it lists again. Release deletes the node.
- * No retries, no re-entrance: a benchmark's baseline, not a lock to use.
+ * With writers only it is ZooKeeper's exclusive lock recipe, the mutex benchmark's limit. No
+ * retries, no re-entrance: a benchmark's baseline, not a lock to use.
  */
 final class RawReadWriteLock {
     private static final String READ = "read-";
