@@ -51,6 +51,13 @@ final class BatonProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Runs baton to its end and closes it: the exit code (its output stays readable). */
+    int finish(Duration timeout) throws InterruptedException, IOException {
+        try (this) {
+            return exitCode(timeout);
+        }
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

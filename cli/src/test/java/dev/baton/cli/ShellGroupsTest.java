@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,26 +11,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Commands that coordinate several processes from a shell — {@code sem} (at most N at once),
  * {@code barrier sync} (start together) — and {@code status}, which shows who holds and who waits.
  */
 @EnsembleTest
-class ShellGroupsTest {
-    private static final Duration WAIT = Duration.ofSeconds(60);
-
-    EmbeddedEnsemble ensemble;
-    @TempDir
-    Path dir;
-
-    private BatonProcess start(String... args) throws Exception {
-        return BatonProcess.start(dir, Map.of("BATON_CONNECT", ensemble.connectString()), args);
-    }
-
+class ShellGroupsTest extends AgainstEnsemble {
     @Test
     void aSemaphoreOfTwoNeverRunsMoreThanTwoCommandsAtOnce() throws Exception {
         Path log = dir.resolve("inside.log");

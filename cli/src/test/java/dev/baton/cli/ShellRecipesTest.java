@@ -3,30 +3,16 @@ package dev.baton.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recipes an operator drives from a shell script — latch, gate, discovery, the tree commands
  * — as child processes against an embedded ensemble: their output and exit codes.
  */
 @EnsembleTest
-class ShellRecipesTest {
-    private static final Duration WAIT = Duration.ofSeconds(60);
-
-    EmbeddedEnsemble ensemble;
-    @TempDir
-    Path dir;
-
-    private BatonProcess start(String... args) throws Exception {
-        return BatonProcess.start(dir, Map.of("BATON_CONNECT", ensemble.connectString()), args);
-    }
-
+class ShellRecipesTest extends AgainstEnsemble {
     /** Runs baton to its end and returns it (exit code checked by the caller). */
     private Ran run(String... args) throws Exception {
         try (BatonProcess process = start(args)) {

@@ -24,56 +24,50 @@ class UsageErrorsTest {
         return BatonProcess.start(dir, NOWHERE, args);
     }
 
-    private static int exit(BatonProcess process) throws Exception {
-        try (process) {
-            return process.exitCode(WAIT);
-        }
-    }
-
     @Test
     void aWrongQueueActionOrAnEmptyPutIsAUsageError() throws Exception {
         BatonProcess frob = baton("queue", "frob", "jobs");
-        assertThat(exit(frob)).isEqualTo(ExitCodes.USAGE);
+        assertThat(frob.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(frob.stderr()).contains("queue action must be put, take or size, was 'frob'");
         BatonProcess empty = baton("queue", "put", "jobs");
-        assertThat(exit(empty)).isEqualTo(ExitCodes.USAGE);
+        assertThat(empty.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(empty.stderr()).contains("needs at least one ITEM");
     }
 
     @Test
     void aWrongLatchActionOrASetWithoutACountIsAUsageError() throws Exception {
         BatonProcess frob = baton("latch", "frob", "done");
-        assertThat(exit(frob)).isEqualTo(ExitCodes.USAGE);
+        assertThat(frob.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(frob.stderr()).contains("latch action must be set, count-down, await or get, was 'frob'");
         BatonProcess noCount = baton("latch", "set", "done");
-        assertThat(exit(noCount)).isEqualTo(ExitCodes.USAGE);
+        assertThat(noCount.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(noCount.stderr()).contains("latch set needs a count");
         BatonProcess negative = baton("latch", "set", "done", "-4");
-        assertThat(exit(negative)).isEqualTo(ExitCodes.USAGE);
+        assertThat(negative.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(negative.stderr()).contains("latch count must be 0 or more, was -4");
     }
 
     @Test
     void aBadPortOrWeightForARegistrationIsAUsageErrorNamingIt() throws Exception {
         BatonProcess port = baton("discovery", "register", "web", "--port", "99999");
-        assertThat(exit(port)).isEqualTo(ExitCodes.USAGE);
+        assertThat(port.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(port.stderr()).contains("port must be 0 to 65535, was 99999").doesNotContain("unexpected failure");
         BatonProcess weight = baton("discovery", "register", "web", "--port", "80", "--weight", "-1");
-        assertThat(exit(weight)).isEqualTo(ExitCodes.USAGE);
+        assertThat(weight.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(weight.stderr()).contains("weight must be 0 or more, was -1");
     }
 
     @Test
     void aRelativePathIsRefusedBeforeTheEnsembleIsAskedAnything() throws Exception {
         BatonProcess status = baton("status", "relative");
-        assertThat(exit(status)).isEqualTo(ExitCodes.USAGE);
+        assertThat(status.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
         assertThat(status.stdout()).as("nothing printed before the refusal").isEmpty();
         assertThat(status.stderr()).contains("'relative'");
         for (String command : new String[] {"get", "ls", "tree"}) {
             BatonProcess tree = baton(command, "relative");
-            assertThat(exit(tree)).as(command).isEqualTo(ExitCodes.USAGE);
+            assertThat(tree.finish(WAIT)).as(command).isEqualTo(ExitCodes.USAGE);
         }
         BatonProcess set = baton("set", "relative", "data");
-        assertThat(exit(set)).isEqualTo(ExitCodes.USAGE);
+        assertThat(set.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
     }
 }
