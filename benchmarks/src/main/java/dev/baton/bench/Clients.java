@@ -8,7 +8,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -40,6 +43,24 @@ final class Clients {
             throw new IllegalStateException("Baton did not connect to " + connect);
         }
         return client;
+    }
+
+    /** Closes a plain client, keeping the interrupt of a thread interrupted meanwhile. */
+    static void closeQuietly(ZooKeeper zk) {
+        try {
+            zk.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Creates the persistent node {@code path} with the plain client unless it is there already. */
+    static void folder(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
+        try {
+            zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        } catch (KeeperException.NodeExistsException e) {
+            // there from an earlier phase
+        }
     }
 
     /** A plain ZooKeeper client (the raw limit), connected. */

@@ -70,11 +70,7 @@ public final class LockBenchmark {
         BatonClient baton = Clients.baton(connect);
         try {
             String dir = "/bench-raw";
-            try {
-                zk.create(dir, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            } catch (KeeperException.NodeExistsException e) {
-                // already there
-            }
+            Clients.folder(zk, dir);
             Step raw = () -> {
                 String node = zk.create(dir + "/lock-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
                 zk.getChildren(dir, false);
@@ -157,9 +153,7 @@ public final class LockBenchmark {
             for (int i = 0; i < CONTENDERS; i++) {
                 ZooKeeper zk = Clients.raw(connect);
                 raws.add(zk);
-                if (i == 0) {
-                    zk.create("/bench-raw-crowd", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-                }
+                Clients.folder(zk, "/bench-raw-crowd");
                 // writers only: ZooKeeper's exclusive lock recipe
                 RawReadWriteLock raw = new RawReadWriteLock(zk, "/bench-raw-crowd");
                 Turn rawTurn = new Turn(0, raw::acquireWrite, raw::release);
@@ -197,17 +191,9 @@ public final class LockBenchmark {
             System.out.printf("  Curator/raw: median ratio %.2f; Baton/raw: median ratio %.2f%n",
                 curatorTally.medianRatio(rawTally), batonTally.medianRatio(rawTally));
         } finally {
-            raws.forEach(LockBenchmark::closeQuietly);
+            raws.forEach(Clients::closeQuietly);
             curators.forEach(CuratorFramework::close);
             batons.forEach(BatonClient::close);
-        }
-    }
-
-    private static void closeQuietly(ZooKeeper zk) {
-        try {
-            zk.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -280,11 +280,7 @@ public final class QueueBenchmark {
      */
     private static Rate rawWrites(ZooKeeper raw, String path, int sample) throws InterruptedException {
         try {
-            try {
-                raw.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            } catch (KeeperException.NodeExistsException e) {
-                // there from an earlier size
-            }
+            Clients.folder(raw, path);
             List<String> nodes = new ArrayList<>(sample);
             long start = System.nanoTime();
             for (int i = 0; i < sample; i++) {

@@ -16,9 +16,7 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -84,9 +82,7 @@ public final class RwLockBenchmark {
             for (int i = 0; i < CLIENTS; i++) {
                 ZooKeeper zk = Clients.raw(connect);
                 raws.add(zk);
-                if (i == 0) {
-                    zk.create("/bench-raw-rw", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-                }
+                Clients.folder(zk, "/bench-raw-rw");
                 CuratorFramework curator = Clients.curator(connect);
                 curators.add(curator);
                 BatonClient baton = Clients.baton(connect);
@@ -109,7 +105,7 @@ public final class RwLockBenchmark {
             List<Tally> tallies = CROWD.rotate(slices, List.of(choosing(rawSides), choosing(curatorSides), choosing(batonSides)));
             report(tallies.get(0), tallies.get(1), tallies.get(2));
         } finally {
-            raws.forEach(RwLockBenchmark::closeQuietly);
+            raws.forEach(Clients::closeQuietly);
             curators.forEach(CuratorFramework::close);
             batons.forEach(BatonClient::close);
         }
@@ -142,14 +138,6 @@ public final class RwLockBenchmark {
         Stats write = tally.waits(WRITE);
         System.out.printf("  %-34s %12.0f %10.1f %10.1f %10.1f %10.1f %10.1f%n", name, tally.perSecond(),
             tally.allWaits().percentile(99), read.median(), read.percentile(99), write.median(), write.percentile(99));
-    }
-
-    private static void closeQuietly(ZooKeeper zk) {
-        try {
-            zk.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** A turn that, once it holds the lock (and its wait is taken), holds it {@code holdMillis} before letting go. */
