@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * it alive on the quorum, which may expire it meanwhile. So for the session's liveness READ_ONLY
  * counts as SUSPENDED: the LOST timer started at the disconnect keeps running, and answers from a
  * read-only server are not server contact ({@link #lastServerContactNanos}). A session created on
- * a read-only server never had anything on the quorum to lose: no timer runs for it.
+ * a read-only server never had anything on the quorum to lose: while it is READ_ONLY no timer
+ * runs for it.
  */
 public final class Connection implements HandleSource {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
