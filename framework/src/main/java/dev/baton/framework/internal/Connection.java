@@ -403,8 +403,9 @@ public final class Connection implements HandleSource {
             if (closed || h != handle || !suspended || h.lostReported) {
                 return;
             }
-            LOG.warn("suspended longer than the session timeout ({}): session 0x{} counts as lost",
-                negotiatedSessionTimeout(), Long.toHexString(h.sessionId));
+            LOG.warn("{} longer than the session timeout ({}) since the disconnect: session 0x{} counts as lost",
+                state == ConnectionState.READ_ONLY ? "suspended or read-only" : "suspended", negotiatedSessionTimeout(),
+                Long.toHexString(h.sessionId));
             reportLost(h);
         } finally {
             lock.unlock();
