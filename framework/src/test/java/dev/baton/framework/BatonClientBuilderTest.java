@@ -54,7 +54,14 @@ class BatonClientBuilderTest {
         assertThat(ErrorPolicy.SESSION_ONLY.isLoss(ConnectionState.SUSPENDED)).isFalse();
         assertThat(ErrorPolicy.SESSION_ONLY.isLoss(ConnectionState.LOST)).isTrue();
         assertThat(ErrorPolicy.STANDARD.isLoss(ConnectionState.RECONNECTED)).isFalse();
-        assertThat(ConnectionState.READ_ONLY.isConnected()).isTrue();
+        assertThat(ConnectionState.READ_ONLY.isConnected()).as("reads work on a read-only server").isTrue();
+        for (ErrorPolicy policy : ErrorPolicy.values()) {
+            assertThat(policy.isLoss(ConnectionState.READ_ONLY)).as(policy + ": READ_ONLY counts as SUSPENDED for holds")
+                .isEqualTo(policy.isLoss(ConnectionState.SUSPENDED));
+        }
+        assertThat(ErrorPolicy.suspendsHolds(ConnectionState.READ_ONLY)).isTrue();
+        assertThat(ErrorPolicy.suspendsHolds(ConnectionState.SUSPENDED)).isTrue();
+        assertThat(ErrorPolicy.suspendsHolds(ConnectionState.RECONNECTED)).isFalse();
         assertThat(ConnectionState.SUSPENDED.isConnected()).isFalse();
     }
 }

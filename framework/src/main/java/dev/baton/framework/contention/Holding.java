@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * that owns the ticket; the ticket's node is deleted by someone else; or, with a lease margin,
  * when the client has been disconnected so long that the servers might expire the session: the
  * last certain server contact plus the negotiated session timeout, minus the margin, on the
- * monotonic clock. Loss is final; {@code onLost} callbacks run once, on the client's event
- * executor, never on ZooKeeper's thread.
+ * monotonic clock. READ_ONLY counts as SUSPENDED throughout ({@link ErrorPolicy#suspendsHolds}):
+ * a read-only server keeps nothing alive on the quorum. Loss is final; {@code onLost} callbacks
+ * run once, on the client's event executor, never on ZooKeeper's thread.
  *
  * <p>Watching the node for a deletion by someone else. {@link #monitor} sets a watch on it at
  * once. A hold the engine gives ({@link Contention#acquireHold}) after waiting inherits the watch
@@ -115,8 +116,11 @@ public final class Holding implements AutoCloseable {
         // a change that happened before the listener was added would not be heard: check now
         if (holding.client.sessionId() != holding.ticket.sessionId()) {
             holding.lose("the session that owns " + holding.ticket.name() + " is gone");
-        } else if (holding.client.connectionState() == ConnectionState.SUSPENDED) {
-            holding.onState(new ConnectionStateChange(ConnectionState.SUSPENDED, holding.ticket.sessionId(), 0));
+        } else {
+            ConnectionState now = holding.client.connectionState();
+            if (ErrorPolicy.suspendsHolds(now)) {
+                holding.onState(new ConnectionStateChange(now, holding.ticket.sessionId(), 0));
+            }
         }
         return holding;
     }
@@ -139,7 +143,7 @@ public final class Holding implements AutoCloseable {
         if (policy.isLoss(state)) {
             return false;
         }
-        return leaseMargin == null || !state.equals(ConnectionState.SUSPENDED) || System.nanoTime() - leaseDeadline() < 0;
+        return leaseMargin == null || !ErrorPolicy.suspendsHolds(state) || System.nanoTime() - leaseDeadline() < 0;
     }
 
     /** Why the hold was lost, if it was. */
@@ -181,14 +185,15 @@ public final class Holding implements AutoCloseable {
                     lose("session 0x" + Long.toHexString(ticket.sessionId()) + " lost");
                 }
             }
-            case SUSPENDED -> {
-                if (policy.isLoss(ConnectionState.SUSPENDED)) {
-                    lose("connection suspended");
-                } else if (leaseMargin != null) {
-                    startLeaseTimer();
+            case SUSPENDED -> suspended("connection suspended");
+            case READ_ONLY -> {
+                if (change.sessionId() != ticket.sessionId()) {
+                    lose("reconnected read-only with another session (0x" + Long.toHexString(change.sessionId()) + ")");
+                } else {
+                    suspended("connected to a read-only server, cut off from its quorum");
                 }
             }
-            case CONNECTED, RECONNECTED, READ_ONLY -> {
+            case CONNECTED, RECONNECTED -> {
                 synchronized (this) {
                     leaseTimer++;
                 }
@@ -196,6 +201,15 @@ public final class Holding implements AutoCloseable {
                     lose("reconnected with another session (0x" + Long.toHexString(change.sessionId()) + ")");
                 }
             }
+        }
+    }
+
+    /** The session cannot be shown alive on the quorum ({@code why}): lost under STANDARD, the lease runs. */
+    private void suspended(String why) {
+        if (policy.isLoss(ConnectionState.SUSPENDED)) {
+            lose(why);
+        } else if (leaseMargin != null) {
+            startLeaseTimer();
         }
     }
 
@@ -215,8 +229,8 @@ public final class Holding implements AutoCloseable {
                     return;
                 }
             }
-            if (client.connectionState() == ConnectionState.SUSPENDED) {
-                lose("disconnected until " + leaseMargin + " before the session could expire");
+            if (ErrorPolicy.suspendsHolds(client.connectionState())) {
+                lose("disconnected from the quorum until " + leaseMargin + " before the session could expire");
             }
         });
     }

@@ -13,25 +13,28 @@ import java.time.Duration;
  *
  * <p>Whatever the policy, a leader steps down at once when its node is deleted or its session
  * is known to be gone. The policies differ only in what they do while the client is disconnected
- * and cannot tell whether its session is alive. See {@code docs/election.md} for the guarantees of
- * each under pauses and partitions.
+ * and cannot tell whether its session is alive. READ_ONLY counts as disconnected, under every
+ * policy: a server cut off from its quorum answers reads, but cannot keep the session alive on
+ * the quorum, which may expire it and elect someone else (see {@link ErrorPolicy#suspendsHolds}).
+ * See {@code docs/election.md} for the guarantees of each under pauses and partitions.
  */
 public enum LeadershipPolicy {
     /**
-     * Step down as soon as the connection is suspended; lead again (same term, same token) if
+     * Step down as soon as the connection is suspended (or READ_ONLY); lead again (same term, same token) if
      * the same session reconnects. Never two leaders through a partition, at the price of a
      * step-down on every short disconnect.
      */
     CONNECTION,
     /**
-     * Keep leading through a disconnect; step down only when the session is lost. No spurious
+     * Keep leading through a disconnect (or a read-only server); step down only when the session
+     * is lost, which the client reports a session timeout after the disconnect. No spurious
      * step-downs, but a partitioned leader may still believe it leads for up to a session timeout
      * after another participant was elected: fence the resources it acts on with the token.
      */
     SESSION,
     /**
-     * Keep leading through a short disconnect, but step down before the servers could expire the
-     * session: at the last certain server contact plus the negotiated session timeout, minus a
+     * Keep leading through a short disconnect (or a short stay on a read-only server, whose answers
+     * are not contact with the quorum), but step down before the servers could expire the session: at the last certain server contact plus the negotiated session timeout, minus a
      * safety margin, on the monotonic clock. A partitioned leader is gone before anybody else can
      * be elected, without stepping down on every blip. A process paused (GC, VM freeze) for longer
      * than the margin can still overlap: keep fencing.
@@ -56,8 +59,8 @@ public enum LeadershipPolicy {
     public boolean stepsDownOn(ConnectionState state) {
         return switch (state) {
             case LOST -> true;
-            case SUSPENDED -> this == CONNECTION;
-            case CONNECTED, RECONNECTED, READ_ONLY -> false;
+            case SUSPENDED, READ_ONLY -> this == CONNECTION;
+            case CONNECTED, RECONNECTED -> false;
         };
     }
 
