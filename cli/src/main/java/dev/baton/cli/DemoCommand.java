@@ -38,9 +38,10 @@ import picocli.CommandLine.Spec;
  * {@code baton demo}: a tour of Baton on a real three-server ensemble started for the occasion,
  * printing what happens at each step. Nothing to install; about half a minute.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Start a 3-server ZooKeeper ensemble in this process and walk through locks with fencing tokens, "
-        + "leader failover, client-side load balancing, a queue and a barrier, printing what happens.")
+@Command(name = "demo",
+    description = {"A guided tour on an ensemble started for it.",
+        "Start a 3-server ZooKeeper ensemble in this process and walk through locks with fencing tokens, leader failover, "
+            + "client-side load balancing, a queue and a barrier, printing what happens."})
 final class DemoCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final QueueSerializer<String> TEXT = new QueueSerializer<>() {
