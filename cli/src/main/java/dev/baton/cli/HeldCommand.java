@@ -106,6 +106,9 @@ final class HeldCommand {
         } catch (CancellationException e) {
             grace.throwIfRefused();
             String signal = interrupted.get();
+            if (signal == null) {
+                throw new CliExit(ExitCodes.INTERRUPTED, "the wait was cancelled; gave up my place in line");
+            }
             throw new CliExit(ExitCodes.forSignal(signal), "interrupted (SIG" + signal + ") while waiting; gave up my place in line");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();

@@ -71,9 +71,9 @@ class KillGraceTest {
             holder.start();
             assertThat(holder.blockUntilConnected(WAIT)).isTrue();
             new InterProcessMutex(holder, "/baton/locks/renewed").acquire();
-            // 9 s granted: a 1 s grace fits (1 s + 500 ms <= 3 s)
+            // 5 s granted: a 1 s grace fits (1 s + 500 ms <= 5 s / 3)
             BatonProcess waiter = BatonProcess.start(dir, Map.of("BATON_CONNECT", generous.connectString()),
-                "lock", "renewed", "--session-timeout", "9s", "--kill-grace", "1s", "--", "touch", ran.toString());
+                "lock", "renewed", "--session-timeout", "5s", "--kill-grace", "1s", "--", "touch", ran.toString());
             await().atMost(WAIT).until(() -> {
                 try {
                     return holder.getChildren().forPath("/baton/locks/renewed").size() == 2;
@@ -81,11 +81,13 @@ class KillGraceTest {
                     return false;
                 }
             });
-            // another server on the same port, which knows nothing of the waiter's session and grants at most 3 s
+            // another server on the same port, which knows nothing of the waiter's session and grants at most 3 s; it
+            // has seen fewer transactions than the waiter, so it refuses the old session until the waiter's client gives
+            // it up (a session timeout after the disconnect) and starts a new one
             generous.close();
             try (waiter; EmbeddedEnsemble stingy = server(port, SHORT_MAX)) {
                 assertThat(waiter.exitCode(WAIT)).as("stderr: %s", waiter.stderr()).isEqualTo(ExitCodes.USAGE);
-                assertThat(waiter.stderr()).contains("--kill-grace 1s is too long for the session timeout the servers granted (3s, of 9s asked)");
+                assertThat(waiter.stderr()).contains("--kill-grace 1s is too long for the session timeout the servers granted (3s, of 5s asked)");
                 assertThat(ran).as("the command did not run").doesNotExist();
             }
         }
