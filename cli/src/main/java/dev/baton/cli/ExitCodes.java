@@ -14,8 +14,18 @@ public final class ExitCodes {
     public static final int SOFTWARE = 70;
     /** The lock or leadership was lost while the command ran; the command was stopped. */
     public static final int LOST = 75;
-    /** Interrupted (Ctrl-C) while waiting. */
+    /** Interrupted (Ctrl-C, SIGINT) while waiting; SIGTERM gives 143 and SIGHUP 129 (see {@link #forSignal}). */
     public static final int INTERRUPTED = 130;
+
+    /** A process ended by signal N exits 128+N: SIGHUP 129, SIGINT 130, SIGTERM 143. */
+    public static int forSignal(String signal) {
+        return 128 + switch (signal) {
+            case "HUP" -> 1;
+            case "INT" -> 2;
+            case "TERM" -> 15;
+            default -> throw new IllegalArgumentException("not a signal baton handles: " + signal);
+        };
+    }
 
     private ExitCodes() {
     }

@@ -1,6 +1,7 @@
 package dev.baton.framework;
 
 import dev.baton.framework.internal.ClientCore;
+import dev.baton.framework.internal.ConnectStrings;
 import dev.baton.framework.internal.Connection;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.retry.ExponentialBackoffRetry;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
@@ -43,7 +43,13 @@ public interface BatonClient extends AutoCloseable {
         return new Builder();
     }
 
-    /** Starts connecting (in the background). Operations wait for the connection. */
+    /**
+     * Starts connecting (in the background). Operations wait for the connection. Servers that
+     * are not up yet are tried again until they are: a client may start before its ensemble.
+     *
+     * @throws BatonException if no host of the connect string resolves (a name that does not
+     *     resolve would otherwise be retried for ever); the client may be started again
+     */
     void start();
 
     /** Waits until connected; returns false if {@code timeout} passes first. */
@@ -150,22 +156,12 @@ public interface BatonClient extends AutoCloseable {
 
         /**
          * The ensemble: {@code host:port[,host:port...][/chroot]}, for example
-         * {@code "zk1:2181,zk2:2181,zk3:2181/app"}.
+         * {@code "zk1:2181,zk2:2181,zk3:2181/app"}. An empty element ({@code "a:1,,b:2"}) or host
+         * ({@code ":2181"}) is refused; host names are resolved by {@link BatonClient#start()}.
          */
         public Builder connectString(String connectString) {
             Objects.requireNonNull(connectString, "connectString");
-            if (connectString.isBlank()) {
-                throw new IllegalArgumentException("connectString must name at least one host:port, was '" + connectString + "'");
-            }
-            try {
-                ConnectStringParser parsed = new ConnectStringParser(connectString);
-                if (parsed.getServerAddresses().isEmpty()) {
-                    throw new IllegalArgumentException("no host:port in it");
-                }
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("connectString '" + connectString + "' is not host:port[,host:port...][/chroot]: "
-                    + e.getMessage(), e);
-            }
+            ConnectStrings.servers(connectString); // an empty element or host is refused here, not skipped
             this.connectString = connectString;
             return this;
         }
