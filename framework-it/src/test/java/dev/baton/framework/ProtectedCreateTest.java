@@ -179,7 +179,8 @@ class ProtectedCreateTest {
 
             // cancelled while its reply is on the way
             proxy.pauseReplies();
-            CompletableFuture<String> cancelled = sessionProtected(client, "/own/n-", "cancelled");
+            CompletableFuture<CreatedNode> cancelled = client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .withSessionProtection().forPathWithStatAsync("/own/n-", bytes("cancelled"));
             String cancelledNode = appliedBeside(direct, "/own", kept);
             cancelled.cancel(false);
             proxy.resume();
@@ -258,8 +259,8 @@ class ProtectedCreateTest {
              BatonClient client = client(proxy, 10)) {
             BatonClient inOrder = WakeUps.repliesInPlace(client);
             proxy.pauseReplies();
-            CompletableFuture<String> created = inOrder.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).withProtection()
-                .creatingParentsIfNeeded().forPathAsync("/cancelled/sub/n-");
+            CompletableFuture<CreatedNode> created = inOrder.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                .withProtection().creatingParentsIfNeeded().forPathWithStatAsync("/cancelled/sub/n-", new byte[0]);
             created.cancel(false);
             CompletableFuture<?> fence = inOrder.checkExists().forPathAsync("/cancelled");
             proxy.resume();
@@ -271,6 +272,23 @@ class ProtectedCreateTest {
                 left.addAll(client.getChildren().forPath("/cancelled/sub"));
             }
             assertThat(left).as("nodes made by a create cancelled before it made any").isEmpty();
+        }
+    }
+
+    @Test
+    void cancellingTheStringFormOfAnAsyncCreateAbandonsItToo(BatonClient direct) throws Exception {
+        direct.create().forPath("/cancel-path");
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = client(proxy, 10)) {
+            proxy.pauseReplies();
+            CompletableFuture<String> created = client.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).withProtection()
+                .forPathAsync("/cancel-path/n-");
+            await().atMost(WAIT).until(() -> direct.getChildren().forPath("/cancel-path").size() == 1);
+            assertThat(created.cancel(false)).isTrue();
+            proxy.resume();
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(direct.getChildren().forPath("/cancel-path"))
+                .as("the node of a create cancelled before its reply came").isEmpty());
         }
     }
 
