@@ -56,7 +56,8 @@ public interface CreateBuilder {
      * same session. {@code getData()} (and every cache and recipe built on it) returns {@code data}
      * without the mark: it drops the first 24 bytes of a node whose name starts with {@code x-}
      * and whose data starts with the magic. Caveats: a plain ZooKeeper reader sees the mark,
-     * {@code Stat.getDataLength()} counts it, and it counts towards the request size limit.
+     * {@code Stat.getDataLength()} counts it, it counts towards the request size limit, and
+     * recovery reads the candidates' data, so the node's ACL must let its creator read it.
      */
     CreateBuilder withSessionProtection();
 

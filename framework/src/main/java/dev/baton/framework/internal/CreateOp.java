@@ -348,12 +348,17 @@ final class CreateOp implements CreateBuilder {
                     : CompletableFuture.failedFuture(Errors.unwrap(e)));
         }
 
-        /** Each named child's data and stat (a child deleted meanwhile is left out), in name order. */
+        /**
+         * Each named child's stat and, under session protection, its data (a child deleted
+         * meanwhile is left out), in name order. A {@code _c_<id>-} name needs no data, so its
+         * recovery needs no read permission on the node.
+         */
         private CompletableFuture<List<Found>> read(ZooKeeper zk, List<String> names) {
             List<CompletableFuture<Found>> reads = names.stream()
                 .map(child -> Paths.join(parent, child))
-                .map(path -> c.zk().getData(zk, path, null, "create", userPath)
-                    .thenApply(node -> new Found(path, node.data(), node.stat()))
+                .map(path -> (protection == Protection.SESSION
+                    ? c.zk().getData(zk, path, null, "create", userPath).thenApply(node -> new Found(path, node.data(), node.stat()))
+                    : c.zk().exists(zk, path, null, "create", userPath).thenApply(stat -> stat == null ? null : new Found(path, null, stat)))
                     .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
                         ? CompletableFuture.<Found>completedFuture(null)
                         : CompletableFuture.failedFuture(Errors.unwrap(e))))
@@ -439,7 +444,7 @@ final class CreateOp implements CreateBuilder {
         }
     }
 
-    /** A candidate for this create's node, as read. */
+    /** A candidate for this create's node, as read ({@code data} null when only its stat was read). */
     private record Found(String path, byte[] data, Stat stat) {
     }
 
