@@ -199,6 +199,7 @@ final class CreateOp implements CreateBuilder {
          * send nothing, or the clean-up sees the steps and waits.
          */
         private volatile CompletableFuture<?> steps = CompletableFuture.completedFuture(null);
+        private final OwnNodeSearch search;
 
         Plan(String path, byte[] userData) {
             Objects.requireNonNull(userData, "data");
@@ -220,6 +221,7 @@ final class CreateOp implements CreateBuilder {
             this.parent = Paths.parent(full);
             this.name = Paths.name(full);
             this.nodeAcl = acl != null ? acl : c.aclFor(full);
+            this.search = new OwnNodeSearch(c, userPath, parent, mode, protection == Protection.SESSION ? id : null);
         }
 
         CreatedNode attempt(ZooKeeper zk, int attempt) throws KeeperException, InterruptedException {
@@ -290,7 +292,7 @@ final class CreateOp implements CreateBuilder {
             if (cause instanceof NodeExistsException && idempotent) {
                 // data includes the mark under session protection: only this create's own node matches
                 return c.zk().getData(zk, target, null, "create", userPath).thenApply(existing -> {
-                    if (Arrays.equals(existing.data(), data) && ownedHere(zk, existing.stat())) {
+                    if (Arrays.equals(existing.data(), data) && OwnNodeSearch.ownedHere(mode, zk, existing.stat())) {
                         return node(target, existing.stat());
                     }
                     throw Futures.rethrow(cause);
@@ -331,76 +333,17 @@ final class CreateOp implements CreateBuilder {
         }
 
         /**
-         * After a lost reply: the node an earlier attempt created, found by its name (under any
-         * session's prefix this create was sent with) and, under session protection, by the mark
-         * in its data. An ephemeral node of another (expired) session is deleted and null returned,
-         * so the create is sent again; so is a second node of this create, if one ever appears.
+         * After a lost reply: the node an earlier attempt made ({@link OwnNodeSearch}), or null
+         * when there is none this session may adopt, so the create is sent again.
          */
         private CompletableFuture<CreatedNode> findOwn(ZooKeeper zk) {
             if (stemsSent.isEmpty()) {
                 return CompletableFuture.completedFuture(null); // nothing was sent: nothing to find
             }
-            return c.zk().getChildren(zk, parent, null, "create", userPath)
-                .thenCompose(children -> read(zk, children.children().stream().filter(this::sentUnder).sorted().toList()))
-                .thenCompose(candidates -> settle(zk, candidates))
-                .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                    ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(Errors.unwrap(e)));
+            return search.find(zk, Set.copyOf(stemsSent))
+                .thenApply(found -> found == null ? null : node(found.path(), found.stat()));
         }
 
-        /**
-         * Each named child's stat and, under session protection, its data (a child deleted
-         * meanwhile is left out), in name order. A {@code _c_<id>-} name needs no data, so its
-         * recovery needs no read permission on the node.
-         */
-        private CompletableFuture<List<Found>> read(ZooKeeper zk, List<String> names) {
-            List<CompletableFuture<Found>> reads = names.stream()
-                .map(child -> Paths.join(parent, child))
-                .map(path -> (protection == Protection.SESSION
-                    ? c.zk().getData(zk, path, null, "create", userPath).thenApply(node -> new Found(path, node.data(), node.stat()))
-                    : c.zk().exists(zk, path, null, "create", userPath).thenApply(stat -> stat == null ? null : new Found(path, null, stat)))
-                    .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                        ? CompletableFuture.<Found>completedFuture(null)
-                        : CompletableFuture.failedFuture(Errors.unwrap(e))))
-                .toList();
-            return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-                .thenApply(v -> reads.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList());
-        }
-
-        /** Adopts the first of this create's nodes that this session may own; deletes the rest of them. */
-        private CompletableFuture<CreatedNode> settle(ZooKeeper zk, List<Found> candidates) {
-            List<Found> ours = candidates.stream().filter(this::madeHere).toList();
-            Found adopted = ours.stream().filter(f -> ownedHere(zk, f.stat())).findFirst().orElse(null);
-            List<CompletableFuture<Void>> deletes = ours.stream()
-                .filter(f -> f != adopted)
-                .map(f -> c.zk().delete(zk, f.path(), -1, "create", userPath)
-                    .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                        ? CompletableFuture.completedFuture(null)
-                        : CompletableFuture.failedFuture(Errors.unwrap(e))))
-                .toList();
-            return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
-                .thenApply(v -> adopted == null ? null : node(adopted.path(), adopted.stat()));
-        }
-
-        /** Whether {@code child} is named as a create of this plan was: one of its stems, plus a sequence if sequential. */
-        private boolean sentUnder(String child) {
-            for (String stem : stemsSent) {
-                if (mode.isSequential() ? child.startsWith(stem) && isSequence(child.substring(stem.length())) : child.equals(stem)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** Whether a node named like this create's was made by it: the name says so for {@code _c_<id>-}, the mark for {@code x-}. */
-        private boolean madeHere(Found found) {
-            return protection != Protection.SESSION || CreateMark.carries(found.data(), id);
-        }
-
-        /** A persistent node is ours whatever the session; an ephemeral one only if this session owns it. */
-        private boolean ownedHere(ZooKeeper zk, Stat stat) {
-            return !mode.isEphemeral() || stat.getEphemeralOwner() == zk.getSessionId();
-        }
 
         private String prefix(ZooKeeper zk) {
             return switch (protection) {
@@ -431,7 +374,7 @@ final class CreateOp implements CreateBuilder {
         /**
          * The create failed for good (retries spent, interrupted, cancelled): nothing more is
          * sent, and once the steps in flight have settled, this create's node, if it made one, is
-         * deleted in the background — found as {@link #findOwn} finds it, so no other create's node
+         * deleted in the background — found as {@link OwnNodeSearch} finds it, so no other create's node
          * is touched.
          */
         void abandon() {
@@ -442,23 +385,5 @@ final class CreateOp implements CreateBuilder {
                 }
             });
         }
-    }
-
-    /** A candidate for this create's node, as read ({@code data} null when only its stat was read). */
-    private record Found(String path, byte[] data, Stat stat) {
-    }
-
-    /** ZooKeeper's sequence suffix: ten digits (a negative counter, after overflow, has a '-' first). */
-    private static boolean isSequence(String suffix) {
-        int start = suffix.startsWith("-") ? 1 : 0;
-        if (suffix.length() - start < 10) {
-            return false;
-        }
-        for (int i = start; i < suffix.length(); i++) {
-            if (!Character.isDigit(suffix.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 }
