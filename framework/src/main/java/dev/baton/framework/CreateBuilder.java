@@ -35,13 +35,29 @@ public interface CreateBuilder {
     /**
      * Prefixes the node's name with {@code _c_<uuid>-} (Curator's protection), so that after a
      * lost reply the client finds the node it already created instead of creating a second one;
-     * if the create finally fails, that node is deleted in the background.
+     * if the create finally fails or is cancelled, that node is deleted in the background.
+     *
+     * <p>The uuid is new for every create call (its retries share it), so the name alone tells
+     * this create's node from any other's; the data is stored as given. An ephemeral node found
+     * under an earlier, expired session is deleted and the create sent again.
      */
     CreateBuilder withProtection();
 
     /**
-     * Prefixes the node's name with {@code x-<sessionId>-} (the ZooKeeper recipes' form): after a
-     * lost reply the client finds the node its session created by that prefix.
+     * Prefixes the node's name with {@code x-<sessionId>-} (the ZooKeeper recipes' form), with
+     * the same guarantees as {@link #withProtection()}: after a lost reply the client adopts the
+     * node this create made, and a create that finally fails or is cancelled deletes it.
+     *
+     * <p>Every create of one session in one folder shares that prefix, so the name cannot tell
+     * them apart. Each create therefore draws a random id and stores it ahead of the data: the
+     * node holds a 24-byte mark — the magic {@code 00 62 61 74 6f 6e 78 01} and the 16-byte id —
+     * then {@code data}. Recovery adopts, and clean-up deletes, only the node named like this
+     * create (under any session it was sent in) whose data carries its id; never a sibling of the
+     * same session. {@code getData()} (and every cache and recipe built on it) returns {@code data}
+     * without the mark: it drops the first 24 bytes of a node whose name starts with {@code x-}
+     * and whose data starts with the magic. Caveats: a plain ZooKeeper reader sees the mark,
+     * {@code Stat.getDataLength()} counts it, it counts towards the request size limit, and
+     * recovery reads the candidates' data, so the node's ACL must let its creator read it.
      */
     CreateBuilder withSessionProtection();
 

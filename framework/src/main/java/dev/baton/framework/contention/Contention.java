@@ -88,7 +88,9 @@ public final class Contention {
 
     /**
      * The same engine, naming nodes {@code x-<sessionId>-<marker><sequence>} (the ZooKeeper
-     * recipes' protection) instead of {@code _c_<uuid>-<marker><sequence>}.
+     * recipes' protection) instead of {@code _c_<uuid>-<marker><sequence>}. Each node's data then
+     * starts with its create's mark ({@link dev.baton.framework.CreateBuilder#withSessionProtection()}),
+     * so that two engines of one client in one folder never take each other's node.
      */
     public Contention withSessionProtection() {
         return new Contention(client, dir, marker, markers, rule, true);

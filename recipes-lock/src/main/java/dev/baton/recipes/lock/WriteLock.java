@@ -23,8 +23,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Algorithm: the contention engine with the mutex rule, and the ZooKeeper recipe's names:
  * ephemeral sequential nodes {@code x-<sessionId>-<seq>} in {@code dir}, ordered by the digits
- * after the last {@code '-'}. The session id in the name is the protection: after a lost reply
- * the engine finds the node its session already created instead of making a second one.
+ * after the last {@code '-'}. The name is the protection: after a lost reply the engine finds the
+ * node it already created instead of making a second one. Several WriteLocks of one client in
+ * one folder share the {@code x-<sessionId>-} prefix, so each node's data also carries a random
+ * id of the create that made it (a 24-byte mark, see
+ * {@link dev.baton.framework.CreateBuilder#withSessionProtection()}): a retry adopts, and an
+ * abandoned create deletes, only its own node, never another WriteLock's. Readers through
+ * {@code getData()} see the node's (empty) data without the mark. Contenders are recognised by
+ * name alone, so nodes of ZooKeeper's own recipe (no mark) stand in the same line.
  *
  * <p>Guarantees and caveats. One owner at a time among live sessions, in order of arrival. The
  * hold is watched under the client's error policy; when it is lost the listener hears
