@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ClientProcess.Message;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -109,6 +110,31 @@ class ClientProcessTest {
 
             assertThat(awaitMessage(kind(ClientProcess.EXITED)).field(0)).isEqualTo("0");
             assertThat(child.isAlive()).isFalse();
+        }
+    }
+
+    @Test
+    void aNemesisPausesAndKillsClientProcessesAndItsStopLeavesThemRunning() throws Exception {
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(1).build(); ClientProcess child = start("victim")) {
+            ensemble.start();
+            awaitMessage(kind("tick"));
+            Nemesis.Report report;
+            try (Nemesis nemesis = Nemesis.builder(ensemble, 7).processes(List.of(child))
+                     .faults(Nemesis.Fault.PAUSE_PROCESS, Nemesis.Fault.KILL_PROCESS)
+                     .quietBetween(Duration.ofMillis(50), Duration.ofMillis(100))
+                     .faultLength(Duration.ofMillis(100), Duration.ofMillis(200))
+                     .clientPause(Duration.ofMillis(300))
+                     .build()) {
+                nemesis.start();
+                await().atMost(WAIT).until(() -> nemesis.failed()
+                    || messages.stream().anyMatch(kind(ClientProcess.RESUMED)) && messages.stream().anyMatch(kind(ClientProcess.KILLED)));
+                report = nemesis.stop();
+            }
+
+            assertThat(report.counts()).containsKeys(Nemesis.Fault.PAUSE_PROCESS, Nemesis.Fault.KILL_PROCESS);
+            assertThat(child.isAlive()).as("a killed process is started again").isTrue();
+            assertThat(child.isPaused()).isFalse();
+            awaitMessage(tickAfter(Instant.now()));
         }
     }
 
