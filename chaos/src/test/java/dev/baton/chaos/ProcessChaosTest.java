@@ -118,12 +118,12 @@ class ProcessChaosTest {
     /**
      * Runs the faults for {@code length}, and on until the run has what it is for: a holder that
      * wrote after waking from a pause past its session, and a killed process (the nemesis draws
-     * faults at random). Gives up a minute later; the verdict's coverage check then fails.
+     * faults at random). Gives up 45 s later; the verdict's coverage check then fails.
      */
     private static void runUntilCovered(Nemesis nemesis, ProcessHistory history, FencedStore store, Duration length,
                                         long began) {
         try {
-            await().atMost(length.plusSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> nemesis.failed()
+            await().atMost(length.plusSeconds(45)).pollInterval(Duration.ofMillis(500)).until(() -> nemesis.failed()
                 || System.nanoTime() - began >= length.toNanos()
                 && history.count(ClientProcess.KILLED) > 0 && history.staleAfterPause(store) > 0);
         } catch (ConditionTimeoutException e) {
