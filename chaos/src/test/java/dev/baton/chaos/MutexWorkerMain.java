@@ -1,7 +1,6 @@
 package dev.baton.chaos;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.test.ParentChannel;
 import dev.baton.test.TestClients;
 import java.time.Duration;
@@ -28,9 +27,9 @@ final class MutexWorkerMain {
         parent.report("ready");
         MutexWorker.Sink sink = new MutexWorker.Sink() {
             @Override
-            public void report(String kind, long token, String... more) {
+            public void report(String kind, long value, String... more) {
                 Object[] fields = new Object[1 + more.length];
-                fields[0] = token;
+                fields[0] = value;
                 System.arraycopy(more, 0, fields, 1, more.length);
                 parent.report(kind, fields);
             }
@@ -40,7 +39,7 @@ final class MutexWorkerMain {
                 return "accepted".equals(parent.ask(ASK_TIMEOUT, "write", token));
             }
         };
-        MutexWorker worker = new MutexWorker(new InterProcessMutex(client, args[1]), MutexWorker.Style.valueOf(args[2]),
+        MutexWorker worker = new MutexWorker(client, args[1], MutexWorker.Style.valueOf(args[2]),
             Integer.parseInt(args[3]), Duration.ofMillis(Long.parseLong(args[4])), sink, d -> Thread.sleep(d.toMillis()));
         while (true) {
             try {

@@ -8,10 +8,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -23,9 +25,12 @@ import java.util.TreeMap;
  * different JVMs compare) and judged by those stamps, not by when a report reached this JVM.
  *
  * <p>A hold counts from its acquisition until its release or loss signal — or earlier, from the
- * moment a fault took it, if the hold turned out lost: the start of a pause of the holder's
- * process (the servers end its session while it is frozen, and a frozen process cannot learn
- * it), the start of the nemesis ending its session, or its process being killed. The overlap
+ * moment a fault took it, if the hold turned out lost (its loss was signalled, its release found
+ * it lost, or its client later reported the session it was granted on lost — a holder that woke
+ * from a pause may give the lock back before its client has noticed anything): the start of a
+ * pause of the holder's process long enough to end its session (the servers end it while it is
+ * frozen, and a frozen process cannot learn it), or the start of the nemesis ending its session.
+ * A killed process's hold ends at the kill. The overlap
  * that a paused holder has with the next holder until it wakes and hears is excused that way,
  * and only that way; it is the fence's job, and {@link #judge} checks the fence did it: every
  * write the woken holder made after a newer token reached the store was refused.
@@ -45,8 +50,17 @@ final class ProcessHistory {
     /** A worker process's client has connected: the end of its start-up. */
     static final String READY = "ready";
 
-    /** One thing recorded, in order of arrival. */
-    record Mark(long arrival, String actor, Instant time, String kind, long token, String detail) {
+    /**
+     * One thing recorded, in order of arrival.
+     *
+     * @param value the token; the session id for {@link MutexWorker#SESSION_LOST}; else 0
+     * @param more what else the worker said: for {@link #ACQUIRED} the node and the session id,
+     *     for {@link #ERROR} the exception
+     */
+    record Mark(long arrival, String actor, Instant time, String kind, long value, List<String> more) {
+        String more(int i) {
+            return i < more.size() ? more.get(i) : "";
+        }
     }
 
     /** A fault on one actor: its process paused, or its session being ended. */
@@ -57,6 +71,7 @@ final class ProcessHistory {
     static final class Hold {
         final String actor;
         final long token;
+        final long session;
         final Instant start;
         Instant end;
         String endedBy;
@@ -64,9 +79,10 @@ final class ProcessHistory {
         /** The fault that took the hold before its end, if it turned out lost while one was in effect. */
         Span takenBy;
 
-        Hold(String actor, long token, Instant start) {
+        Hold(String actor, long token, long session, Instant start) {
             this.actor = actor;
             this.token = token;
+            this.session = session;
             this.start = start;
         }
 
@@ -98,16 +114,17 @@ final class ProcessHistory {
 
     /** Records a message of a client process (its report, or what the test did to it). */
     void record(ClientProcess.Message m) {
-        boolean withToken = switch (m.kind()) {
-            case ACQUIRED, RELEASED, LOST, RELEASE_FOUND_LOST -> true;
+        boolean withValue = switch (m.kind()) {
+            case ACQUIRED, RELEASED, LOST, RELEASE_FOUND_LOST, MutexWorker.SESSION_LOST -> true;
             default -> false;
         };
-        String detail = m.kind().equals(ACQUIRED) || m.kind().equals(ERROR) ? m.field(withToken ? 1 : 0) : "";
-        record(m.process(), m.time(), m.kind(), withToken ? m.longField(0) : 0, detail);
+        List<String> more = withValue ? m.fields().subList(1, m.fields().size()) : m.fields();
+        record(m.process(), m.time(), m.kind(), withValue ? m.longField(0) : 0, more.toArray(String[]::new));
     }
 
-    synchronized void record(String actor, Instant time, String kind, long token, String detail) {
-        marks.add(new Mark(marks.size(), actor, time, kind, token, detail));
+    /** Records what {@code actor} reported or what was done to it, as {@link MutexWorker.Sink} says it. */
+    synchronized void record(String actor, Instant time, String kind, long value, String... more) {
+        marks.add(new Mark(marks.size(), actor, time, kind, value, List.of(more)));
         if (kind.equals(ACQUIRED)) {
             holder = actor;
         } else if (actor.equals(holder) && !kind.equals(ERROR)) {
@@ -142,24 +159,25 @@ final class ProcessHistory {
         Map<String, Hold> byToken = new HashMap<>();
         Map<String, Instant> pausedSince = new HashMap<>();
         Map<String, Instant> expiringSince = new HashMap<>();
+        Set<String> lostSessions = new HashSet<>();
         for (Mark m : sorted) {
             Hold current = open.get(m.actor());
             switch (m.kind()) {
                 case ACQUIRED -> {
                     if (current != null) {
-                        problems.add(m.actor() + " acquired token " + m.token() + " at " + m.time() + " while its hold " + current
+                        problems.add(m.actor() + " acquired token " + m.value() + " at " + m.time() + " while its hold " + current
                             + " had not ended");
                         end(current, m.time(), "superseded", false, open);
                     }
-                    Hold hold = new Hold(m.actor(), m.token(), m.time());
+                    Hold hold = new Hold(m.actor(), m.value(), m.more(1).isEmpty() ? 0 : Long.parseLong(m.more(1)), m.time());
                     holds.add(hold);
                     open.put(m.actor(), hold);
-                    byToken.put(m.actor() + "/" + m.token(), hold);
+                    byToken.put(m.actor() + "/" + m.value(), hold);
                 }
                 case RELEASED, LOST, RELEASE_FOUND_LOST -> {
-                    Hold hold = byToken.get(m.actor() + "/" + m.token());
+                    Hold hold = byToken.get(m.actor() + "/" + m.value());
                     if (hold == null) {
-                        problems.add(m.actor() + " reported " + m.kind() + " of token " + m.token() + " it never acquired");
+                        problems.add(m.actor() + " reported " + m.kind() + " of token " + m.value() + " it never acquired");
                     } else if (hold == current && !m.kind().equals(RELEASE_FOUND_LOST)) {
                         end(hold, m.time(), m.kind(), m.kind().equals(LOST), open);
                     } else if (!m.kind().equals(RELEASED)) {
@@ -181,6 +199,7 @@ final class ProcessHistory {
                         problems.add(m.actor() + "'s process exited by itself at " + m.time() + " (see its log)");
                     }
                 }
+                case MutexWorker.SESSION_LOST -> lostSessions.add(m.actor() + "/" + m.value());
                 case EXPIRING -> expiringSince.put(m.actor(), m.time());
                 case EXPIRED -> spans.add(new Span(m.actor(), "session expired", expiringSince.remove(m.actor()), m.time()));
                 default -> {
@@ -190,6 +209,9 @@ final class ProcessHistory {
         }
         pausedSince.forEach((actor, from) -> problems.add(actor + " was paused at " + from + " and never resumed or killed"));
         for (Hold hold : holds) {
+            // a holder may give the lock back before its client notices its session is gone
+            // (frozen, it could not): its client's later "session lost" says the hold was lost
+            hold.lost |= lostSessions.contains(hold.actor + "/" + hold.session);
             hold.takenBy = takenBy(hold, spans, session);
         }
         return new Rebuilt(holds, spans, problems);
@@ -321,7 +343,7 @@ final class ProcessHistory {
         }
         checks.put("coverage", coverage);
         Map<String, Long> errors = new TreeMap<>();
-        marks().stream().filter(m -> m.kind().equals(ERROR)).forEach(m -> errors.merge(m.detail(), 1L, Long::sum));
+        marks().stream().filter(m -> m.kind().equals(ERROR)).forEach(m -> errors.merge(m.more(0), 1L, Long::sum));
         long accepted = writes.stream().filter(FencedStore.Write::accepted).count();
         return new Judgement(r.holds().size(), writes.size(), accepted, writes.size() - accepted, stale, afterPause,
             afterExpiry, pausedOverlaps, errors, checks);

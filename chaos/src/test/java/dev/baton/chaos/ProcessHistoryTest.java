@@ -27,7 +27,12 @@ class ProcessHistoryTest {
     }
 
     private void mark(String actor, long millis, String kind, long token) {
-        history.record(actor, at(millis), kind, token, "");
+        history.record(actor, at(millis), kind, token);
+    }
+
+    /** {@code actor} acquired {@code token} at {@code millis} on session {@code session}. */
+    private void acquired(String actor, long millis, long token, long session) {
+        history.record(actor, at(millis), ProcessHistory.ACQUIRED, token, "/node-" + token, Long.toString(session));
     }
 
     /** {@code actor} stamps a write at {@code millis}; it reaches the store a millisecond later. */
@@ -36,24 +41,31 @@ class ProcessHistoryTest {
         return store.write(actor, token, at(millis));
     }
 
+    /** How the woken holder of {@link #pausedHolderWakesAndWrites} learns of its loss. */
+    private enum Learns { LOSS_SIGNAL, SESSION_LOST_AFTER_RELEASE, NEVER }
+
     /**
-     * Worker a holds token 10 and is frozen at 100 ms for {@code pauseMillis}; b takes the lock
-     * (token 20) at 3.5 s, writes, and later releases; a wakes, writes once with its old token,
-     * then hears of its loss ({@code lossSignalled}) or not, and releases.
+     * Worker a holds token 10 (session 1) and is frozen at 100 ms for {@code pauseMillis}; b takes
+     * the lock (token 20) at 3.5 s, writes, and later releases; a wakes, writes once with its old
+     * token, and releases, having heard of its loss before, or after (its client reports session 1
+     * lost), or never.
      */
-    private void pausedHolderWakesAndWrites(FencedStore store, long pauseMillis, boolean lossSignalled) {
-        mark("a", 0, ProcessHistory.ACQUIRED, 10);
+    private void pausedHolderWakesAndWrites(FencedStore store, long pauseMillis, Learns learns) {
+        acquired("a", 0, 10, 1);
         write(store, "a", 10, 10);
         mark("a", 100, ClientProcess.PAUSED, 0);
-        mark("b", 3_500, ProcessHistory.ACQUIRED, 20);
+        acquired("b", 3_500, 20, 2);
         write(store, "b", 20, 3_510);
         long woke = 100 + pauseMillis;
         mark("a", woke, ClientProcess.RESUMED, 0);
         write(store, "a", 10, Math.max(woke + 10, 3_520));
-        if (lossSignalled) {
+        if (learns == Learns.LOSS_SIGNAL) {
             mark("a", Math.max(woke + 20, 3_530), ProcessHistory.LOST, 10);
         }
         mark("a", Math.max(woke + 30, 3_540), ProcessHistory.RELEASED, 10);
+        if (learns == Learns.SESSION_LOST_AFTER_RELEASE) {
+            mark("a", Math.max(woke + 40, 3_550), MutexWorker.SESSION_LOST, 1);
+        }
         write(store, "b", 20, 6_000);
         mark("b", 6_100, ProcessHistory.RELEASED, 20);
     }
@@ -65,7 +77,7 @@ class ProcessHistoryTest {
     @Test
     void aHolderPausedPastItsSessionIsExcusedAndItsStaleWriteIsCountedAndRefused() {
         FencedStore store = FencedStore.on(now::get);
-        pausedHolderWakesAndWrites(store, 5_000, true);
+        pausedHolderWakesAndWrites(store, 5_000, Learns.LOSS_SIGNAL);
 
         ProcessHistory.Judgement j = history.judge(store, 1);
 
@@ -77,9 +89,29 @@ class ProcessHistoryTest {
     }
 
     @Test
+    void aHolderThatGaveTheLockBackBeforeItsClientNoticedIsExcusedByItsSessionsLoss() {
+        FencedStore store = FencedStore.on(now::get);
+        pausedHolderWakesAndWrites(store, 5_000, Learns.SESSION_LOST_AFTER_RELEASE);
+
+        ProcessHistory.Judgement j = history.judge(store, 1);
+
+        assertThat(problems(j)).allSatisfy((check, found) -> assertThat(found).as(check).isEmpty());
+        assertThat(j.staleAfterPause()).isEqualTo(1);
+    }
+
+    @Test
+    void anotherSessionsLossExcusesNothing() {
+        FencedStore store = FencedStore.on(now::get);
+        pausedHolderWakesAndWrites(store, 5_000, Learns.NEVER);
+        mark("a", 7_000, MutexWorker.SESSION_LOST, 5);
+
+        assertThat(problems(history.judge(store, 1)).get("mutual exclusion")).anyMatch(p -> p.contains("acquired while a held it"));
+    }
+
+    @Test
     void aStoreWithoutAFenceIsCaught() {
         FencedStore store = FencedStore.unfenced(now::get);
-        pausedHolderWakesAndWrites(store, 5_000, true);
+        pausedHolderWakesAndWrites(store, 5_000, Learns.LOSS_SIGNAL);
 
         ProcessHistory.Judgement j = history.judge(store, 1);
 
@@ -93,7 +125,7 @@ class ProcessHistoryTest {
     @Test
     void aPauseTooShortToEndTheSessionExcusesNothing() {
         FencedStore store = FencedStore.on(now::get);
-        pausedHolderWakesAndWrites(store, 1_500, true);
+        pausedHolderWakesAndWrites(store, 1_500, Learns.LOSS_SIGNAL);
 
         assertThat(problems(history.judge(store, 1)).get("mutual exclusion"))
             .anyMatch(p -> p.contains("b ACQUIRED") && p.contains("acquired while a held it"));
@@ -102,7 +134,7 @@ class ProcessHistoryTest {
     @Test
     void aHoldThatWasNeverLostIsNotExcusedByAPause() {
         FencedStore store = FencedStore.on(now::get);
-        pausedHolderWakesAndWrites(store, 5_000, false);
+        pausedHolderWakesAndWrites(store, 5_000, Learns.NEVER);
 
         ProcessHistory.Judgement j = history.judge(store, 1);
 
@@ -113,11 +145,11 @@ class ProcessHistoryTest {
     @Test
     void aKilledHolderHoldsUntilItsKillAndNoLonger() {
         FencedStore store = FencedStore.on(now::get);
-        mark("a", 0, ProcessHistory.ACQUIRED, 10);
+        acquired("a", 0, 10, 1);
         mark("a", 100, ClientProcess.KILLED, 0);
-        mark("b", 3_000, ProcessHistory.ACQUIRED, 20);
+        acquired("b", 3_000, 20, 2);
         mark("b", 3_100, ProcessHistory.RELEASED, 20);
-        mark("c", 3_050, ProcessHistory.ACQUIRED, 30);
+        acquired("c", 3_050, 30, 3);
 
         assertThat(problems(history.judge(store, 1)).get("mutual exclusion"))
             .anyMatch(p -> p.contains("c ACQUIRED") && p.contains("acquired while b held it"))
