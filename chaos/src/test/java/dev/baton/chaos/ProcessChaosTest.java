@@ -58,6 +58,7 @@ class ProcessChaosTest {
         FencedStore store = new FencedStore();
         Nemesis.Report report = null;
         long began = System.nanoTime();
+        Duration ran = Duration.ZERO;
         List<String> stuck = new ArrayList<>();
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build()) {
             ensemble.start();
@@ -93,6 +94,7 @@ class ProcessChaosTest {
                     nemesis.start();
                     runUntilCovered(nemesis, history, store, length, began);
                     report = nemesis.stop();
+                    ran = Duration.ofNanos(System.nanoTime() - began);
                 }
                 stuck.addAll(actorsThatDoNotAcquireAgain(history, processes));
                 threads.stop();
@@ -103,7 +105,6 @@ class ProcessChaosTest {
                 clients.forEach(BatonClient::close);
             }
         }
-        Duration ran = Duration.ofNanos(System.nanoTime() - began);
         ProcessHistory.Judgement j = history.judge(store, report.counts().getOrDefault(Fault.KILL_PROCESS, 0));
         List<Duration> startUps = history.startUps().stream().sorted().toList();
         System.out.printf("[process-mutex] worker JVM start to a connected client: %d starts, median %d ms, max %d ms%n",
