@@ -297,7 +297,12 @@ public final class ClientProcess implements AutoCloseable {
     private void read(ChildJvm child, OutputStream answers) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(child.process().getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
-                handle(line, answers);
+                try {
+                    handle(line, answers);
+                } catch (RuntimeException malformed) {
+                    // a protocol line that does not parse: a bug in the worker, which close() reports
+                    handlerFailures.add(new IllegalStateException("malformed line from " + name + ": " + line, malformed));
+                }
             }
         } catch (IOException e) {
             // the pipe broke: the child is gone, which its exit below reports
