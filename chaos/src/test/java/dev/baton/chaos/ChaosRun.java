@@ -119,6 +119,12 @@ final class ChaosRun implements AutoCloseable {
      * @param checks each invariant's name and the problems its checker found
      */
     void verdict(long operations, Map<String, List<String>> checks) throws IOException {
+        verdict(recipe, seed, ran, report, operations, checks);
+    }
+
+    /** {@link #verdict(long, Map)} for a run that drives its own {@link Nemesis}. */
+    static void verdict(String recipe, long seed, Duration ran, Nemesis.Report report, long operations,
+                        Map<String, List<String>> checks) throws IOException {
         StringBuilder s = new StringBuilder();
         s.append("chaos ").append(recipe).append(": seed ").append(seed).append(", ").append(ran.toSeconds())
             .append(" s of faults, ").append(operations).append(" operations completed\n");
@@ -131,11 +137,15 @@ final class ChaosRun implements AutoCloseable {
         s.append("  verdict: ").append(violations.values().stream().allMatch(v -> v == 0) && operations > 0 ? "PASS" : "FAIL")
             .append(" (replay with -Dbaton.chaos.seed=").append(seed).append(")\n");
         System.out.print(s);
-        Path dir = Path.of(System.getProperty("baton.chaos.reports", "target/chaos-reports"));
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(recipe + ".txt"), s.toString(), StandardCharsets.UTF_8);
+        Files.createDirectories(reports());
+        Files.writeString(reports().resolve(recipe + ".txt"), s.toString(), StandardCharsets.UTF_8);
         assertThat(operations).as("the %s workload made progress under faults (seed %d)", recipe, seed).isPositive();
         checks.forEach((name, problems) -> assertThat(problems).as("%s violations (seed %d)", name, seed).isEmpty());
+    }
+
+    /** Where verdicts (and client-process logs) go: {@code -Dbaton.chaos.reports}, else target/chaos-reports. */
+    static Path reports() {
+        return Path.of(System.getProperty("baton.chaos.reports", "target/chaos-reports"));
     }
 
     @Override

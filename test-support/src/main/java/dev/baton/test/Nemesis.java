@@ -55,7 +55,14 @@ public final class Nemesis implements AutoCloseable {
         /** Freeze one client's traffic for longer than its session timeout, then release it. */
         PAUSE_CLIENT,
         /** Make the servers expire one client's session. */
-        EXPIRE_SESSION
+        EXPIRE_SESSION,
+        /**
+         * SIGSTOP one {@link ClientProcess} — its whole JVM freezes — for the client pause length
+         * (longer than its session timeout), then SIGCONT: it wakes believing what it believed.
+         */
+        PAUSE_PROCESS,
+        /** SIGKILL one {@link ClientProcess}, and start a fresh one after the fault length. */
+        KILL_PROCESS
     }
 
     /** What a run injected: counts by fault and the log of each, with times since the start. */
@@ -76,6 +83,8 @@ public final class Nemesis implements AutoCloseable {
     private final List<Fault> faults;
     private final List<ClientLink> links;
     private final List<BatonClient> clients;
+    private final List<ClientProcess> processes;
+    private final java.util.function.ToIntFunction<Random> pickProcess;
     private final Duration minQuiet;
     private final Duration maxQuiet;
     private final Duration minFault;
@@ -100,6 +109,8 @@ public final class Nemesis implements AutoCloseable {
         this.random = new Random(b.seed);
         this.links = List.copyOf(b.links);
         this.clients = List.copyOf(b.clients);
+        this.processes = List.copyOf(b.processes);
+        this.pickProcess = b.pickProcess;
         this.minQuiet = b.minQuiet;
         this.maxQuiet = b.maxQuiet;
         this.minFault = b.minFault;
@@ -128,6 +139,7 @@ public final class Nemesis implements AutoCloseable {
             case PAUSE_SERVER -> quorum && ensemble.mode() == ServerMode.CHILD_PROCESSES;
             case CUT_CLIENT, DELAY_CLIENT, PAUSE_CLIENT -> !links.isEmpty();
             case EXPIRE_SESSION -> !clients.isEmpty();
+            case PAUSE_PROCESS, KILL_PROCESS -> !processes.isEmpty();
         };
     }
 
@@ -292,6 +304,36 @@ public final class Nemesis implements AutoCloseable {
                 SessionKiller.expire(clients.get(c), ensemble.connectString(), Duration.ofSeconds(30));
                 onExpired.accept(c);
             }
+            case PAUSE_PROCESS -> {
+                ClientProcess process = process();
+                say(fault + " " + process.name() + " frozen for " + clientPauseLength);
+                process.pause();
+                hold(clientPauseLength, process::resume);
+            }
+            case KILL_PROCESS -> {
+                ClientProcess process = process();
+                say(fault + " " + process.name() + ", a fresh one after " + length);
+                process.kill();
+                hold(length, () -> restart(process));
+            }
+        }
+    }
+
+    /** The client process a process fault hits. */
+    private ClientProcess process() {
+        int p = pickProcess == null ? random.nextInt(processes.size()) : pickProcess.applyAsInt(random);
+        if (p < 0 || p >= processes.size()) {
+            throw new IllegalStateException("the process picker chose " + p + "; there are " + processes.size() + " processes");
+        }
+        return processes.get(p);
+    }
+
+    private static void restart(ClientProcess process) {
+        try {
+            process.restart();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restarting " + process.name(), e);
         }
     }
 
@@ -335,6 +377,7 @@ public final class Nemesis implements AutoCloseable {
         }
         links.forEach(ClientLink::resume);
         links.forEach(ClientLink::heal);
+        processes.forEach(ClientProcess::resume);
         for (int id = 1; id <= ensemble.size(); id++) {
             ServerRole role = ensemble.role(id);
             if (role == ServerRole.PAUSED) {
@@ -364,6 +407,8 @@ public final class Nemesis implements AutoCloseable {
         private Set<Fault> faults = EnumSet.allOf(Fault.class);
         private final List<ClientLink> links = new ArrayList<>();
         private final List<BatonClient> clients = new ArrayList<>();
+        private final List<ClientProcess> processes = new ArrayList<>();
+        private java.util.function.ToIntFunction<Random> pickProcess;
         private Duration minQuiet = Duration.ofMillis(500);
         private Duration maxQuiet = Duration.ofSeconds(2);
         private Duration minFault = Duration.ofMillis(500);
@@ -396,6 +441,22 @@ public final class Nemesis implements AutoCloseable {
             return this;
         }
 
+        /** Client processes that PAUSE_PROCESS freezes and KILL_PROCESS kills and starts again. */
+        public Builder processes(List<ClientProcess> clientProcesses) {
+            processes.addAll(clientProcesses);
+            return this;
+        }
+
+        /**
+         * Chooses which client process PAUSE_PROCESS or KILL_PROCESS hits: given the nemesis's
+         * seeded {@link Random}, an index into the processes (default: any, uniformly). A lock
+         * test passes one that prefers the current holder, so that a pause lands mid-hold.
+         */
+        public Builder pickProcess(java.util.function.ToIntFunction<Random> picker) {
+            this.pickProcess = Objects.requireNonNull(picker, "picker");
+            return this;
+        }
+
         /** Quiet time between faults. Default 0.5–2 s. */
         public Builder quietBetween(Duration min, Duration max) {
             this.minQuiet = min;
@@ -410,7 +471,10 @@ public final class Nemesis implements AutoCloseable {
             return this;
         }
 
-        /** How long PAUSE_CLIENT freezes a client: make it longer than the clients' session timeout. Default 5 s. */
+        /**
+         * How long PAUSE_CLIENT freezes a client's traffic and PAUSE_PROCESS a client process: make
+         * it longer than the clients' session timeout. Default 5 s.
+         */
         public Builder clientPause(Duration length) {
             this.clientPauseLength = length;
             return this;
