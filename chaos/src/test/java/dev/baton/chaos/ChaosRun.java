@@ -97,6 +97,7 @@ final class ChaosRun implements AutoCloseable {
         this.ensemble = b.ensemble;
         this.seed = seed();
         this.faults = b.faults;
+        this.ran = b.duration;
         this.workers = new Workers(b.documented);
         List<String> roots = new ArrayList<>(b.roots);
         roots.add(SESSIONS);
@@ -148,7 +149,7 @@ final class ChaosRun implements AutoCloseable {
 
     /** Runs the nemesis (the workload, started by the caller, runs meanwhile), then checks liveness and stops the workers. */
     void runFaults() throws InterruptedException {
-        report = nemesis.runFor(duration());
+        report = nemesis.runFor(ran);
         healedNanos = System.nanoTime();
         stuck.addAll(workers.awaitProgress(healedNanos, SESSION.plus(LIVENESS_MARGIN)));
         workers.stop();
@@ -272,6 +273,7 @@ final class ChaosRun implements AutoCloseable {
         private Predicate<String> details = path -> false;
         private final List<Class<? extends Throwable>> documented = new ArrayList<>(CONNECTION_TROUBLE);
         private boolean markSessions;
+        private Duration duration = ChaosRun.duration();
 
         private Builder(String recipe, EmbeddedEnsemble ensemble) {
             this.recipe = recipe;
@@ -316,6 +318,12 @@ final class ChaosRun implements AutoCloseable {
         /** Gives each client session an ephemeral marker, so the truth records when the servers end it. */
         Builder markSessions() {
             this.markSessions = true;
+            return this;
+        }
+
+        /** How long the faults run at least (default {@link ChaosRun#duration()}): canaries run short. */
+        Builder duration(Duration d) {
+            this.duration = d;
             return this;
         }
 

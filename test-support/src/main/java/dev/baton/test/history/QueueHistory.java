@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class QueueHistory {
     /** What happened. */
-    public enum Kind { PUT, PUT_UNCERTAIN, STARTED, COMPLETED, SESSION_ENDED, CONSUMER_DIED, DEAD_LETTERED }
+    public enum Kind { PUT, PUT_UNCERTAIN, STARTED, COMPLETED, SESSION_ENDED, CONSUMER_DIED, DEAD_LETTERED, ACKED }
 
     /** One event; {@code order} is its position in the history. */
     public record Event(long order, Kind kind, String actor, String item, long session) {
@@ -83,6 +83,14 @@ public final class QueueHistory {
 
     private synchronized void add(Kind kind, String actor, String item, long session) {
         events.add(new Event(clock.incrementAndGet(), kind, actor, item, session));
+    }
+
+    /**
+     * The servers' acknowledgement of {@code item}: its node was deleted, with the claim of
+     * {@code session} (0: no claim went with it). Recorded by {@link #checkAgainstServers}.
+     */
+    public void acked(String item, long session) {
+        add(Kind.ACKED, null, item, session);
     }
 
     public synchronized List<Event> events() {
@@ -262,5 +270,138 @@ public final class QueueHistory {
         Set<String> held = new HashSet<>();
         dead.forEach(consumer -> held.addAll(open.getOrDefault(consumer, Set.of())));
         return held;
+    }
+
+    /**
+     * Guaranteed delivery judged against the servers' record ({@link ServerTruth} observing the
+     * queue and lock folders, reading the data of item nodes and the owner of lock nodes).
+     *
+     * <ul>
+     *   <li><b>Acknowledgements.</b> Each deletion of an item node is recorded as an
+     *       {@link Kind#ACKED ACKED} event. It must delete, in the same transaction (same zxid),
+     *       the item's claim — its lock node, {@code <lockPath>/<lockName>} — owned by a session
+     *       under which a consumer completed the item. An item removed without its claim, or with
+     *       a claim already dead (deleted earlier, when its session ended) is acknowledged on a
+     *       dead claim: Curator's CURATOR-605 class, a violation.</li>
+     *   <li><b>Duplicates.</b> An item started more than once is excused only if the session of
+     *       the earlier delivery had ended on the servers — its marker node, found by
+     *       {@code sessionEnd}, deleted — at a zxid no later than the creation of the later
+     *       delivery's claim. Otherwise two live consumers had it: a violation.</li>
+     *   <li><b>Nothing lost, nothing invented.</b> Every certainly-put item was completed, and
+     *       nothing was completed that was not put.</li>
+     * </ul>
+     *
+     * @param itemIds finds the items named in an item node's data
+     * @param sessionEnd the node whose deletion ends a session on the servers (its marker), if any
+     * @return the problems, and the number of deliveries and acknowledgements that could not be
+     *     judged (deletions found only by a listing, claims no observer saw) in the verdict's name
+     */
+    public Verdict checkAgainstServers(ServerTruth truth, String queuePath, String lockPath,
+                                       java.util.function.Function<byte[], List<String>> itemIds,
+                                       java.util.function.LongFunction<java.util.Optional<ServerTruth.Node>> sessionEnd) {
+        List<String> problems = new ArrayList<>();
+        int unjudged = 0;
+        Map<String, List<ServerTruth.Node>> claims = new HashMap<>();
+        Map<String, String> lockOfItem = new HashMap<>();
+        List<ServerTruth.Node> itemNodes = new ArrayList<>();
+        for (ServerTruth.Node n : truth.nodes()) {
+            if (n.path().startsWith(lockPath + "/")) {
+                claims.computeIfAbsent(n.name(), k -> new ArrayList<>()).add(n);
+            } else if (n.path().startsWith(queuePath + "/") && n.data() != null && !itemIds.apply(n.data()).isEmpty()) {
+                itemNodes.add(n);
+                String relative = n.path().substring(queuePath.length() + 1);
+                for (String item : itemIds.apply(n.data())) {
+                    lockOfItem.put(item, relative.replace('/', '-'));
+                }
+            }
+        }
+        Map<Long, Set<String>> completedBy = new HashMap<>();
+        for (Event e : events()) {
+            if (e.kind() == Kind.COMPLETED) {
+                completedBy.computeIfAbsent(e.session(), k -> new HashSet<>()).add(e.item());
+            }
+        }
+        itemNodes.sort(java.util.Comparator.comparingLong(ServerTruth.Node::dzxid));
+        for (ServerTruth.Node node : itemNodes) {
+            if (!node.deleted()) {
+                continue;
+            }
+            List<String> items = itemIds.apply(node.data());
+            if (!node.deletionExact()) {
+                unjudged++;
+                continue;
+            }
+            String lockName = node.path().substring(queuePath.length() + 1).replace('/', '-');
+            ServerTruth.Node claim = claims.getOrDefault(lockName, List.of()).stream()
+                .filter(c -> c.dzxid() == node.dzxid()).findFirst().orElse(null);
+            items.forEach(item -> acked(item, claim == null ? 0 : claim.owner()));
+            if (claim == null) {
+                problems.add("acknowledged on a dead claim: " + items + " (" + node.path() + ") was removed at zxid 0x"
+                    + Long.toHexString(node.dzxid()) + " without its claim " + lockPath + "/" + lockName + " in the same"
+                    + " transaction; its claims: " + describe(claims.getOrDefault(lockName, List.of())));
+            } else if (claim.owner() != 0 && items.stream().noneMatch(
+                item -> completedBy.getOrDefault(claim.owner(), Set.of()).contains(item))) {
+                problems.add("acknowledged by a session that did not complete it: " + items + " removed with the claim of"
+                    + " session 0x" + Long.toHexString(claim.owner()));
+            }
+        }
+        Map<String, List<Event>> deliveries = new LinkedHashMap<>();
+        for (Event e : events()) {
+            if (e.kind() == Kind.STARTED) {
+                deliveries.computeIfAbsent(e.item(), k -> new ArrayList<>()).add(e);
+            }
+        }
+        for (var entry : deliveries.entrySet()) {
+            List<Event> ds = entry.getValue();
+            for (int k = 1; k < ds.size(); k++) {
+                Event first = ds.get(k - 1);
+                Event again = ds.get(k);
+                String lockName = lockOfItem.get(entry.getKey());
+                ServerTruth.Node againClaim = lockName == null ? null : claims.getOrDefault(lockName, List.of()).stream()
+                    .filter(c -> c.owner() == again.session()).min(java.util.Comparator.comparingLong(ServerTruth.Node::czxid))
+                    .orElse(null);
+                java.util.Optional<ServerTruth.Node> ended = sessionEnd.apply(first.session()).filter(ServerTruth.Node::deleted);
+                if (first.session() == again.session()) {
+                    problems.add("duplicate: " + entry.getKey() + " delivered twice under one session 0x"
+                        + Long.toHexString(first.session()) + ": " + first + ", " + again);
+                } else if (ended.isPresent() && againClaim != null) {
+                    if (ended.get().dzxid() > againClaim.czxid()) {
+                        problems.add("duplicate: " + entry.getKey() + " delivered to " + again.actor() + " (claim at zxid 0x"
+                            + Long.toHexString(againClaim.czxid()) + ") before the session of the first delivery, "
+                            + first.actor() + " 0x" + Long.toHexString(first.session()) + ", ended (zxid 0x"
+                            + Long.toHexString(ended.get().dzxid()) + ")");
+                    }
+                } else if (ended.isEmpty() && sessionEnd.apply(first.session()).isPresent()) {
+                    problems.add("duplicate: " + entry.getKey() + " delivered to " + again.actor() + " while the session of"
+                        + " the first delivery, " + first.actor() + " 0x" + Long.toHexString(first.session())
+                        + ", never ended on the servers");
+                } else {
+                    unjudged++;
+                }
+            }
+        }
+        Set<String> done = items(Kind.COMPLETED);
+        Set<String> put = items(Kind.PUT);
+        Set<String> maybe = items(Kind.PUT_UNCERTAIN);
+        for (String item : put) {
+            if (!done.contains(item)) {
+                problems.add("lost: " + item + " was put but never completed");
+            }
+        }
+        for (String item : done) {
+            if (!put.contains(item) && !maybe.contains(item)) {
+                problems.add("phantom: " + item + " was completed but never put");
+            }
+        }
+        return new Verdict("guaranteed delivery against the servers (" + unjudged + " unjudged)", problems);
+    }
+
+    private static String describe(List<ServerTruth.Node> claims) {
+        List<String> out = new ArrayList<>();
+        for (ServerTruth.Node c : claims) {
+            out.add("session 0x" + Long.toHexString(c.owner()) + " zxid 0x" + Long.toHexString(c.czxid()) + "-0x"
+                + Long.toHexString(c.dzxid()));
+        }
+        return out.toString();
     }
 }

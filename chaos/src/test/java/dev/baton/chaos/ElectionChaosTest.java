@@ -1,0 +1,243 @@
+package dev.baton.chaos;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.recipes.election.LeaderLatch;
+import dev.baton.recipes.election.LeaderLatchListener;
+import dev.baton.recipes.election.LeaderSelector;
+import dev.baton.recipes.election.LeadershipPolicy;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.history.BoundedExclusion;
+import dev.baton.test.history.Event;
+import dev.baton.test.history.History;
+import dev.baton.test.history.Zxids;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Elections under faults, on one child-process ensemble: five participants; a leader's belief
+ * (its grant until {@code notLeader} or its own step-down) is judged against the servers' record
+ * of the election nodes, under the lateness its policy allows.
+ */
+class ElectionChaosTest {
+    private static EmbeddedEnsemble ensemble;
+
+    @BeforeAll
+    static void start() {
+        ensemble = ChaosRun.childProcessEnsemble();
+    }
+
+    @AfterAll
+    static void stop() {
+        ensemble.close();
+    }
+
+    /** Records one participant's terms: granted (with the zxid its client had seen), then ended once. */
+    static final class Terms {
+        private final History history;
+        private final String key;
+        private final AtomicBoolean[] leading;
+
+        Terms(History history, String key, int participants) {
+            this.history = history;
+            this.key = key;
+            this.leading = new AtomicBoolean[participants];
+            for (int i = 0; i < participants; i++) {
+                leading[i] = new AtomicBoolean();
+            }
+        }
+
+        void granted(int i, long token, BatonClient client) {
+            if (leading[i].compareAndSet(false, true)) {
+                history.acquired("p" + i, key, token, Zxids.lastSeen(client), List.of(), false);
+            }
+        }
+
+        /** The participant stops believing: its own step-down ({@code lost} false) or its loss signal. */
+        void ended(int i, boolean lost) {
+            if (leading[i].compareAndSet(true, false)) {
+                if (lost) {
+                    history.lost("p" + i, key);
+                } else {
+                    history.released("p" + i, key);
+                }
+            }
+        }
+    }
+
+    private static LeaderLatch latch(ChaosRun run, int i, String path, LeadershipPolicy policy, Terms terms) {
+        LeaderLatch latch = LeaderLatch.builder(run.client(i), path, "p" + i).policy(policy).build();
+        latch.addListener(new LeaderLatchListener() {
+            @Override
+            public void isLeader() {
+            }
+
+            @Override
+            public void isLeader(long token) {
+                terms.granted(i, token, run.client(i));
+            }
+
+            @Override
+            public void notLeader() {
+                terms.ended(i, true);
+            }
+        });
+        latch.start();
+        return latch;
+    }
+
+    /**
+     * The latch workload: every 1.5 s the leader steps down (recorded before its close) and
+     * campaigns again with a new latch. Liveness after healing: a leader, and all five
+     * participants in line on the servers.
+     */
+    static void latchWorkload(ChaosRun run, String path, LeadershipPolicy policy, BoundedExclusion.Rules rules)
+        throws Exception {
+        History history = new History();
+        Terms terms = new Terms(history, path, run.clients.size());
+        List<LeaderLatch> latches = new ArrayList<>();
+        try {
+            for (int i = 0; i < run.clients.size(); i++) {
+                latches.add(latch(run, i, path, policy, terms));
+            }
+            run.workers.start("abdicate", 1, w -> {
+                run.workers.pace(Duration.ofMillis(1500));
+                for (int i = 0; i < latches.size(); i++) {
+                    if (latches.get(i).hasLeadership()) {
+                        terms.ended(i, false);
+                        latches.get(i).close(LeaderLatch.CloseMode.SILENT);
+                        latches.set(i, latch(run, i, path, policy, terms));
+                        return true;
+                    }
+                }
+                return false;
+            });
+            run.runFaults();
+            try {
+                await().atMost(ChaosRun.SESSION.plus(ChaosRun.LIVENESS_MARGIN)).until(() ->
+                    latches.stream().filter(LeaderLatch::hasLeadership).count() == 1
+                        && run.truth.nodes().stream().filter(n -> n.path().startsWith(path + "/") && !n.deleted()).count()
+                        == latches.size());
+            } catch (ConditionTimeoutException e) {
+                run.stuck("after the heal: leaders " + latches.stream().filter(LeaderLatch::hasLeadership).count()
+                    + ", participants in line on the servers " + run.truth.nodes().stream()
+                    .filter(n -> n.path().startsWith(path + "/") && !n.deleted()).count() + " of " + latches.size()
+                    + "; latch states " + latches.stream().map(LeaderLatch::state).toList());
+            }
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth, rules);
+            run.verdict(history.count(Event.Op.ACQUIRED), Map.of(rules.policy() + " at most one leader", result.violations()),
+                result.summary());
+        } finally {
+            latches.forEach(l -> l.close(LeaderLatch.CloseMode.SILENT));
+        }
+    }
+
+    @Test
+    void aLatchUnderTheConnectionPolicyAndEveryFault() throws Exception {
+        String path = "/chaos/election";
+        try (ChaosRun run = ChaosRun.builder("election", ensemble).watch(path).build()) {
+            latchWorkload(run, path, LeadershipPolicy.CONNECTION,
+                new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "CONNECTION"));
+        }
+    }
+
+    @Test
+    void aLatchUnderTheSessionPolicyKeepsItsDocumentedBound() throws Exception {
+        String path = "/chaos/election-session";
+        try (ChaosRun run = ChaosRun.builder("election-session", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
+            .build()) {
+            latchWorkload(run, path, LeadershipPolicy.SESSION,
+                new BoundedExclusion.Rules(1, ChaosRun.SESSION_ONLY_BOUND, "SESSION"));
+        }
+    }
+
+    @Test
+    void aLatchUnderTheLeasePolicyStepsDownBeforeTheServersCouldElectAnother() throws Exception {
+        String path = "/chaos/election-lease";
+        try (ChaosRun run = ChaosRun.builder("election-lease", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
+            .build()) {
+            latchWorkload(run, path, LeadershipPolicy.LEASE, new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "LEASE"));
+        }
+    }
+
+    /**
+     * Selectors with auto-requeue: each term lasts up to 300 ms, or until the selector says it no
+     * longer leads ({@code hasLeadership()} false, or the thread is interrupted). Liveness after
+     * healing: every participant leads again.
+     */
+    @Test
+    void theLeaderSelector() throws Exception {
+        String path = "/chaos/selector";
+        History history = new History();
+        List<LeaderSelector> selectors = new ArrayList<>();
+        try (ChaosRun run = ChaosRun.builder("selector", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path).build()) {
+            Terms terms = new Terms(history, path, run.clients.size());
+            AtomicLongArray lastTerm = new AtomicLongArray(run.clients.size());
+            for (int i = 0; i < run.clients.size(); i++) {
+                int me = i;
+                LeaderSelector[] self = new LeaderSelector[1];
+                self[0] = new LeaderSelector(run.client(i), path, "p" + i, new dev.baton.recipes.election.LeaderSelectorListener() {
+                    @Override
+                    public void takeLeadership(BatonClient client) {
+                    }
+
+                    @Override
+                    public void takeLeadership(BatonClient client, long token) {
+                        terms.granted(me, token, run.client(me));
+                        lastTerm.set(me, System.nanoTime());
+                        long until = System.nanoTime() + 300_000_000L;
+                        try {
+                            while (System.nanoTime() - until < 0) {
+                                if (!self[0].hasLeadership()) {
+                                    terms.ended(me, true);
+                                    return;
+                                }
+                                Thread.sleep(2); // polls the belief; the checker judges how late it turned
+                            }
+                            terms.ended(me, false);
+                        } catch (InterruptedException interrupted) {
+                            terms.ended(me, true);
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                });
+                self[0].autoRequeue();
+                self[0].start();
+                selectors.add(self[0]);
+            }
+            run.runFaults();
+            long healed = run.healedNanos();
+            try {
+                await().atMost(ChaosRun.SESSION.plus(ChaosRun.LIVENESS_MARGIN)).until(() -> {
+                    for (int i = 0; i < selectors.size(); i++) {
+                        if (lastTerm.get(i) - healed < 0) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+            } catch (ConditionTimeoutException e) {
+                for (int i = 0; i < selectors.size(); i++) {
+                    if (lastTerm.get(i) - healed < 0) {
+                        run.stuck("p" + i + " did not lead again after the heal; state " + selectors.get(i).state());
+                    }
+                }
+            }
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth,
+                new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "CONNECTION"));
+            run.verdict(history.count(Event.Op.ACQUIRED), Map.of("CONNECTION at most one leader", result.violations()),
+                result.summary());
+        } finally {
+            selectors.forEach(LeaderSelector::close);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.baton.chaos;
+
+import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.OwnershipLostException;
+import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.Nemesis.Fault;
+import dev.baton.test.history.BoundedExclusion;
+import dev.baton.test.history.Event;
+import dev.baton.test.history.History;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A read-mostly workload on one read/write lock under faults: never a writer with anyone else inside. */
+class RwLockChaosTest {
+    private static EmbeddedEnsemble ensemble;
+
+    @BeforeAll
+    static void start() {
+        ensemble = ChaosRun.childProcessEnsemble();
+    }
+
+    @AfterAll
+    static void stop() {
+        ensemble.close();
+    }
+
+    /** Acquires one side for a worker: {@code write} says which; null on timeout. */
+    @FunctionalInterface
+    interface Sides {
+        Grant acquire(int worker, boolean write, Duration timeout) throws InterruptedException;
+    }
+
+    /** The workload: one acquisition in five a write; every hold recorded shared (read) or exclusive (write). */
+    static void rwWorkload(ChaosRun run, String path, Sides sides) throws Exception {
+        History history = new History();
+        Holds holds = new Holds(history, path, run.clients.size());
+        run.workers.start("rw", run.clients.size(), i -> {
+            boolean write = ThreadLocalRandom.current().nextInt(5) == 0;
+            Grant grant = sides.acquire(i, write, Duration.ofSeconds(2));
+            if (grant == null) {
+                return false;
+            }
+            holds.acquired(i, grant, run.client(i), !write);
+            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(15)));
+            holds.release(i, grant);
+            return true;
+        });
+        run.runFaults();
+        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth,
+            new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "STANDARD"));
+        run.verdict(history.count(Event.Op.ACQUIRED), Map.of("readers-writers exclusion", result.violations()),
+            result.summary());
+    }
+
+    @Test
+    void neverAWriterWithAnyoneElseInsideUnderFaults() throws Exception {
+        String path = "/chaos/rwlock";
+        try (ChaosRun run = ChaosRun.builder("rwlock", ensemble).faults(Fault.KILL_LEADER, Fault.PAUSE_SERVER,
+            Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION).watch(path)
+            .documented(OwnershipLostException.class).build()) {
+            List<InterProcessReadWriteLock> locks = new ArrayList<>();
+            for (int i = 0; i < run.clients.size(); i++) {
+                locks.add(new InterProcessReadWriteLock(run.client(i), path));
+            }
+            rwWorkload(run, path, (i, write, timeout) -> write
+                ? locks.get(i).writeLock().acquireLease(timeout) : locks.get(i).readLock().acquireLease(timeout));
+        }
+    }
+}
