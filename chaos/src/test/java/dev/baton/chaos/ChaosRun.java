@@ -290,9 +290,15 @@ final class ChaosRun implements AutoCloseable {
             return this;
         }
 
-        /** The fault kinds of this run (default: all eight of the in-JVM nemesis). */
+        /**
+         * The fault kinds of this run (default: all eight of the in-JVM nemesis). Under
+         * {@code -Dbaton.chaos.allFaults=true} (the soak profile) every run gets all eight
+         * whatever it asks here.
+         */
         Builder faults(Fault... kinds) {
-            this.faults = Arrays.asList(kinds);
+            if (!Boolean.getBoolean("baton.chaos.allFaults")) {
+                this.faults = Arrays.asList(kinds);
+            }
             return this;
         }
 
