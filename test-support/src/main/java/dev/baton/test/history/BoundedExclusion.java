@@ -163,6 +163,7 @@ public final class BoundedExclusion {
             }
         }
         if (rules.limit() == 1) {
+            // (tokens order conflicting grants only: readers may enter in any order)
             violations.addAll(tokenViolations(holds));
         }
         Verdict verdict = new Verdict("bounded exclusion (" + rules.policy() + ", lateness " + rules.lateness().toMillis()
@@ -294,18 +295,24 @@ public final class BoundedExclusion {
             + "; the bound under " + rules.policy() + " is " + rules.lateness().toMillis() + " ms (held since " + a.start + ")");
     }
 
+    /**
+     * Of two conflicting grants of a key (not both shared), the later one carries the larger token;
+     * readers among themselves may be granted in any order.
+     */
     private static List<String> tokenViolations(List<Hold> holds) {
         List<String> violations = new ArrayList<>();
         Map<String, Event> largest = new HashMap<>();
+        Map<String, Event> largestExclusive = new HashMap<>();
         for (Hold h : holds) {
             Event e = h.start;
-            Event before = largest.get(e.key());
+            Event before = e.shared() ? largestExclusive.get(e.key()) : largest.get(e.key());
             if (before != null && (e.value() < before.value()
                 || (e.value() == before.value() && !e.actor().equals(before.actor())))) {
                 violations.add(at(e) + ": fencing token " + e.value() + " is not larger than " + before.value() + " of " + before);
             }
-            if (before == null || e.value() > before.value()) {
-                largest.put(e.key(), e);
+            largest.merge(e.key(), e, (a, b) -> b.value() > a.value() ? b : a);
+            if (!e.shared()) {
+                largestExclusive.merge(e.key(), e, (a, b) -> b.value() > a.value() ? b : a);
             }
         }
         return violations;

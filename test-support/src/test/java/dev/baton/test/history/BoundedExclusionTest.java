@@ -122,4 +122,15 @@ class BoundedExclusionTest {
             node(10, 0, 0), node(11, 0, 0), node(12, 0, 0));
         assertThat(r.violations()).filteredOn(v -> v.contains("double grant")).hasSize(2);
     }
+
+    @Test
+    void readersMayEnterOutOfTokenOrderButAWriterMayNot() {
+        events.add(new Event(0, ms(0), "r1", Event.Op.ACQUIRED, "/l", 11, 11, List.of(), true));
+        events.add(new Event(1, ms(1), "r2", Event.Op.ACQUIRED, "/l", 10, 11, List.of(), true));
+        events.add(new Event(2, ms(2), "r1", Event.Op.RELEASED, "/l", 0));
+        events.add(new Event(3, ms(3), "r2", Event.Op.RELEASED, "/l", 0));
+        events.add(new Event(4, ms(4), "w", Event.Op.ACQUIRED, "/l", 9, 14, List.of(), false));
+        BoundedExclusion.Result r = check(STANDARD, node(11, 12, 2), node(10, 13, 3), node(9, 0, 0));
+        assertThat(r.violations()).singleElement().asString().contains("fencing token 9 is not larger than 11");
+    }
 }
