@@ -69,7 +69,7 @@ class BarrierChaosTest {
             return true;
         });
         run.runFaults();
-        List<String> problems = history.checkAgainstServers(run.truth, path, judgedQty);
+        List<String> problems = history.checkAgainstServers(run.truth(), path, judgedQty);
         run.verdict(history.passes(), Map.of(judgedQty + " members present at once before each pass", problems));
         return problems;
     }
@@ -112,7 +112,7 @@ class BarrierChaosTest {
                 return true;
             });
             run.runFaults();
-            List<ServerTruth.Node> lives = run.truth.lives(path);
+            List<ServerTruth.Node> lives = run.truth().lives(path);
             List<String> problems = new ArrayList<>();
             for (long[] p : passes) {
                 List<Long> candidates = new ArrayList<>(List.of(p[0]));
@@ -162,7 +162,7 @@ class BarrierChaosTest {
                 return true;
             });
             run.runFaults();
-            List<ServerTruth.Node> nodes = run.truth.nodes();
+            List<ServerTruth.Node> nodes = run.truth().nodes();
             List<String> problems = new ArrayList<>();
             List<ServerTruth.Node> dones = nodes.stream().filter(n -> n.name().equals("done") && n.czxid() > 0).toList();
             for (ServerTruth.Node done : dones) {

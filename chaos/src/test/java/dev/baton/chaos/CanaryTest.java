@@ -168,7 +168,7 @@ class CanaryTest {
                     return true;
                 });
                 run.runFaults();
-                BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth,
+                BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(),
                     new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "CONNECTION"));
                 run.verdict(history.count(dev.baton.test.history.Event.Op.ACQUIRED),
                     Map.of("CONNECTION at most one leader", result.violations()), result.summary());
@@ -213,8 +213,7 @@ class CanaryTest {
     void aQueueThatDeliversTwiceIsCaught() {
         String path = "/canary/queue";
         assertThatThrownBy(() -> {
-            try (ChaosRun run = canary("double-delivery", path, path + "-locks").markSessions()
-                .details(p -> p.startsWith(path + "/")).build()) {
+            try (ChaosRun run = canary("double-delivery", path, path + "-locks").build()) {
                 QueueHistory history = new QueueHistory();
                 DistributedQueue<String> producer = QueueBuilder.builder(run.client(4), null, QueueChaosTest.TEXT, path)
                     .layout(dev.baton.recipes.queue.QueueLayout.FLAT).buildQueue();
@@ -241,7 +240,6 @@ class CanaryTest {
                     } catch (NoNodeException taken) {
                         return true;
                     }
-                    ChaosRun.markSession(client);
                     for (String item : QueueChaosTest.itemIds(data)) {
                         history.started("consumer-" + c, item, client.sessionId());
                         history.completed("consumer-" + c, item, client.sessionId());
@@ -255,8 +253,8 @@ class CanaryTest {
                 });
                 run.runFaults();
                 producer.close();
-                QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth, path, path + "-locks",
-                    QueueChaosTest::itemIds, run::session);
+                QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth(), path, path + "-locks", "queue-",
+                    QueueChaosTest::itemIds);
                 run.verdict(history.completedItems(), Map.of(verdict.check(), verdict.problems()));
             }
         }).isInstanceOf(AssertionError.class).hasMessageContaining("duplicate");
@@ -271,8 +269,7 @@ class CanaryTest {
         String path = "/canary/dead-claim";
         String locks = path + "-locks";
         assertThatThrownBy(() -> {
-            try (ChaosRun run = canary("dead-claim-ack", path, locks).markSessions()
-                .details(p -> p.startsWith(path + "/") || p.startsWith(locks + "/")).build()) {
+            try (ChaosRun run = canary("dead-claim-ack", path, locks).build()) {
                 QueueHistory history = new QueueHistory();
                 DistributedQueue<String> producer = QueueBuilder.builder(run.client(4), null, QueueChaosTest.TEXT, path)
                     .layout(dev.baton.recipes.queue.QueueLayout.FLAT).buildQueue();
@@ -297,7 +294,6 @@ class CanaryTest {
                     } catch (NodeExistsException held) {
                         return false;
                     }
-                    ChaosRun.markSession(client);
                     long session = client.sessionId();
                     byte[] data = client.getData().forPath(path + "/" + name);
                     for (String item : QueueChaosTest.itemIds(data)) {
@@ -312,8 +308,7 @@ class CanaryTest {
                     return true;
                 });
                 run.runFaults();
-                QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth, path, locks, QueueChaosTest::itemIds,
-                    run::session);
+                QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth(), path, locks, "queue-", QueueChaosTest::itemIds);
                 run.verdict(history.completedItems(), Map.of(verdict.check(), verdict.problems()));
             }
         }).isInstanceOf(AssertionError.class).hasMessageContaining("dead claim");

@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionLossException;
-import dev.baton.framework.ConnectionState;
-import dev.baton.framework.ConnectionStateChange;
-import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
-import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.server.EmbeddedEnsemble;
@@ -28,9 +24,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Predicate;
-import org.apache.zookeeper.CreateMode;
 
 /**
  * One recipe's chaos run: clients each behind its own {@link ClientLink}, a seeded
@@ -75,8 +68,6 @@ final class ChaosRun implements AutoCloseable {
     /** Failures every recipe documents under faults: the connection or the session was lost, a request timed out. */
     static final List<Class<? extends Throwable>> CONNECTION_TROUBLE = List.of(ConnectionLossException.class,
         SessionExpiredException.class, OperationTimeoutException.class);
-    /** Where session markers live: one ephemeral node per client session, so the truth sees each session end. */
-    static final String SESSIONS = "/chaos-sessions";
 
     final String recipe;
     final EmbeddedEnsemble ensemble;
@@ -84,6 +75,7 @@ final class ChaosRun implements AutoCloseable {
     final List<ClientLink> links = new ArrayList<>();
     final List<BatonClient> clients = new ArrayList<>();
     final Workers workers;
+    /** The servers' truth as the observers see it while the run goes; judge with {@link #truth()}. */
     final ServerTruth truth;
     private final Nemesis nemesis;
     private final List<Fault> faults;
@@ -92,26 +84,20 @@ final class ChaosRun implements AutoCloseable {
     private long healedNanos;
     private final List<String> stuck = new ArrayList<>();
 
-    private ChaosRun(Builder b) {
+    private ChaosRun(Builder b) throws InterruptedException {
         this.recipe = b.recipe;
         this.ensemble = b.ensemble;
         this.seed = seed();
         this.faults = b.faults;
         this.ran = b.duration;
         this.workers = new Workers(b.documented);
-        List<String> roots = new ArrayList<>(b.roots);
-        roots.add(SESSIONS);
-        this.truth = ServerTruth.watch(ensemble, roots, b.details);
+        this.truth = ServerTruth.watch(ensemble, b.roots);
         for (int i = 0; i < b.clients; i++) {
             ClientLink link = ClientLink.to(ensemble);
             links.add(link);
             BatonClient client = TestClients.started(BatonClient.builder().connectString(link.connectString())
                 .sessionTimeout(b.session).connectionTimeout(Duration.ofSeconds(5)).errorPolicy(b.policy));
             clients.add(client);
-            if (b.markSessions) {
-                client.addConnectionStateListener(marker());
-                markSession(client);
-            }
         }
         this.nemesis = Nemesis.builder(ensemble, seed).links(links).clients(clients)
             .faults(b.faults.get(0), b.faults.subList(1, b.faults.size()).toArray(Fault[]::new))
@@ -165,45 +151,13 @@ final class ChaosRun implements AutoCloseable {
         stuck.add(problem);
     }
 
-    /** The servers' end of session {@code sessionId}: its marker's life (see {@link Builder#markSessions()}). */
-    Optional<ServerTruth.Node> session(long sessionId) {
-        return truth.lives(SESSIONS + "/" + Long.toHexString(sessionId)).stream().findFirst();
-    }
-
-    /** Makes sure the client's current session has its marker (returns once it exists); false if the session is gone. */
-    static boolean markSession(BatonClient client) {
-        long session = client.sessionId();
-        if (session == 0) {
-            return false;
-        }
-        try {
-            client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded()
-                .forPath(SESSIONS + "/" + Long.toHexString(session));
-        } catch (NodeExistsException already) {
-            // marked before
-        } catch (RuntimeException | InterruptedException e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            return false;
-        }
-        return client.sessionId() == session;
-    }
-
-    private static ConnectionStateListener marker() {
-        return new ConnectionStateListener() {
-            @Override
-            public void stateChanged(BatonClient c, ConnectionState s) {
-            }
-
-            @Override
-            public void stateChanged(BatonClient c, ConnectionStateChange change) {
-                if (change.state() == ConnectionState.CONNECTED || change.state() == ConnectionState.RECONNECTED) {
-                    c.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded()
-                        .forPathAsync(SESSIONS + "/" + Long.toHexString(change.sessionId()));
-                }
-            }
-        };
+    /**
+     * The servers' truth, completed from their transaction logs (see {@link ServerTruth#settle()}):
+     * call it to judge, once the workload has stopped.
+     */
+    ServerTruth truth() {
+        truth.settle();
+        return truth;
     }
 
     /**
@@ -224,14 +178,17 @@ final class ChaosRun implements AutoCloseable {
             report.shortfall().forEach((f, n) -> shortfall.add(f + " happened " + n + " time(s), fewer than " + PER_KIND));
         }
         all.put("every fault kind at least " + PER_KIND + " time(s)", shortfall);
+        truth.settle();
+        all.put("the servers' logs read whole", truth.logProblems());
         StringBuilder s = new StringBuilder();
         s.append("chaos ").append(recipe).append(": seed ").append(seed).append(", ").append(ran.toSeconds())
             .append(" s of faults at least, ").append(operations).append(" operations completed\n");
         s.append("  faults asked: ").append(faults).append('\n');
         s.append("  faults injected: ").append(report == null ? "none" : report.counts()).append('\n');
         s.append("  exceptions: ").append(workers.exceptionCounts()).append('\n');
-        s.append("  server truth: ").append(truth.nodes().size()).append(" node lives, ").append(truth.inexactDeletions())
-            .append(" deletions found only by a listing\n");
+        s.append("  server truth: ").append(truth.nodes().size()).append(" node lives, ").append(truth.fromLogs())
+            .append(" creations or deletions only the logs knew, ").append(truth.inexactDeletions())
+            .append(" deletions known only by a listing (logs read in ").append(truth.settleMillis()).append(" ms)\n");
         for (String note : notes) {
             s.append("  ").append(note).append('\n');
         }
@@ -270,9 +227,7 @@ final class ChaosRun implements AutoCloseable {
         private List<Fault> faults = List.of(Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.LOSE_QUORUM,
             Fault.PAUSE_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION);
         private final List<String> roots = new ArrayList<>();
-        private Predicate<String> details = path -> false;
         private final List<Class<? extends Throwable>> documented = new ArrayList<>(CONNECTION_TROUBLE);
-        private boolean markSessions;
         private Duration duration = ChaosRun.duration();
 
         private Builder(String recipe, EmbeddedEnsemble ensemble) {
@@ -308,22 +263,10 @@ final class ChaosRun implements AutoCloseable {
             return this;
         }
 
-        /** Nodes whose data and owner the truth reads. */
-        Builder details(Predicate<String> which) {
-            this.details = which;
-            return this;
-        }
-
         /** Exception types the recipe documents under faults, besides {@link #CONNECTION_TROUBLE}. */
         @SafeVarargs
         final Builder documented(Class<? extends Throwable>... types) {
             documented.addAll(Arrays.asList(types));
-            return this;
-        }
-
-        /** Gives each client session an ephemeral marker, so the truth records when the servers end it. */
-        Builder markSessions() {
-            this.markSessions = true;
             return this;
         }
 
@@ -333,7 +276,7 @@ final class ChaosRun implements AutoCloseable {
             return this;
         }
 
-        ChaosRun build() {
+        ChaosRun build() throws InterruptedException {
             return new ChaosRun(this);
         }
     }

@@ -133,7 +133,7 @@ class ElectionChaosTest {
                     .filter(n -> n.path().startsWith(path + "/") && !n.deleted()).count() + " of " + latches.size()
                     + "; latch states " + latches.stream().map(LeaderLatch::state).toList());
             }
-            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth, rules);
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(), rules);
             run.verdict(history.count(Event.Op.ACQUIRED), Map.of(rules.policy() + " at most one leader", result.violations()),
                 result.summary());
         } finally {
@@ -232,7 +232,7 @@ class ElectionChaosTest {
                     }
                 }
             }
-            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth,
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(),
                 new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "CONNECTION"));
             run.verdict(history.count(Event.Op.ACQUIRED), Map.of("CONNECTION at most one leader", result.violations()),
                 result.summary());

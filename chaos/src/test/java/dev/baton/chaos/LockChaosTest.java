@@ -107,7 +107,7 @@ class LockChaosTest {
             return true;
         });
         run.runFaults();
-        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth, rules);
+        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(), rules);
         run.verdict(history.count(Event.Op.ACQUIRED), Map.of(rules.policy() + " exclusion", result.violations()),
             result.summary(), store.note());
         return result;
@@ -174,7 +174,7 @@ class LockChaosTest {
             FencedStore store = new FencedStore(history);
             run.workers.start("writer", run.clients.size(), i -> writeLockStep(run, i, dir, history, store));
             run.runFaults();
-            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth, standard(1));
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(), standard(1));
             run.verdict(history.count(Event.Op.ACQUIRED), Map.of("STANDARD exclusion", result.violations()), result.summary(),
                 store.note());
         }

@@ -85,10 +85,9 @@ class QueueChaosTest {
         QueueBase<String> build(QueueBuilder<String> builder);
     }
 
-    /** A consumer that records each delivery under the session it runs on (marked, so the truth sees it end). */
+    /** A consumer that records each delivery under the session it runs on. */
     static QueueConsumer<String> recording(BatonClient client, String name, QueueHistory history, Semaphore room) {
         return item -> {
-            ChaosRun.markSession(client);
             long session = client.sessionId();
             history.started(name, item, session);
             history.completed(name, item, session);
@@ -136,8 +135,7 @@ class QueueChaosTest {
             } catch (ConditionTimeoutException e) {
                 run.stuck("items put were not all consumed within 60 s of the heal");
             }
-            QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth, path, locks, QueueChaosTest::itemIds,
-                run::session);
+            QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth(), path, locks, "queue-", QueueChaosTest::itemIds);
             run.verdict(history.completedItems(), Map.of(verdict.check(), verdict.problems()));
         } finally {
             queues.forEach(QueueBase::close);
@@ -145,8 +143,7 @@ class QueueChaosTest {
     }
 
     private static ChaosRun.Builder run(String recipe, String path) {
-        return ChaosRun.builder(recipe, ensemble).faults(FAULTS).watch(path, path + "-locks").markSessions()
-            .details(p -> p.startsWith(path + "/") || p.startsWith(path + "-locks/"))
+        return ChaosRun.builder(recipe, ensemble).faults(FAULTS).watch(path, path + "-locks")
             .documented(QueueOutcomeUnknownException.class);
     }
 

@@ -53,7 +53,7 @@ class RwLockChaosTest {
             return true;
         });
         run.runFaults();
-        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth,
+        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(),
             new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "STANDARD"));
         run.verdict(history.count(Event.Op.ACQUIRED), Map.of("readers-writers exclusion", result.violations()),
             result.summary());

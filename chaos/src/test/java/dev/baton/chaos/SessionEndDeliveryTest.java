@@ -53,7 +53,7 @@ class SessionEndDeliveryTest {
     void aClientWhoseSessionTheServersEndHearsSoonAfterOthersSeeItsNodeGo() throws Exception {
         List<Double> plain = new ArrayList<>();
         List<Double> baton = new ArrayList<>();
-        try (ServerTruth truth = ServerTruth.watch(ensemble, List.of("/delivery"), p -> false);
+        try (ServerTruth truth = ServerTruth.watch(ensemble, List.of("/delivery"));
              BatonClient setup = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
             setup.create().creatingParentsIfNeeded().forPath("/delivery/ready");
             for (int i = 0; i < TRIALS; i++) {
@@ -107,17 +107,12 @@ class SessionEndDeliveryTest {
     }
 
     /** Milliseconds from the observers' first sight of the node's deletion to {@code heardNanos}. */
-    private static double lag(ServerTruth truth, String node, long heardNanos) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            var life = truth.lives(node).stream().filter(ServerTruth.Node::deleted).findFirst();
-            if (life.isPresent()) {
-                return (heardNanos - life.get().deletedNanos()) / 1e6;
-            }
-            Thread.onSpinWait();
-            TimeUnit.MILLISECONDS.sleep(5);
-        }
-        throw new AssertionError("no observer saw " + node + " deleted within 10 s");
+    private static double lag(ServerTruth truth, String node, long heardNanos) {
+        ServerTruth.Node life = org.awaitility.Awaitility.await("an observer sees " + node + " deleted")
+            .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+            .until(() -> truth.lives(node).stream().filter(ServerTruth.Node::deleted).findFirst(), java.util.Optional::isPresent)
+            .orElseThrow();
+        return (heardNanos - life.deletedNanos()) / 1e6;
     }
 
     private static String stats(List<Double> ms) {

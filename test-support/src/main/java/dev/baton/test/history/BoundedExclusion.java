@@ -28,7 +28,8 @@ import java.util.Optional;
  *   <li><b>Late belief.</b> Otherwise the servers had ended A's hold (its session ended, or its
  *       node was deleted) before B was granted, and A had not yet heard. That is excused only if A
  *       stopped believing within the rules' {@link Rules#lateness() lateness} of the deletion (the
- *       earliest time an observer heard it). Under the STANDARD error policy and the LEASE
+ *       servers' deletion time, known between a floor and a ceiling: see {@link ServerTruth}).
+ *       Under the STANDARD error policy and the LEASE
  *       leadership policy the lateness is the event-delivery margin; under SESSION_ONLY and SESSION
  *       it is the documented bound (a session timeout). A recipe that ignores session loss keeps
  *       believing and fails here.</li>
@@ -46,9 +47,10 @@ import java.util.Optional;
  * ones. With a limit of one, tokens of successive grants of a key must strictly increase (the same
  * holder may be granted the same token again: a leader that keeps its term through a reconnect).
  *
- * <p>What cannot be judged — a hold whose node no observer saw, or a deletion found only by a
- * listing whose zxid bound does not decide the order — is counted as unjudged and reported, not
- * excused silently.
+ * <p>What cannot be judged — a hold whose node the truth does not know, a deletion found only by
+ * a listing whose zxid bound does not decide the order, or a lateness that the bounds on the
+ * deletion's time put on both sides of the rule's bound — is counted as unjudged and reported,
+ * not excused silently.
  */
 public final class BoundedExclusion {
     private BoundedExclusion() {
@@ -242,7 +244,14 @@ public final class BoundedExclusion {
             return false;
         }
         long view = b.start.viewZxid();
-        boolean before = view != 0 ? a.ended.dzxid() <= view : a.ended.deletedNanos() - b.start.nanos() <= 0;
+        if (view == 0) {
+            // no view recorded: compare times, the deletion's being known only between a floor and a ceiling
+            if (a.ended.deletedNanos() - b.start.nanos() <= 0) {
+                return true;
+            }
+            return a.ended.deletedNanosFloor() - b.start.nanos() > 0 ? Boolean.FALSE : null;
+        }
+        boolean before = a.ended.dzxid() <= view;
         if (!before && !a.ended.deletionExact()) {
             return null; // the zxid is only an upper bound
         }
@@ -263,19 +272,23 @@ public final class BoundedExclusion {
                 : "was deleted only at zxid 0x" + Long.toHexString(a.ended.dzxid())) + " (it held since " + a.start + ")");
             return;
         }
+        // the servers' deletion time is known between a floor and a ceiling (see ServerTruth): the
+        // overlap is excused only if it is within the bound from the floor, a violation only if it
+        // exceeds the bound from the ceiling, and unjudged in between
         long deleted = a.ended.deletedNanos();
+        long floor = Math.min(deleted, a.ended.deletedNanosFloor());
         long end = a.endNanos == Long.MAX_VALUE ? lastNanos : a.endNanos;
-        long late = Math.max(0, end - deleted);
-        if (late <= rules.lateness().toNanos()) {
+        long lateMost = Math.max(0, end - floor);
+        long lateLeast = Math.max(0, end - deleted);
+        long bound = rules.lateness().toNanos();
+        if (lateMost <= bound) {
             counts.late++;
-            counts.latestNanos = Math.max(counts.latestNanos, late);
+            counts.latestNanos = Math.max(counts.latestNanos, lateMost);
             return;
         }
-        long paused = 0;
-        for (Event p : pauses.getOrDefault(a.start.actor(), List.of())) {
-            paused += Math.max(0, Math.min(end, p.value()) - Math.max(deleted, p.nanos()));
-        }
-        if (late - paused <= rules.lateness().toNanos()) {
+        long pausedMost = pausedWithin(pauses.getOrDefault(a.start.actor(), List.of()), floor, end);
+        long pausedLeast = pausedWithin(pauses.getOrDefault(a.start.actor(), List.of()), deleted, end);
+        if (lateMost - pausedMost <= bound) {
             counts.paused++;
             for (Event w : writes.getOrDefault(a.start.actor(), List.of())) {
                 if (w.value() == a.start.value() && w.index() > b.start.index() && w.index() < a.endIndex) {
@@ -286,13 +299,28 @@ public final class BoundedExclusion {
             }
             return;
         }
+        if (lateLeast - pausedLeast <= bound) {
+            counts.unjudged++;
+            return;
+        }
+        long late = lateLeast;
+        long paused = pausedLeast;
         counts.latestNanos = Math.max(counts.latestNanos, late);
         violations.add(at(b) + ": granted after the servers deleted " + a.start.actor() + "'s node (zxid 0x"
-            + Long.toHexString(a.ended.dzxid()) + "), but " + a.start.actor() + " believed it held for "
+            + Long.toHexString(a.ended.dzxid()) + "), but " + a.start.actor() + " believed it held for at least "
             + String.format("%.0f ms", late / 1e6) + " after that deletion"
             + (a.endNanos == Long.MAX_VALUE ? " (until the end of the history, never signalling the loss)" : "")
             + (paused > 0 ? String.format(", %.0f ms of it paused", paused / 1e6) : "")
             + "; the bound under " + rules.policy() + " is " + rules.lateness().toMillis() + " ms (held since " + a.start + ")");
+    }
+
+    /** How long, between {@code from} and {@code to}, the actor's process was recorded paused. */
+    private static long pausedWithin(List<Event> pauses, long from, long to) {
+        long paused = 0;
+        for (Event p : pauses) {
+            paused += Math.max(0, Math.min(to, p.value()) - Math.max(from, p.nanos()));
+        }
+        return paused;
     }
 
     /**

@@ -274,7 +274,8 @@ public final class QueueHistory {
 
     /**
      * Guaranteed delivery judged against the servers' record ({@link ServerTruth} observing the
-     * queue and lock folders, reading the data of item nodes and the owner of lock nodes).
+     * queue and lock folders, settled from the servers' logs so that it knows every item node's
+     * data, every claim's owner and every session's end).
      *
      * <ul>
      *   <li><b>Acknowledgements.</b> Each deletion of an item node is recorded as an
@@ -283,37 +284,46 @@ public final class QueueHistory {
      *       under which a consumer completed the item. An item removed without its claim, or with
      *       a claim already dead (deleted earlier, when its session ended) is acknowledged on a
      *       dead claim: Curator's CURATOR-605 class, a violation.</li>
-     *   <li><b>Duplicates.</b> An item started more than once is excused only if the session of
-     *       the earlier delivery had ended on the servers — its marker node, found by
-     *       {@code sessionEnd}, deleted — at a zxid no later than the creation of the later
-     *       delivery's claim. Otherwise two live consumers had it: a violation.</li>
+     *   <li><b>Duplicates.</b> An item started more than once is excused only if the servers had
+     *       ended the session of the earlier delivery at a zxid no later than the creation of the
+     *       later delivery's claim. Otherwise two live consumers had it: a violation.</li>
      *   <li><b>Nothing lost, nothing invented.</b> Every certainly-put item was completed, and
      *       nothing was completed that was not put.</li>
      * </ul>
      *
+     * <p>What cannot be judged is counted in the verdict's name, by reason: an item deletion
+     * whose zxid the truth knows only as a bound, a second delivery whose claim the truth does
+     * not hold (no claim of that item by the session the consumer ran under).
+     *
+     * @param itemPrefix how item node names start ({@code queue-}); other nodes under the queue
+     *     path (shards, receipts) are not items
      * @param itemIds finds the items named in an item node's data
-     * @param sessionEnd the node whose deletion ends a session on the servers (its marker), if any
-     * @return the problems, and the number of deliveries and acknowledgements that could not be
-     *     judged (deletions found only by a listing, claims no observer saw) in the verdict's name
      */
-    public Verdict checkAgainstServers(ServerTruth truth, String queuePath, String lockPath,
-                                       java.util.function.Function<byte[], List<String>> itemIds,
-                                       java.util.function.LongFunction<java.util.Optional<ServerTruth.Node>> sessionEnd) {
+    public Verdict checkAgainstServers(ServerTruth truth, String queuePath, String lockPath, String itemPrefix,
+                                       java.util.function.Function<byte[], List<String>> itemIds) {
         List<String> problems = new ArrayList<>();
-        int unjudged = 0;
+        Map<String, Integer> unjudged = new java.util.TreeMap<>();
         Map<String, List<ServerTruth.Node>> claims = new HashMap<>();
         Map<String, String> lockOfItem = new HashMap<>();
         List<ServerTruth.Node> itemNodes = new ArrayList<>();
+        int unread = 0;
         for (ServerTruth.Node n : truth.nodes()) {
             if (n.path().startsWith(lockPath + "/")) {
                 claims.computeIfAbsent(n.name(), k -> new ArrayList<>()).add(n);
-            } else if (n.path().startsWith(queuePath + "/") && n.data() != null && !itemIds.apply(n.data()).isEmpty()) {
+            } else if (!n.path().startsWith(queuePath + "/") || !n.name().startsWith(itemPrefix)) {
+                continue;
+            } else if (n.data() == null) {
+                unread++;
+            } else if (!itemIds.apply(n.data()).isEmpty()) {
                 itemNodes.add(n);
                 String relative = n.path().substring(queuePath.length() + 1);
                 for (String item : itemIds.apply(n.data())) {
                     lockOfItem.put(item, relative.replace('/', '-'));
                 }
             }
+        }
+        if (unread > 0) {
+            unjudged.put("nodes whose data is unknown", unread);
         }
         Map<Long, Set<String>> completedBy = new HashMap<>();
         for (Event e : events()) {
@@ -328,7 +338,7 @@ public final class QueueHistory {
             }
             List<String> items = itemIds.apply(node.data());
             if (!node.deletionExact()) {
-                unjudged++;
+                unjudged.merge("item deletions known only by a listing", 1, Integer::sum);
                 continue;
             }
             String lockName = node.path().substring(queuePath.length() + 1).replace('/', '-');
@@ -339,8 +349,9 @@ public final class QueueHistory {
                 problems.add("acknowledged on a dead claim: " + items + " (" + node.path() + ") was removed at zxid 0x"
                     + Long.toHexString(node.dzxid()) + " without its claim " + lockPath + "/" + lockName + " in the same"
                     + " transaction; its claims: " + describe(claims.getOrDefault(lockName, List.of())));
-            } else if (claim.owner() != 0 && items.stream().noneMatch(
-                item -> completedBy.getOrDefault(claim.owner(), Set.of()).contains(item))) {
+            } else if (claim.owner() == 0) {
+                unjudged.merge("acknowledgements whose claim's owner is unknown", 1, Integer::sum);
+            } else if (items.stream().noneMatch(item -> completedBy.getOrDefault(claim.owner(), Set.of()).contains(item))) {
                 problems.add("acknowledged by a session that did not complete it: " + items + " removed with the claim of"
                     + " session 0x" + Long.toHexString(claim.owner()));
             }
@@ -360,23 +371,24 @@ public final class QueueHistory {
                 ServerTruth.Node againClaim = lockName == null ? null : claims.getOrDefault(lockName, List.of()).stream()
                     .filter(c -> c.owner() == again.session()).min(java.util.Comparator.comparingLong(ServerTruth.Node::czxid))
                     .orElse(null);
-                java.util.Optional<ServerTruth.Node> ended = sessionEnd.apply(first.session()).filter(ServerTruth.Node::deleted);
+                java.util.Optional<ServerTruth.SessionEnd> ended = truth.sessionEnd(first.session());
                 if (first.session() == again.session()) {
                     problems.add("duplicate: " + entry.getKey() + " delivered twice under one session 0x"
                         + Long.toHexString(first.session()) + ": " + first + ", " + again);
-                } else if (ended.isPresent() && againClaim != null) {
-                    if (ended.get().dzxid() > againClaim.czxid()) {
-                        problems.add("duplicate: " + entry.getKey() + " delivered to " + again.actor() + " (claim at zxid 0x"
-                            + Long.toHexString(againClaim.czxid()) + ") before the session of the first delivery, "
-                            + first.actor() + " 0x" + Long.toHexString(first.session()) + ", ended (zxid 0x"
-                            + Long.toHexString(ended.get().dzxid()) + ")");
-                    }
-                } else if (ended.isEmpty() && sessionEnd.apply(first.session()).isPresent()) {
-                    problems.add("duplicate: " + entry.getKey() + " delivered to " + again.actor() + " while the session of"
-                        + " the first delivery, " + first.actor() + " 0x" + Long.toHexString(first.session())
+                } else if (ended.isEmpty() && truth.settled()) {
+                    problems.add("duplicate: " + entry.getKey() + " delivered to " + again.actor() + " while the session"
+                        + " of the first delivery, " + first.actor() + " 0x" + Long.toHexString(first.session())
                         + ", never ended on the servers");
-                } else {
-                    unjudged++;
+                } else if (ended.isEmpty()) {
+                    unjudged.merge("second deliveries whose first session's end is unknown (logs not read)", 1,
+                        Integer::sum);
+                } else if (againClaim == null) {
+                    unjudged.merge("second deliveries whose claim is unknown", 1, Integer::sum);
+                } else if (ended.get().zxid() > againClaim.czxid()) {
+                    problems.add("duplicate: " + entry.getKey() + " delivered to " + again.actor() + " (claim at zxid 0x"
+                        + Long.toHexString(againClaim.czxid()) + ") before the session of the first delivery, "
+                        + first.actor() + " 0x" + Long.toHexString(first.session()) + ", ended (zxid 0x"
+                        + Long.toHexString(ended.get().zxid()) + ")");
                 }
             }
         }
@@ -393,7 +405,9 @@ public final class QueueHistory {
                 problems.add("phantom: " + item + " was completed but never put");
             }
         }
-        return new Verdict("guaranteed delivery against the servers (" + unjudged + " unjudged)", problems);
+        int total = unjudged.values().stream().mapToInt(Integer::intValue).sum();
+        return new Verdict("guaranteed delivery against the servers (" + total + " unjudged"
+            + (unjudged.isEmpty() ? "" : ": " + unjudged) + ")", problems);
     }
 
     private static String describe(List<ServerTruth.Node> claims) {

@@ -62,13 +62,44 @@ class BoundedExclusionTest {
         assertThat(r.latestBeliefMillis()).isEqualTo(150.0);
     }
 
+    /**
+     * A deletion no observer heard is known between the leader's proposal time (from the logs) and
+     * the next thing an observer heard: an overlap is excused only within the bound from the
+     * floor, a violation only beyond it from the ceiling, and unjudged in between.
+     */
+    @Test
+    void aDeletionKnownOnlyBetweenTwoTimesIsJudgedOnlyWhereBothAgree() {
+        ServerTruth.Node between = new ServerTruth.Node("/l/n10", 10, 0, 12, ms(1_200), true, 0, null, ms(1_000));
+        acquired("a", 10, 10, 0);
+        acquired("b", 11, 12, 1_250);
+        ended("a", Event.Op.LOST, 1_250);     // 250 ms after the floor, 50 after the ceiling
+        BoundedExclusion.Result r = check(STANDARD, between, node(11, 0, 0));
+        assertThat(r.violations()).isEmpty();
+        assertThat(r.excusedLate()).isEqualTo(1);
+
+        events.clear();
+        acquired("a", 10, 10, 0);
+        acquired("b", 11, 12, 1_250);
+        ended("a", Event.Op.LOST, 1_400);     // 400 ms after the floor, 200 after the ceiling: could be either
+        r = check(STANDARD, between, node(11, 0, 0));
+        assertThat(r.violations()).isEmpty();
+        assertThat(r.unjudged()).isEqualTo(1);
+
+        events.clear();
+        acquired("a", 10, 10, 0);
+        acquired("b", 11, 12, 1_250);
+        ended("a", Event.Op.LOST, 1_600);     // 400 ms after the ceiling: late whenever it was deleted
+        assertThat(check(STANDARD, between, node(11, 0, 0)).violations()).singleElement().asString()
+            .contains("at least 400 ms");
+    }
+
     @Test
     void aHolderThatHearsTooLateOrNeverIsAViolation() {
         acquired("a", 10, 10, 0);
         acquired("b", 11, 12, 1_010);
         ended("a", Event.Op.LOST, 1_400);
         assertThat(check(STANDARD, node(10, 12, 1_000), node(11, 0, 0)).violations()).singleElement().asString()
-            .contains("believed it held for 400 ms");
+            .contains("believed it held for at least 400 ms");
         events.clear();
         acquired("a", 10, 10, 0);
         acquired("b", 11, 12, 1_010);
