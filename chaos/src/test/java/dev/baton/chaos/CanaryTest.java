@@ -206,6 +206,39 @@ class CanaryTest {
     }
 
     /**
+     * A count-down latch whose waiters return when one count-down is still missing: it reads the
+     * latch's generation and count and lists that generation's count-downs.
+     */
+    @Test
+    void aLatchThatOpensBeforeZeroIsCaught() {
+        String path = "/canary/latch";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("latch", path).build()) {
+                BarrierChaosTest.latchWorkload(run, path, (client, timeout) -> openAtOne(client, path, timeout));
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("not at zero");
+    }
+
+    private static boolean openAtOne(BatonClient client, String path, Duration timeout) {
+        try {
+            org.awaitility.Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(5)).ignoreExceptions().until(() -> {
+                String[] latch;
+                try {
+                    latch = new String(client.getData().forPath(path), UTF_8).split(" ");
+                } catch (NoNodeException never) {
+                    return true;
+                }
+                long counted = client.getChildren().forPath(path + "/g-" + latch[0]).stream()
+                    .filter(n -> !n.equals("done")).count();
+                return counted >= Long.parseLong(latch[1]) - 1; // the broken part: one short of zero
+            });
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
      * Consumers that take an item by reading it and deleting it, with no claim: two of them read
      * the same first item and both deliver it.
      */
