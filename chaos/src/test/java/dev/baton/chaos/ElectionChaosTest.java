@@ -6,6 +6,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.recipes.election.LeaderLatchListener;
 import dev.baton.recipes.election.LeaderSelector;
+import dev.baton.recipes.election.LeaderSelectorListener;
 import dev.baton.recipes.election.LeadershipPolicy;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.history.BoundedExclusion;
@@ -170,9 +171,9 @@ class ElectionChaosTest {
     }
 
     /**
-     * Selectors with auto-requeue: each term lasts up to 300 ms, or until the selector says it no
-     * longer leads ({@code hasLeadership()} false, or the thread is interrupted). Liveness after
-     * healing: every participant leads again.
+     * Selectors with auto-requeue: each term lasts up to 300 ms, or until the selector interrupts
+     * {@code takeLeadership} because leadership was lost (the moment {@code hasLeadership()} turns
+     * false); the term's end is recorded then. Liveness after healing: every participant leads again.
      */
     @Test
     void theLeaderSelector() throws Exception {
@@ -184,8 +185,7 @@ class ElectionChaosTest {
             AtomicLongArray lastTerm = new AtomicLongArray(run.clients.size());
             for (int i = 0; i < run.clients.size(); i++) {
                 int me = i;
-                LeaderSelector[] self = new LeaderSelector[1];
-                self[0] = new LeaderSelector(run.client(i), path, "p" + i, new dev.baton.recipes.election.LeaderSelectorListener() {
+                LeaderSelector selector = new LeaderSelector(run.client(i), path, "p" + i, new LeaderSelectorListener() {
                     @Override
                     public void takeLeadership(BatonClient client) {
                     }
@@ -194,15 +194,8 @@ class ElectionChaosTest {
                     public void takeLeadership(BatonClient client, long token) {
                         terms.granted(me, token, run.client(me));
                         lastTerm.set(me, System.nanoTime());
-                        long until = System.nanoTime() + 300_000_000L;
                         try {
-                            while (System.nanoTime() - until < 0) {
-                                if (!self[0].hasLeadership()) {
-                                    terms.ended(me, true);
-                                    return;
-                                }
-                                Thread.sleep(2); // polls the belief; the checker judges how late it turned
-                            }
+                            work(Duration.ofMillis(300));
                             terms.ended(me, false);
                         } catch (InterruptedException interrupted) {
                             terms.ended(me, true);
@@ -210,9 +203,9 @@ class ElectionChaosTest {
                         }
                     }
                 });
-                self[0].autoRequeue();
-                self[0].start();
-                selectors.add(self[0]);
+                selector.autoRequeue();
+                selector.start();
+                selectors.add(selector);
             }
             run.runFaults();
             long healed = run.healedNanos();
@@ -238,6 +231,21 @@ class ElectionChaosTest {
                 result.summary());
         } finally {
             selectors.forEach(LeaderSelector::close);
+        }
+    }
+
+    /**
+     * A leader's work for one term: it lasts {@code length} unless the selector interrupts it
+     * first, which is how a selector tells {@code takeLeadership} that leadership was lost. No
+     * polling of {@code hasLeadership()}: the interrupt is the signal a user's work relies on.
+     */
+    private static void work(Duration length) throws InterruptedException {
+        Object term = new Object();
+        long end = System.nanoTime() + length.toNanos();
+        synchronized (term) {
+            for (long left = length.toNanos(); left > 0; left = end - System.nanoTime()) {
+                term.wait(Math.max(1, left / 1_000_000)); // nobody notifies: only the deadline or an interrupt ends it
+            }
         }
     }
 }
