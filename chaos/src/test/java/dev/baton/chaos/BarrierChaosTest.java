@@ -90,7 +90,7 @@ class BarrierChaosTest {
     @Test
     void nobodyPassesASetBarrier() throws Exception {
         String path = "/chaos/gate";
-        try (ChaosRun run = ChaosRun.builder("barrier", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch("/chaos")
+        try (ChaosRun run = ChaosRun.builder("barrier", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
             .build()) {
             List<long[]> passes = new CopyOnWriteArrayList<>();
             run.workers.start("controller", 1, c -> {
@@ -103,6 +103,8 @@ class BarrierChaosTest {
             });
             run.workers.start("waiter", 4, w -> {
                 BatonClient client = run.client(w + 1);
+                // a read just before the wait makes the client's zxid the servers' state as the wait starts
+                client.checkExists().forPath(path);
                 long from = Zxids.lastSeen(client);
                 if (!new DistributedBarrier(client, path).waitOnBarrier(Duration.ofSeconds(2))) {
                     return false;

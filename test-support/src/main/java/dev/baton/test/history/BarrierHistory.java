@@ -133,7 +133,8 @@ public final class BarrierHistory {
      * passer's own node and the state its pass was decided on, {@code memberQty} member nodes
      * existed at the same time. Presence starts when a member's node exists and ends when it is
      * deleted; the {@code ready} node is not a member. A barrier that opens on fewer members
-     * fails here. Passes whose node no observer saw are counted in the result's last line.
+     * fails here, and so does a pass as a node the servers never had. Judge on a settled truth
+     * ({@link ServerTruth#settle()}), which knows every node.
      */
     public synchronized List<String> checkAgainstServers(ServerTruth truth, String barrierPath, int memberQty) {
         List<ServerTruth.Node> members = new ArrayList<>();
@@ -154,6 +155,9 @@ public final class BarrierHistory {
             ServerTruth.Node own = members.stream().filter(n -> n.path().equals(node) && n.czxid() <= seen)
                 .max(java.util.Comparator.comparingLong(ServerTruth.Node::czxid)).orElse(null);
             if (own == null) {
+                // the truth is complete once settled: a pass on a node the servers never had is a pass without presence
+                problems.add(e + " (node " + view[0] + ", view zxid 0x" + Long.toHexString(seen) + "): the servers had no such"
+                    + " member node at or before the pass");
                 continue;
             }
             List<ServerTruth.Node> around = members.stream()

@@ -512,16 +512,18 @@ public final class ServerTruth implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
-            connect();
+            // on the lister's thread, like every later step: the first SyncConnected can come before
+            // the constructor returns, and its listing must find the handle assigned
+            lister.execute(this::connect);
         }
 
         private void connect() {
+            watching = false;
             try {
                 zk = new ZooKeeper(server, OBSERVER_SESSION_MILLIS, this);
             } catch (IOException e) {
-                throw new IllegalStateException("cannot start an observer of " + server + ": " + e.getMessage(), e);
+                log.add("observer of " + server + " could not start: " + e);
             }
-            watching = false;
         }
 
         @Override
@@ -613,7 +615,11 @@ public final class ServerTruth implements AutoCloseable {
 
         void close() throws InterruptedException {
             lister.shutdownNow();
-            zk.close();
+            lister.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            ZooKeeper handle = zk;
+            if (handle != null) {
+                handle.close();
+            }
         }
     }
 }
