@@ -36,7 +36,7 @@ import java.util.Map;
  * {@link #SESSION} plus {@link #LIVENESS_MARGIN} of the heal, and on a fault kind that happened
  * fewer than {@link #PER_KIND} times.
  *
- * <p>{@code -Dbaton.chaos.seconds=N} sets how long the faults run at least (default 8; the
+ * <p>{@code -Dbaton.chaos.seconds=N} sets how long the faults run at least (default 6; the
  * nemesis runs on until every kind has happened); {@code -Dbaton.chaos.perKind=N} the guaranteed
  * count per kind (default 1); {@code -Dbaton.chaos.seed=S} replays a run's fault schedule.
  */
@@ -126,7 +126,7 @@ final class ChaosRun implements AutoCloseable {
     }
 
     static Duration duration() {
-        return Duration.ofSeconds(Long.getLong("baton.chaos.seconds", 8));
+        return Duration.ofSeconds(Long.getLong("baton.chaos.seconds", 6));
     }
 
     BatonClient client(int i) {
