@@ -47,9 +47,10 @@ final class ChaosRun implements AutoCloseable {
      * How long after the servers deleted a holder's node the holder may still believe, under the
      * STANDARD error policy and the LEASE leadership policy: event delivery. Measured by
      * {@link SessionEndDeliveryTest} on the embedded ensemble (child-process servers): a client
-     * whose session the servers end while it is connected hears Disconnected 92-103 ms (median 99) after
-     * an observer sees its node deleted, and a Baton client reports SUSPENDED 91-103 ms after (15
-     * trials each, 2026-11-27). 500 ms leaves room for a loaded 2-core machine
+     * whose session the servers end while it is connected hears Disconnected 92-104 ms (medians
+     * 99-102) after an observer sees its node deleted, and a Baton client reports SUSPENDED 91-103
+     * ms after (15 trials each on 2026-11-27, then 6 each in three later runs). 500 ms leaves room
+     * for a loaded 2-core machine
      * (five clients, three server JVMs and the observers) without hiding a holder that waits for
      * anything but that event: the next signal a client gets is its session's expiry on
      * reconnecting, a whole connection timeout later.
