@@ -43,6 +43,8 @@ class ProcessChaosTest {
     private static final MutexWorker.Style[] PROCESS_STYLES = {
         MutexWorker.Style.FENCED, MutexWorker.Style.FENCED, MutexWorker.Style.CAREFUL};
     private static final int THREAD_WORKERS = 2;
+    private static final List<Fault> FAULTS =
+        List.of(Fault.PAUSE_PROCESS, Fault.KILL_PROCESS, Fault.KILL_LEADER, Fault.EXPIRE_SESSION);
 
     @BeforeAll
     static void unixOnly() {
@@ -60,6 +62,7 @@ class ProcessChaosTest {
         long began = System.nanoTime();
         Duration ran = Duration.ZERO;
         List<String> stuck = new ArrayList<>();
+        List<String> surprises = new ArrayList<>();
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build()) {
             ensemble.start();
             List<ClientProcess> processes = new ArrayList<>();
@@ -73,7 +76,7 @@ class ProcessChaosTest {
                 await().atMost(Duration.ofSeconds(60)).until(() -> history.count(ProcessHistory.ACQUIRED) >= 1);
                 System.out.printf("[process-mutex] %d worker JVMs started and the first acquired in %.1f s%n",
                     processes.size(), (System.nanoTime() - starting) / 1e9);
-                Workers threads = new Workers();
+                Workers threads = new Workers(ChaosRun.CONNECTION_TROUBLE);
                 List<MutexWorker> inProcess = new ArrayList<>();
                 for (int i = 0; i < THREAD_WORKERS; i++) {
                     clients.add(TestClients.started(ensemble.connectString(), SESSION));
@@ -81,7 +84,7 @@ class ProcessChaosTest {
                 }
                 threads.start("thread", THREAD_WORKERS, i -> inProcess.get(i).step());
                 try (Nemesis nemesis = Nemesis.builder(ensemble, seed).clients(clients).processes(processes)
-                         .faults(Fault.PAUSE_PROCESS, Fault.KILL_PROCESS, Fault.KILL_LEADER, Fault.EXPIRE_SESSION)
+                         .faults(FAULTS.get(0), FAULTS.subList(1, FAULTS.size()).toArray(Fault[]::new))
                          .pickProcess(random -> holderFirst(history, processes, random))
                          .quietBetween(Duration.ofMillis(300), Duration.ofMillis(1500))
                          .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
@@ -98,6 +101,7 @@ class ProcessChaosTest {
                 }
                 stuck.addAll(actorsThatDoNotAcquireAgain(history, processes));
                 threads.stop();
+                surprises.addAll(threads.surprises());
             } finally {
                 for (ClientProcess p : processes) {
                     p.close();
@@ -116,7 +120,8 @@ class ProcessChaosTest {
             store.perActor(), j.errors());
         Map<String, List<String>> checks = new LinkedHashMap<>(j.checks());
         checks.put("liveness after healing", stuck);
-        ChaosRun.verdict("process-mutex", seed, ran, report, j.holds(), checks);
+        checks.put("no undocumented exceptions", surprises);
+        ChaosRun.verdict("process-mutex", seed, ran, FAULTS, report, j.holds(), checks, List.of());
         assertThat(j.refused()).as("the store refused exactly the stale writes").isEqualTo(j.stale());
         assertThat(j.staleAfterPause()).as("stale writes by a holder that woke from a pause past its session").isPositive();
     }

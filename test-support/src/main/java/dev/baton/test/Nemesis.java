@@ -22,7 +22,15 @@ import java.util.function.Consumer;
  * <p>Every choice — which fault, which server or client, how long it lasts, how long the quiet
  * between faults is — comes from one {@link Random} seeded by the caller, so a failing run can be
  * replayed with its seed (the interleaving with the clients' own work still varies). Each fault
- * is applied, held, and healed before the next one. The log has a line when a fault begins and
+ * is applied, held, and healed before the next one.
+ *
+ * <p><b>Every kind happens.</b> With {@link Builder#atLeast(int) atLeast(n)} the first {@code n}
+ * rounds of the schedule each inject every kind the run asks for once, in a seeded random order;
+ * after that each fault is drawn at random from those kinds. {@link #runFor} keeps injecting past
+ * its duration until every kind has happened {@code n} times (up to {@link #runFor(Duration,
+ * Duration) a limit}), and the {@link Report} says which kinds fell short, so a run that did not
+ * exercise a fault cannot pass for one that survived it. The rounds are built from whatever
+ * {@link Fault} values the run is given, so a new kind joins them without a change here. The log has a line when a fault begins and
  * one ({@code healed <fault> after <seconds>}) once its heal has returned, so a step that hangs is
  * the one without the second line. {@link #stop()} heals whatever is in effect, brings every
  * server back and returns what was injected.
@@ -66,14 +74,26 @@ public final class Nemesis implements AutoCloseable {
     }
 
     /** What a run injected: counts by fault and the log of each, with times since the start. */
-    public record Report(long seed, Map<Fault, Integer> counts, List<String> log) {
+    public record Report(long seed, Map<Fault, Integer> counts, List<String> log, List<Fault> asked, int minimum) {
         public int total() {
             return counts.values().stream().mapToInt(Integer::intValue).sum();
         }
 
+        /** The kinds asked for that happened fewer than {@code minimum} times, with their counts. */
+        public Map<Fault, Integer> shortfall() {
+            Map<Fault, Integer> out = new EnumMap<>(Fault.class);
+            for (Fault f : asked) {
+                int n = counts.getOrDefault(f, 0);
+                if (n < minimum) {
+                    out.put(f, n);
+                }
+            }
+            return out;
+        }
+
         @Override
         public String toString() {
-            return "seed " + seed + ", " + total() + " faults " + counts;
+            return "seed " + seed + ", " + total() + " faults " + counts + (minimum > 0 ? ", at least " + minimum + " of each" : "");
         }
     }
 
@@ -90,6 +110,10 @@ public final class Nemesis implements AutoCloseable {
     private final Duration minFault;
     private final Duration maxFault;
     private final Duration clientPauseLength;
+    private final int minimum;
+    /** The faults still to inject in the current round of the guaranteed schedule. */
+    private final List<Fault> round = new ArrayList<>();
+    private int rounds;
     private final Consumer<String> out;
     private final java.util.function.IntConsumer onExpiring;
     private final java.util.function.IntConsumer onExpired;
@@ -116,6 +140,7 @@ public final class Nemesis implements AutoCloseable {
         this.minFault = b.minFault;
         this.maxFault = b.maxFault;
         this.clientPauseLength = b.clientPauseLength;
+        this.minimum = b.minimum;
         this.out = b.out;
         this.onExpiring = b.onExpiring;
         this.onExpired = b.onExpired;
@@ -168,9 +193,28 @@ public final class Nemesis implements AutoCloseable {
      * threads), then stops and heals. The bounded run of a chaos test.
      */
     public Report runFor(Duration duration) throws InterruptedException {
+        return runFor(duration, duration.multipliedBy(3).plusMinutes(1));
+    }
+
+    /**
+     * As {@link #runFor(Duration)}, but keeps injecting after {@code duration} until every kind
+     * has happened the {@link Builder#atLeast(int) guaranteed} number of times, for at most
+     * {@code limit} in all (the report's {@link Report#shortfall()} then names what is missing).
+     */
+    public Report runFor(Duration duration, Duration limit) throws InterruptedException {
         start();
         quiet(duration);
+        long deadline = startNanos + limit.toNanos();
+        while (!stopping && died == null && !minimumMet() && System.nanoTime() - deadline < 0) {
+            quiet(Duration.ofMillis(100));
+        }
         return stop();
+    }
+
+    private boolean minimumMet() {
+        synchronized (counts) {
+            return faults.stream().allMatch(f -> counts.getOrDefault(f, 0) >= minimum);
+        }
     }
 
     /**
@@ -202,7 +246,7 @@ public final class Nemesis implements AutoCloseable {
             throw new IllegalStateException("the nemesis (seed " + seed + ") stopped injecting early: " + failure, failure);
         }
         synchronized (counts) {
-            return new Report(seed, new EnumMap<>(counts), List.copyOf(log));
+            return new Report(seed, new EnumMap<>(counts), List.copyOf(log), List.copyOf(faults), minimum);
         }
     }
 
@@ -224,7 +268,7 @@ public final class Nemesis implements AutoCloseable {
                 if (!quiet(between(minQuiet, maxQuiet))) {
                     break;
                 }
-                Fault fault = faults.get(random.nextInt(faults.size()));
+                Fault fault = next();
                 Duration length = between(minFault, maxFault);
                 long began = System.nanoTime();
                 inject(fault, length);
@@ -337,6 +381,22 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
+    /**
+     * The next fault: during the first {@code minimum} rounds, the rest of the current round (each
+     * round every kind once, shuffled by the seed); after them, any kind at random.
+     */
+    private Fault next() {
+        if (rounds < minimum || !round.isEmpty()) {
+            if (round.isEmpty()) {
+                round.addAll(faults);
+                java.util.Collections.shuffle(round, random);
+                rounds++;
+            }
+            return round.remove(round.size() - 1);
+        }
+        return faults.get(random.nextInt(faults.size()));
+    }
+
     /** Keeps a fault in effect for {@code length} (or until stop), then heals it. */
     private void hold(Duration length, Runnable heal) throws InterruptedException {
         synchronized (lock) {
@@ -414,6 +474,7 @@ public final class Nemesis implements AutoCloseable {
         private Duration minFault = Duration.ofMillis(500);
         private Duration maxFault = Duration.ofSeconds(3);
         private Duration clientPauseLength = Duration.ofSeconds(5);
+        private int minimum;
         private Consumer<String> out = System.out::println;
         private java.util.function.IntConsumer onExpiring = c -> { };
         private java.util.function.IntConsumer onExpired = c -> { };
@@ -426,6 +487,19 @@ public final class Nemesis implements AutoCloseable {
         /** The kinds of fault to draw from (default: every kind this ensemble and these clients allow). */
         public Builder faults(Fault first, Fault... more) {
             this.faults = EnumSet.of(first, more);
+            return this;
+        }
+
+        /**
+         * Guarantees every kind of fault of the run at least {@code n} times: the first {@code n}
+         * rounds inject each kind once, in a seeded order, and {@link Nemesis#runFor} runs on
+         * until they have. Default 0 (every draw at random).
+         */
+        public Builder atLeast(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("the guaranteed count per fault kind must not be negative, was " + n);
+            }
+            this.minimum = n;
             return this;
         }
 

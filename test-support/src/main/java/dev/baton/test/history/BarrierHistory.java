@@ -28,12 +28,23 @@ public final class BarrierHistory {
     }
 
     private final List<Event> events = new ArrayList<>();
+    /** For passes recorded with {@link #passed(String, String, long)}: by order, the member's node name and view zxid. */
+    private final Map<Long, Object[]> passViews = new HashMap<>();
 
     public synchronized void arrived(String member) {
         add(Kind.ARRIVED, member);
     }
 
     public synchronized void passed(String member) {
+        add(Kind.PASSED, member);
+    }
+
+    /**
+     * {@code member} passed {@code enter}, as its node {@code nodeName} (a child of the barrier
+     * path), with its client having seen the servers up to {@code viewZxid} (see {@link Zxids}).
+     */
+    public synchronized void passed(String member, String nodeName, long viewZxid) {
+        passViews.put((long) events.size(), new Object[] {nodeName, viewZxid});
         add(Kind.PASSED, member);
     }
 
@@ -114,5 +125,56 @@ public final class BarrierHistory {
             }
         }
         return ends;
+    }
+
+    /**
+     * Judges passes recorded with {@link #passed(String, String, long)} against the servers:
+     * a pass is legitimate only if, at some state of the servers between the creation of the
+     * passer's own node and the state its pass was decided on, {@code memberQty} member nodes
+     * existed at the same time. Presence starts when a member's node exists and ends when it is
+     * deleted; the {@code ready} node is not a member. A barrier that opens on fewer members
+     * fails here, and so does a pass as a node the servers never had. Judge on a settled truth
+     * ({@link ServerTruth#settle()}), which knows every node.
+     */
+    public synchronized List<String> checkAgainstServers(ServerTruth truth, String barrierPath, int memberQty) {
+        List<ServerTruth.Node> members = new ArrayList<>();
+        for (ServerTruth.Node n : truth.nodes()) {
+            if (n.path().startsWith(barrierPath + "/") && n.path().indexOf('/', barrierPath.length() + 1) < 0
+                && !n.name().equals("ready") && n.czxid() > 0) {
+                members.add(n);
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        for (Event e : events) {
+            Object[] view = passViews.get(e.order());
+            if (e.kind() != Kind.PASSED || view == null) {
+                continue;
+            }
+            String node = barrierPath + "/" + view[0];
+            long seen = (Long) view[1];
+            ServerTruth.Node own = members.stream().filter(n -> n.path().equals(node) && n.czxid() <= seen)
+                .max(java.util.Comparator.comparingLong(ServerTruth.Node::czxid)).orElse(null);
+            if (own == null) {
+                // the truth is complete once settled: a pass on a node the servers never had is a pass without presence
+                problems.add(e + " (node " + view[0] + ", view zxid 0x" + Long.toHexString(seen) + "): the servers had no such"
+                    + " member node at or before the pass");
+                continue;
+            }
+            List<ServerTruth.Node> around = members.stream()
+                .filter(n -> n.czxid() <= seen && (!n.deleted() || n.dzxid() > own.czxid())).toList();
+            int most = 0;
+            for (ServerTruth.Node at : around) {
+                long z = Math.max(at.czxid(), own.czxid());
+                if (z > seen) {
+                    continue;
+                }
+                most = Math.max(most, (int) around.stream().filter(n -> n.existedAt(z)).count());
+            }
+            if (most < memberQty) {
+                problems.add(e + " (node " + view[0] + ", view zxid 0x" + Long.toHexString(seen) + "): at most " + most
+                    + " member node(s) existed at once between its node's creation and its pass; " + memberQty + " needed");
+            }
+        }
+        return problems;
     }
 }

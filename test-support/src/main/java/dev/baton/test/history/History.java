@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * An append-only, thread-safe log of {@link Event}s, recorded by the actors of a test as they go
- * and judged afterwards by a checker ({@link MutualExclusion}, ...).
+ * and judged afterwards by a checker ({@link MutualExclusion}, {@link BoundedExclusion}, ...).
  *
  * <pre>{@code
  * History history = new History();
@@ -16,13 +16,24 @@ import java.util.List;
  * lock.release();
  * MutualExclusion.check(history.events()).assertOk();
  * }</pre>
+ *
+ * <p><b>Process pauses.</b> A harness that stops a client's whole process (SIGSTOP of a client
+ * JVM, and SIGCONT after) records it with {@link #paused(String, long, long)}, with the
+ * {@link System#nanoTime()} of both ends as this JVM saw them. Checkers treat a holder's belief
+ * that outlasts its session because of such a pause as the fencing token's job, not as a late
+ * loss signal: see {@link Event.Op#PAUSED}.
  */
 public final class History {
     private final List<Event> events = new ArrayList<>();
 
     /** Records an event and returns it. */
     public synchronized Event record(String actor, Event.Op op, String key, long value) {
-        Event event = new Event(events.size(), System.nanoTime(), actor, op, key, value);
+        return add(actor, op, key, value, 0, List.of(), false, System.nanoTime());
+    }
+
+    private Event add(String actor, Event.Op op, String key, long value, long viewZxid, List<String> nodes, boolean shared,
+                      long nanos) {
+        Event event = new Event(events.size(), nanos, actor, op, key, value, viewZxid, nodes, shared);
         events.add(event);
         return event;
     }
@@ -30,6 +41,16 @@ public final class History {
     /** {@code actor} holds {@code key} now, with {@code fencingToken}. Call it after the acquisition returned. */
     public Event acquired(String actor, String key, long fencingToken) {
         return record(actor, Event.Op.ACQUIRED, key, fencingToken);
+    }
+
+    /**
+     * {@code actor} holds {@code key} now, with {@code fencingToken}, granted on a view of the
+     * servers up to {@code viewZxid} (see {@link Zxids#lastSeen}), resting on {@code nodes}
+     * (empty: found by the token), {@code shared} or exclusive.
+     */
+    public synchronized Event acquired(String actor, String key, long fencingToken, long viewZxid, List<String> nodes,
+                                       boolean shared) {
+        return add(actor, Event.Op.ACQUIRED, key, fencingToken, viewZxid, nodes, shared, System.nanoTime());
     }
 
     /** {@code actor} stops acting as the holder of {@code key}. Call it before the release. */
@@ -40,6 +61,23 @@ public final class History {
     /** {@code actor} learned its hold on {@code key} was lost. */
     public Event lost(String actor, String key) {
         return record(actor, Event.Op.LOST, key, 0);
+    }
+
+    /**
+     * {@code actor}'s process was stopped from {@code fromNanos} to {@code toNanos}
+     * ({@link System#nanoTime()} of this JVM); see {@link Event.Op#PAUSED}. Record it once the
+     * process runs again.
+     */
+    public synchronized Event paused(String actor, long fromNanos, long toNanos) {
+        if (toNanos - fromNanos < 0) {
+            throw new IllegalArgumentException("a pause must end after it began: from " + fromNanos + " to " + toNanos);
+        }
+        return add(actor, Event.Op.PAUSED, "process", toNanos, 0, List.of(), false, fromNanos);
+    }
+
+    /** A fenced resource {@code resource} accepted (or refused) {@code actor}'s write with {@code token}. */
+    public Event fencedWrite(String actor, String resource, long token, boolean accepted) {
+        return record(actor, accepted ? Event.Op.FENCED_WRITE : Event.Op.FENCE_REFUSED, resource, token);
     }
 
     /** Every event so far, in order. */
