@@ -1,9 +1,13 @@
 package dev.baton.test;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionLossException;
 import dev.baton.server.EmbeddedEnsemble;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Assertions;
 
 /**
@@ -20,14 +24,18 @@ import org.junit.jupiter.api.Assertions;
  * try (CutOffClient cutOff = CutOffClient.start(ensemble)) {
  *     LeaderLatch latch = new LeaderLatch(cutOff.client(), "/election", "a");
  *     cutOff.assertStartsPromptly("latch", latch::start);
+ *     cutOff.outlastConnectionTimeout();   // an outage longer than the connection timeout
  *     cutOff.connect();
  *     assertThat(latch.await(Duration.ofSeconds(20))).isTrue();
  * }
  * }</pre>
  */
 public final class CutOffClient implements AutoCloseable {
-    /** The client's connection timeout: what a start that waits for a connection would wait. */
-    public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * The client's connection timeout: what a start that waits for a connection would wait, and
+     * short, so that a test can outlast it ({@link #outlastConnectionTimeout()}) cheaply.
+     */
+    public static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(3);
 
     /** A start that may block, as recipes' starts do. */
     @FunctionalInterface
@@ -73,6 +81,26 @@ public final class CutOffClient implements AutoCloseable {
         Assertions.assertTrue(took.compareTo(CONNECTION_TIMEOUT.dividedBy(2)) < 0,
             () -> what + ".start() took " + took + " without a connection; expected well under the connection timeout of "
                 + CONNECTION_TIMEOUT);
+    }
+
+    /**
+     * Waits until an operation issued now has failed for lack of a connection. Every operation a
+     * recipe issued before has then waited out its connection timeout as well (the client's
+     * timers fire in deadline order), so what follows tests an outage longer than the
+     * connection timeout: the recipe must recover from its failed operations, not merely see
+     * them complete late.
+     */
+    public void outlastConnectionTimeout() throws InterruptedException {
+        try {
+            client.checkExists().forPathAsync("/").get(CONNECTION_TIMEOUT.multipliedBy(4).toMillis(), TimeUnit.MILLISECONDS);
+            throw new IllegalStateException("the client reached the ensemble although its link is cut");
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof ConnectionLossException)) {
+                throw new IllegalStateException("expected a failure for lack of a connection, got " + e.getCause(), e.getCause());
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("an operation without a connection did not fail within " + CONNECTION_TIMEOUT.multipliedBy(4), e);
+        }
     }
 
     /** Heals the link and waits (up to {@link TestClients#CONNECT_TIMEOUT}) until the client is connected. */

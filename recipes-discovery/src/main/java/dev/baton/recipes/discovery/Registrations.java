@@ -259,6 +259,9 @@ final class Registrations<T> {
             forgetAfterClientClosed();
             return;
         }
+        if (byId.isEmpty()) {
+            return; // nothing to remove: no reason to wait for a connection
+        }
         boolean connected;
         try {
             connected = client.connectionState().isConnected() || client.blockUntilConnected(CLOSE_RECONNECT_WAIT);

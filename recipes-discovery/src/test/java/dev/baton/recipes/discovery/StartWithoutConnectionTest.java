@@ -35,6 +35,7 @@ class StartWithoutConnectionTest {
             cutOff.assertStartsPromptly("discovery", discovery::start);
             assertThat(discovery.registeredInstances()).as("kept, to be written at the connection").containsExactly(me);
             assertThat(reader.queryForInstances("orders")).isEmpty();
+            cutOff.outlastConnectionTimeout();
 
             cutOff.connect();
 
@@ -59,6 +60,7 @@ class StartWithoutConnectionTest {
             cutOff.assertStartsPromptly("service provider", provider::start);
             assertThat(cache.getInstances()).isEmpty();
             assertThat(provider.getInstance()).isNull();
+            cutOff.outlastConnectionTimeout();
 
             cutOff.connect();
 
@@ -104,6 +106,7 @@ class StartWithoutConnectionTest {
             // connect only once start() is waiting, so that it began without a connection
             await().atMost(WAIT).until(() -> starting.getState() == Thread.State.TIMED_WAITING);
             assertThat(started).isNotDone();
+            cutOff.outlastConnectionTimeout();
 
             cutOff.connect();
 
