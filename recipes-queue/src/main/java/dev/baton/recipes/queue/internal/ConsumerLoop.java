@@ -69,8 +69,13 @@ public final class ConsumerLoop<T> implements Runnable {
 
     @Override
     public void run() {
+        boolean prepared = false;
         while (running.getAsBoolean()) {
             try {
+                if (!prepared) {
+                    prepare();
+                    prepared = true;
+                }
                 cycle();
             } catch (InterruptedException e) {
                 if (!running.getAsBoolean()) {
@@ -87,6 +92,18 @@ public final class ConsumerLoop<T> implements Runnable {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * Makes the queue node, whose watch tells an idle consumer that items arrived, and the lock
+     * path. Done here, on the consumer thread and retried like every step, so that the queue's
+     * start() needs no connection.
+     */
+    private void prepare() throws InterruptedException {
+        store.ensurePath();
+        if (claims != null) {
+            claims.ensureLockPath();
         }
     }
 
