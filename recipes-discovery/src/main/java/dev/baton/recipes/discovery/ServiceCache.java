@@ -92,7 +92,7 @@ public final class ServiceCache<T> implements AutoCloseable {
         if (!awaitLoaded(startTimeout) && client.connectionState().isConnected()) {
             close();
             throw new DiscoveryException("service cache of '" + name + "' (" + path + ") did not load within " + startTimeout
-                + "; is the client connected?");
+                + " although the client is connected");
         }
     }
 
