@@ -96,6 +96,7 @@ public final class TreeCache implements AutoCloseable {
 
     /**
      * Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load.
+     * Needs no connection: without one the cache stays empty and loads when the client connects.
      *
      * @throws ClientClosedException if the client is closed (the cache could never load)
      */

@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * <p>Guarantees and caveats: an ephemeral instance disappears when the client's session ends
  * (expiry, or a disconnection longer than the session timeout) and is registered again by itself
  * as soon as the client has a new session; in between, for up to the session timeout plus a
- * round trip, others do not see it. Registering while disconnected fails with
- * {@code ConnectionLossException} but is not forgotten: the instance is written at the next
- * connection (unregister it to cancel). Queries go to ZooKeeper on each call; for frequent reads
+ * round trip, others do not see it. {@link #start()} does not need a connection: it returns
+ * at once and its {@code thisInstance} is written when the client connects. Registering while
+ * disconnected fails with {@code ConnectionLossException} but is not forgotten: the instance is
+ * written at the next connection (unregister it to cancel). Queries go to ZooKeeper on each call; for frequent reads
  * use a {@link ServiceCache} or {@link ServiceProvider}. With {@link
  * ServiceDiscoveryBuilder#requireServices required services}, {@link #start()} checks (and can wait
  * for) them before registering. {@link #close()} removes this discovery's instances except
@@ -89,8 +90,16 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
      * dependency timeout for them), then registers {@code thisInstance} if one was given. On any
      * failure the discovery is closed.
      *
-     * @throws MissingDependencyException if a required service has no usable instance and the
-     *     builder says to fail (the default)
+     * <p>Without a connection it does not wait: {@code thisInstance} is kept and written as soon
+     * as the client connects (a fleet restarting during a ZooKeeper outage comes up, and appears
+     * in discovery when the ensemble is back); a connection lost during the write is handled the
+     * same way. Required services are the exception, because they cannot be checked without the
+     * ensemble: with no connection they count as missing, so a zero dependency timeout (the
+     * default) fails at once, and a positive one waits that long for the connection and then
+     * the services.
+     *
+     * @throws MissingDependencyException if a required service has no usable instance (or could
+     *     not be checked for lack of a connection) and the builder says to fail (the default)
      * @throws ClientClosedException if the client is closed
      */
     public void start() throws InterruptedException {
@@ -108,15 +117,17 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         try {
             if (!requiredServices.isEmpty()) {
                 Set<String> missing = new Dependencies<>(this, requiredServices).await(dependencyTimeout);
+                boolean unseen = !client.connectionState().isConnected();
                 if (!missing.isEmpty() && failOnMissingDependencies) {
-                    throw new MissingDependencyException(missing, basePath);
+                    throw unseen ? MissingDependencyException.unchecked(missing, basePath) : new MissingDependencyException(missing, basePath);
                 }
                 if (!missing.isEmpty()) {
-                    LOG.warn("discovery {}: required services have no usable instance: {}", basePath, missing);
+                    LOG.warn("discovery {}: required services {}: {}", basePath,
+                        unseen ? "could not be checked (no connection)" : "have no usable instance", missing);
                 }
             }
             if (thisInstance != null) {
-                registerService(thisInstance);
+                registrations.registerWhenConnected(thisInstance);
             }
         } catch (RuntimeException | InterruptedException e) {
             close();

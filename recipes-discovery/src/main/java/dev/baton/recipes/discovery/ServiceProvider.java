@@ -66,9 +66,12 @@ public final class ServiceProvider<T> implements AutoCloseable {
     }
 
     /**
-     * Starts the provider's cache and waits for its first load.
+     * Starts the provider's cache and, while the client is connected, waits for its first load
+     * (see {@link ServiceCache#start()}). Without a connection it returns at once and
+     * {@link #getInstance()} returns null until the cache has loaded, once the client connects.
      *
-     * @throws DiscoveryException if the cache does not load within its start timeout (the provider is then closed)
+     * @throws DiscoveryException if, connected, the cache does not load within its start timeout
+     *     (the provider is then closed)
      */
     public void start() throws InterruptedException {
         synchronized (this) {

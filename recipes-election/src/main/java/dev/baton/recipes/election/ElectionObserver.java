@@ -77,7 +77,10 @@ public final class ElectionObserver implements Closeable {
         this.notifier = new Notifier(client.asyncExecutor(), "election observer " + path);
     }
 
-    /** Starts following (in the background); the first report says who leads now. */
+    /**
+     * Starts following (in the background); the first report says who leads now. Needs no
+     * connection: without one the first report comes once the client connects.
+     */
     public void start() {
         synchronized (this) {
             if (state != State.LATENT) {

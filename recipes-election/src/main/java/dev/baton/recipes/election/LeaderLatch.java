@@ -117,7 +117,8 @@ public final class LeaderLatch implements Closeable {
     }
 
     /**
-     * Joins the election (in the background).
+     * Joins the election (in the background). Needs no connection: without one it returns at once
+     * and the latch joins the line when the client connects.
      *
      * @throws ClientClosedException if the client is closed (nothing could ever be elected)
      */

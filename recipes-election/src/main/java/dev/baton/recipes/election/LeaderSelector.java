@@ -106,7 +106,8 @@ public final class LeaderSelector implements Closeable {
     }
 
     /**
-     * Queues the first turn.
+     * Queues the first turn. Needs no connection: without one it returns at once and the turn
+     * joins the line when the client connects.
      *
      * @throws ClientClosedException if the client is closed (no turn could ever come)
      */

@@ -4,7 +4,11 @@ import java.util.List;
 
 /** What every {@link DistributedQueue} form offers besides its puts. */
 public interface QueueBase<T> extends AutoCloseable {
-    /** Creates the queue's nodes and, if the queue has a consumer, starts consuming. Once. */
+    /**
+     * Starts the queue, once: if it has a consumer, a consumer thread makes the queue's nodes and
+     * consumes. It does not wait for ZooKeeper: without a connection it returns at once, and the
+     * consumer starts consuming (and a producer can put) when the client connects.
+     */
     void start() throws InterruptedException;
 
     QueueState state();
