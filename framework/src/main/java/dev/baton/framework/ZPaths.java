@@ -18,6 +18,30 @@ public final class ZPaths {
         return Paths.validate(what, path, false);
     }
 
+    /**
+     * Checks the folder a recipe was given: valid as {@link #validate} checks, and not the root
+     * (a recipe needs a folder of its own). Recipes call this in their constructor,
+     * so a bad path fails at once with a message naming the recipe, the path received and the
+     * form expected: {@code "InterProcessMutex 'locks': invalid path: Path must start with /
+     * character (expected an absolute znode path such as /app/reports)"}.
+     *
+     * @param recipe names the recipe (and the setting, where it has several paths) in the error
+     * @throws InvalidPathException naming the recipe, the path and what is wrong with it
+     */
+    public static String validateRecipePath(String recipe, String path) {
+        return Paths.validateRecipe(recipe, path, false);
+    }
+
+    /**
+     * Like {@link #validateRecipePath}, for a recipe whose nodes may live directly under the root
+     * (a service-discovery base path of {@code "/"}).
+     *
+     * @throws InvalidPathException naming the recipe, the path and what is wrong with it
+     */
+    public static String validateBasePath(String recipe, String path) {
+        return Paths.validateRecipe(recipe, path, true);
+    }
+
     /** {@code parent + "/" + child}, without doubling the slash under the root. */
     public static String join(String parent, String child) {
         return Paths.join(parent, child);

@@ -1,6 +1,7 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +15,7 @@ public final class ChildrenCache implements AutoCloseable {
     private final String path;
 
     public ChildrenCache(BatonClient client, String path) {
-        this.tree = TreeCache.builder(client, path).maxDepth(1).build();
+        this.tree = TreeCache.builder(client, ZPaths.validateBasePath("ChildrenCache", path)).maxDepth(1).build();
         this.path = path;
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -13,7 +14,7 @@ public final class NodeCache implements AutoCloseable {
     private final TreeCache tree;
 
     public NodeCache(BatonClient client, String path) {
-        this.tree = TreeCache.builder(client, path).maxDepth(0).build();
+        this.tree = TreeCache.builder(client, ZPaths.validateBasePath("NodeCache", path)).maxDepth(0).build();
     }
 
     public void start() {

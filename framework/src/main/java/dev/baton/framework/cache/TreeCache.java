@@ -360,7 +360,7 @@ public final class TreeCache implements AutoCloseable {
 
         private Builder(BatonClient client, String root) {
             this.client = Objects.requireNonNull(client, "client");
-            this.root = Paths.validate("cache", root, false);
+            this.root = Paths.validateRecipe("TreeCache", root, true);
         }
 
         /** How deep below the root to cache: 0 the root alone, 1 its children too, ... Default: everything. */

@@ -56,15 +56,12 @@ public final class Contention {
                        boolean sessionProtection) {
         this.client = Objects.requireNonNull(client, "client");
         this.ops = WakeUps.repliesInPlace(client);
-        this.dir = Paths.validate("contention", dir, false);
+        this.dir = Paths.validateRecipe("Contention", dir, false);
         this.marker = Objects.requireNonNull(marker, "marker");
         this.markers = Set.copyOf(markers);
         this.rule = Objects.requireNonNull(rule, "rule");
         this.sessionProtection = sessionProtection;
         this.lateWatches = new LateWatches(client.asyncExecutor());
-        if (dir.equals("/")) {
-            throw new IllegalArgumentException("a recipe needs its own folder, not the root");
-        }
     }
 
     /**

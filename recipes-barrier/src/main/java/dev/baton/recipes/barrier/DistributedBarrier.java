@@ -32,7 +32,7 @@ public final class DistributedBarrier {
 
     public DistributedBarrier(BatonClient client, String path) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("DistributedBarrier", path);
+        this.path = ZPaths.validateRecipePath("DistributedBarrier", path);
     }
 
     /** Closes the gate (creates the node, and its parents). Closing a closed gate is fine. */

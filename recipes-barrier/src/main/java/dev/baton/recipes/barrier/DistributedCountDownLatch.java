@@ -55,7 +55,7 @@ public final class DistributedCountDownLatch {
 
     public DistributedCountDownLatch(BatonClient client, String path) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("DistributedCountDownLatch", path);
+        this.path = ZPaths.validateRecipePath("DistributedCountDownLatch", path);
     }
 
     /**

@@ -73,7 +73,7 @@ public final class DistributedDoubleBarrier {
 
     public DistributedDoubleBarrier(BatonClient client, String path, int memberQty) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("DistributedDoubleBarrier", path);
+        this.path = ZPaths.validateRecipePath("DistributedDoubleBarrier", path);
         if (memberQty < 1) {
             throw new IllegalArgumentException("memberQty must be at least 1, was " + memberQty);
         }

@@ -1,6 +1,7 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.election.internal.Leadership;
 import dev.baton.recipes.election.internal.Line;
 import java.time.Duration;
@@ -28,13 +29,12 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
     LeadershipPolicy policy;
     Duration leaseMargin;
 
-    ElectionBuilder(BatonClient client, String path, String participantId, String marker) {
+    ElectionBuilder(String recipe, BatonClient client, String path, String participantId, String marker) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = Objects.requireNonNull(path, "path");
+        this.path = ZPaths.validateRecipePath(recipe, path);
         this.participantId = Objects.requireNonNull(participantId, "participantId");
         Leadership.participantData(participantId); // fails now, saying why, if it is too long
         this.marker = marker;
-        Line.of(client, path, marker); // fails now, naming the path, if it is not a valid folder
     }
 
     /** When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY: SESSION). */

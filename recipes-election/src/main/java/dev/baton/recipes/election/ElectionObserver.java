@@ -3,6 +3,7 @@ package dev.baton.recipes.election;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.NodeData;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
 import dev.baton.recipes.election.ElectionEvent.NoLeader;
 import dev.baton.recipes.election.internal.ConnectionChanges;
@@ -73,7 +74,7 @@ public final class ElectionObserver implements Closeable {
 
     public ElectionObserver(BatonClient client, String path) {
         this.client = Objects.requireNonNull(client, "client");
-        this.line = Line.observing(client, Objects.requireNonNull(path, "path"));
+        this.line = Line.observing(client, ZPaths.validateRecipePath("ElectionObserver", path));
         this.notifier = new Notifier(client.asyncExecutor(), "election observer " + path);
     }
 

@@ -333,7 +333,7 @@ public final class LeaderLatch implements Closeable {
         private Executor executor;
 
         private Builder(BatonClient client, String path, String participantId) {
-            super(client, path, participantId, Line.LATCH);
+            super("LeaderLatch", client, path, participantId, Line.LATCH);
         }
 
         /** Where listeners run (one call at a time, in order). Default: the client's async executor. */

@@ -351,7 +351,7 @@ public final class LeaderSelector implements Closeable {
         private ThreadFactory threads;
 
         private Builder(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
-            super(client, path, participantId, Line.SELECTOR);
+            super("LeaderSelector", client, path, participantId, Line.SELECTOR);
             this.listener = Objects.requireNonNull(listener, "listener");
         }
 

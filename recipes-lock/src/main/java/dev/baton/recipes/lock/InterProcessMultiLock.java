@@ -79,6 +79,7 @@ public final class InterProcessMultiLock extends HandleLock {
         if (new HashSet<>(paths).size() != paths.size()) {
             throw new IllegalArgumentException("paths must be distinct (a path listed twice would wait for itself), were " + paths);
         }
+        paths.forEach(path -> LockPaths.validate("InterProcessMultiLock", path));
         return paths.stream().map(path -> new InterProcessMutex(client, path)).toList();
     }
 

@@ -32,6 +32,7 @@ public final class InterProcessSemaphoreMutex extends HandleLock {
 
     public InterProcessSemaphoreMutex(BatonClient client, String path) {
         super("InterProcessSemaphoreMutex " + path, false);
+        LockPaths.validate("InterProcessSemaphoreMutex", path);
         this.semaphore = new InterProcessSemaphoreV2(client, path, 1);
     }
 

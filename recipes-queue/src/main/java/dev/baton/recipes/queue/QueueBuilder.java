@@ -1,9 +1,10 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.queue.internal.ItemOrder;
 import dev.baton.recipes.queue.internal.QueueEngine;
-import dev.baton.recipes.queue.internal.QueuePaths;
 import dev.baton.recipes.queue.internal.QueueSettings;
 import java.time.Duration;
 import java.util.Objects;
@@ -53,7 +54,7 @@ public final class QueueBuilder<T> {
         this.client = Objects.requireNonNull(client, "client");
         this.consumer = consumer;
         this.serializer = Objects.requireNonNull(serializer, "serializer");
-        this.path = QueuePaths.validate("path", path);
+        this.path = ZPaths.validateRecipePath("DistributedQueue", path);
     }
 
     /**
@@ -69,16 +70,17 @@ public final class QueueBuilder<T> {
      * only after the consumer returned. Without it, an item is removed when it is handed over.
      */
     public QueueBuilder<T> lockPath(String lockPath) {
-        this.lockPath = QueuePaths.validate("lockPath", lockPath);
+        this.lockPath = ZPaths.validateRecipePath("DistributedQueue lockPath", lockPath);
         if (lockPath.equals(path) || lockPath.startsWith(path + "/")) {
-            throw new IllegalArgumentException("lockPath must be outside the queue path " + path + ", was " + lockPath);
+            throw new InvalidPathException("DistributedQueue lockPath", lockPath,
+                "the lock folder must be outside the queue path " + path + " (expected a folder such as " + path + "-locks)");
         }
         return this;
     }
 
     /** Where items given up on are recorded. Default {@code <path>/dead-letters}. */
     public QueueBuilder<T> deadLetterPath(String deadLetterPath) {
-        this.deadLetterPath = QueuePaths.validate("deadLetterPath", deadLetterPath);
+        this.deadLetterPath = ZPaths.validateRecipePath("DistributedQueue deadLetterPath", deadLetterPath);
         return this;
     }
 

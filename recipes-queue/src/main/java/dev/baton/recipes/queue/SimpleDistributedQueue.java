@@ -3,9 +3,9 @@ package dev.baton.recipes.queue;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.Timeouts;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.queue.internal.ItemOrder;
 import dev.baton.recipes.queue.internal.ItemRef;
-import dev.baton.recipes.queue.internal.QueuePaths;
 import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.recipes.queue.internal.Receipts;
 import dev.baton.recipes.queue.internal.Signal;
@@ -87,7 +87,7 @@ public final class SimpleDistributedQueue {
     /** A queue at {@code path}; {@code layout} says where offers put items (takes read both). */
     public SimpleDistributedQueue(BatonClient client, String path, QueueLayout layout) {
         this.client = Objects.requireNonNull(client, "client");
-        QueuePaths.validate("path", path);
+        ZPaths.validateRecipePath("SimpleDistributedQueue", path);
         Objects.requireNonNull(layout, "layout");
         this.store = new QueueStore(client, path, PREFIX, ItemOrder.FIFO, layout == QueueLayout.FLAT,
             Receipts.shared(client, path + "/receipts"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.recipes.queue.internal.ItemNames;
 import dev.baton.test.EnsembleTest;
@@ -110,7 +111,7 @@ class SimpleDistributedQueueTest {
         SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
         assertThatThrownBy(() -> queue.offer(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("null");
         assertThatThrownBy(() -> queue.offer(new byte[2 * 1024 * 1024])).isInstanceOf(DataTooLargeException.class);
-        assertThatThrownBy(() -> new SimpleDistributedQueue(client, "no-slash")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new SimpleDistributedQueue(client, "no-slash")).isInstanceOf(InvalidPathException.class)
             .hasMessageContaining("no-slash");
         assertThatThrownBy(() -> queue.poll(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> queue.pollMulti(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");

@@ -1,7 +1,6 @@
 package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
@@ -78,10 +77,7 @@ public final class InterProcessReadWriteLock {
      */
     public InterProcessReadWriteLock(BatonClient client, String path, byte[] participantData) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("InterProcessReadWriteLock", path);
-        if (path.equals("/")) {
-            throw new InvalidPathException("InterProcessReadWriteLock", path, "a lock needs its own folder, not the root");
-        }
+        this.path = ZPaths.validateRecipePath("InterProcessReadWriteLock", path);
         this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
         // one line: each engine names its own nodes and counts the other's as contenders
         this.writers = Contention.of(client, path, ReadWriteRules.WRITE_MARKER, ReadWriteRules::write)

@@ -1,0 +1,29 @@
+package dev.baton.framework;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The client found no connection to the ensemble within its connection timeout, so the operation
+ * was never sent. Not retried by the retry policy: the wait for a connection was the retry.
+ *
+ * <p>A {@link ConnectionLossException}, so code that handles "no ensemble" in one place keeps
+ * working; catch this type to tell "never reached a server" apart from "lost the connection while
+ * the request was in flight" (where the request may have been applied).
+ */
+public class NoConnectionException extends ConnectionLossException {
+    private static final long serialVersionUID = 1L;
+
+    private final Duration waited;
+
+    /** {@code operation} on {@code path} found no connection within {@code waited}. */
+    public NoConnectionException(String operation, String path, Duration waited) {
+        super(operation, path, "no connection to the ensemble within " + Objects.requireNonNull(waited, "waited"), null);
+        this.waited = waited;
+    }
+
+    /** How long the operation waited for a connection (the client's connection timeout). */
+    public Duration waited() {
+        return waited;
+    }
+}
