@@ -157,6 +157,53 @@ public final class ServiceInstance<T> {
         return enabled && health == Health.UP;
     }
 
+    // Curator's accessor names, for code moving from Curator: each returns what the short name returns.
+
+    /** Curator's name for {@link #name()}. */
+    public String getName() {
+        return name;
+    }
+
+    /** Curator's name for {@link #id()}. */
+    public String getId() {
+        return id;
+    }
+
+    /** Curator's name for {@link #address()}. */
+    public String getAddress() {
+        return address;
+    }
+
+    /** Curator's name for {@link #port()}. */
+    public Integer getPort() {
+        return port;
+    }
+
+    /** Curator's name for {@link #sslPort()}. */
+    public Integer getSslPort() {
+        return sslPort;
+    }
+
+    /** Curator's name for {@link #payload()}. */
+    public T getPayload() {
+        return payload;
+    }
+
+    /** Curator's name for {@link #registrationTimeUTC()}. */
+    public long getRegistrationTimeUTC() {
+        return registrationTimeUTC;
+    }
+
+    /** Curator's name for {@link #serviceType()}. */
+    public ServiceType getServiceType() {
+        return serviceType;
+    }
+
+    /** Curator's name for {@link #enabled()}. */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
     /**
      * The URI template with this instance's values filled in: {@code scheme} ("https" when there
      * is an SSL port, else "http"), {@code name}, {@code id}, {@code address}, {@code port},

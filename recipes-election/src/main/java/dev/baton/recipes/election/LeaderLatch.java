@@ -186,7 +186,13 @@ public final class LeaderLatch implements Closeable {
         return leadership.leadershipToken();
     }
 
-    /** Waits until this latch leads. */
+    /**
+     * Waits, as long as it takes, until this latch leads.
+     *
+     * @throws IllegalStateException if the latch was not started
+     * @throws ElectionClosedException if the latch is or becomes closed while waiting
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public void await() throws InterruptedException {
         synchronized (this) {
             while (!leadingNow()) {
@@ -195,7 +201,16 @@ public final class LeaderLatch implements Closeable {
         }
     }
 
-    /** Waits up to {@code timeout} for this latch to lead; returns whether it does. */
+    /**
+     * Waits up to {@code timeout} for this latch to lead (Curator's {@code await(long, TimeUnit)}).
+     * A zero timeout only looks; a timeout too long to count waits without limit.
+     *
+     * @return whether the latch leads when the call returns (its policy's checks pass)
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws IllegalStateException if the latch was not started
+     * @throws ElectionClosedException if the latch is or becomes closed while waiting
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public boolean await(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
         synchronized (this) {
@@ -268,6 +283,11 @@ public final class LeaderLatch implements Closeable {
 
     public String participantId() {
         return participantId;
+    }
+
+    /** Curator's name for {@link #participantId()}: the id this participant was created with. */
+    public String getId() {
+        return participantId();
     }
 
     public String path() {

@@ -227,6 +227,11 @@ public final class LeaderSelector implements Closeable {
         return participantId;
     }
 
+    /** Curator's name for {@link #participantId()}: the id this participant was created with. */
+    public String getId() {
+        return participantId();
+    }
+
     @Override
     public String toString() {
         return "LeaderSelector[" + path + ", " + participantId + ", " + state() + "]";

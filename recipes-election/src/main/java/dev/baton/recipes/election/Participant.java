@@ -16,4 +16,9 @@ public record Participant(String id, boolean isLeader) {
     public Participant {
         Objects.requireNonNull(id, "id");
     }
+
+    /** Curator's name for {@link #id()}. */
+    public String getId() {
+        return id;
+    }
 }

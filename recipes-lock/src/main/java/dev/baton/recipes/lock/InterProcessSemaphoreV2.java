@@ -168,6 +168,11 @@ public final class InterProcessSemaphoreV2 {
         }
     }
 
+    /** Curator's name for {@link #participantNodes()}. */
+    public List<String> getParticipantNodes() throws InterruptedException {
+        return participantNodes();
+    }
+
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
     CompletableFuture<Hold> acquireHold(Duration timeout) {
         return new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start();

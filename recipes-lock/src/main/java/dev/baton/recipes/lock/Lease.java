@@ -32,4 +32,9 @@ public final class Lease extends Grant {
     public String nodeName() {
         return nodeName;
     }
+
+    /** Curator's name for {@link #nodeName()}. */
+    public String getNodeName() {
+        return nodeName;
+    }
 }

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.Watcher;
@@ -203,6 +204,34 @@ public final class SimpleDistributedQueue {
                 batch.remove(head);
             }
         }
+    }
+
+    /**
+     * Curator's name: the head without removing it, like {@link #peek()}, but an empty queue
+     * throws instead of returning null.
+     *
+     * @throws NoSuchElementException if the queue is empty
+     */
+    public byte[] element() throws InterruptedException {
+        byte[] head = peek();
+        if (head == null) {
+            throw new NoSuchElementException("queue " + store.path() + " is empty");
+        }
+        return head;
+    }
+
+    /**
+     * Curator's name: removes and returns the head, like {@link #poll()}, but an empty queue
+     * throws instead of returning null.
+     *
+     * @throws NoSuchElementException if the queue is empty
+     */
+    public byte[] remove() throws InterruptedException {
+        byte[] head = poll();
+        if (head == null) {
+            throw new NoSuchElementException("queue " + store.path() + " is empty");
+        }
+        return head;
     }
 
     private List<byte[]> await(int max, long deadlineNanos) throws InterruptedException {

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import java.util.NoSuchElementException;
 
 @EnsembleTest
 class SimpleDistributedQueueTest {
@@ -208,5 +209,19 @@ class SimpleDistributedQueueTest {
 
     private static List<String> range(int from, int to) {
         return java.util.stream.IntStream.range(from, to).mapToObj(i -> "item-" + i).toList();
+    }
+
+    @Test
+    void curatorsElementAndRemoveThrowOnAnEmptyQueueWherePeekAndPollReturnNull(BatonClient client, TestInfo info)
+        throws Exception {
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
+        assertThatThrownBy(queue::element).isInstanceOf(NoSuchElementException.class).hasMessageContaining("is empty");
+        assertThatThrownBy(queue::remove).isInstanceOf(NoSuchElementException.class).hasMessageContaining("is empty");
+        queue.offer("a".getBytes(UTF_8));
+        queue.offer("b".getBytes(UTF_8));
+        assertThat(new String(queue.element(), UTF_8)).isEqualTo("a");
+        assertThat(new String(queue.remove(), UTF_8)).isEqualTo("a");
+        assertThat(new String(queue.remove(), UTF_8)).isEqualTo("b");
+        assertThat(queue.peek()).isNull();
     }
 }
