@@ -14,4 +14,19 @@ public record ChildData(String path, byte[] data, Stat stat) {
     public String name() {
         return path.substring(path.lastIndexOf('/') + 1);
     }
+
+    /** Curator's name for {@link #path()}. */
+    public String getPath() {
+        return path;
+    }
+
+    /** Curator's name for {@link #data()}. */
+    public byte[] getData() {
+        return data;
+    }
+
+    /** Curator's name for {@link #stat()}. */
+    public Stat getStat() {
+        return stat;
+    }
 }

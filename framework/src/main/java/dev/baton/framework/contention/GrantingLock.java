@@ -124,6 +124,14 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
     }
 
     /**
+     * Curator's name for {@link #isHeldByCurrentThread()}: whether the calling thread holds the
+     * lock through {@link #acquire()} (a lease from {@link #acquireLease()} belongs to no thread).
+     */
+    public final boolean isOwnedByCurrentThread() {
+        return isHeldByCurrentThread();
+    }
+
+    /**
      * The token of the current thread's hold; if the thread holds none, of the newest hold
      * through this object (a lease, or another thread's).
      */

@@ -93,14 +93,6 @@ public final class InterProcessMutex extends HandleLock {
         return participantNodes();
     }
 
-    /**
-     * Curator's name for {@link #isHeldByCurrentThread()}: whether the calling thread holds this
-     * lock through {@link #acquire()} (a lease from {@link #acquireLease()} belongs to no thread).
-     */
-    public boolean isOwnedByCurrentThread() {
-        return isHeldByCurrentThread();
-    }
-
     @Override
     protected CompletableFuture<Hold> acquireHold(Duration timeout) {
         return Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
