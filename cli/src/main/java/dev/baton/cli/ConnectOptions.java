@@ -21,7 +21,7 @@ public final class ConnectOptions {
         description = "how long to try to reach the ensemble before exiting 69 (default: ${DEFAULT-VALUE})")
     Duration connectTimeout;
 
-    /** The connect string in effect. */
+    /** {@return the connect string in effect} */
     public String connectString() {
         if (connect != null) {
             return connect;
@@ -31,7 +31,7 @@ public final class ConnectOptions {
     }
 
     /**
-     * A started client, connected.
+     * {@return a started client, connected}
      *
      * @throws CliExit with {@link ExitCodes#UNAVAILABLE} when the ensemble cannot be reached in time,
      *     or {@link ExitCodes#USAGE} for a malformed connect string
