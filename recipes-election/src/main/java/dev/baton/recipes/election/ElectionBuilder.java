@@ -37,7 +37,13 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
         this.marker = marker;
     }
 
-    /** When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY: SESSION). */
+    /**
+     * When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY:
+     * SESSION).
+     *
+     * @param leadershipPolicy when to step down
+     * @return this builder
+     */
     public B policy(LeadershipPolicy leadershipPolicy) {
         this.policy = Objects.requireNonNull(leadershipPolicy, "policy");
         return self();
@@ -48,6 +54,9 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
      * disconnected leader steps down. Default: a tenth of the negotiated session timeout (at least
      * 50 ms). It must cover the leader's timer and callback latency; a pause longer than it (GC,
      * VM freeze) can still overlap with the next leader.
+     *
+     * @param margin how long before the earliest possible session expiry to step down, not negative
+     * @return this builder
      */
     public B leaseMargin(Duration margin) {
         Objects.requireNonNull(margin, "leaseMargin");

@@ -13,6 +13,12 @@ import java.util.Objects;
  *     node is still first)
  */
 public record Participant(String id, boolean isLeader) {
+    /**
+     * Checks that there is an id.
+     *
+     * @param id what the participant publishes in its node
+     * @param isLeader whether its node is first in line
+     */
     public Participant {
         Objects.requireNonNull(id, "id");
     }
