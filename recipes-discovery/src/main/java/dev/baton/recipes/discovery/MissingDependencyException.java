@@ -11,12 +11,18 @@ public final class MissingDependencyException extends DiscoveryException {
 
     private final transient Set<String> missing;
 
+    /**
+     * Required services with no usable instance under {@code basePath}.
+     *
+     * @param missing the services that had none
+     * @param basePath the registry's root
+     */
     public MissingDependencyException(Set<String> missing, String basePath) {
         super("required services have no usable instance under " + basePath + ": " + String.join(", ", missing));
         this.missing = Set.copyOf(missing);
     }
 
-    /** The required services that had no usable (enabled, UP) instance. */
+    /** {@return the required services that had no usable (enabled, UP) instance} */
     public Set<String> missing() {
         return missing;
     }
