@@ -27,14 +27,27 @@ public final class BadPaths {
     private BadPaths() {
     }
 
-    /** {@code construct} refuses every {@link #INVALID} path and the root. */
+    /**
+     * {@code construct} refuses every {@link #INVALID} path and the root.
+     *
+     * @param recipe the name every message must start with (the recipe, and the setting if it has several
+     *     paths)
+     * @param construct builds the recipe, or sets the path, with the path it is given
+     */
     public static void assertRefused(String recipe, Consumer<String> construct) {
         List<String> paths = new ArrayList<>(INVALID);
         paths.add("/");
         check(recipe, construct, paths);
     }
 
-    /** {@code construct} refuses every {@link #INVALID} path (the root is allowed, as for a discovery base path). */
+    /**
+     * {@code construct} refuses every {@link #INVALID} path (the root is allowed, as for a discovery base
+     * path).
+     *
+     * @param recipe the name every message must start with (the recipe, and the setting if it has several
+     *     paths)
+     * @param construct builds the recipe, or sets the path, with the path it is given
+     */
     public static void assertRefusedExceptRoot(String recipe, Consumer<String> construct) {
         check(recipe, construct, INVALID);
     }

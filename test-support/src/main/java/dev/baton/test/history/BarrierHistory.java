@@ -21,7 +21,16 @@ import java.util.TreeSet;
  */
 public final class BarrierHistory {
     /** What happened. */
-    public enum Kind { ARRIVED, PASSED, GAVE_UP, LEAVING }
+    public enum Kind {
+        /** The member called {@code enter} (record it before the call). */
+        ARRIVED,
+        /** The member's {@code enter} returned true: it passed the barrier. */
+        PASSED,
+        /** The member's {@code enter} returned false or failed: it did not pass. */
+        GAVE_UP,
+        /** The member is about to leave. */
+        LEAVING
+    }
 
     /** One event, in record order. */
     public record Event(long order, Kind kind, String member) {
@@ -29,18 +38,38 @@ public final class BarrierHistory {
 
     private final List<Event> events = new ArrayList<>();
 
+    /**
+     * Records that {@code member} is about to call {@code enter}.
+     *
+     * @param member the member's name
+     */
     public synchronized void arrived(String member) {
         add(Kind.ARRIVED, member);
     }
 
+    /**
+     * Records that {@code member}'s {@code enter} returned true.
+     *
+     * @param member the member's name
+     */
     public synchronized void passed(String member) {
         add(Kind.PASSED, member);
     }
 
+    /**
+     * Records that {@code member}'s {@code enter} returned false or failed.
+     *
+     * @param member the member's name
+     */
     public synchronized void gaveUp(String member) {
         add(Kind.GAVE_UP, member);
     }
 
+    /**
+     * Records that {@code member} is about to call {@code leave}.
+     *
+     * @param member the member's name
+     */
     public synchronized void leaving(String member) {
         add(Kind.LEAVING, member);
     }
@@ -49,21 +78,24 @@ public final class BarrierHistory {
         events.add(new Event(events.size(), kind, member));
     }
 
+    /** {@return every event so far, in order} */
     public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 
-    /** Number of passes recorded. */
+    /** {@return number of passes recorded} */
     public synchronized long passes() {
         return events.stream().filter(e -> e.kind() == Kind.PASSED).count();
     }
 
     /**
-     * The problems found: one line per early pass; empty when every pass was legitimate.
+     * {@return the problems found: one line per early pass; empty when every pass was legitimate}
      *
      * <p>One pass over the events, linear in their number: for each member only its latest
      * arrival before the pass matters, because a member's presences do not overlap, so a later
      * arrival always ends later than an earlier one.
+     *
+     * @param memberQty the barrier's member count
      */
     public synchronized List<String> checkNobodyPassedEarly(int memberQty) {
         long[] ends = presenceEnds();
