@@ -17,7 +17,11 @@ public enum ErrorPolicy {
      */
     SESSION_ONLY;
 
-    /** Whether {@code state} means "what I hold may be lost" under this policy. */
+    /**
+     * {@return whether {@code state} means "what I hold may be lost" under this policy}
+     *
+     * @param state a connection state
+     */
     public boolean isLoss(ConnectionState state) {
         return switch (state) {
             case LOST -> true;

@@ -14,15 +14,22 @@ import java.util.Objects;
 public class NoConnectionException extends ConnectionLossException {
     private static final long serialVersionUID = 1L;
 
+    /** How long the operation waited for a connection. */
     private final Duration waited;
 
-    /** {@code operation} on {@code path} found no connection within {@code waited}. */
+    /**
+     * {@code operation} on {@code path} found no connection within {@code waited}.
+     *
+     * @param operation the operation that was never sent ({@code "create"}, {@code "getData"}, ...)
+     * @param path the path the operation was given (without the namespace), or null
+     * @param waited how long it waited for a connection
+     */
     public NoConnectionException(String operation, String path, Duration waited) {
         super(operation, path, "no connection to the ensemble within " + Objects.requireNonNull(waited, "waited"), null);
         this.waited = waited;
     }
 
-    /** How long the operation waited for a connection (the client's connection timeout). */
+    /** {@return how long the operation waited for a connection (the client's connection timeout)} */
     public Duration waited() {
         return waited;
     }

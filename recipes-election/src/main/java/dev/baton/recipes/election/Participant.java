@@ -23,7 +23,11 @@ public record Participant(String id, boolean isLeader) {
         Objects.requireNonNull(id, "id");
     }
 
-    /** Curator's name for {@link #id()}. */
+    /**
+     * Curator's name for {@link #id()}.
+     *
+     * @return what {@link #id()} returns
+     */
     public String getId() {
         return id;
     }
