@@ -168,10 +168,18 @@ public final class Nemesis implements AutoCloseable {
         };
     }
 
+    /**
+     * A nemesis for {@code ensemble} whose faults are drawn from {@code seed}.
+     *
+     * @param ensemble the ensemble whose servers the server faults act on
+     * @param seed the seed of the schedule: the same seed draws the same faults
+     * @return a builder
+     */
     public static Builder builder(EmbeddedEnsemble ensemble, long seed) {
         return new Builder(ensemble, seed);
     }
 
+    /** {@return the seed of the schedule (printed when the nemesis starts, to replay a run)} */
     public long seed() {
         return seed;
     }
@@ -191,6 +199,10 @@ public final class Nemesis implements AutoCloseable {
     /**
      * Starts, injects faults for {@code duration} (the caller's workload runs meanwhile on its own
      * threads), then stops and heals. The bounded run of a chaos test.
+     *
+     * @param duration how long to inject faults
+     * @return what was injected
+     * @throws InterruptedException if the calling thread is interrupted while the faults run
      */
     public Report runFor(Duration duration) throws InterruptedException {
         return runFor(duration, duration.multipliedBy(3).plusMinutes(1));
@@ -220,8 +232,11 @@ public final class Nemesis implements AutoCloseable {
     /**
      * Stops injecting, heals everything, and reports what was injected.
      *
+     * @return what was injected
      * @throws IllegalStateException after healing, if a fault step failed and ended the schedule
      *     early (a run that quietly stopped injecting would pass for a run that survived faults)
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the fault loop to
+     *     end
      */
     public Report stop() throws InterruptedException {
         stopping = true;
@@ -250,7 +265,7 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
-    /** Whether a fault step failed and ended the schedule early ({@link #stop()} then throws). */
+    /** {@return whether a fault step failed and ended the schedule early ({@link #stop()} then throws)} */
     public boolean failed() {
         return died != null;
     }
@@ -484,7 +499,13 @@ public final class Nemesis implements AutoCloseable {
             this.seed = seed;
         }
 
-        /** The kinds of fault to draw from (default: every kind this ensemble and these clients allow). */
+        /**
+         * The kinds of fault to draw from (default: every kind this ensemble and these clients allow).
+         *
+         * @param first a kind of fault
+         * @param more more kinds
+         * @return this builder
+         */
         public Builder faults(Fault first, Fault... more) {
             this.faults = EnumSet.of(first, more);
             return this;
@@ -494,6 +515,9 @@ public final class Nemesis implements AutoCloseable {
          * Guarantees every kind of fault of the run at least {@code n} times: the first {@code n}
          * rounds inject each kind once, in a seeded order, and {@link Nemesis#runFor} runs on
          * until they have. Default 0 (every draw at random).
+         *
+         * @param n how many times each kind must happen at least
+         * @return this builder
          */
         public Builder atLeast(int n) {
             if (n < 0) {
@@ -503,19 +527,35 @@ public final class Nemesis implements AutoCloseable {
             return this;
         }
 
-        /** Client connections the client faults act on (one link per client). */
+        /**
+         * Client connections the client faults act on (one link per client).
+         *
+         * @param clientLinks one link per client, in the clients' order
+         * @return this builder
+         */
         public Builder links(List<ClientLink> clientLinks) {
             links.addAll(clientLinks);
             return this;
         }
 
-        /** Clients whose sessions EXPIRE_SESSION may end. */
+        /**
+         * Clients whose sessions EXPIRE_SESSION may end.
+         *
+         * @param sessionClients the clients, in the order {@link #onExpiring} and {@link #onExpired} number
+         *     them
+         * @return this builder
+         */
         public Builder clients(List<BatonClient> sessionClients) {
             clients.addAll(sessionClients);
             return this;
         }
 
-        /** Client processes that PAUSE_PROCESS freezes and KILL_PROCESS kills and starts again. */
+        /**
+         * Client processes that PAUSE_PROCESS freezes and KILL_PROCESS kills and starts again.
+         *
+         * @param clientProcesses the processes
+         * @return this builder
+         */
         public Builder processes(List<ClientProcess> clientProcesses) {
             processes.addAll(clientProcesses);
             return this;
@@ -525,20 +565,35 @@ public final class Nemesis implements AutoCloseable {
          * Chooses which client process PAUSE_PROCESS or KILL_PROCESS hits: given the nemesis's
          * seeded {@link Random}, an index into the processes (default: any, uniformly). A lock
          * test passes one that prefers the current holder, so that a pause lands mid-hold.
+         *
+         * @param picker the choice of process, from the nemesis's random
+         * @return this builder
          */
         public Builder pickProcess(java.util.function.ToIntFunction<Random> picker) {
             this.pickProcess = Objects.requireNonNull(picker, "picker");
             return this;
         }
 
-        /** Quiet time between faults. Default 0.5–2 s. */
+        /**
+         * Quiet time between faults. Default 0.5–2 s.
+         *
+         * @param min the shortest quiet time
+         * @param max the longest quiet time, at least {@code min}
+         * @return this builder
+         */
         public Builder quietBetween(Duration min, Duration max) {
             this.minQuiet = min;
             this.maxQuiet = max;
             return this;
         }
 
-        /** How long a fault lasts. Default 0.5–3 s. */
+        /**
+         * How long a fault lasts. Default 0.5–3 s.
+         *
+         * @param min the shortest fault
+         * @param max the longest fault, at least {@code min}
+         * @return this builder
+         */
         public Builder faultLength(Duration min, Duration max) {
             this.minFault = min;
             this.maxFault = max;
@@ -548,6 +603,9 @@ public final class Nemesis implements AutoCloseable {
         /**
          * How long PAUSE_CLIENT freezes a client's traffic and PAUSE_PROCESS a client process: make
          * it longer than the clients' session timeout. Default 5 s.
+         *
+         * @param length how long the pause lasts
+         * @return this builder
          */
         public Builder clientPause(Duration length) {
             this.clientPauseLength = length;
@@ -559,6 +617,9 @@ public final class Nemesis implements AutoCloseable {
          * delete the session's ephemeral nodes while the kill runs, and other clients can see that
          * and act on it before the kill returns: a history that must count the client's holds as
          * lost no later than anyone could take their place records the loss here.
+         *
+         * @param listener told the client's index
+         * @return this builder
          */
         public Builder onExpiring(java.util.function.IntConsumer listener) {
             this.onExpiring = Objects.requireNonNull(listener, "onExpiring");
@@ -569,18 +630,27 @@ public final class Nemesis implements AutoCloseable {
          * Told the index of a client whose session EXPIRE_SESSION just ended — the servers have
          * committed the end, so whatever it held is gone (including anything granted to it while
          * the kill ran; see {@link #onExpiring}).
+         *
+         * @param listener told the client's index
+         * @return this builder
          */
         public Builder onExpired(java.util.function.IntConsumer listener) {
             this.onExpired = Objects.requireNonNull(listener, "onExpired");
             return this;
         }
 
-        /** Where the fault log goes as it happens (default: standard output). */
+        /**
+         * Where the fault log goes as it happens (default: standard output).
+         *
+         * @param sink where the fault log goes as it happens (default: standard output)
+         * @return this builder
+         */
         public Builder log(Consumer<String> sink) {
             this.out = Objects.requireNonNull(sink, "log");
             return this;
         }
 
+        /** {@return a nemesis with these settings, not yet started} */
         public Nemesis build() {
             return new Nemesis(this);
         }

@@ -12,6 +12,12 @@ public final class MissingDependencyException extends DiscoveryException {
 
     private final transient Set<String> missing;
 
+    /**
+     * Required services with no usable instance under {@code basePath}.
+     *
+     * @param missing the services that had none
+     * @param basePath the registry's root
+     */
     public MissingDependencyException(Set<String> missing, String basePath) {
         this("required services have no usable instance under " + basePath + ": " + String.join(", ", missing), missing);
     }
@@ -27,7 +33,7 @@ public final class MissingDependencyException extends DiscoveryException {
             + ": no connection to the ensemble (a dependencyTimeout makes start() wait for it): " + String.join(", ", missing), missing);
     }
 
-    /** The required services that had no usable (enabled, UP) instance. */
+    /** {@return the required services that had no usable (enabled, UP) instance} */
     public Set<String> missing() {
         return missing;
     }

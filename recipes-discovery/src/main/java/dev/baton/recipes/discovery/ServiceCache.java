@@ -83,6 +83,7 @@ public final class ServiceCache<T> implements AutoCloseable {
      * @throws DiscoveryException if, connected, the first load does not finish within the start
      *     timeout (the cache is then closed)
      * @throws IllegalStateException if already started or closed
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
         startInBackground();
@@ -114,30 +115,50 @@ public final class ServiceCache<T> implements AutoCloseable {
         }
     }
 
-    /** Waits for the first load; false if {@code timeout} passed first. */
+    /**
+     * Waits for the first load; false if {@code timeout} passed first.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the first load is done
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
         return loaded.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
-    /** The service's instances as last seen, in node-name order (all of them, disabled ones too). */
+    /** {@return the service's instances as last seen, in node-name order (all of them, disabled ones too)} */
     public List<ServiceInstance<T>> getInstances() {
         return current.asList();
     }
 
-    /** The same, as the snapshot providers choose from. */
+    /**
+     * The same, as the snapshot providers choose from.
+     *
+     * @return the service's instances as last seen, as the snapshot providers choose from
+     */
     public Instances<T> instances() {
         return current;
     }
 
-    /** The service this cache follows. */
+    /** {@return the service this cache follows} */
     public String name() {
         return name;
     }
 
+    /**
+     * Adds a listener, told of every later change.
+     *
+     * @param listener the listener to add
+     */
     public void addListener(ServiceCacheListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener the listener to remove
+     */
     public void removeListener(ServiceCacheListener listener) {
         listeners.remove(listener);
     }

@@ -72,6 +72,7 @@ public final class ServiceProvider<T> implements AutoCloseable {
      *
      * @throws DiscoveryException if, connected, the cache does not load within its start timeout
      *     (the provider is then closed)
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
         synchronized (this) {
@@ -95,7 +96,7 @@ public final class ServiceProvider<T> implements AutoCloseable {
     }
 
     /**
-     * An instance chosen by the strategy among the usable ones, or null if there is none.
+     * {@return an instance chosen by the strategy among the usable ones, or null if there is none}
      *
      * @throws IllegalStateException if the provider is not started or is closed
      */
@@ -104,7 +105,7 @@ public final class ServiceProvider<T> implements AutoCloseable {
         return usable.isEmpty() ? null : strategy.getInstance(usable);
     }
 
-    /** Every usable instance (enabled, UP, passing the filter, not taken out), in node-name order. */
+    /** {@return every usable instance (enabled, UP, passing the filter, not taken out), in node-name order} */
     public List<ServiceInstance<T>> getAllInstances() {
         return usable().asList();
     }
@@ -112,6 +113,8 @@ public final class ServiceProvider<T> implements AutoCloseable {
     /**
      * Reports that a call to {@code instance} failed; enough errors within the policy's window take
      * it out of this provider for the policy's down time.
+     *
+     * @param instance the instance a call to failed (its id counts)
      */
     public void noteError(ServiceInstance<T> instance) {
         Objects.requireNonNull(instance, "instance");
@@ -122,7 +125,7 @@ public final class ServiceProvider<T> implements AutoCloseable {
         }
     }
 
-    /** The service this provider balances over. */
+    /** {@return the service this provider balances over} */
     public String serviceName() {
         return serviceName;
     }

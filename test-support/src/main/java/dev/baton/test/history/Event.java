@@ -53,6 +53,16 @@ public record Event(long index, long nanos, String actor, Op op, String key, lon
         FENCE_REFUSED
     }
 
+    /**
+     * Checks that actor, op and key are given.
+     *
+     * @param index position in the history
+     * @param nanos {@link System#nanoTime()} when it was recorded
+     * @param actor who
+     * @param op what happened
+     * @param key what it happened to
+     * @param value what goes with it, or 0
+     */
     public Event {
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(op, "op");
