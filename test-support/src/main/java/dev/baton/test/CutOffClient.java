@@ -40,6 +40,11 @@ public final class CutOffClient implements AutoCloseable {
     /** A start that may block, as recipes' starts do. */
     @FunctionalInterface
     public interface Start {
+        /**
+         * Starts the recipe, as a user would.
+         *
+         * @throws Exception whatever the start throws; {@link #assertStartsPromptly} passes it on
+         */
         void run() throws Exception;
     }
 
@@ -51,7 +56,15 @@ public final class CutOffClient implements AutoCloseable {
         this.client = client;
     }
 
-    /** A started client of {@code ensemble} whose link is cut: it is connecting, and cannot until {@link #connect()}. */
+    /**
+     * Starts a client of an ensemble through a link cut before the start: it is connecting, and
+     * cannot until {@link #connect()}.
+     *
+     * @param ensemble the ensemble the client will reach once the link heals
+     * @return the started, unconnected client and its link (session timeout 10 s, connection
+     *     timeout {@link #CONNECTION_TIMEOUT}); {@link #close()} closes both
+     * @throws NullPointerException if {@code ensemble} is null
+     */
     public static CutOffClient start(EmbeddedEnsemble ensemble) {
         Objects.requireNonNull(ensemble, "ensemble");
         ClientLink link = ClientLink.to(ensemble);
@@ -65,6 +78,11 @@ public final class CutOffClient implements AutoCloseable {
         return new CutOffClient(link, client);
     }
 
+    /**
+     * The client, to build the recipe under test on.
+     *
+     * @return the started client; not connected until {@link #connect()}
+     */
     public BatonClient client() {
         return client;
     }
@@ -72,6 +90,12 @@ public final class CutOffClient implements AutoCloseable {
     /**
      * Runs {@code start} and fails unless it returned within half of {@link #CONNECTION_TIMEOUT}
      * without throwing, while the client had no connection.
+     *
+     * @param what the recipe's name, for the failure message
+     * @param start the start under test
+     * @throws Exception whatever {@code start} throws
+     * @throws AssertionError (JUnit's assertion failure) if the client was already connected, or
+     *     the start took half the connection timeout or longer
      */
     public void assertStartsPromptly(String what, Start start) throws Exception {
         Assertions.assertFalse(client.connectionState().isConnected(), "the client must not be connected before " + what + " starts");
@@ -89,6 +113,10 @@ public final class CutOffClient implements AutoCloseable {
      * timers fire in deadline order), so what follows tests an outage longer than the
      * connection timeout: the recipe must recover from its failed operations, not merely see
      * them complete late.
+     *
+     * @throws IllegalStateException if the operation succeeded (the link is not cut), failed for
+     *     another reason, or had not failed within four connection timeouts
+     * @throws InterruptedException if interrupted while waiting for the failure
      */
     public void outlastConnectionTimeout() throws InterruptedException {
         try {
@@ -103,7 +131,13 @@ public final class CutOffClient implements AutoCloseable {
         }
     }
 
-    /** Heals the link and waits (up to {@link TestClients#CONNECT_TIMEOUT}) until the client is connected. */
+    /**
+     * Heals the link and waits (up to {@link TestClients#CONNECT_TIMEOUT}) until the client is
+     * connected.
+     *
+     * @throws IllegalStateException if it did not connect in that time
+     * @throws InterruptedException if interrupted while waiting for the connection
+     */
     public void connect() throws InterruptedException {
         link.heal();
         if (!client.blockUntilConnected(TestClients.CONNECT_TIMEOUT)) {
@@ -111,6 +145,7 @@ public final class CutOffClient implements AutoCloseable {
         }
     }
 
+    /** Closes the client, then the link's proxies (even if closing the client failed). */
     @Override
     public void close() {
         try {

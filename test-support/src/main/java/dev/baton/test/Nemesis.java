@@ -73,13 +73,32 @@ public final class Nemesis implements AutoCloseable {
         KILL_PROCESS
     }
 
-    /** What a run injected: counts by fault and the log of each, with times since the start. */
+    /**
+     * What a run injected: counts by fault and the log of each, with times since the start.
+     *
+     * @param seed the schedule's seed, to replay the run
+     * @param counts how many times each kind was injected; a kind never injected is absent
+     * @param log the nemesis's log lines ({@code t+<seconds>s ...}), oldest first
+     * @param asked the kinds the run drew from: those asked for that this ensemble and these clients allow
+     * @param minimum how many times each kind in {@code asked} was guaranteed ({@link Builder#atLeast(int)})
+     */
     public record Report(long seed, Map<Fault, Integer> counts, List<String> log, List<Fault> asked, int minimum) {
+        /**
+         * How many faults the run injected, of every kind.
+         *
+         * @return the sum of {@link #counts()}
+         */
         public int total() {
             return counts.values().stream().mapToInt(Integer::intValue).sum();
         }
 
-        /** The kinds asked for that happened fewer than {@code minimum} times, with their counts. */
+        /**
+         * The kinds the run drew from that happened fewer than {@code minimum} times: a test
+         * asserts this is empty so that it cannot pass without the faults it meant to survive.
+         *
+         * @return each such kind with how many times it did happen (0 included); empty when
+         *     every kind met the guarantee, and always with {@code minimum} 0
+         */
         public Map<Fault, Integer> shortfall() {
             Map<Fault, Integer> out = new EnumMap<>(Fault.class);
             for (Fault f : asked) {
@@ -212,6 +231,15 @@ public final class Nemesis implements AutoCloseable {
      * As {@link #runFor(Duration)}, but keeps injecting after {@code duration} until every kind
      * has happened the {@link Builder#atLeast(int) guaranteed} number of times, for at most
      * {@code limit} in all (the report's {@link Report#shortfall()} then names what is missing).
+     *
+     * @param duration how long to inject faults whatever the counts
+     * @param limit the longest the run may take, counted from its start; a limit shorter than
+     *     {@code duration} does not cut it short
+     * @return what was injected
+     * @throws IllegalStateException if the nemesis was already started, or a fault step failed
+     *     and ended the schedule early (see {@link #stop()})
+     * @throws InterruptedException if the calling thread is interrupted while the faults run (they
+     *     go on until {@link #stop()} or {@link #close()})
      */
     public Report runFor(Duration duration, Duration limit) throws InterruptedException {
         start();

@@ -171,6 +171,13 @@ public final class BarrierHistory {
      * deleted; the {@code ready} node is not a member. A barrier that opens on fewer members
      * fails here, and so does a pass as a node the servers never had. Judge on a settled truth
      * ({@link ServerTruth#settle()}), which knows every node.
+     *
+     * @param truth the servers' record, watching {@code barrierPath}
+     * @param barrierPath the barrier's folder; its children other than {@code ready} are the
+     *     member nodes
+     * @param memberQty how many members the barrier waits for
+     * @return one line per illegitimate pass; empty if every recorded pass was legitimate (passes
+     *     recorded without a node and view zxid are not judged here)
      */
     public synchronized List<String> checkAgainstServers(ServerTruth truth, String barrierPath, int memberQty) {
         List<ServerTruth.Node> members = new ArrayList<>();

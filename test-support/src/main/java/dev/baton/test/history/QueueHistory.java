@@ -365,9 +365,16 @@ public final class QueueHistory {
      * whose zxid the truth knows only as a bound, a second delivery whose claim the truth does
      * not hold (no claim of that item by the session the consumer ran under).
      *
+     * @param truth the servers' record, watching {@code queuePath} and {@code lockPath}; settled,
+     *     or the owners and data it lacks leave items unjudged
+     * @param queuePath the queue's folder; its item nodes may lie in subfolders (shards)
+     * @param lockPath the folder of the claims: the claim of item node {@code <queuePath>/a/b} is
+     *     {@code <lockPath>/a-b}
      * @param itemPrefix how item node names start ({@code queue-}); other nodes under the queue
      *     path (shards, receipts) are not items
      * @param itemIds finds the items named in an item node's data
+     * @return the problems found (empty if delivery was guaranteed), with the unjudged counts by
+     *     reason in the verdict's name
      */
     public Verdict checkAgainstServers(ServerTruth truth, String queuePath, String lockPath, String itemPrefix,
                                        java.util.function.Function<byte[], List<String>> itemIds) {
