@@ -1,0 +1,13 @@
+package dev.baton.recipes.config;
+
+/**
+ * Told when keys it watches change. Calls come in the order snapshots were published, one at a
+ * time, on the client's event executor: a listener never sees a value older than one it has
+ * already seen. Intermediate values may be skipped (several changes can arrive as one update);
+ * after any quiet period the last update a listener got holds the latest committed values. A
+ * listener that throws is logged and keeps receiving updates. Do not block in it.
+ */
+@FunctionalInterface
+public interface ConfigListener {
+    void changed(ConfigUpdate update);
+}

@@ -1,0 +1,150 @@
+package dev.baton.recipes.config;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One consistent view of a store's keys: for every release, all of its changes or none. Read
+ * several related keys from one snapshot ({@code store.snapshot()}) rather than from the store
+ * one by one, which may answer each from a newer snapshot. Immutable; reads are local.
+ */
+public final class ConfigSnapshot implements ConfigValues {
+    /** One key's value as read from its node. */
+    static final class Entry {
+        final byte[] data;
+        final int version;
+        final long mzxid;
+        private String text;
+
+        Entry(byte[] data, int version, long mzxid) {
+            this.data = data;
+            this.version = version;
+            this.mzxid = mzxid;
+        }
+
+        /** The value as text, decoded once (a benign race: every thread decodes the same string). */
+        String text() {
+            String t = text;
+            if (t == null) {
+                t = Values.text(data);
+                text = t;
+            }
+            return t;
+        }
+    }
+
+    private final String base;
+    private final long release;
+    private final long sequence;
+    private final Map<String, Entry> entries;
+    private final ObjectMapper mapper;
+    private volatile Set<String> sortedKeys;
+
+    ConfigSnapshot(String base, long release, long sequence, Map<String, Entry> entries, ObjectMapper mapper) {
+        this.base = base;
+        this.release = release;
+        this.sequence = sequence;
+        this.entries = entries;
+        this.mapper = mapper;
+    }
+
+    /** The store's base path. */
+    public String base() {
+        return base;
+    }
+
+    /** The number of the latest release this snapshot holds, 0 if there was none. */
+    public long release() {
+        return release;
+    }
+
+    /** This snapshot's position in its store's sequence of snapshots: 1 for the first, then one more each. */
+    public long sequence() {
+        return sequence;
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) {
+        Entry e = entries.get(key);
+        return e == null ? Optional.empty() : Optional.of(e.data.clone());
+    }
+
+    @Override
+    public Optional<String> getString(String key) {
+        Entry e = entries.get(key);
+        return e == null ? Optional.empty() : Optional.of(e.text());
+    }
+
+    @Override
+    public Optional<VersionedValue<byte[]>> getVersioned(String key) {
+        Entry e = entries.get(key);
+        return e == null ? Optional.empty() : Optional.of(new VersionedValue<>(e.version, e.data.clone()));
+    }
+
+    @Override
+    public <T> Optional<T> getJson(String key, Class<T> type) {
+        Objects.requireNonNull(type, "type");
+        Entry e = entries.get(key);
+        return e == null ? Optional.empty() : Optional.of(Values.asJson(key, e.data, type, mapper));
+    }
+
+    /** Whether the key exists in this snapshot. */
+    public boolean contains(String key) {
+        return entries.containsKey(key);
+    }
+
+    @Override
+    public Set<String> keys() {
+        Set<String> keys = sortedKeys;
+        if (keys == null) {
+            keys = Collections.unmodifiableSet(new TreeSet<>(entries.keySet()));
+            sortedKeys = keys;
+        }
+        return keys;
+    }
+
+    /** The keys equal to {@code prefix} or under it ({@code "db"}: {@code db}, {@code db/url}, ...), in name order. */
+    public Set<String> keys(String prefix) {
+        Keys.checkPrefix(prefix);
+        Set<String> out = new TreeSet<>();
+        for (String key : keys()) {
+            if (Keys.under(key, prefix)) {
+                out.add(key);
+            }
+        }
+        return Collections.unmodifiableSet(out);
+    }
+
+    /** Every key with its value as text, in name order. */
+    public Map<String, String> asStrings() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String key : keys()) {
+            out.put(key, entries.get(key).text());
+        }
+        return out;
+    }
+
+    /** How many keys there are. */
+    public int size() {
+        return entries.size();
+    }
+
+    Map<String, Entry> entries() {
+        return entries;
+    }
+
+    ObjectMapper mapper() {
+        return mapper;
+    }
+
+    @Override
+    public String toString() {
+        return "ConfigSnapshot[" + base + ", release " + release + ", " + entries.size() + " keys]";
+    }
+}

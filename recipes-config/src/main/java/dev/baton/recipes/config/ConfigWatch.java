@@ -1,0 +1,10 @@
+package dev.baton.recipes.config;
+
+/** A registered {@link ConfigListener}; closing it stops the updates (one already under way may still arrive). */
+public interface ConfigWatch extends AutoCloseable {
+    /** The watched key, or prefix ("" for every key). */
+    String scope();
+
+    @Override
+    void close();
+}

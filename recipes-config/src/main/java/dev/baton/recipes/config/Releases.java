@@ -1,0 +1,304 @@
+package dev.baton.recipes.config;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.DataTooLargeException;
+import dev.baton.framework.NodeData;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.TransactionFailedException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes releases: one ZooKeeper transaction per release, guarded by the fence's version.
+ *
+ * <p>A commit reads the fence, the history and every key it touches from the servers, asks the
+ * validator, then sends one transaction: deletes (deepest first), sets and creates (with the
+ * missing folders as containers), the history entry (and the deletion of entries past
+ * {@code keep}), and, last, the fence's new content at the version read. Every node it changes is
+ * written at the version it read, so the history's "before" values are exact; a transaction
+ * rejected for a version, a node that appeared or one that went is read again and retried (the
+ * validator runs again on the new state). The fence is the transaction's last operation so that
+ * a {@link dev.baton.framework.cache.SnapshotCache} sees the release whole.
+ */
+final class Releases {
+    private static final Logger LOG = LoggerFactory.getLogger(Releases.class);
+    private static final int MAX_ATTEMPTS = 25;
+    private static final byte[] EMPTY = new byte[0];
+
+    private final BatonClient client;
+    private final Keys keys;
+    private final int keep;
+    private final ReleaseValidator validator;
+    private final Supplier<ConfigSnapshot> latest;
+    private final Clock clock;
+
+    Releases(BatonClient client, Keys keys, int keep, ReleaseValidator validator, Supplier<ConfigSnapshot> latest, Clock clock) {
+        this.client = client;
+        this.keys = keys;
+        this.keep = keep;
+        this.validator = validator;
+        this.latest = latest;
+        this.clock = clock;
+    }
+
+    /** What a commit read from the servers. */
+    private record State(NodeData fence, ReleaseCodec.Fence current, List<String> history, Map<String, NodeData> values,
+                         Set<String> existingFolders) {
+    }
+
+    /**
+     * Writes {@code changes} (key to new value, empty to remove) as the next release.
+     *
+     * @param expected the release the store must be at, if any
+     */
+    Release commit(Map<String, Optional<byte[]>> changes, String message, OptionalLong expected) throws InterruptedException {
+        ensureBase();
+        String id = UUID.randomUUID().toString();
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            State state = read(changes.keySet());
+            if (expected.isPresent() && state.current().release() != expected.getAsLong()) {
+                throw new ReleaseConflictException("release of " + keys.base() + " expected the store at release "
+                    + expected.getAsLong() + ", but it is at release " + state.current().release());
+            }
+            long number = state.current().release() + 1;
+            List<Release.Change> effective = effective(changes, state);
+            validate(number, changes);
+            Release release = new Release(number, clock.instant(), message, effective);
+            TransactionBuilder tx = transaction(release, id, state);
+            try {
+                tx.commit();
+                return release;
+            } catch (TransactionFailedException e) {
+                if (committed(id)) {
+                    return release; // the reply was lost and the framework's retry found our own work done
+                }
+                switch (e.code()) {
+                    case BADVERSION, NODEEXISTS, NONODE -> LOG.debug("release {} of {}: {} at {}; reading again (attempt {})",
+                        number, keys.base(), e.code(), e.path(), attempt);
+                    case NOTEMPTY -> throw new InvalidKeyException(keys.keyOf(e.path()),
+                        "it has nested keys: remove them in the same release, or first");
+                    default -> throw e;
+                }
+            }
+        }
+        throw new ReleaseConflictException("release of " + keys.base() + ": other writers changed its keys through "
+            + MAX_ATTEMPTS + " attempts; nothing was written");
+    }
+
+    /** Every release the history keeps, newest first. */
+    List<Release> history() throws InterruptedException {
+        List<String> names = children(keys.fence());
+        List<CompletableFuture<Optional<NodeData>>> reads = names.stream().map(n -> data(keys.fence() + "/" + n)).toList();
+        List<Release> out = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (Keys.historyNumber(names.get(i)) < 0) {
+                continue;
+            }
+            Optional<NodeData> data = join(reads.get(i));
+            if (data.isEmpty()) {
+                continue;
+            }
+            Optional<Release> release = ReleaseCodec.readEntry(data.get().data());
+            if (release.isPresent()) {
+                out.add(release.get());
+            } else {
+                LOG.warn("history entry {}/{} of {} is not a release: skipped", keys.fence(), names.get(i), keys.base());
+            }
+        }
+        out.sort(Comparator.comparingLong(Release::number).reversed());
+        return out;
+    }
+
+    /** Writes a release that puts every key changed after release {@code number} back as it was then. */
+    Release rollback(long number) throws InterruptedException {
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            long current = ReleaseCodec.readFence(join(data(keys.fence())).map(NodeData::data).orElse(EMPTY)).release();
+            if (number < 0 || number >= current) {
+                throw new NoSuchReleaseException("cannot roll " + keys.base() + " back to release " + number + ": it is at release "
+                    + current + (number == current ? " already" : ""));
+            }
+            Map<Long, Release> kept = new HashMap<>();
+            history().forEach(r -> kept.put(r.number(), r));
+            Map<String, Optional<byte[]>> target = new LinkedHashMap<>();
+            for (long n = current; n > number; n--) {
+                Release r = kept.get(n);
+                if (r == null) {
+                    throw new NoSuchReleaseException("cannot roll " + keys.base() + " back to release " + number + ": release " + n
+                        + " is no longer in the history (it keeps the last " + keep + " releases)");
+                }
+                // walking down, the earliest release after `number` that touched a key has the last word
+                r.changes().forEach(c -> target.put(c.key(), c.before()));
+            }
+            try {
+                return commit(target, "rollback to release " + number, OptionalLong.of(current));
+            } catch (ReleaseConflictException e) {
+                LOG.debug("rollback of {} to {}: another release came first; computing it again", keys.base(), number);
+            }
+        }
+        throw new ReleaseConflictException("rollback of " + keys.base() + " to release " + number + ": other releases kept coming through "
+            + MAX_ATTEMPTS + " attempts; nothing was written");
+    }
+
+    // ---- steps of a commit ----
+
+    private void ensureBase() throws InterruptedException {
+        try {
+            client.create().creatingParentsIfNeeded().forPath(keys.base());
+        } catch (NodeExistsException e) {
+            // the usual case
+        }
+    }
+
+    private State read(Set<String> touched) throws InterruptedException {
+        CompletableFuture<Optional<NodeData>> fence = data(keys.fence());
+        CompletableFuture<List<String>> history = childrenAsync(keys.fence());
+        Map<String, CompletableFuture<Optional<NodeData>>> values = new LinkedHashMap<>();
+        Map<String, CompletableFuture<Boolean>> folders = new LinkedHashMap<>();
+        for (String key : touched) {
+            values.put(key, data(keys.path(key)));
+            for (String folder : keys.ancestors(key)) {
+                folders.computeIfAbsent(folder, f -> client.checkExists().forPathAsync(f).thenApply(stat -> stat != null));
+            }
+        }
+        Optional<NodeData> fenceNode = join(fence);
+        Map<String, NodeData> current = new HashMap<>();
+        for (Map.Entry<String, CompletableFuture<Optional<NodeData>>> read : values.entrySet()) {
+            join(read.getValue()).ifPresent(d -> current.put(read.getKey(), d));
+        }
+        Set<String> existing = new HashSet<>();
+        for (Map.Entry<String, CompletableFuture<Boolean>> folder : folders.entrySet()) {
+            if (join(folder.getValue())) {
+                existing.add(folder.getKey());
+            }
+        }
+        ReleaseCodec.Fence at = fenceNode.map(d -> ReleaseCodec.readFence(d.data())).orElse(ReleaseCodec.Fence.NONE);
+        return new State(fenceNode.orElse(null), at, join(history), current, existing);
+    }
+
+    private static List<Release.Change> effective(Map<String, Optional<byte[]>> changes, State state) {
+        List<Release.Change> out = new ArrayList<>();
+        changes.forEach((key, after) -> {
+            NodeData node = state.values().get(key);
+            Optional<byte[]> before = node == null ? Optional.empty() : Optional.of(node.data());
+            boolean same = before.isPresent() == after.isPresent() && (before.isEmpty() || Arrays.equals(before.get(), after.get()));
+            if (!same) {
+                out.add(new Release.Change(key, before, after));
+            }
+        });
+        return out;
+    }
+
+    private void validate(long number, Map<String, Optional<byte[]>> changes) {
+        if (validator == null) {
+            return;
+        }
+        ConfigSnapshot result = applied(latest.get(), changes);
+        List<String> problems = validator.validate(new ReleaseProposal(number, changes, result));
+        if (problems != null && !problems.isEmpty()) {
+            throw new ReleaseRejectedException(keys.base(), number, problems);
+        }
+    }
+
+    /** {@code base} with {@code changes} applied (versions of changed keys unknown: -1). */
+    static ConfigSnapshot applied(ConfigSnapshot base, Map<String, Optional<byte[]>> changes) {
+        Map<String, ConfigSnapshot.Entry> entries = new HashMap<>(base.entries());
+        changes.forEach((key, value) -> {
+            if (value.isPresent()) {
+                entries.put(key, new ConfigSnapshot.Entry(value.get().clone(), VersionedValue.ABSENT, 0));
+            } else {
+                entries.remove(key);
+            }
+        });
+        return new ConfigSnapshot(base.base(), base.release(), base.sequence(), entries, base.mapper());
+    }
+
+    private TransactionBuilder transaction(Release release, String id, State state) {
+        TransactionBuilder tx = client.transaction();
+        try {
+            if (state.fence() == null) {
+                tx.create(keys.fence(), EMPTY);
+            }
+            List<Release.Change> removals = new ArrayList<>();
+            List<Release.Change> writes = new ArrayList<>();
+            release.changes().forEach(c -> (c.after().isPresent() ? writes : removals).add(c));
+            // the deepest first, so a key and the keys under it can go in one release
+            removals.sort(Comparator.comparingInt((Release.Change c) -> c.key().length()).reversed());
+            for (Release.Change c : removals) {
+                tx.delete(keys.path(c.key()), state.values().get(c.key()).stat().getVersion());
+            }
+            writes.sort(Comparator.comparingInt(c -> c.key().length()));
+            Set<String> present = new HashSet<>(state.existingFolders());
+            for (Release.Change c : writes) {
+                String path = keys.path(c.key());
+                NodeData now = state.values().get(c.key());
+                if (now != null) {
+                    tx.setData(path, c.after().get(), now.stat().getVersion());
+                } else {
+                    for (String folder : keys.ancestors(c.key())) {
+                        if (present.add(folder)) {
+                            tx.create(folder, EMPTY, CreateMode.CONTAINER);
+                        }
+                    }
+                    tx.create(path, c.after().get());
+                    present.add(path);
+                }
+            }
+            tx.create(keys.historyEntry(release.number()), ReleaseCodec.entry(release, id));
+            for (String name : state.history()) {
+                long n = Keys.historyNumber(name);
+                if (n >= 0 && n <= release.number() - keep) {
+                    tx.delete(keys.fence() + "/" + name);
+                }
+            }
+            // last: every other event of the transaction reaches watchers before the fence's
+            tx.setData(keys.fence(), ReleaseCodec.fence(release.number(), id, release.time()),
+                state.fence() == null ? 0 : state.fence().stat().getVersion());
+        } catch (DataTooLargeException e) {
+            throw new ReleaseTooLargeException(keys.base(), release.number(), release.changes().size(), e);
+        }
+        return tx;
+    }
+
+    /** Whether the fence names the release with {@code id} (our transaction went through after all). */
+    private boolean committed(String id) throws InterruptedException {
+        Optional<NodeData> fence = join(data(keys.fence()));
+        return fence.isPresent() && ReleaseCodec.readFence(fence.get().data()).id().equals(id);
+    }
+
+    // ---- reads ----
+
+    private CompletableFuture<Optional<NodeData>> data(String path) {
+        return Async.orAbsent(client.getData().forPathWithStatAsync(path));
+    }
+
+    private CompletableFuture<List<String>> childrenAsync(String path) {
+        return Async.orAbsent(client.getChildren().forPathAsync(path)).thenApply(c -> c.orElse(List.of()));
+    }
+
+    private List<String> children(String path) throws InterruptedException {
+        return join(childrenAsync(path));
+    }
+
+    private static <T> T join(CompletableFuture<T> future) throws InterruptedException {
+        return Async.await(future);
+    }
+}
