@@ -108,6 +108,15 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         return awaitSnapshot(s -> s.release() >= number, timeout);
     }
 
+    /**
+     * Checks that {@code key} is a valid key (a relative path, not reserved) and returns it.
+     *
+     * @throws InvalidKeyException naming the key and what is wrong with it
+     */
+    public static String validateKey(String key) {
+        return Keys.check(key);
+    }
+
     /** The store's base path. */
     public String base() {
         return keys.base();
