@@ -71,32 +71,44 @@ public final class ConfigSnapshot implements ConfigValues {
 
     @Override
     public Optional<byte[]> get(String key) {
-        Entry e = entries.get(key);
+        Entry e = entry(key);
         return e == null ? Optional.empty() : Optional.of(e.data.clone());
     }
 
     @Override
     public Optional<String> getString(String key) {
-        Entry e = entries.get(key);
+        Entry e = entry(key);
         return e == null ? Optional.empty() : Optional.of(e.text());
     }
 
     @Override
     public Optional<VersionedValue<byte[]>> getVersioned(String key) {
-        Entry e = entries.get(key);
+        Entry e = entry(key);
         return e == null ? Optional.empty() : Optional.of(new VersionedValue<>(e.version, e.data.clone()));
     }
 
     @Override
     public <T> Optional<T> getJson(String key, Class<T> type) {
         Objects.requireNonNull(type, "type");
-        Entry e = entries.get(key);
+        Entry e = entry(key);
         return e == null ? Optional.empty() : Optional.of(Values.asJson(key, e.data, type, mapper));
     }
 
     /** Whether the key exists in this snapshot. */
     public boolean contains(String key) {
-        return entries.containsKey(key);
+        return entry(key) != null;
+    }
+
+    /**
+     * The key's entry, or null. A key found is valid by construction; only a miss pays for
+     * checking the key, so a malformed key is an error rather than "absent".
+     */
+    private Entry entry(String key) {
+        Entry e = entries.get(key);
+        if (e == null) {
+            Keys.check(key);
+        }
+        return e;
     }
 
     @Override

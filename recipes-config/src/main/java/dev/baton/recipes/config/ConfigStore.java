@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -244,11 +245,31 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     public boolean remove(String key) throws InterruptedException {
         try {
             client.delete().forPath(keys.path(key));
-            return true;
         } catch (NoNodeException e) {
             return false;
         } catch (NotEmptyException e) {
             throw new InvalidKeyException(key, "it has nested keys: remove them first, or in the same release");
+        }
+        removeEmptyFolders(key);
+        return true;
+    }
+
+    /**
+     * Deletes the folders above {@code key} that are left with no data and no child, deepest
+     * first, each only at the version read, so a key or a child that appears meanwhile stays.
+     */
+    private void removeEmptyFolders(String key) throws InterruptedException {
+        String[] folders = keys.ancestors(key);
+        for (int i = folders.length - 1; i >= 0; i--) {
+            Optional<NodeData> folder = Async.await(Async.orAbsent(client.getData().forPathWithStatAsync(folders[i])));
+            if (folder.isEmpty() || folder.get().data().length > 0 || folder.get().stat().getNumChildren() > 0) {
+                return;
+            }
+            try {
+                client.delete().withVersion(folder.get().stat().getVersion()).forPath(folders[i]);
+            } catch (NoNodeException | NotEmptyException | BadVersionException changed) {
+                return;
+            }
         }
     }
 
@@ -307,24 +328,45 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
 
     // ---- snapshots ----
 
-    /** Turns the cache's snapshot into keys; runs on the client's event executor, in publication order. */
+    /**
+     * Turns the cache's snapshot into keys; runs on the client's event executor, in publication
+     * order. A node is a key unless it is a folder: no data, and a child in the same snapshot.
+     * Entries of unchanged nodes are reused (with their decoded text).
+     */
     private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changedPaths) {
         ConfigSnapshot before = current;
-        Map<String, ConfigSnapshot.Entry> entries = before == null ? new HashMap<>() : new HashMap<>(before.entries());
-        List<String> changed = new ArrayList<>();
-        for (String path : changedPaths) {
+        Map<String, ConfigSnapshot.Entry> old = before == null ? Map.of() : before.entries();
+        Set<String> parents = new HashSet<>();
+        for (String path : published.nodes().keySet()) {
             String key = keys.keyOf(path);
-            if (key == null) {
-                continue;
-            }
-            ChildData node = published.nodes().get(path);
-            if (node != null && Keys.isKeyNode(node.stat(), node.data())) {
-                entries.put(key, new ConfigSnapshot.Entry(node.data(), node.stat().getVersion(), node.stat().getMzxid()));
-                changed.add(key);
-            } else if (entries.remove(key) != null) {
-                changed.add(key);
+            int slash = key == null ? -1 : key.lastIndexOf('/');
+            if (slash > 0) {
+                parents.add(key.substring(0, slash));
             }
         }
+        Map<String, ConfigSnapshot.Entry> entries = new HashMap<>();
+        for (ChildData node : published.nodes().values()) {
+            String key = keys.keyOf(node.path());
+            if (key == null || (node.data().length == 0 && parents.contains(key))) {
+                continue;
+            }
+            ConfigSnapshot.Entry e = old.get(key);
+            if (e == null || e.mzxid != node.stat().getMzxid()) {
+                e = new ConfigSnapshot.Entry(node.data(), node.stat().getVersion(), node.stat().getMzxid());
+            }
+            entries.put(key, e);
+        }
+        List<String> changed = new ArrayList<>();
+        entries.forEach((key, e) -> {
+            if (old.get(key) != e) {
+                changed.add(key);
+            }
+        });
+        old.keySet().forEach(key -> {
+            if (!entries.containsKey(key)) {
+                changed.add(key);
+            }
+        });
         long release = published.get(keys.fence()).map(f -> ReleaseCodec.readFence(f.data()).release()).orElse(0L);
         ConfigSnapshot next = new ConfigSnapshot(keys.base(), release, published.sequence(), entries, mapper);
         lock.lock();

@@ -14,7 +14,6 @@ public class ReleaseTooLargeException extends DataTooLargeException {
 
     public ReleaseTooLargeException(String base, long number, int changes, DataTooLargeException cause) {
         super("release", base, cause.size(), cause.limit());
-        initCause(cause);
         this.detail = "release " + number + " of " + base + " (" + changes + " changed keys) needs at least " + cause.size()
             + " bytes with its history entry; one ZooKeeper transaction carries at most " + cause.limit()
             + " bytes: split it into smaller releases";

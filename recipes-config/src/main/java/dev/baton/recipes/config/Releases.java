@@ -62,7 +62,11 @@ final class Releases {
 
     /** What a commit read from the servers. */
     private record State(NodeData fence, ReleaseCodec.Fence current, List<String> history, Map<String, NodeData> values,
-                         Set<String> existingFolders) {
+                         Set<String> existingFolders, Map<String, Folder> folders) {
+    }
+
+    /** A folder above a removed key, as read: it goes with the release if the release empties it. */
+    private record Folder(NodeData node, List<String> children) {
     }
 
     /**
@@ -74,7 +78,7 @@ final class Releases {
         ensureBase();
         String id = UUID.randomUUID().toString();
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            State state = read(changes.keySet());
+            State state = read(changes);
             if (expected.isPresent() && state.current().release() != expected.getAsLong()) {
                 throw new ReleaseConflictException("release of " + keys.base() + " expected the store at release "
                     + expected.getAsLong() + ", but it is at release " + state.current().release());
@@ -94,8 +98,13 @@ final class Releases {
                 switch (e.code()) {
                     case BADVERSION, NODEEXISTS, NONODE -> LOG.debug("release {} of {}: {} at {}; reading again (attempt {})",
                         number, keys.base(), e.code(), e.path(), attempt);
-                    case NOTEMPTY -> throw new InvalidKeyException(keys.keyOf(e.path()),
-                        "it has nested keys: remove them in the same release, or first");
+                    case NOTEMPTY -> {
+                        String key = keys.keyOf(e.path());
+                        if (changes.containsKey(key)) {
+                            throw new InvalidKeyException(key, "it has nested keys: remove them in the same release, or first");
+                        }
+                        // a folder the release thought it emptied got a new key meanwhile: read again
+                    }
                     default -> throw e;
                 }
             }
@@ -168,30 +177,43 @@ final class Releases {
         }
     }
 
-    private State read(Set<String> touched) throws InterruptedException {
+    private State read(Map<String, Optional<byte[]>> changes) throws InterruptedException {
         CompletableFuture<Optional<NodeData>> fence = data(keys.fence());
         CompletableFuture<List<String>> history = childrenAsync(keys.fence());
         Map<String, CompletableFuture<Optional<NodeData>>> values = new LinkedHashMap<>();
-        Map<String, CompletableFuture<Boolean>> folders = new LinkedHashMap<>();
-        for (String key : touched) {
+        Map<String, CompletableFuture<Boolean>> exists = new LinkedHashMap<>();
+        Map<String, CompletableFuture<Optional<NodeData>>> folderData = new LinkedHashMap<>();
+        Map<String, CompletableFuture<List<String>>> folderChildren = new LinkedHashMap<>();
+        changes.forEach((key, value) -> {
             values.put(key, data(keys.path(key)));
             for (String folder : keys.ancestors(key)) {
-                folders.computeIfAbsent(folder, f -> client.checkExists().forPathAsync(f).thenApply(stat -> stat != null));
+                if (value.isPresent()) {
+                    exists.computeIfAbsent(folder, f -> client.checkExists().forPathAsync(f).thenApply(stat -> stat != null));
+                } else {
+                    folderData.computeIfAbsent(folder, this::data);
+                    folderChildren.computeIfAbsent(folder, this::childrenAsync);
+                }
             }
-        }
+        });
         Optional<NodeData> fenceNode = join(fence);
         Map<String, NodeData> current = new HashMap<>();
         for (Map.Entry<String, CompletableFuture<Optional<NodeData>>> read : values.entrySet()) {
             join(read.getValue()).ifPresent(d -> current.put(read.getKey(), d));
         }
         Set<String> existing = new HashSet<>();
-        for (Map.Entry<String, CompletableFuture<Boolean>> folder : folders.entrySet()) {
+        for (Map.Entry<String, CompletableFuture<Boolean>> folder : exists.entrySet()) {
             if (join(folder.getValue())) {
                 existing.add(folder.getKey());
             }
         }
+        Map<String, Folder> folders = new HashMap<>();
+        for (Map.Entry<String, CompletableFuture<Optional<NodeData>>> folder : folderData.entrySet()) {
+            Optional<NodeData> node = join(folder.getValue());
+            List<String> children = join(folderChildren.get(folder.getKey()));
+            node.ifPresent(d -> folders.put(folder.getKey(), new Folder(d, children)));
+        }
         ReleaseCodec.Fence at = fenceNode.map(d -> ReleaseCodec.readFence(d.data())).orElse(ReleaseCodec.Fence.NONE);
-        return new State(fenceNode.orElse(null), at, join(history), current, existing);
+        return new State(fenceNode.orElse(null), at, join(history), current, existing, folders);
     }
 
     private static List<Release.Change> effective(Map<String, Optional<byte[]>> changes, State state) {
@@ -240,10 +262,16 @@ final class Releases {
             List<Release.Change> removals = new ArrayList<>();
             List<Release.Change> writes = new ArrayList<>();
             release.changes().forEach(c -> (c.after().isPresent() ? writes : removals).add(c));
-            // the deepest first, so a key and the keys under it can go in one release
-            removals.sort(Comparator.comparingInt((Release.Change c) -> c.key().length()).reversed());
+            Map<String, Integer> deletes = new HashMap<>();
             for (Release.Change c : removals) {
-                tx.delete(keys.path(c.key()), state.values().get(c.key()).stat().getVersion());
+                deletes.put(keys.path(c.key()), state.values().get(c.key()).stat().getVersion());
+            }
+            deletes.putAll(emptiedFolders(state, deletes.keySet(), writes));
+            // the deepest first (a child's path is longer than its parent's), so a key and the keys under it go together
+            List<String> order = new ArrayList<>(deletes.keySet());
+            order.sort(Comparator.comparingInt(String::length).reversed());
+            for (String path : order) {
+                tx.delete(path, deletes.get(path));
             }
             writes.sort(Comparator.comparingInt(c -> c.key().length()));
             Set<String> present = new HashSet<>(state.existingFolders());
@@ -276,6 +304,36 @@ final class Releases {
             throw new ReleaseTooLargeException(keys.base(), release.number(), release.changes().size(), e);
         }
         return tx;
+    }
+
+    /**
+     * The folders above removed keys that the release leaves empty (no data, no child left or
+     * created), deepest first, with their versions: they go in the same transaction, so removing
+     * a nested key leaves no empty folder that would read as an empty key.
+     */
+    private Map<String, Integer> emptiedFolders(State state, Set<String> deleted, List<Release.Change> writes) {
+        Set<String> gone = new HashSet<>(deleted);
+        Set<String> written = new HashSet<>();
+        for (Release.Change c : writes) {
+            String path = keys.path(c.key());
+            written.add(path);
+            written.addAll(Arrays.asList(keys.ancestors(c.key())));
+        }
+        List<String> candidates = new ArrayList<>(state.folders().keySet());
+        candidates.sort(Comparator.comparingInt(String::length).reversed());
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (String folder : candidates) {
+            Folder f = state.folders().get(folder);
+            if (gone.contains(folder) || written.contains(folder) || f.node().data().length > 0) {
+                continue;
+            }
+            boolean empty = f.children().stream().allMatch(child -> gone.contains(folder + "/" + child));
+            if (empty) {
+                out.put(folder, f.node().stat().getVersion());
+                gone.add(folder);
+            }
+        }
+        return out;
     }
 
     /** Whether the fence names the release with {@code id} (our transaction went through after all). */

@@ -175,8 +175,8 @@ class ConfigStoreTest {
         client.create().forPath(base + "/empty");
         client.create().withMode(CreateMode.EPHEMERAL).forPath(base + "/owner", "host-7".getBytes(UTF_8));
         try (ConfigStore store = started(client, base)) {
-            assertThat(store.snapshot().asStrings()).containsExactly(
-                java.util.Map.entry("empty", ""), java.util.Map.entry("owner", "host-7"), java.util.Map.entry("service", ""),
+            assertThat(store.snapshot().asStrings()).as("an empty node with children is a folder, an empty leaf a key").containsExactly(
+                java.util.Map.entry("empty", ""), java.util.Map.entry("owner", "host-7"),
                 java.util.Map.entry("service/name", "orders"), java.util.Map.entry("service/port", "9090"));
             assertThat(store.snapshot().release()).isZero();
             assertThat(store.history()).isEmpty();
@@ -192,10 +192,17 @@ class ConfigStoreTest {
         String base = base(info);
         try (ConfigStore store = started(client, base)) {
             store.set("a/b/c", "deep");
-            await().atMost(WAIT).until(() -> store.keys().contains("a/b/c"));
-            assertThat(store.keys()).containsExactly("a/b/c");
-            assertThat(client.checkExists().forPath(base + "/a").getEphemeralOwner()).as("a container").isEqualTo(Long.MIN_VALUE);
-            assertThatThrownBy(() -> store.remove("a")).isInstanceOf(InvalidKeyException.class);
+            store.set("a/x", "near");
+            await().atMost(WAIT).until(() -> store.keys().size() == 2);
+            assertThat(store.keys()).containsExactly("a/b/c", "a/x");
+            assertThatThrownBy(() -> store.remove("a")).isInstanceOf(InvalidKeyException.class).hasMessageContaining("nested keys");
+
+            assertThat(store.remove("a/b/c")).isTrue();
+            assertThat(client.checkExists().forPath(base + "/a/b")).as("the emptied folder went with its last key").isNull();
+            assertThat(client.checkExists().forPath(base + "/a")).as("a folder with a key left stays").isNotNull();
+            store.release().remove("a/x").commit();
+            assertThat(client.checkExists().forPath(base + "/a")).as("a release takes the folders it empties").isNull();
+            await().atMost(WAIT).until(() -> store.keys().isEmpty());
         }
     }
 

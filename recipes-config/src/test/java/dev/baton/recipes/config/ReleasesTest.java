@@ -110,11 +110,13 @@ class ReleasesTest {
         String base = base(info);
         try (ConfigStore store = started(client, base)) {
             ReleaseBuilder big = store.release();
-            for (int i = 0; i < 6; i++) {
-                big.set("blob/" + i, new byte[200_000]); // each fits alone; with the history entry the release does not
+            byte[] value = new byte[200_000];
+            java.util.Arrays.fill(value, (byte) 'x');
+            for (int i = 0; i < 3; i++) {
+                big.set("blob/" + i, value); // 600 KB of values fit in one transaction; with the history entry they do not
             }
             assertThatThrownBy(big::commit).isInstanceOf(ReleaseTooLargeException.class).isInstanceOf(DataTooLargeException.class)
-                .hasMessageContaining("release 1 of " + base + " (6 changed keys) needs at least")
+                .hasMessageContaining("release 1 of " + base + " (3 changed keys) needs at least")
                 .hasMessageContaining("split it into smaller releases");
             assertThat(client.checkExists().forPath(base + "/blob")).as("nothing half-written").isNull();
             assertThat(client.checkExists().forPath(base + "/.releases")).isNull();
