@@ -1,6 +1,7 @@
 package dev.baton.recipes.config;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.framework.cache.SnapshotCache;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,14 +45,18 @@ public final class ConfigSnapshot implements ConfigValues {
     private final long sequence;
     private final Map<String, Entry> entries;
     private final ObjectMapper mapper;
+    /** The cache's snapshot this one was made from (every node, folders and the fence too), or null. */
+    private final SnapshotCache.Snapshot nodes;
     private volatile Set<String> sortedKeys;
 
-    ConfigSnapshot(String base, long release, long sequence, Map<String, Entry> entries, ObjectMapper mapper) {
+    ConfigSnapshot(String base, long release, long sequence, Map<String, Entry> entries, ObjectMapper mapper,
+                   SnapshotCache.Snapshot nodes) {
         this.base = base;
         this.release = release;
         this.sequence = sequence;
         this.entries = entries;
         this.mapper = mapper;
+        this.nodes = nodes;
     }
 
     /** The store's base path. */
@@ -153,6 +158,10 @@ public final class ConfigSnapshot implements ConfigValues {
 
     ObjectMapper mapper() {
         return mapper;
+    }
+
+    SnapshotCache.Snapshot nodes() {
+        return nodes;
     }
 
     @Override

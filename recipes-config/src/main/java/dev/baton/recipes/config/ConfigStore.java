@@ -85,7 +85,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         this.mapper = b.mapper;
         this.cache = SnapshotCache.builder(client, keys.base()).fence(keys.fence()).build();
         this.watches = new Watches(keys.base(), client.eventExecutor(), () -> current);
-        this.releases = new Releases(client, keys, b.keep, b.validator, this::snapshot, b.clock);
+        this.releases = new Releases(client, keys, b.keep, b.validator, () -> current, b.clock);
         cache.addListener(this::onSnapshot);
     }
 
@@ -368,7 +368,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             }
         });
         long release = published.get(keys.fence()).map(f -> ReleaseCodec.readFence(f.data()).release()).orElse(0L);
-        ConfigSnapshot next = new ConfigSnapshot(keys.base(), release, published.sequence(), entries, mapper);
+        ConfigSnapshot next = new ConfigSnapshot(keys.base(), release, published.sequence(), entries, mapper, published);
         lock.lock();
         try {
             current = next;

@@ -17,15 +17,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The JSON of the fence ({@code {"release":7,"id":"...","time":...}}) and of a history entry
+ * The JSON of the fence ({@code {"release":7,"id":"...","time":...,"oldest":3}}) and of a history entry
  * (the same plus {@code message} and {@code changes}: key, before, after). A value is written as
  * {@code {"text":"..."}} when it is UTF-8 and {@code {"base64":"..."}} otherwise; a missing value
  * as {@code null}.
  */
 final class ReleaseCodec {
-    /** What the fence says: the latest release's number and the id its writer gave it. */
-    record Fence(long release, String id) {
-        static final Fence NONE = new Fence(0, "");
+    /**
+     * What the fence says: the latest release's number, the id its writer gave it, and the
+     * oldest release the history keeps (0 if the fence does not say).
+     */
+    record Fence(long release, String id, long oldest) {
+        static final Fence NONE = new Fence(0, "", 0);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,11 +36,12 @@ final class ReleaseCodec {
     private ReleaseCodec() {
     }
 
-    static byte[] fence(long number, String id, Instant time) {
+    static byte[] fence(long number, String id, Instant time, long oldest) {
         ObjectNode root = JSON.createObjectNode();
         root.put("release", number);
         root.put("id", id);
         root.put("time", time.toEpochMilli());
+        root.put("oldest", oldest);
         return bytes(root);
     }
 
@@ -51,7 +55,7 @@ final class ReleaseCodec {
             if (root == null || !root.path("release").canConvertToLong()) {
                 return Fence.NONE;
             }
-            return new Fence(root.path("release").asLong(), root.path("id").asText(""));
+            return new Fence(root.path("release").asLong(), root.path("id").asText(""), root.path("oldest").asLong(0));
         } catch (java.io.IOException e) {
             return Fence.NONE;
         }

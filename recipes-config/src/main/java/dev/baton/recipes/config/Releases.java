@@ -6,6 +6,8 @@ import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.SnapshotCache;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +23,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.LongStream;
 import java.util.function.Supplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -30,11 +33,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes releases: one ZooKeeper transaction per release, guarded by the fence's version.
  *
- * <p>A commit reads the fence, the history and every key it touches from the servers, asks the
- * validator, then sends one transaction: deletes (deepest first), sets and creates (with the
+ * <p>A commit takes the fence, the history and every key it touches from the store's local
+ * snapshot (or, without one, after a conflict, or when a removed key is missing locally, reads
+ * them from the servers), asks the validator, then sends one transaction: deletes (deepest first), sets and creates (with the
  * missing folders as containers), the history entry (and the deletion of entries past
- * {@code keep}), and, last, the fence's new content at the version read. Every node it changes is
- * written at the version it read, so the history's "before" values are exact; a transaction
+ * {@code keep}), checks of keys left out as already at their value, and, last, the fence's new
+ * content at the version read. Every node it changes is written at the version it saw, so the
+ * history's "before" values are exact even when the local snapshot lagged; a transaction
  * rejected for a version, a node that appeared or one that went is read again and retried (the
  * validator runs again on the new state). The fence is the transaction's last operation so that
  * a {@link dev.baton.framework.cache.SnapshotCache} sees the release whole.
@@ -50,6 +55,8 @@ final class Releases {
     private final ReleaseValidator validator;
     private final Supplier<ConfigSnapshot> latest;
     private final Clock clock;
+    /** The latest release this writer committed. */
+    private final java.util.concurrent.atomic.AtomicLong lastCommitted = new java.util.concurrent.atomic.AtomicLong();
 
     Releases(BatonClient client, Keys keys, int keep, ReleaseValidator validator, Supplier<ConfigSnapshot> latest, Clock clock) {
         this.client = client;
@@ -61,8 +68,14 @@ final class Releases {
     }
 
     /** What a commit read from the servers. */
-    private record State(NodeData fence, ReleaseCodec.Fence current, List<String> history, Map<String, NodeData> values,
-                         Set<String> existingFolders, Map<String, Folder> folders) {
+    /**
+     * What a commit starts from: read from the servers, or taken from the local snapshot (then
+     * {@code local}); either way every write is checked against it by version in the transaction.
+     *
+     * @param history the numbers of the history entries that exist
+     */
+    private record State(boolean local, boolean baseExists, NodeData fence, ReleaseCodec.Fence current, List<Long> history,
+                         Map<String, NodeData> values, Set<String> existingFolders, Map<String, Folder> folders) {
     }
 
     /** A folder above a removed key, as read: it goes with the release if the release empties it. */
@@ -75,29 +88,43 @@ final class Releases {
      * @param expected the release the store must be at, if any
      */
     Release commit(Map<String, Optional<byte[]>> changes, String message, OptionalLong expected) throws InterruptedException {
-        ensureBase();
         String id = UUID.randomUUID().toString();
+        boolean localTried = false;
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            State state = read(changes);
+            // first from the local snapshot (no round trip); after a conflict, or if it lags what is expected, from the servers
+            State state = localTried ? null : local(changes);
+            localTried = true;
+            if (state == null || (expected.isPresent() && state.current().release() != expected.getAsLong())) {
+                state = read(changes);
+            }
             if (expected.isPresent() && state.current().release() != expected.getAsLong()) {
                 throw new ReleaseConflictException("release of " + keys.base() + " expected the store at release "
                     + expected.getAsLong() + ", but it is at release " + state.current().release());
             }
+            if (!state.baseExists()) {
+                ensureBase();
+            }
             long number = state.current().release() + 1;
             List<Release.Change> effective = effective(changes, state);
-            validate(number, changes);
+            List<String> problems = validate(number, changes);
+            if (!problems.isEmpty()) {
+                if (state.local()) {
+                    continue; // refuse on what the servers hold, not on what this snapshot may lag behind
+                }
+                throw new ReleaseRejectedException(keys.base(), number, problems);
+            }
             Release release = new Release(number, clock.instant(), message, effective);
-            TransactionBuilder tx = transaction(release, id, state);
+            TransactionBuilder tx = transaction(release, id, state, changes.keySet());
             try {
                 tx.commit();
-                return release;
+                return committed(release);
             } catch (TransactionFailedException e) {
                 if (committed(id)) {
-                    return release; // the reply was lost and the framework's retry found our own work done
+                    return committed(release); // the reply was lost and the framework's retry found our own work done
                 }
                 switch (e.code()) {
-                    case BADVERSION, NODEEXISTS, NONODE -> LOG.debug("release {} of {}: {} at {}; reading again (attempt {})",
-                        number, keys.base(), e.code(), e.path(), attempt);
+                    case BADVERSION, NODEEXISTS, NONODE -> LOG.debug("release {} of {} from {} state: {} at {}; reading again (attempt {})",
+                        number, keys.base(), state.local() ? "local" : "read", e.code(), e.path(), attempt);
                     case NOTEMPTY -> {
                         String key = keys.keyOf(e.path());
                         if (changes.containsKey(key)) {
@@ -177,7 +204,65 @@ final class Releases {
         }
     }
 
+    /**
+     * The state as the local snapshot has it, or null when there is none (store not started) or
+     * its fence does not say which history entries exist.
+     */
+    private State local(Map<String, Optional<byte[]>> changes) {
+        ConfigSnapshot snapshot = latest.get();
+        SnapshotCache.Snapshot raw = snapshot == null ? null : snapshot.nodes();
+        if (raw == null) {
+            return null;
+        }
+        ChildData fenceNode = raw.nodes().get(keys.fence());
+        ReleaseCodec.Fence at = fenceNode == null ? ReleaseCodec.Fence.NONE : ReleaseCodec.readFence(fenceNode.data());
+        if ((fenceNode != null && at.oldest() < 1) || at.release() < lastCommitted.get()) {
+            return null;
+        }
+        List<Long> history = fenceNode == null ? List.of() : LongStream.rangeClosed(at.oldest(), at.release()).boxed().toList();
+        Map<String, NodeData> values = new HashMap<>();
+        Set<String> existing = new HashSet<>();
+        Map<String, Folder> folders = new HashMap<>();
+        Map<String, List<String>> children = null;
+        for (Map.Entry<String, Optional<byte[]>> change : changes.entrySet()) {
+            ChildData node = raw.nodes().get(keys.path(change.getKey()));
+            if (node == null && change.getValue().isEmpty()) {
+                return null; // absent here, perhaps not on the servers: no operation could check that, so ask them
+            }
+            if (node != null) {
+                values.put(change.getKey(), new NodeData(node.data(), node.stat()));
+            }
+            for (String folder : keys.ancestors(change.getKey())) {
+                ChildData f = raw.nodes().get(folder);
+                if (f == null) {
+                    continue;
+                }
+                existing.add(folder);
+                if (change.getValue().isEmpty()) {
+                    if (children == null) {
+                        children = childrenOf(raw);
+                    }
+                    folders.put(folder, new Folder(new NodeData(f.data(), f.stat()), children.getOrDefault(folder, List.of())));
+                }
+            }
+        }
+        return new State(true, raw.nodes().containsKey(keys.base()), fenceNode == null ? null : new NodeData(fenceNode.data(),
+            fenceNode.stat()), at, history, values, existing, folders);
+    }
+
+    private static Map<String, List<String>> childrenOf(SnapshotCache.Snapshot raw) {
+        Map<String, List<String>> out = new HashMap<>();
+        for (String path : raw.nodes().keySet()) {
+            int slash = path.lastIndexOf('/');
+            if (slash > 0) {
+                out.computeIfAbsent(path.substring(0, slash), p -> new ArrayList<>()).add(path.substring(slash + 1));
+            }
+        }
+        return out;
+    }
+
     private State read(Map<String, Optional<byte[]>> changes) throws InterruptedException {
+        CompletableFuture<Boolean> base = client.checkExists().forPathAsync(keys.base()).thenApply(stat -> stat != null);
         CompletableFuture<Optional<NodeData>> fence = data(keys.fence());
         CompletableFuture<List<String>> history = childrenAsync(keys.fence());
         Map<String, CompletableFuture<Optional<NodeData>>> values = new LinkedHashMap<>();
@@ -213,7 +298,8 @@ final class Releases {
             node.ifPresent(d -> folders.put(folder.getKey(), new Folder(d, children)));
         }
         ReleaseCodec.Fence at = fenceNode.map(d -> ReleaseCodec.readFence(d.data())).orElse(ReleaseCodec.Fence.NONE);
-        return new State(fenceNode.orElse(null), at, join(history), current, existing, folders);
+        List<Long> entries = join(history).stream().map(Keys::historyNumber).filter(n -> n >= 0).sorted().toList();
+        return new State(false, join(base), fenceNode.orElse(null), at, entries, current, existing, folders);
     }
 
     private static List<Release.Change> effective(Map<String, Optional<byte[]>> changes, State state) {
@@ -229,15 +315,25 @@ final class Releases {
         return out;
     }
 
-    private void validate(long number, Map<String, Optional<byte[]>> changes) {
+    /** The validator's problems with the release (none without a validator). */
+    private List<String> validate(long number, Map<String, Optional<byte[]>> changes) {
         if (validator == null) {
-            return;
+            return List.of();
         }
-        ConfigSnapshot result = applied(latest.get(), changes);
+        ConfigSnapshot now = latest.get();
+        if (now == null) {
+            throw new IllegalStateException("config store " + keys.base() + " has a validator but has not loaded: start() it "
+                + "and awaitInitialized(timeout) before releasing (the validator sees the configuration a release would make)");
+        }
+        ConfigSnapshot result = applied(now, changes);
         List<String> problems = validator.validate(new ReleaseProposal(number, changes, result));
-        if (problems != null && !problems.isEmpty()) {
-            throw new ReleaseRejectedException(keys.base(), number, problems);
-        }
+        return problems == null ? List.of() : problems;
+    }
+
+    /** Remembers the release as this writer's latest: the local snapshot is not used for the next one until it shows it. */
+    private Release committed(Release release) {
+        lastCommitted.accumulateAndGet(release.number(), Math::max);
+        return release;
     }
 
     /** {@code base} with {@code changes} applied (versions of changed keys unknown: -1). */
@@ -250,10 +346,10 @@ final class Releases {
                 entries.remove(key);
             }
         });
-        return new ConfigSnapshot(base.base(), base.release(), base.sequence(), entries, base.mapper());
+        return new ConfigSnapshot(base.base(), base.release(), base.sequence(), entries, base.mapper(), null);
     }
 
-    private TransactionBuilder transaction(Release release, String id, State state) {
+    private TransactionBuilder transaction(Release release, String id, State state, Set<String> asked) {
         TransactionBuilder tx = client.transaction();
         try {
             if (state.fence() == null) {
@@ -291,14 +387,26 @@ final class Releases {
                 }
             }
             tx.create(keys.historyEntry(release.number()), ReleaseCodec.entry(release, id));
-            for (String name : state.history()) {
-                long n = Keys.historyNumber(name);
-                if (n >= 0 && n <= release.number() - keep) {
-                    tx.delete(keys.fence() + "/" + name);
+            long oldest = release.number();
+            for (long n : state.history()) {
+                if (n <= release.number() - keep) {
+                    tx.delete(keys.historyEntry(n));
+                } else {
+                    oldest = Math.min(oldest, n);
+                }
+            }
+            if (state.local()) {
+                // a key left out as already at its value was so in the local snapshot: make sure it still is
+                Set<String> changed = new HashSet<>(release.keys());
+                for (String key : asked) {
+                    NodeData now = state.values().get(key);
+                    if (now != null && !changed.contains(key)) {
+                        tx.check(keys.path(key), now.stat().getVersion());
+                    }
                 }
             }
             // last: every other event of the transaction reaches watchers before the fence's
-            tx.setData(keys.fence(), ReleaseCodec.fence(release.number(), id, release.time()),
+            tx.setData(keys.fence(), ReleaseCodec.fence(release.number(), id, release.time(), oldest),
                 state.fence() == null ? 0 : state.fence().stat().getVersion());
         } catch (DataTooLargeException e) {
             throw new ReleaseTooLargeException(keys.base(), release.number(), release.changes().size(), e);

@@ -148,6 +148,39 @@ class ReleasesTest {
     }
 
     @Test
+    void aReleaseFromALaggingSnapshotStillWritesWhatItWasAskedTo(BatonClient mine, BatonClient other, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(mine, base); ConfigStore elsewhere = started(other, base)) {
+            store.release().set("mode", "blue").set("old", "x").commit();
+            assertThat(store.awaitRelease(1, WAIT)).isTrue();
+            // hold this client's event executor: its snapshot stops following the servers
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            mine.eventExecutor().execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                elsewhere.set("mode", "green");
+                elsewhere.set("late", "y");
+                assertThat(store.getString("mode")).as("the snapshot lags").contains("blue");
+                Release r = store.release().set("mode", "blue").commit();
+                assertThat(r.keys()).as("already blue here, but green on the servers: a change").containsExactly("mode");
+                Release gone = store.release().remove("late").commit();
+                assertThat(gone.keys()).as("absent here, present on the servers: a change").containsExactly("late");
+            } finally {
+                held.countDown();
+            }
+            assertThat(new String(other.getData().forPath(base + "/mode"), UTF_8)).isEqualTo("blue");
+            assertThat(other.checkExists().forPath(base + "/late")).isNull();
+            assertThat(store.awaitRelease(3, WAIT)).isTrue();
+            assertThat(store.getString("mode")).contains("blue");
+        }
+    }
+
+    @Test
     void concurrentWritersGetConsecutiveNumbersAndNoChangeIsLost(BatonClient a, BatonClient b, TestInfo info) throws Exception {
         String base = base(info);
         try (ConfigStore one = started(a, base); ConfigStore two = started(b, base)) {
