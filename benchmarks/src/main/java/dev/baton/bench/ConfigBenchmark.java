@@ -8,6 +8,7 @@ import dev.baton.recipes.config.AtomicValue;
 import dev.baton.recipes.config.ConfigStore;
 import dev.baton.recipes.config.DistributedAtomicLong;
 import dev.baton.server.EmbeddedEnsemble;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,26 +23,38 @@ import org.apache.curator.framework.recipes.cache.NodeCache;
 import org.apache.curator.framework.recipes.shared.SharedValue;
 import org.apache.curator.framework.recipes.shared.SharedValueListener;
 import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.AsyncCallback;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The configuration recipes, Baton against Curator 5.9.0, in one JVM on one three-server ensemble
- * with {@code forceSync(true)}:
+ * The configuration recipes, Baton against the plain ZooKeeper client (the limit) and Curator 5.9.0
+ * (the peer), in one JVM on one three-server ensemble with {@code forceSync(true)}:
  *
  * <ol>
  *   <li>Propagation: from the start of a write on one client until each of N watching clients
  *       (N = 1, 10, 50, each on a client of its own) has been told the new value, in ms, p50 and
  *       p99 over every watcher of every round. Baton: a {@code ConfigStore} release of one key
  *       (one transaction with the history entry and the fence), and a plain {@code set}, each
- *       watched by {@code ConfigStore.watchKey}; Curator: {@code SharedValue.setValue} watched by
+ *       watched by {@code ConfigStore.watchKey} (the writer's own store is started, so a release
+ *       starts from its snapshot); Curator: {@code SharedValue.setValue} watched by
  *       {@code SharedValue} listeners, and a {@code setData} watched by {@code NodeCache}
- *       listeners. Rounds alternate between the four; the first five are warm-up.</li>
+ *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
+ *       with a new watch on each event. Rounds alternate between the five; the first five are
+ *       warm-up. Each row also gives its p99 over the raw one's and over {@code SharedValue}'s.</li>
  *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
  *       Curator's {@code SharedValue.getValue()} and {@code NodeCache.getCurrentData().getData()}
  *       (hand-rolled loop as in the discovery benchmark: 1024 calls between clock reads, 2 s of
- *       warm-up, then ten alternating 200 ms batches each, median).</li>
+ *       warm-up, then ten alternating 200 ms batches each, median); for scale, what one blocking
+ *       {@code getData} round trip costs on the plain client.</li>
  *   <li>{@code DistributedAtomicLong.increment()} with 8 clients contending for one counter, each
  *       on its own client and thread, optimistic only, retried without pause: increments/s over
- *       4 s, three alternating runs per side, median.</li>
+ *       4 s, three alternating runs per side, median; raw: the same 8-byte counter read with
+ *       its version and written back at it, in a loop.</li>
  * </ol>
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds]} (default 30 propagation
@@ -79,6 +92,7 @@ public final class ConfigBenchmark {
         final String name;
         AtomicLongArray seen;
         volatile String expected = "";
+        final List<Double> writeMs = new ArrayList<>();
 
         Side(String name) {
             this.name = name;
@@ -95,13 +109,18 @@ public final class ConfigBenchmark {
 
     private static void propagation(String connect, int rounds) throws Exception {
         System.out.printf("Propagation: from the start of a write until each of N watchers (each on its own client) is told, ms;%n"
-            + "p50 and p99 over every watcher of %d rounds per row after %d warm-up rounds%n", rounds, WARMUP_ROUNDS);
-        System.out.printf("%-44s %4s %10s %10s %10s%n", "", "N", "p50", "p99", "max");
+            + "p50 and p99 over every watcher of %d rounds per row after %d warm-up rounds; write call: its median alone;%n"
+            + "p99/raw and p99/C.SV: p99 over the raw watcher's and over Curator SharedValue's (below 1: sooner)%n",
+            rounds, WARMUP_ROUNDS);
+        System.out.printf("%-44s %4s %10s %10s %10s %12s %10s %10s%n", "", "N", "p50", "p99", "max", "write call", "p99/raw",
+            "p99/C.SV");
         for (int n : WATCHERS) {
             List<BatonClient> batons = new ArrayList<>();
             List<CuratorFramework> curators = new ArrayList<>();
+            List<ZooKeeper> raws = new ArrayList<>();
             List<AutoCloseable> closing = new ArrayList<>();
             try {
+                raws.add(Clients.raw(connect));
                 BatonClient batonWriter = Clients.baton(connect);
                 batons.add(batonWriter);
                 CuratorFramework curatorWriter = Clients.curator(connect);
@@ -109,10 +128,18 @@ public final class ConfigBenchmark {
                 for (int i = 0; i < n; i++) {
                     batons.add(Clients.baton(connect));
                     curators.add(Clients.curator(connect));
+                    raws.add(Clients.raw(connect));
                 }
                 String base = "/bench-config-" + n;
+                // the writer's store is started, as a service's would be: a release starts from its snapshot
                 ConfigStore writerStore = ConfigStore.builder(batonWriter, base).keepReleases(10).build();
+                closing.add(writerStore);
+                writerStore.start();
+                if (!writerStore.awaitInitialized(WAIT)) {
+                    throw new IllegalStateException("the writer's store did not load");
+                }
                 List<Side> sides = List.of(
+                    rawSide("raw     setData, getData watch re-set", raws, "/bench-raw-" + n),
                     batonSide("Baton   ConfigStore release, watchKey", writerStore, batons, base, "released", true, closing),
                     batonSide("Baton   ConfigStore set, watchKey", writerStore, batons, base, "plain", false, closing),
                     curatorShared("Curator SharedValue.setValue, listeners", curators, "/bench-shared-" + n, closing),
@@ -129,9 +156,14 @@ public final class ConfigBenchmark {
                         }
                     }
                 }
+                // ratios against the raw limit (side 0) and Curator's SharedValue (side 3): below 1 means faster
+                Stats raw = Stats.of(times.get(0));
+                Stats curator = Stats.of(times.get(3));
                 for (int s = 0; s < sides.size(); s++) {
                     Stats st = Stats.of(times.get(s));
-                    System.out.printf("%-44s %4d %10.2f %10.2f %10.2f%n", sides.get(s).name, n, st.median(), st.percentile(99), st.max());
+                    System.out.printf("%-44s %4d %10.2f %10.2f %10.2f %12.2f %10.2f %10.2f%n", sides.get(s).name, n, st.median(),
+                        st.percentile(99), st.max(), Stats.of(sides.get(s).writeMs).median(), st.percentile(99) / raw.percentile(99),
+                        st.percentile(99) / curator.percentile(99));
                 }
             } finally {
                 for (AutoCloseable c : closing) {
@@ -139,6 +171,7 @@ public final class ConfigBenchmark {
                 }
                 curators.forEach(CuratorFramework::close);
                 batons.forEach(BatonClient::close);
+                raws.forEach(Clients::closeQuietly);
             }
         }
         System.out.println();
@@ -150,6 +183,7 @@ public final class ConfigBenchmark {
         side.expected = value;
         long start = System.nanoTime();
         side.write(value);
+        side.writeMs.add((System.nanoTime() - start) / 1e6);
         awaitTrue(() -> {
             for (int i = 0; i < n; i++) {
                 if (side.seen.get(i) == 0) {
@@ -163,6 +197,38 @@ public final class ConfigBenchmark {
             ms[i] = (side.seen.get(i) - start) / 1e6;
         }
         return ms;
+    }
+
+    /**
+     * The limit: the classic hand-written watcher on the plain client — on each event, read again
+     * with a new watch — so a watcher is told one notification and one read after the write.
+     */
+    private static Side rawSide(String name, List<ZooKeeper> clients, String path) throws Exception {
+        ZooKeeper writer = clients.get(0);
+        Clients.folder(writer, path);
+        Side side = new Side(name) {
+            @Override
+            void write(String value) throws Exception {
+                writer.setData(path, value.getBytes(UTF_8), -1);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (int i = 1; i < clients.size(); i++) {
+            int watcher = i - 1;
+            ZooKeeper zk = clients.get(i);
+            Watcher[] rearm = new Watcher[1];
+            AsyncCallback.DataCallback heard = (rc, p, ctx, data, stat) -> {
+                if (rc == KeeperException.Code.OK.intValue()) {
+                    side.heard(watcher, new String(data, UTF_8));
+                }
+            };
+            rearm[0] = event -> zk.getData(path, rearm[0], heard, null);
+            zk.getData(path, rearm[0], null);
+        }
+        return side;
     }
 
     private static Side batonSide(String name, ConfigStore writer, List<BatonClient> clients, String base, String key, boolean release,
@@ -305,6 +371,9 @@ public final class ConfigBenchmark {
                     Stats s = Stats.of(ns[i]);
                     System.out.printf("%-44s %10.1f %10.1f %10.1f%n", names[i], s.median(), s.min(), s.max());
                 }
+                System.out.printf("median ratio getString/SharedValue.getValue: %.2f, get/SharedValue.getValue: %.2f (below 1: faster)%n",
+                    Stats.of(ns[0]).median() / Stats.of(ns[2]).median(), Stats.of(ns[1]).median() / Stats.of(ns[2]).median());
+                System.out.printf("raw     getData round trip (no cache), ns/op: %.0f (what every read costs without one)%n", rawRead(connect));
                 System.out.println();
             } finally {
                 node.close();
@@ -380,40 +449,127 @@ public final class ConfigBenchmark {
         return (double) (now - start) / calls;
     }
 
+    /** ns per blocking getData with the plain client, median of five batches of 500. */
+    private static double rawRead(String connect) throws Exception {
+        ZooKeeper zk = Clients.raw(connect);
+        try {
+            double[] batches = new double[5];
+            for (int b = 0; b < batches.length; b++) {
+                long start = System.nanoTime();
+                for (int i = 0; i < 500; i++) {
+                    sink += zk.getData("/bench-read-shared", false, null).length;
+                }
+                batches[b] = (System.nanoTime() - start) / 500.0;
+            }
+            return Stats.of(batches).median();
+        } finally {
+            Clients.closeQuietly(zk);
+        }
+    }
+
     // ---- contended increments ----
 
     private static void increments(String connect) throws Exception {
         List<BatonClient> batons = new ArrayList<>();
         List<CuratorFramework> curators = new ArrayList<>();
+        List<ZooKeeper> raws = new ArrayList<>();
         try {
             for (int i = 0; i < CONTENDERS; i++) {
                 batons.add(Clients.baton(connect));
                 curators.add(Clients.curator(connect));
+                raws.add(Clients.raw(connect));
             }
             double[] b = new double[3];
             double[] c = new double[3];
+            double[] r = new double[3];
             long[] bRetries = new long[3];
             long[] cRetries = new long[3];
+            long[] rRetries = new long[3];
             for (int run = 0; run < 3; run++) {
+                long[] rResult = rawIncrements(raws, "/bench-counter-raw-" + run);
                 long[] bResult = batonIncrements(batons, "/bench-counter-baton-" + run);
                 long[] cResult = curatorIncrements(curators, "/bench-counter-curator-" + run);
+                r[run] = rResult[0] / (INCREMENT_RUN.toNanos() / 1e9);
                 b[run] = bResult[0] / (INCREMENT_RUN.toNanos() / 1e9);
                 c[run] = cResult[0] / (INCREMENT_RUN.toNanos() / 1e9);
+                rRetries[run] = rResult[1];
                 bRetries[run] = bResult[1];
                 cRetries[run] = cResult[1];
             }
+            Stats sr = Stats.of(r);
             Stats sb = Stats.of(b);
             Stats sc = Stats.of(c);
             System.out.printf("DistributedAtomicLong.increment(), %d clients contending, optimistic, increments/s over %d s (3 alternating runs)%n",
                 CONTENDERS, INCREMENT_RUN.toSeconds());
-            System.out.printf("%-44s %10s %10s %10s %16s%n", "", "median", "min", "max", "failed attempts");
-            System.out.printf("%-44s %10.0f %10.0f %10.0f %16d%n", "Baton   DistributedAtomicLong", sb.median(), sb.min(), sb.max(), bRetries[1]);
-            System.out.printf("%-44s %10.0f %10.0f %10.0f %16d%n", "Curator DistributedAtomicLong", sc.median(), sc.min(), sc.max(), cRetries[1]);
-            System.out.printf("median ratio Baton/Curator: %.2f (above 1 means Baton counts faster)%n", sb.median() / sc.median());
+            System.out.printf("%-44s %10s %10s %10s %16s%n", "", "median", "min", "max", "failed/run (med)");
+            System.out.printf("%-44s %10.0f %10.0f %10.0f %16.0f%n", "raw     getData + setData(version) loop", sr.median(), sr.min(),
+                sr.max(), Stats.of(toDoubles(rRetries)).median());
+            System.out.printf("%-44s %10.0f %10.0f %10.0f %16.0f%n", "Baton   DistributedAtomicLong", sb.median(), sb.min(), sb.max(),
+                Stats.of(toDoubles(bRetries)).median());
+            System.out.printf("%-44s %10.0f %10.0f %10.0f %16.0f%n", "Curator DistributedAtomicLong", sc.median(), sc.min(), sc.max(),
+                Stats.of(toDoubles(cRetries)).median());
+            System.out.printf("median ratio Baton/Curator: %.2f, Baton/raw: %.2f (above 1 means Baton counts faster)%n",
+                sb.median() / sc.median(), sb.median() / sr.median());
         } finally {
             curators.forEach(CuratorFramework::close);
             batons.forEach(BatonClient::close);
+            raws.forEach(Clients::closeQuietly);
         }
+    }
+
+    private static double[] toDoubles(long[] values) {
+        double[] out = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = values[i];
+        }
+        return out;
+    }
+
+    /**
+     * The limit: each client reads the counter with its version and writes it back plus one at
+     * that version, again at once when another client came first; the same 8 bytes as the recipes.
+     * {increments done, attempts that lost a race}; checks the counter's total.
+     */
+    private static long[] rawIncrements(List<ZooKeeper> clients, String path) throws Exception {
+        try {
+            clients.get(0).create(path, ByteBuffer.allocate(Long.BYTES).putLong(0).array(), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.PERSISTENT);
+        } catch (KeeperException.NodeExistsException e) {
+            // a re-run on the same ensemble
+        }
+        AtomicLong done = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        long end = System.nanoTime() + INCREMENT_RUN.toNanos();
+        CountDownLatch finished = new CountDownLatch(clients.size());
+        for (ZooKeeper zk : clients) {
+            Thread t = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        Stat stat = new Stat();
+                        long value = ByteBuffer.wrap(zk.getData(path, false, stat)).getLong();
+                        try {
+                            zk.setData(path, ByteBuffer.allocate(Long.BYTES).putLong(value + 1).array(), stat.getVersion());
+                            done.incrementAndGet();
+                        } catch (KeeperException.BadVersionException e) {
+                            lost.incrementAndGet();
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (KeeperException e) {
+                    throw new IllegalStateException(e);
+                } finally {
+                    finished.countDown();
+                }
+            });
+            t.start();
+        }
+        finished.await();
+        long total = ByteBuffer.wrap(clients.get(0).getData(path, false, null)).getLong();
+        if (total != done.get()) {
+            throw new IllegalStateException("raw counter at " + total + " after " + done.get() + " increments");
+        }
+        return new long[] {done.get(), lost.get()};
     }
 
     /** {increments done, attempts that lost a race}; checks the counter's total. */
