@@ -9,5 +9,10 @@ package dev.baton.recipes.config;
  */
 @FunctionalInterface
 public interface ConfigListener {
+    /**
+     * Called with the watched keys that changed in one published snapshot.
+     *
+     * @param update the changes and the snapshot they came in
+     */
     void changed(ConfigUpdate update);
 }

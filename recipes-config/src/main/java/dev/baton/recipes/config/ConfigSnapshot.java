@@ -59,17 +59,29 @@ public final class ConfigSnapshot implements ConfigValues {
         this.nodes = nodes;
     }
 
-    /** The store's base path. */
+    /**
+     * The store's base path.
+     *
+     * @return the absolute path the keys are under
+     */
     public String base() {
         return base;
     }
 
-    /** The number of the latest release this snapshot holds, 0 if there was none. */
+    /**
+     * The latest release this snapshot holds.
+     *
+     * @return its number, 0 if there was none
+     */
     public long release() {
         return release;
     }
 
-    /** This snapshot's position in its store's sequence of snapshots: 1 for the first, then one more each. */
+    /**
+     * This snapshot's position in its store's sequence of snapshots.
+     *
+     * @return 1 for the first, then one more for each
+     */
     public long sequence() {
         return sequence;
     }
@@ -99,7 +111,13 @@ public final class ConfigSnapshot implements ConfigValues {
         return e == null ? Optional.empty() : Optional.of(Values.asJson(key, e.data, type, mapper));
     }
 
-    /** Whether the key exists in this snapshot. */
+    /**
+     * Whether {@code key} exists in this snapshot.
+     *
+     * @param key a key (a relative path)
+     * @return true if it exists
+     * @throws InvalidKeyException if {@code key} is not a valid key
+     */
     public boolean contains(String key) {
         return entry(key) != null;
     }
@@ -126,7 +144,12 @@ public final class ConfigSnapshot implements ConfigValues {
         return keys;
     }
 
-    /** The keys equal to {@code prefix} or under it ({@code "db"}: {@code db}, {@code db/url}, ...), in name order. */
+    /**
+     * The keys equal to {@code prefix} or under it ({@code "db"}: {@code db}, {@code db/url}, ...).
+     *
+     * @param prefix a key, or {@code ""} for every key
+     * @return the keys, in name order
+     */
     public Set<String> keys(String prefix) {
         Keys.checkPrefix(prefix);
         Set<String> out = new TreeSet<>();
@@ -138,7 +161,11 @@ public final class ConfigSnapshot implements ConfigValues {
         return Collections.unmodifiableSet(out);
     }
 
-    /** Every key with its value as text, in name order. */
+    /**
+     * Every key with its value as text.
+     *
+     * @return key to UTF-8 value, in name order
+     */
     public Map<String, String> asStrings() {
         Map<String, String> out = new LinkedHashMap<>();
         for (String key : keys()) {
@@ -147,7 +174,11 @@ public final class ConfigSnapshot implements ConfigValues {
         return out;
     }
 
-    /** How many keys there are. */
+    /**
+     * How many keys there are.
+     *
+     * @return the number of keys
+     */
     public int size() {
         return entries.size();
     }

@@ -89,7 +89,13 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         cache.addListener(this::onSnapshot);
     }
 
-    /** A store over {@code basePath} (it need not exist yet). */
+    /**
+     * Configures a store.
+     *
+     * @param client the client it reads and writes with
+     * @param basePath the absolute path its keys are under (it need not exist yet)
+     * @return a builder; {@link Builder#build()} makes the store
+     */
     public static Builder builder(BatonClient client, String basePath) {
         return new Builder(client, basePath);
     }
@@ -99,12 +105,25 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         cache.start();
     }
 
-    /** Waits for the first snapshot; returns false if {@code timeout} passed first. */
+    /**
+     * Waits for the first snapshot.
+     *
+     * @param timeout how long to wait at most
+     * @return true once the first snapshot is there, false if {@code timeout} passed first
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
         return awaitSnapshot(s -> true, timeout);
     }
 
-    /** Waits until the local snapshot holds release {@code number} or a later one; false on timeout. */
+    /**
+     * Waits until the local snapshot holds release {@code number} or a later one.
+     *
+     * @param number the release to wait for (from {@link Release#number()})
+     * @param timeout how long to wait at most
+     * @return true once it does, false if {@code timeout} passed first
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public boolean awaitRelease(long number, Duration timeout) throws InterruptedException {
         return awaitSnapshot(s -> s.release() >= number, timeout);
     }
@@ -112,13 +131,19 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     /**
      * Checks that {@code key} is a valid key (a relative path, not reserved) and returns it.
      *
+     * @param key the key to check
+     * @return {@code key}
      * @throws InvalidKeyException naming the key and what is wrong with it
      */
     public static String validateKey(String key) {
         return Keys.check(key);
     }
 
-    /** The store's base path. */
+    /**
+     * The store's base path.
+     *
+     * @return the absolute path the keys are under
+     */
     public String base() {
         return keys.base();
     }
@@ -126,6 +151,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     /**
      * The latest snapshot: one consistent view to read several keys from.
      *
+     * @return the snapshot the store holds now
      * @throws IllegalStateException before the first snapshot (see {@link #awaitInitialized})
      */
     public ConfigSnapshot snapshot() {
@@ -163,7 +189,16 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
 
     // ---- single-key writes (to the servers) ----
 
-    /** Sets {@code key} (creating it, and folders for it) and returns its node's new version. */
+    /**
+     * Sets {@code key} (creating it, and folders for it) on the servers, outside any release.
+     *
+     * @param key a key
+     * @param value its new value
+     * @return the key's node's new version
+     * @throws InvalidKeyException if {@code key} is not a valid key
+     * @throws dev.baton.framework.DataTooLargeException if {@code value} is over the server's limit (nothing is written)
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public int set(String key, byte[] value) throws InterruptedException {
         String path = keys.path(key);
         Objects.requireNonNull(value, "value");
@@ -182,7 +217,14 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         }
     }
 
-    /** {@link #set(String, byte[])} with {@code value} as UTF-8. */
+    /**
+     * {@link #set(String, byte[])} with {@code value} as UTF-8.
+     *
+     * @param key a key
+     * @param value its new value
+     * @return the key's node's new version
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public int set(String key, String value) throws InterruptedException {
         return set(key, Objects.requireNonNull(value, "value").getBytes(UTF_8));
     }
@@ -191,7 +233,11 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      * Sets {@code key} only if its node is at {@code expectedVersion} (from {@link #getVersioned};
      * {@link VersionedValue#ABSENT}: only if the key does not exist).
      *
+     * @param key a key
+     * @param expectedVersion the version the key's node must be at, or {@link VersionedValue#ABSENT}
+     * @param value its new value
      * @return whether it was set; false if someone changed (or created, or removed) it first
+     * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public boolean compareAndSet(String key, int expectedVersion, byte[] value) throws InterruptedException {
         String path = keys.path(key);
@@ -216,9 +262,11 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      * Sets {@code key} to {@code change} applied to its current value (read from the servers),
      * again and again until no one else changed the key in between.
      *
+     * @param key a key
      * @param change from the value now (empty if the key does not exist) to the new value; it may
      *     run several times, so it must not have side effects
      * @return the value written and its node's version
+     * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public VersionedValue<byte[]> update(String key, Function<Optional<byte[]>, byte[]> change) throws InterruptedException {
         String path = keys.path(key);
@@ -237,9 +285,11 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     }
 
     /**
-     * Removes {@code key}.
+     * Removes {@code key} (and the folders it leaves empty), outside any release.
      *
+     * @param key a key
      * @return false if it did not exist
+     * @throws InterruptedException if the thread is interrupted meanwhile
      * @throws InvalidKeyException if keys exist under it (remove those first, or in one release)
      */
     public boolean remove(String key) throws InterruptedException {
@@ -275,12 +325,21 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
 
     // ---- releases ----
 
-    /** Starts a release: several changes written together, numbered, and kept in the history. */
+    /**
+     * Starts a release: several changes written together, numbered, and kept in the history.
+     *
+     * @return a builder of the release; nothing is sent before its {@link ReleaseBuilder#commit()}
+     */
     public ReleaseBuilder release() {
         return new ReleaseBuilder(this);
     }
 
-    /** The releases the history keeps (the last {@code keepReleases}), newest first, read from the servers. */
+    /**
+     * The releases the history keeps (the last {@code keepReleases}), read from the servers.
+     *
+     * @return the releases, newest first
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public List<Release> history() throws InterruptedException {
         return releases.history();
     }
@@ -291,6 +350,9 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      * ones). Keys no release touched since — including keys changed by {@link #set} — stay as they
      * are. The validator runs as for any release.
      *
+     * @param number the release to go back to
+     * @return the release written
+     * @throws InterruptedException if the thread is interrupted meanwhile
      * @throws NoSuchReleaseException if {@code number} is not older than the current release, or
      *     a release after it is no longer in the history
      */
@@ -304,7 +366,13 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
 
     // ---- watches ----
 
-    /** Calls {@code listener} with {@code key}'s current value (if it exists), then on every change of it. */
+    /**
+     * Calls {@code listener} with {@code key}'s current value (if it exists), then on every change of it.
+     *
+     * @param key the key to watch
+     * @param listener told of the changes, on the client's event executor
+     * @return the watch; close it to stop
+     */
     public ConfigWatch watchKey(String key, ConfigListener listener) {
         Keys.check(key);
         return watches.add(key, false, Objects.requireNonNull(listener, "listener"));
@@ -313,6 +381,10 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     /**
      * Calls {@code listener} with the current values of {@code prefix} and every key under it
      * ({@code ""}: every key), then on every change of them.
+     *
+     * @param prefix a key, or {@code ""}
+     * @param listener told of the changes, on the client's event executor
+     * @return the watch; close it to stop
      */
     public ConfigWatch watchPrefix(String prefix, ConfigListener listener) {
         Keys.checkPrefix(prefix);
@@ -410,7 +482,12 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             this.base = new Keys(Objects.requireNonNull(base, "basePath")).base();
         }
 
-        /** How many releases the history keeps (1 to 1000); older entries are deleted by the release that passes them. Default 10. */
+        /**
+         * How many releases the history keeps; older entries are deleted by the release that passes them. Default 10.
+         *
+         * @param releases 1 to 1000
+         * @return this builder
+         */
         public Builder keepReleases(int releases) {
             if (releases < 1 || releases > 1000) {
                 throw new IllegalArgumentException("keepReleases must be 1 to 1000, was " + releases);
@@ -419,24 +496,44 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             return this;
         }
 
-        /** Checks every release (rollbacks included) before it is written. Default: none. */
+        /**
+         * Checks every release (rollbacks included) before it is written. Default: none.
+         *
+         * @param releaseValidator the check
+         * @return this builder
+         */
         public Builder validator(ReleaseValidator releaseValidator) {
             this.validator = Objects.requireNonNull(releaseValidator, "validator");
             return this;
         }
 
-        /** The mapper for {@link ConfigValues#getJson} (a copy of it that ignores unknown properties). Default: a plain one. */
+        /**
+         * The mapper for {@link ConfigValues#getJson} (a copy of it that ignores unknown properties). Default: a plain one.
+         *
+         * @param objectMapper the mapper to copy
+         * @return this builder
+         */
         public Builder objectMapper(ObjectMapper objectMapper) {
             this.mapper = tolerant(Objects.requireNonNull(objectMapper, "objectMapper").copy());
             return this;
         }
 
-        /** The clock that stamps releases. Default: the system's, in UTC. */
+        /**
+         * The clock that stamps releases. Default: the system's, in UTC.
+         *
+         * @param releaseClock the clock
+         * @return this builder
+         */
         public Builder clock(Clock releaseClock) {
             this.clock = Objects.requireNonNull(releaseClock, "clock");
             return this;
         }
 
+        /**
+         * Makes the store; {@link ConfigStore#start()} starts it.
+         *
+         * @return a new store, not started
+         */
         public ConfigStore build() {
             return new ConfigStore(this);
         }

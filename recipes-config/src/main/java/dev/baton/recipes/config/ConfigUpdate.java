@@ -11,12 +11,22 @@ import java.util.Objects;
  * @param changes the watched keys that changed, in name order
  */
 public record ConfigUpdate(ConfigSnapshot snapshot, List<ConfigChange> changes) {
+    /**
+     * Checks the snapshot and keeps an unmodifiable copy of the changes.
+     *
+     * @param snapshot the snapshot that brought the changes
+     * @param changes the watched keys that changed
+     */
     public ConfigUpdate {
         Objects.requireNonNull(snapshot, "snapshot");
         changes = List.copyOf(changes);
     }
 
-    /** The release the snapshot holds (0 if the store has none). */
+    /**
+     * The release the snapshot holds.
+     *
+     * @return its number, 0 if the store has none
+     */
     public long release() {
         return snapshot.release();
     }

@@ -57,12 +57,25 @@ public final class DistributedAtomicLong {
     private final PromotedToLock promotion;
     private final Contention lock;
 
-    /** An optimistic counter at {@code path}, retried by {@code retryPolicy}. */
+    /**
+     * An optimistic counter.
+     *
+     * @param client the client it reads and writes with
+     * @param path the counter's node (Curator's layout: 8 bytes, big-endian)
+     * @param retryPolicy how often, and after what pause, a compare-and-set that lost a race is tried again
+     */
     public DistributedAtomicLong(BatonClient client, String path, RetryPolicy retryPolicy) {
         this(client, path, retryPolicy, null);
     }
 
-    /** A counter that falls back to a mutex as {@code promotedToLock} says when optimism gives up. */
+    /**
+     * A counter that falls back to a mutex when optimism gives up.
+     *
+     * @param client the client it reads and writes with
+     * @param path the counter's node (Curator's layout: 8 bytes, big-endian)
+     * @param retryPolicy retries of the optimistic compare-and-set
+     * @param promotedToLock the mutex (Curator's lock layout) and the retries under it; null: never promoted
+     */
     public DistributedAtomicLong(BatonClient client, String path, RetryPolicy retryPolicy, PromotedToLock promotedToLock) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = ZPaths.validate("DistributedAtomicLong", path);
@@ -72,13 +85,23 @@ public final class DistributedAtomicLong {
             : Contention.of(client, promotedToLock.lockPath(), "lock-", ContentionRule.mutex());
     }
 
-    /** The value now (0 if it was never set); always succeeds. */
+    /**
+     * The value now, read from the servers; always succeeds.
+     *
+     * @return the value (0 if it was never set) as both pre and post value
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public AtomicValue<Long> get() throws InterruptedException {
         long value = read().map(d -> decode(d.data())).orElse(0L);
         return new AtomicValue<>(true, value, value);
     }
 
-    /** Sets the value without any compare (a plain write). */
+    /**
+     * Sets the value without any compare (a plain write).
+     *
+     * @param newValue the value
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public void forceSet(Long newValue) throws InterruptedException {
         byte[] bytes = encode(Objects.requireNonNull(newValue, "newValue"));
         try {
@@ -92,7 +115,13 @@ public final class DistributedAtomicLong {
         }
     }
 
-    /** Sets the initial value if the counter was never set; false if it was. */
+    /**
+     * Sets the initial value if the counter was never set.
+     *
+     * @param value the initial value
+     * @return true if it was set, false if the counter already existed
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public boolean initialize(Long value) throws InterruptedException {
         try {
             client.create().creatingParentContainersIfNeeded().forPath(path, encode(Objects.requireNonNull(value, "value")));
@@ -102,7 +131,15 @@ public final class DistributedAtomicLong {
         }
     }
 
-    /** One try: sets {@code newValue} if the value is {@code expectedValue} (fails on a counter that was never set, as Curator's). */
+    /**
+     * One try: sets {@code newValue} if the value is {@code expectedValue} (fails on a counter
+     * that was never set, as Curator's does).
+     *
+     * @param expectedValue the value the counter must have
+     * @param newValue the value to set
+     * @return whether it was set, and the values before and after
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public AtomicValue<Long> compareAndSet(Long expectedValue, Long newValue) throws InterruptedException {
         Objects.requireNonNull(expectedValue, "expectedValue");
         byte[] bytes = encode(Objects.requireNonNull(newValue, "newValue"));
@@ -119,31 +156,67 @@ public final class DistributedAtomicLong {
         }
     }
 
-    /** Sets the value, optimistically (then under the lock, if promoted). */
+    /**
+     * Sets the value, optimistically (then under the lock, if promoted).
+     *
+     * @param newValue the value to set
+     * @return whether it was set before the retry policies gave up, and the values before and after
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public AtomicValue<Long> trySet(Long newValue) throws InterruptedException {
         long value = Objects.requireNonNull(newValue, "newValue");
         return update(previous -> value);
     }
 
+    /**
+     * Adds one, optimistically (then under the lock, if promoted).
+     *
+     * @return whether it was added before the retry policies gave up, and the values before and after
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public AtomicValue<Long> increment() throws InterruptedException {
         return update(v -> v + 1);
     }
 
+    /**
+     * Subtracts one, optimistically (then under the lock, if promoted).
+     *
+     * @return whether it was subtracted before the retry policies gave up, and the values before and after
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public AtomicValue<Long> decrement() throws InterruptedException {
         return update(v -> v - 1);
     }
 
+    /**
+     * Adds {@code delta}, optimistically (then under the lock, if promoted).
+     *
+     * @param delta what to add
+     * @return whether it was added before the retry policies gave up, and the values before and after
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public AtomicValue<Long> add(Long delta) throws InterruptedException {
         long d = Objects.requireNonNull(delta, "delta");
         return update(v -> v + d);
     }
 
+    /**
+     * Subtracts {@code delta}, optimistically (then under the lock, if promoted).
+     *
+     * @param delta what to subtract
+     * @return whether it was subtracted before the retry policies gave up, and the values before and after
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public AtomicValue<Long> subtract(Long delta) throws InterruptedException {
         long d = Objects.requireNonNull(delta, "delta");
         return update(v -> v - d);
     }
 
-    /** The counter's path. */
+    /**
+     * The counter's path.
+     *
+     * @return the node's absolute path
+     */
     public String path() {
         return path;
     }

@@ -6,6 +6,11 @@ import dev.baton.framework.BatonException;
 public class NoSuchReleaseException extends BatonException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A release that cannot be used.
+     *
+     * @param message which release, and what the store holds instead
+     */
     public NoSuchReleaseException(String message) {
         super(message);
     }

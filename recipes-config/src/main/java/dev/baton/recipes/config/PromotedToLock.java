@@ -19,12 +19,24 @@ import java.util.Optional;
  * @param retryPolicy retries of the update while the mutex is held
  */
 public record PromotedToLock(String lockPath, Optional<Duration> timeout, RetryPolicy retryPolicy) {
+    /**
+     * Checks the lock path and that no component is null.
+     *
+     * @param lockPath the mutex's folder
+     * @param timeout how long to wait for the mutex
+     * @param retryPolicy retries while the mutex is held
+     */
     public PromotedToLock {
         ZPaths.validate("PromotedToLock", lockPath);
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(retryPolicy, "retryPolicy");
     }
 
+    /**
+     * Starts a configuration.
+     *
+     * @return a builder; {@link Builder#lockPath} is required
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -38,13 +50,23 @@ public record PromotedToLock(String lockPath, Optional<Duration> timeout, RetryP
         private Builder() {
         }
 
-        /** The mutex's folder (required). */
+        /**
+         * The mutex's folder (required).
+         *
+         * @param path an absolute path
+         * @return this builder
+         */
         public Builder lockPath(String path) {
             this.lockPath = ZPaths.validate("PromotedToLock", path);
             return this;
         }
 
-        /** How long to wait for the mutex. Default: as long as it takes. */
+        /**
+         * How long to wait for the mutex. Default: as long as it takes.
+         *
+         * @param wait zero or more
+         * @return this builder
+         */
         public Builder timeout(Duration wait) {
             Objects.requireNonNull(wait, "timeout");
             if (wait.isNegative()) {
@@ -54,12 +76,23 @@ public record PromotedToLock(String lockPath, Optional<Duration> timeout, RetryP
             return this;
         }
 
-        /** Retries of the update while the mutex is held. Default: none (one try under the lock). */
+        /**
+         * Retries of the update while the mutex is held. Default: none (one try under the lock).
+         *
+         * @param policy the retries
+         * @return this builder
+         */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
             return this;
         }
 
+        /**
+         * Makes the configuration.
+         *
+         * @return the promotion settings
+         * @throws IllegalStateException if no lock path was set
+         */
         public PromotedToLock build() {
             if (lockPath == null) {
                 throw new IllegalStateException("PromotedToLock needs a lockPath: PromotedToLock.builder().lockPath(\"/locks/counter\")");

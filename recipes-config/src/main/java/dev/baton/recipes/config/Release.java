@@ -15,13 +15,25 @@ import java.util.Optional;
  * @param changes each key the release changed, in the order they were given
  */
 public record Release(long number, Instant time, String message, List<Change> changes) {
+    /**
+     * Checks the components and keeps an unmodifiable copy of the changes.
+     *
+     * @param number the release's number
+     * @param time when it was committed
+     * @param message what it was for
+     * @param changes each key it changed
+     */
     public Release {
         Objects.requireNonNull(time, "time");
         Objects.requireNonNull(message, "message");
         changes = List.copyOf(changes);
     }
 
-    /** The keys the release changed. */
+    /**
+     * The keys the release changed.
+     *
+     * @return the keys, in the order of {@link #changes()}
+     */
     public List<String> keys() {
         return changes.stream().map(Change::key).toList();
     }
@@ -34,6 +46,13 @@ public record Release(long number, Instant time, String message, List<Change> ch
      * @param after its value after the release (empty: the release removed it)
      */
     public record Change(String key, Optional<byte[]> before, Optional<byte[]> after) {
+        /**
+         * Checks that no component is null.
+         *
+         * @param key the key
+         * @param before its value before
+         * @param after its value after
+         */
         public Change {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(before, "before");

@@ -32,32 +32,63 @@ public final class ReleaseBuilder {
         this.store = store;
     }
 
-    /** Sets {@code key} to {@code value} (the last change of a key in one release wins). */
+    /**
+     * Sets {@code key} to {@code value} (the last change of a key in one release wins).
+     *
+     * @param key a key
+     * @param value its new value
+     * @return this builder
+     * @throws InvalidKeyException if {@code key} is not a valid key
+     */
     public ReleaseBuilder set(String key, byte[] value) {
         Keys.check(key);
         changes.put(key, Optional.of(Objects.requireNonNull(value, "value").clone()));
         return this;
     }
 
-    /** Sets {@code key} to {@code value} as UTF-8. */
+    /**
+     * Sets {@code key} to {@code value} as UTF-8.
+     *
+     * @param key a key
+     * @param value its new value
+     * @return this builder
+     * @throws InvalidKeyException if {@code key} is not a valid key
+     */
     public ReleaseBuilder set(String key, String value) {
         return set(key, Objects.requireNonNull(value, "value").getBytes(UTF_8));
     }
 
-    /** Removes {@code key} (nothing happens to a key that does not exist). */
+    /**
+     * Removes {@code key} (nothing happens to a key that does not exist).
+     *
+     * @param key a key
+     * @return this builder
+     * @throws InvalidKeyException if {@code key} is not a valid key
+     */
     public ReleaseBuilder remove(String key) {
         Keys.check(key);
         changes.put(key, Optional.empty());
         return this;
     }
 
-    /** Sets every key of {@code values} (as UTF-8). */
+    /**
+     * Sets every key of {@code values} (as UTF-8).
+     *
+     * @param values key to new value
+     * @return this builder
+     * @throws InvalidKeyException if one of the keys is not a valid key
+     */
     public ReleaseBuilder setAll(Map<String, String> values) {
         values.forEach(this::set);
         return this;
     }
 
-    /** What the release is for, kept in the history. */
+    /**
+     * What the release is for, kept in the history.
+     *
+     * @param text the message
+     * @return this builder
+     */
     public ReleaseBuilder message(String text) {
         this.message = Objects.requireNonNull(text, "message");
         return this;
@@ -66,6 +97,9 @@ public final class ReleaseBuilder {
     /**
      * Writes the release only if the store is still at release {@code number} (otherwise
      * {@link ReleaseConflictException}): for a change prepared from what a person saw.
+     *
+     * @param number the release the store must be at
+     * @return this builder
      */
     public ReleaseBuilder onlyIfRelease(long number) {
         if (number < 0) {
@@ -75,7 +109,11 @@ public final class ReleaseBuilder {
         return this;
     }
 
-    /** The changes added so far. */
+    /**
+     * The changes added so far.
+     *
+     * @return how many keys the release sets or removes
+     */
     public int size() {
         return changes.size();
     }
@@ -89,6 +127,7 @@ public final class ReleaseBuilder {
      * @throws ReleaseTooLargeException if it does not fit in one transaction
      * @throws ReleaseConflictException if {@link #onlyIfRelease} no longer holds, or other
      *     writers kept changing its keys
+     * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public Release commit() throws InterruptedException {
         return store.commit(changes, message, expected);

@@ -10,6 +10,11 @@ import dev.baton.framework.BatonException;
 public class ReleaseConflictException extends BatonException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A release that lost to other writers.
+     *
+     * @param message the release expected and the state found
+     */
     public ReleaseConflictException(String message) {
         super(message);
     }

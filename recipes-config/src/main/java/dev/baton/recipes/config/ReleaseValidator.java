@@ -16,6 +16,11 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface ReleaseValidator {
-    /** The problems with {@code proposal}; empty to accept it. */
+    /**
+     * Judges a release.
+     *
+     * @param proposal the release's changes and the configuration it would make
+     * @return the problems with it, one message each; empty (or null) to accept it
+     */
     List<String> validate(ReleaseProposal proposal);
 }

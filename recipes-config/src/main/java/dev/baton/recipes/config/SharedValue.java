@@ -58,7 +58,13 @@ public final class SharedValue implements AutoCloseable {
     private final AtomicReference<Current> current;
     private final List<SharedValueListener> listeners = new CopyOnWriteArrayList<>();
 
-    /** A shared value at {@code path}; {@code seedValue} is written if the node does not exist at start. */
+    /**
+     * A shared value (Curator's layout: the node's data, as is).
+     *
+     * @param client the client it reads and writes with
+     * @param path the value's node
+     * @param seedValue written if the node does not exist at start
+     */
     public SharedValue(BatonClient client, String path, byte[] seedValue) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = ZPaths.validate("SharedValue", path);
@@ -68,7 +74,12 @@ public final class SharedValue implements AutoCloseable {
         cache.addListener(this::onCacheEvent);
     }
 
-    /** Creates the node with the seed if it is missing, reads it, and starts watching it. */
+    /**
+     * Creates the node with the seed if it is missing, reads it, and starts watching it.
+     *
+     * @throws IllegalStateException if it was started before
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public void start() throws InterruptedException {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw new IllegalStateException("SharedValue " + path + " was already started (state " + state.get() + ")");
@@ -82,18 +93,31 @@ public final class SharedValue implements AutoCloseable {
         cache.start();
     }
 
-    /** The value as last seen (a copy). */
+    /**
+     * The value as last seen.
+     *
+     * @return a copy of the value
+     */
     public byte[] getValue() {
         return current.get().value().clone();
     }
 
-    /** The value as last seen, with the node's version: hand it to {@link #trySetValue}. */
+    /**
+     * The value as last seen, with the node's version: hand it to {@link #trySetValue}.
+     *
+     * @return a copy of the value, and its version
+     */
     public VersionedValue<byte[]> getVersionedValue() {
         Current c = current.get();
         return new VersionedValue<>(c.version(), c.value().clone());
     }
 
-    /** Sets the value whatever it was (creating the node if it was deleted). */
+    /**
+     * Sets the value whatever it was (creating the node if it was deleted).
+     *
+     * @param newValue the value
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
     public void setValue(byte[] newValue) throws InterruptedException {
         requireStarted();
         byte[] value = Objects.requireNonNull(newValue, "newValue").clone();
@@ -110,7 +134,10 @@ public final class SharedValue implements AutoCloseable {
      * Sets the value only if it is still {@code previous} (same version and bytes as this object
      * last saw, and the node still at that version on the servers).
      *
+     * @param previous the value and version as read with {@link #getVersionedValue()}
+     * @param newValue the value to set
      * @return false if the value changed since {@code previous}; {@link #getValue()} then shows a newer value
+     * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public boolean trySetValue(VersionedValue<byte[]> previous, byte[] newValue) throws InterruptedException {
         requireStarted();
@@ -129,15 +156,29 @@ public final class SharedValue implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells {@code listener} of each new value.
+     *
+     * @param listener told on the client's event executor, in order
+     */
     public void addListener(SharedValueListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Stops telling {@code listener}.
+     *
+     * @param listener a listener added before (anything else is ignored)
+     */
     public void removeListener(SharedValueListener listener) {
         listeners.remove(listener);
     }
 
-    /** The node's path. */
+    /**
+     * The node's path.
+     *
+     * @return its absolute path
+     */
     public String path() {
         return path;
     }
