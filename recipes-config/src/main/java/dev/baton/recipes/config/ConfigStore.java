@@ -67,6 +67,8 @@ import java.util.function.Function;
 public final class ConfigStore implements ConfigValues, AutoCloseable {
     /** Default number of releases the history keeps. */
     public static final int DEFAULT_KEEP_RELEASES = 10;
+    /** Default of {@link Builder#validationCatchUp}. */
+    public static final Duration DEFAULT_VALIDATION_CATCH_UP = Duration.ofSeconds(10);
     private static final int MAX_CREATE_RACES = 10;
 
     private final BatonClient client;
@@ -476,6 +478,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         private ReleaseValidator validator;
         private ObjectMapper mapper = tolerant(new ObjectMapper());
         private Clock clock = Clock.systemUTC();
+        private Duration catchUp = DEFAULT_VALIDATION_CATCH_UP;
 
         private Builder(BatonClient client, String base) {
             this.client = Objects.requireNonNull(client, "client");
@@ -515,6 +518,23 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
          */
         public Builder objectMapper(ObjectMapper objectMapper) {
             this.mapper = tolerant(Objects.requireNonNull(objectMapper, "objectMapper").copy());
+            return this;
+        }
+
+        /**
+         * How long a release waits, before its validator runs, for the local snapshot to catch up
+         * with the latest release on the servers when it lags it; a release that cannot be judged
+         * on the latest state in that time fails with {@link ReleaseConflictException}. Default 10 s.
+         *
+         * @param wait more than zero
+         * @return this builder
+         */
+        public Builder validationCatchUp(Duration wait) {
+            Objects.requireNonNull(wait, "validationCatchUp");
+            if (wait.isNegative() || wait.isZero()) {
+                throw new IllegalArgumentException("validationCatchUp must be more than zero, was " + wait);
+            }
+            this.catchUp = wait;
             return this;
         }
 

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.test.EnsembleTest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -177,6 +178,49 @@ class ReleasesTest {
             assertThat(other.checkExists().forPath(base + "/late")).isNull();
             assertThat(store.awaitRelease(3, WAIT)).isTrue();
             assertThat(store.getString("mode")).contains("blue");
+        }
+    }
+
+    /**
+     * The validator judges the configuration the release makes on the servers: a writer whose
+     * snapshot lags a release of another writer must not be approved on the old state.
+     */
+    @Test
+    void theValidatorNeverJudgesAReleaseOnASnapshotOlderThanTheServers(BatonClient mine, BatonClient other, TestInfo info)
+        throws Exception {
+        String base = base(info);
+        ReleaseValidator poolWithinMax = proposal -> {
+            int pool = proposal.result().getInt("db/pool").orElse(0);
+            int max = proposal.result().getInt("db/max").orElse(Integer.MAX_VALUE);
+            return pool <= max ? List.of() : List.of("db/pool " + pool + " is over db/max " + max);
+        };
+        try (ConfigStore store = ConfigStore.builder(mine, base).validator(poolWithinMax).validationCatchUp(Duration.ofSeconds(2)).build();
+             ConfigStore elsewhere = started(other, base)) {
+            store.start();
+            assertThat(store.awaitInitialized(WAIT)).isTrue();
+            store.release().set("db/max", "20").set("db/pool", "5").commit();
+            assertThat(store.awaitRelease(1, WAIT)).isTrue();
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            mine.eventExecutor().execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                elsewhere.release().set("db/max", "8").commit();
+                assertThat(store.getInt("db/max")).as("the snapshot lags").contains(20);
+                assertThatThrownBy(() -> store.release().set("db/pool", "10").commit())
+                    .as("judged on db/max 8 (refused), or not judged at all (conflict); never approved on db/max 20")
+                    .isInstanceOfAny(ReleaseRejectedException.class, ReleaseConflictException.class);
+            } finally {
+                held.countDown();
+            }
+            assertThat(new String(other.getData().forPath(base + "/db/pool"), UTF_8)).as("nothing written").isEqualTo("5");
+            assertThat(store.awaitRelease(2, WAIT)).isTrue();
+            assertThatThrownBy(() -> store.release().set("db/pool", "10").commit()).isInstanceOf(ReleaseRejectedException.class)
+                .hasMessageContaining("db/pool 10 is over db/max 8");
         }
     }
 
