@@ -78,7 +78,7 @@ public final class DistributedAtomicLong {
      */
     public DistributedAtomicLong(BatonClient client, String path, RetryPolicy retryPolicy, PromotedToLock promotedToLock) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("DistributedAtomicLong", path);
+        this.path = ZPaths.validateRecipePath("DistributedAtomicLong", path);
         this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
         this.promotion = promotedToLock;
         this.lock = promotedToLock == null ? null

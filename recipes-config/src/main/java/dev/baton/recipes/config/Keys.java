@@ -16,7 +16,7 @@ final class Keys {
     private final String fence;
 
     Keys(String base) {
-        this.base = ZPaths.validate("ConfigStore", base);
+        this.base = ZPaths.validateRecipePath("ConfigStore", base);
         this.prefix = base.equals("/") ? "/" : base + "/";
         this.fence = prefix + RELEASES;
     }

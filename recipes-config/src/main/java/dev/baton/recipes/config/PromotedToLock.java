@@ -27,7 +27,7 @@ public record PromotedToLock(String lockPath, Optional<Duration> timeout, RetryP
      * @param retryPolicy retries while the mutex is held
      */
     public PromotedToLock {
-        ZPaths.validate("PromotedToLock", lockPath);
+        ZPaths.validateRecipePath("PromotedToLock", lockPath);
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(retryPolicy, "retryPolicy");
     }
@@ -57,7 +57,7 @@ public record PromotedToLock(String lockPath, Optional<Duration> timeout, RetryP
          * @return this builder
          */
         public Builder lockPath(String path) {
-            this.lockPath = ZPaths.validate("PromotedToLock", path);
+            this.lockPath = ZPaths.validateRecipePath("PromotedToLock", path);
             return this;
         }
 

@@ -67,7 +67,7 @@ public final class SharedValue implements AutoCloseable {
      */
     public SharedValue(BatonClient client, String path, byte[] seedValue) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("SharedValue", path);
+        this.path = ZPaths.validateRecipePath("SharedValue", path);
         this.seed = Objects.requireNonNull(seedValue, "seedValue").clone();
         this.current = new AtomicReference<>(new Current(VersionedValue.ABSENT, seed, -1, -1));
         this.cache = new NodeCache(client, path);

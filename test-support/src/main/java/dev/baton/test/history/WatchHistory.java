@@ -42,28 +42,50 @@ public final class WatchHistory {
     private final List<Seen> entries = new ArrayList<>();
     private final Map<String, Long> latest = new HashMap<>();
 
-    /** {@code watcher} was told {@code value}. */
+    /** An empty history. */
+    public WatchHistory() {
+    }
+
+    /**
+     * Records that {@code watcher} was told {@code value}.
+     *
+     * @param watcher who was told
+     * @param value what it was told (larger is newer)
+     */
     public synchronized void seen(String watcher, long value) {
         Objects.requireNonNull(watcher, "watcher");
         entries.add(new Seen(entries.size(), System.nanoTime(), watcher, value));
         latest.put(watcher, value);
     }
 
-    /** The last value {@code watcher} was told, if any. */
+    /**
+     * The last value {@code watcher} was told.
+     *
+     * @param watcher a watcher
+     * @return its last value, or empty if it was told nothing
+     */
     public synchronized OptionalLong last(String watcher) {
         Long value = latest.get(watcher);
         return value == null ? OptionalLong.empty() : OptionalLong.of(value);
     }
 
-    /** Whether every one of {@code watchers} was last told {@code value}. */
+    /**
+     * Whether every one of {@code watchers} was last told {@code value}.
+     *
+     * @param watchers the watchers
+     * @param value the value each must have been told last
+     * @return true if each of them was
+     */
     public synchronized boolean allAt(Collection<String> watchers, long value) {
         return watchers.stream().allMatch(w -> latest.containsKey(w) && latest.get(w) == value);
     }
 
+    /** {@return everything every watcher was told, in the order it was recorded} */
     public synchronized List<Seen> entries() {
         return List.copyOf(entries);
     }
 
+    /** {@return how many things the watchers were told, all together} */
     public synchronized int size() {
         return entries.size();
     }
@@ -72,6 +94,10 @@ public final class WatchHistory {
      * Judges the history: for each of {@code watchers}, its values never go down, none is past
      * {@code finalValue} (nothing was written after it), and its last one is {@code finalValue}.
      * A watcher that was told nothing at all ended stale.
+     *
+     * @param watchers the watchers to judge (others in the history are ignored)
+     * @param finalValue the last value written, read from the servers once the writes stopped
+     * @return the violations, one line each, with the order and time of the entry at fault
      */
     public Verdict check(Collection<String> watchers, long finalValue) {
         List<Seen> history = entries();
