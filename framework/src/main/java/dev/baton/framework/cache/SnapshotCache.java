@@ -88,11 +88,22 @@ public final class SnapshotCache implements AutoCloseable {
      * @param nodes every cached node by path (without the client's namespace); immutable
      */
     public record Snapshot(long sequence, Map<String, ChildData> nodes) {
+        /**
+         * Keeps an immutable copy of the nodes.
+         *
+         * @param sequence the snapshot's position
+         * @param nodes every cached node by path
+         */
         public Snapshot {
             nodes = Map.copyOf(nodes);
         }
 
-        /** The node at {@code path} in this snapshot, if any. */
+        /**
+         * The node at {@code path} in this snapshot.
+         *
+         * @param path an absolute path
+         * @return the node, or empty if the snapshot has none there
+         */
         public Optional<ChildData> get(String path) {
             return Optional.ofNullable(nodes.get(path));
         }
@@ -102,6 +113,8 @@ public final class SnapshotCache implements AutoCloseable {
     @FunctionalInterface
     public interface Listener {
         /**
+         * Called with each published snapshot.
+         *
          * @param previous the snapshot published before, or null for the first one
          * @param current the new snapshot
          * @param changed paths whose node was added, changed or removed since {@code previous}
@@ -162,7 +175,13 @@ public final class SnapshotCache implements AutoCloseable {
         this.executor = client.eventExecutor();
     }
 
-    /** A cache of the subtree at {@code root} (the node itself and all its descendants). */
+    /**
+     * A cache of the subtree at {@code root} (the node itself and all its descendants).
+     *
+     * @param client the client it reads and watches with
+     * @param root the subtree's root (it need not exist yet)
+     * @return a builder; {@link Builder#build()} makes the cache
+     */
     public static Builder builder(BatonClient client, String root) {
         return new Builder(client, root);
     }
@@ -187,29 +206,58 @@ public final class SnapshotCache implements AutoCloseable {
         });
     }
 
-    /** Waits for the first snapshot; returns false if {@code timeout} passed first. */
+    /**
+     * Waits for the first snapshot.
+     *
+     * @param timeout how long to wait at most
+     * @return true once it is published, false if {@code timeout} passed first
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
         return initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
-    /** The latest published snapshot, or null before the first. */
+    /**
+     * The latest published snapshot.
+     *
+     * @return the snapshot, or null before the first
+     */
     public Snapshot current() {
         return published;
     }
 
+    /**
+     * Tells {@code listener} of each snapshot published from now on.
+     *
+     * @param listener called on the client's event executor, in publication order
+     */
     public void addListener(Listener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Stops telling {@code listener}.
+     *
+     * @param listener a listener added before (anything else is ignored)
+     */
     public void removeListener(Listener listener) {
         listeners.remove(listener);
     }
 
+    /**
+     * The subtree's root.
+     *
+     * @return its absolute path
+     */
     public String root() {
         return root;
     }
 
-    /** The fence node's path, if the cache has one. */
+    /**
+     * The fence node's path.
+     *
+     * @return the path, or empty if the cache has no fence
+     */
     public Optional<String> fence() {
         return Optional.ofNullable(fence);
     }
@@ -487,6 +535,9 @@ public final class SnapshotCache implements AutoCloseable {
          * The node that writers of the subtree write as the last operation of every transaction
          * whose writes must be seen together. It must lie under the root; its children are not
          * cached. Without a fence, every round publishes.
+         *
+         * @param path the fence's absolute path
+         * @return this builder
          */
         public Builder fence(String path) {
             Paths.validate("snapshot cache fence", path, false);
@@ -497,6 +548,11 @@ public final class SnapshotCache implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes the cache; {@link SnapshotCache#start()} starts it.
+         *
+         * @return a new cache, not started
+         */
         public SnapshotCache build() {
             return new SnapshotCache(this);
         }
