@@ -53,6 +53,18 @@ class ConfigCommandTest extends AgainstEnsemble {
     }
 
     @Test
+    void aPropertiesFileImportsAsOneReleaseAndExportsAsFlatJson() throws Exception {
+        Path props = dir.resolve("billing.properties");
+        Files.writeString(props, "# rates\nrate/eu=3\nrate/us=4\nowner=team\\:billing\n", StandardCharsets.UTF_8);
+        assertThat(ok("config", "import", "/apps/billing/cfg", props.toString()).stdout())
+            .isEqualTo("release 1: 3 change(s) (owner, rate/eu, rate/us)\n");
+        Path json = dir.resolve("billing.json");
+        ok("config", "export", "/apps/billing/cfg", json.toString());
+        assertThat(Files.readString(json, StandardCharsets.UTF_8).replaceAll("\\s", ""))
+            .isEqualTo("{\"owner\":\"team:billing\",\"rate/eu\":\"3\",\"rate/us\":\"4\"}");
+    }
+
+    @Test
     void missingKeysBadKeysAndStaleReleasesExitWithTheirCodes() throws Exception {
         ok("config", "set", "/apps/billing/config", "rate", "3");
         BatonProcess missing = start("config", "get", "/apps/billing/config", "nothing");
