@@ -87,7 +87,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         this.mapper = b.mapper;
         this.cache = SnapshotCache.builder(client, keys.base()).fence(keys.fence()).build();
         this.watches = new Watches(keys.base(), client.eventExecutor(), () -> current);
-        this.releases = new Releases(client, keys, b.keep, b.validator, () -> current, b.clock);
+        this.releases = new Releases(client, keys, b.keep, b.validator, () -> current, b.clock, this::awaitRelease, b.catchUp);
         cache.addListener(this::onSnapshot);
     }
 

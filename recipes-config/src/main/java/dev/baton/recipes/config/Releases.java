@@ -9,6 +9,7 @@ import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.SnapshotCache;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,19 +56,30 @@ final class Releases {
     private final ReleaseValidator validator;
     private final Supplier<ConfigSnapshot> latest;
     private final Clock clock;
+    private final CatchUp catchUp;
+    private final Duration catchUpTimeout;
     /** The latest release this writer committed. */
     private final java.util.concurrent.atomic.AtomicLong lastCommitted = new java.util.concurrent.atomic.AtomicLong();
 
-    Releases(BatonClient client, Keys keys, int keep, ReleaseValidator validator, Supplier<ConfigSnapshot> latest, Clock clock) {
+    /** Waits until the local snapshot holds a release. */
+    @FunctionalInterface
+    interface CatchUp {
+        /** Whether the local snapshot held release {@code number} or a later one within {@code timeout}. */
+        boolean await(long number, Duration timeout) throws InterruptedException;
+    }
+
+    Releases(BatonClient client, Keys keys, int keep, ReleaseValidator validator, Supplier<ConfigSnapshot> latest, Clock clock,
+             CatchUp catchUp, Duration catchUpTimeout) {
         this.client = client;
         this.keys = keys;
         this.keep = keep;
         this.validator = validator;
         this.latest = latest;
         this.clock = clock;
+        this.catchUp = catchUp;
+        this.catchUpTimeout = catchUpTimeout;
     }
 
-    /** What a commit read from the servers. */
     /**
      * What a commit starts from: read from the servers, or taken from the local snapshot (then
      * {@code local}); either way every write is checked against it by version in the transaction.
@@ -106,10 +118,10 @@ final class Releases {
             }
             long number = state.current().release() + 1;
             List<Release.Change> effective = effective(changes, state);
-            List<String> problems = validate(number, changes);
+            List<String> problems = validate(number, changes, state);
             if (!problems.isEmpty()) {
                 if (state.local()) {
-                    continue; // refuse on what the servers hold, not on what this snapshot may lag behind
+                    continue; // a release may have come since this snapshot: refuse only on what the servers hold
                 }
                 throw new ReleaseRejectedException(keys.base(), number, problems);
             }
@@ -315,8 +327,14 @@ final class Releases {
         return out;
     }
 
-    /** The validator's problems with the release (none without a validator). */
-    private List<String> validate(long number, Map<String, Optional<byte[]>> changes) {
+    /**
+     * The validator's problems with the release (none without a validator), judged on the local
+     * snapshot once it holds the release {@code state} read, or a later one: the transaction is
+     * guarded by that release's fence, so what the validator saw is what the release changes (a
+     * later release makes the transaction fail, and the commit starts again). A snapshot from
+     * before that release would judge a configuration the servers no longer hold.
+     */
+    private List<String> validate(long number, Map<String, Optional<byte[]>> changes, State state) throws InterruptedException {
         if (validator == null) {
             return List.of();
         }
@@ -324,6 +342,15 @@ final class Releases {
         if (now == null) {
             throw new IllegalStateException("config store " + keys.base() + " has a validator but has not loaded: start() it "
                 + "and awaitInitialized(timeout) before releasing (the validator sees the configuration a release would make)");
+        }
+        long at = state.current().release();
+        if (now.release() < at) {
+            if (!catchUp.await(at, catchUpTimeout)) {
+                throw new ReleaseConflictException("release of " + keys.base() + ": the servers are at release " + at
+                    + " but the local snapshot stayed at release " + latest.get().release() + " for " + catchUpTimeout
+                    + " (validationCatchUp); the validator judges only the latest state, so nothing was written");
+            }
+            now = latest.get();
         }
         ConfigSnapshot result = applied(now, changes);
         List<String> problems = validator.validate(new ReleaseProposal(number, changes, result));
