@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
  * store ({@code ConfigStore}) from the shell. STORE is a path if it starts with {@code /}, else
  * {@code /baton/config/STORE}.
  */
-@Command(name = "config", mixinStandardHelpOptions = true,
+@Command(name = "config",
     description = {"A configuration store from the shell: keys under STORE (a path, or a name under /baton/config),",
         "one znode per key; releases change several keys at once, numbered, kept in a history, and can be rolled back."},
     subcommands = {ConfigCommand.Get.class, ConfigCommand.Set.class, ConfigCommand.Ls.class, ConfigCommand.Watch.class,
@@ -78,10 +78,10 @@ final class ConfigCommand implements Runnable {
         ConfigStore loaded(BatonClient client) throws InterruptedException {
             ConfigStore s = ConfigStore.builder(client, base()).build();
             s.start();
-            if (!s.awaitInitialized(connection.connectTimeout)) {
+            if (!s.awaitInitialized(connection.connectTimeout())) {
                 s.close();
                 throw new CliExit(ExitCodes.UNAVAILABLE, "config store " + base() + " did not load within "
-                    + Durations.format(connection.connectTimeout));
+                    + Durations.format(connection.connectTimeout()));
             }
             return s;
         }
@@ -105,13 +105,13 @@ final class ConfigCommand implements Runnable {
         return value.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
     }
 
-    @Command(name = "get", mixinStandardHelpOptions = true, description = "Print KEY's value (exit 1 if there is no such key).")
+    @Command(name = "get", description = "Print KEY's value (exit 1 if there is no such key).")
     static final class Get implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(index = "1", paramLabel = "KEY")
+        @Parameters(index = "1", paramLabel = "KEY", description = "the key, a relative path such as db/url")
         String key;
-        @Option(names = "--version", description = "print the node's version on a second line")
+        @Option(names = "--node-version", description = "print the node's version on a second line")
         boolean version;
 
         @Override
@@ -131,14 +131,14 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "set", mixinStandardHelpOptions = true,
+    @Command(name = "set",
         description = "Set KEY to VALUE ('-' reads standard input), creating it if needed. Not a release: use 'release' to change several keys at once.")
     static final class Set implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(index = "1", paramLabel = "KEY")
+        @Parameters(index = "1", paramLabel = "KEY", description = "the key, a relative path such as db/url")
         String key;
-        @Parameters(index = "2", paramLabel = "VALUE")
+        @Parameters(index = "2", paramLabel = "VALUE", description = "its new value (UTF-8 text)")
         String value;
 
         @Override
@@ -152,7 +152,7 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the keys (under PREFIX), with --values as KEY=VALUE.")
+    @Command(name = "ls", description = "List the keys (under PREFIX), with --values as KEY=VALUE.")
     static final class Ls implements Callable<Integer> {
         @Mixin
         Where where;
@@ -178,7 +178,7 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "watch", mixinStandardHelpOptions = true,
+    @Command(name = "watch",
         description = {"Print the keys (under PREFIX) as KEY=VALUE, then every change as it happens, until Ctrl-C.",
             "A removed key prints as 'KEY (removed)'. Changes that come close together may print as their last value only."})
     static final class Watch implements Callable<Integer> {
@@ -208,16 +208,16 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "release", mixinStandardHelpOptions = true,
+    @Command(name = "release",
         description = "Publish KEY=VALUE... (and --remove KEY...) as one numbered release: readers see all of it or none.")
     static final class Publish implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(index = "1..*", paramLabel = "KEY=VALUE", arity = "0..*")
+        @Parameters(index = "1..*", paramLabel = "CHANGE", arity = "0..*", description = "KEY=VALUE: set KEY to VALUE (repeatable)")
         List<String> assignments = new ArrayList<>();
         @Option(names = "--remove", paramLabel = "KEY", description = "remove KEY in the same release (repeatable)")
         List<String> removals = new ArrayList<>();
-        @Option(names = {"-m", "--message"}, defaultValue = "", description = "what the release is for, kept in the history")
+        @Option(names = {"-m", "--message"}, paramLabel = "TEXT", defaultValue = "", description = "what the release is for, kept in the history")
         String message;
         @Option(names = "--if-release", paramLabel = "N", description = "only if the store is still at release N (else exit 1)")
         Long ifRelease;
@@ -260,7 +260,7 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "history", mixinStandardHelpOptions = true,
+    @Command(name = "history",
         description = "List the releases the history keeps, newest first; with -v, each change with its old and new value.")
     static final class History implements Callable<Integer> {
         @Mixin
@@ -291,12 +291,12 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "rollback", mixinStandardHelpOptions = true,
+    @Command(name = "rollback",
         description = "Publish a release that puts back every key changed since release N as it was right after N.")
     static final class Rollback implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(index = "1", paramLabel = "N")
+        @Parameters(index = "1", paramLabel = "N", description = "the release to go back to")
         long number;
 
         @Override
@@ -313,19 +313,19 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "import", mixinStandardHelpOptions = true,
+    @Command(name = "import",
         description = {"Publish the keys of FILE (.properties, or .json: an object, nested objects joined with '/') as one release.",
             "With --replace, keys of the store that FILE lacks are removed in the same release."})
     static final class Import implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(index = "1", paramLabel = "FILE")
+        @Parameters(index = "1", paramLabel = "FILE", description = "a .properties or .json file")
         Path file;
-        @Option(names = "--format", description = "properties or json (default: from the file's extension)")
+        @Option(names = "--format", paramLabel = "FORMAT", description = "properties or json (default: from the file's extension)")
         String format;
         @Option(names = "--replace", description = "also remove the store's keys that FILE does not have")
         boolean replace;
-        @Option(names = {"-m", "--message"}, description = "kept in the history (default: 'import FILE')")
+        @Option(names = {"-m", "--message"}, paramLabel = "TEXT", description = "kept in the history (default: 'import FILE')")
         String message;
 
         @Override
@@ -352,14 +352,15 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    @Command(name = "export", mixinStandardHelpOptions = true,
+    @Command(name = "export",
         description = "Write every key (as of one release) to FILE, or standard output, as .properties or a flat JSON object.")
     static final class Export implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(index = "1", paramLabel = "FILE", arity = "0..1")
+        @Parameters(index = "1", paramLabel = "FILE", arity = "0..1", description = "where to write (default: standard output)")
         Path file;
-        @Option(names = "--format", description = "properties or json (default: from FILE's extension, else properties)")
+        @Option(names = "--format", paramLabel = "FORMAT",
+            description = "properties or json (default: from FILE's extension, else properties)")
         String format;
 
         @Override
