@@ -6,6 +6,7 @@ import static dev.baton.recipes.config.ConfigStoreTest.started;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.DataTooLargeException;
@@ -221,6 +222,34 @@ class ReleasesTest {
             assertThat(store.awaitRelease(2, WAIT)).isTrue();
             assertThatThrownBy(() -> store.release().set("db/pool", "10").commit()).isInstanceOf(ReleaseRejectedException.class)
                 .hasMessageContaining("db/pool 10 is over db/max 8");
+        }
+    }
+
+    /** A key removed elsewhere that the local snapshot still shows must not keep its folder alive. */
+    @Test
+    void aReleaseFromALaggingSnapshotStillTakesTheFoldersItEmpties(BatonClient mine, BatonClient other, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(mine, base); ConfigStore elsewhere = started(other, base)) {
+            store.set("a/b/c", "deep");
+            store.set("a/x", "near");
+            await().atMost(WAIT).until(() -> store.keys().size() == 2);
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            mine.eventExecutor().execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertThat(elsewhere.remove("a/b/c")).isTrue();
+                assertThat(store.keys()).as("the snapshot lags").contains("a/b/c");
+                store.release().remove("a/x").commit();
+                assertThat(other.checkExists().forPath(base + "/a")).as("the folder the release emptied went with it").isNull();
+            } finally {
+                held.countDown();
+            }
+            await().atMost(WAIT).until(() -> store.keys().isEmpty());
         }
     }
 
