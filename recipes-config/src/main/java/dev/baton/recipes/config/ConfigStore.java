@@ -404,7 +404,8 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
 
     /**
      * Turns the cache's snapshot into keys; runs on the client's event executor, in publication
-     * order. A node is a key unless it is a folder: no data, and a child in the same snapshot.
+     * order. A node is a key unless it is a folder: no data, and a child in the same snapshot or
+     * made as a container.
      * Entries of unchanged nodes are reused (with their decoded text).
      */
     private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changedPaths) {
@@ -421,7 +422,9 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         Map<String, ConfigSnapshot.Entry> entries = new HashMap<>();
         for (ChildData node : published.nodes().values()) {
             String key = keys.keyOf(node.path());
-            if (key == null || (node.data().length == 0 && parents.contains(key))) {
+            // an empty container is a folder too: one a store made and left (a writer removed its last key
+            // concurrently with a sibling's); the server deletes it soon, and until then it is no key
+            if (key == null || (node.data().length == 0 && (parents.contains(key) || !Keys.isKeyNode(node.stat(), node.data())))) {
                 continue;
             }
             ConfigSnapshot.Entry e = old.get(key);

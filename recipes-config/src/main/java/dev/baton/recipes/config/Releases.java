@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * Writes releases: one ZooKeeper transaction per release, guarded by the fence's version.
  *
  * <p>A commit takes the fence, the history and every key it touches from the store's local
- * snapshot (or, without one, after a conflict, or when a removed key is missing locally, reads
- * them from the servers), asks the validator, then sends one transaction: deletes (deepest first), sets and creates (with the
+ * snapshot (or, without one, after a conflict, or when it removes a key that is missing locally
+ * or nested in folders, reads them from the servers: which folders a removal empties depends on
+ * their children, which no operation of a transaction can check), asks the validator, then sends one transaction: deletes (deepest first), sets and creates (with the
  * missing folders as containers), the history entry (and the deletion of entries past
  * {@code keep}), checks of keys left out as already at their value, and, last, the fence's new
  * content at the version read. Every node it changes is written at the version it saw, so the
@@ -234,43 +235,24 @@ final class Releases {
         List<Long> history = fenceNode == null ? List.of() : LongStream.rangeClosed(at.oldest(), at.release()).boxed().toList();
         Map<String, NodeData> values = new HashMap<>();
         Set<String> existing = new HashSet<>();
-        Map<String, Folder> folders = new HashMap<>();
-        Map<String, List<String>> children = null;
         for (Map.Entry<String, Optional<byte[]>> change : changes.entrySet()) {
             ChildData node = raw.nodes().get(keys.path(change.getKey()));
-            if (node == null && change.getValue().isEmpty()) {
-                return null; // absent here, perhaps not on the servers: no operation could check that, so ask them
+            if (change.getValue().isEmpty() && (node == null || keys.ancestors(change.getKey()).length > 0)) {
+                // absent here, perhaps not on the servers; or nested, and whether the removal empties its folders depends on
+                // their children on the servers, which no operation of the transaction can check: ask the servers
+                return null;
             }
             if (node != null) {
                 values.put(change.getKey(), new NodeData(node.data(), node.stat()));
             }
             for (String folder : keys.ancestors(change.getKey())) {
-                ChildData f = raw.nodes().get(folder);
-                if (f == null) {
-                    continue;
-                }
-                existing.add(folder);
-                if (change.getValue().isEmpty()) {
-                    if (children == null) {
-                        children = childrenOf(raw);
-                    }
-                    folders.put(folder, new Folder(new NodeData(f.data(), f.stat()), children.getOrDefault(folder, List.of())));
+                if (raw.nodes().containsKey(folder)) {
+                    existing.add(folder);
                 }
             }
         }
         return new State(true, raw.nodes().containsKey(keys.base()), fenceNode == null ? null : new NodeData(fenceNode.data(),
-            fenceNode.stat()), at, history, values, existing, folders);
-    }
-
-    private static Map<String, List<String>> childrenOf(SnapshotCache.Snapshot raw) {
-        Map<String, List<String>> out = new HashMap<>();
-        for (String path : raw.nodes().keySet()) {
-            int slash = path.lastIndexOf('/');
-            if (slash > 0) {
-                out.computeIfAbsent(path.substring(0, slash), p -> new ArrayList<>()).add(path.substring(slash + 1));
-            }
-        }
-        return out;
+            fenceNode.stat()), at, history, values, existing, Map.of());
     }
 
     private State read(Map<String, Optional<byte[]>> changes) throws InterruptedException {
