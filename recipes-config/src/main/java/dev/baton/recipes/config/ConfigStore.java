@@ -404,8 +404,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
 
     /**
      * Turns the cache's snapshot into keys; runs on the client's event executor, in publication
-     * order. A node is a key unless it is a folder: no data, and a child in the same snapshot or
-     * made as a container.
+     * order. A node is a key unless it is a folder: no data, and a child in the same snapshot.
      * Entries of unchanged nodes are reused (with their decoded text).
      */
     private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changedPaths) {
@@ -422,9 +421,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         Map<String, ConfigSnapshot.Entry> entries = new HashMap<>();
         for (ChildData node : published.nodes().values()) {
             String key = keys.keyOf(node.path());
-            // an empty container is a folder too: one a store made and left (a writer removed its last key
-            // concurrently with a sibling's); the server deletes it soon, and until then it is no key
-            if (key == null || (node.data().length == 0 && (parents.contains(key) || !Keys.isKeyNode(node.stat(), node.data())))) {
+            if (key == null || (node.data().length == 0 && parents.contains(key))) {
                 continue;
             }
             ConfigSnapshot.Entry e = old.get(key);

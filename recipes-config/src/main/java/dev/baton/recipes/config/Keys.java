@@ -2,14 +2,11 @@ package dev.baton.recipes.config;
 
 import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.ZPaths;
-import org.apache.zookeeper.data.Stat;
 
 /** The mapping between a store's keys and its znodes: {@code <base>/<key>}, with the release fence reserved. */
 final class Keys {
     /** The fence of releases and the parent of their history entries, directly under the base. */
     static final String RELEASES = ".releases";
-    /** The ephemeral owner ZooKeeper reports for a container node. */
-    private static final long CONTAINER_OWNER = Long.MIN_VALUE;
 
     private final String base;
     private final String prefix;
@@ -103,14 +100,6 @@ final class Keys {
             return null;
         }
         return path.substring(prefix.length());
-    }
-
-    /**
-     * Whether a node is a key: any node under the base except the fence and the folders the store
-     * makes for nested keys (container nodes without data).
-     */
-    static boolean isKeyNode(Stat stat, byte[] data) {
-        return !(stat.getEphemeralOwner() == CONTAINER_OWNER && data.length == 0);
     }
 
     /** The ancestors of {@code key} strictly between the base and the key, as znode paths, outermost first. */
