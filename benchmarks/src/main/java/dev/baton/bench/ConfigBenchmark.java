@@ -57,14 +57,18 @@ import org.apache.zookeeper.ZooKeeper;
  *       its version and written back at it, in a loop.</li>
  * </ol>
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds]} (default 30 propagation
- * rounds per N).
+ * <p>First, the requests each way sends per propagation, as the servers count them.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests]}
+ * (default 30 propagation rounds per N; {@code --propagation}: only the request counts and the
+ * propagation; {@code --requests}: only the request counts).
  *
  * <p>Methods that call Curator declare {@code Exception}, because Curator's methods do.
  */
 public final class ConfigBenchmark {
     private static final int[] WATCHERS = {1, 10, 50};
     private static final int WARMUP_ROUNDS = 5;
+    private static final int REQUEST_ROUNDS = 20;
     private static final long BATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final int CONTENDERS = 8;
@@ -76,12 +80,20 @@ public final class ConfigBenchmark {
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        // --propagation: only the request counts and the propagation (the rest takes a minute more)
+        boolean all = !List.of(args).contains("--propagation");
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             String connect = ensemble.connectString();
+            requests(ensemble, REQUEST_ROUNDS);
+            if (List.of(args).contains("--requests")) {
+                return;
+            }
             propagation(connect, rounds);
-            cachedReads(connect);
-            increments(connect);
+            if (all) {
+                cachedReads(connect);
+                increments(connect);
+            }
         }
     }
 
@@ -175,6 +187,106 @@ public final class ConfigBenchmark {
             }
         }
         System.out.println();
+    }
+
+    /**
+     * Requests per propagation, counted by the servers: each way in a namespace (first path
+     * component) of its own, {@code rounds} rounds after warm-up, and the servers' per-namespace
+     * request counters ({@code mntr}: {@code zk_cnt_<namespace>_read_per_namespace} summed over the
+     * servers, which each count the reads they answer; {@code ..._write_per_namespace} from one
+     * server, since every server counts every write it applies) read before and after.
+     */
+    private static void requests(EmbeddedEnsemble ensemble, int rounds) throws Exception {
+        String connect = ensemble.connectString();
+        System.out.printf("Requests per propagation (servers' per-namespace counters, %d rounds after warm-up; a multi is one write)%n",
+            rounds);
+        System.out.printf("%-44s %4s %14s %14s %16s%n", "", "N", "writes/round", "reads/round", "reads/watcher");
+        for (int n : new int[] {1, 10}) {
+            List<BatonClient> batons = new ArrayList<>();
+            List<CuratorFramework> curators = new ArrayList<>();
+            List<ZooKeeper> raws = new ArrayList<>();
+            List<AutoCloseable> closing = new ArrayList<>();
+            try {
+                raws.add(Clients.raw(connect));
+                BatonClient batonWriter = Clients.baton(connect);
+                batons.add(batonWriter);
+                curators.add(Clients.curator(connect));
+                for (int i = 0; i < n; i++) {
+                    batons.add(Clients.baton(connect));
+                    curators.add(Clients.curator(connect));
+                    raws.add(Clients.raw(connect));
+                }
+                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n};
+                List<Side> sides = new ArrayList<>();
+                sides.add(rawSide("raw     setData, getData watch re-set", raws, "/" + names[0]));
+                for (int b = 1; b <= 2; b++) {
+                    ConfigStore writerStore = ConfigStore.builder(batonWriter, "/" + names[b]).build();
+                    closing.add(writerStore);
+                    writerStore.start();
+                    if (!writerStore.awaitInitialized(WAIT)) {
+                        throw new IllegalStateException("the writer's store did not load");
+                    }
+                    sides.add(b == 1
+                        ? batonSide("Baton   ConfigStore release, watchKey", writerStore, batons, "/" + names[b], "k", true, closing)
+                        : batonSide("Baton   ConfigStore set, watchKey", writerStore, batons, "/" + names[b], "k", false, closing));
+                }
+                sides.add(curatorShared("Curator SharedValue.setValue, listeners", curators, "/" + names[3], closing));
+                sides.add(curatorNodeCache("Curator setData, NodeCache listeners", curators, "/" + names[4], closing));
+                for (int s = 0; s < sides.size(); s++) {
+                    for (int r = 0; r < WARMUP_ROUNDS; r++) {
+                        round(sides.get(s), n, "w" + r);
+                    }
+                    long[] before = counts(ensemble, names[s]);
+                    for (int r = 0; r < rounds; r++) {
+                        round(sides.get(s), n, "c" + r);
+                    }
+                    long[] after = counts(ensemble, names[s]);
+                    double reads = (after[0] - before[0]) / (double) rounds;
+                    System.out.printf("%-44s %4d %14.2f %14.2f %16.2f%n", sides.get(s).name, n, (after[1] - before[1]) / (double) rounds,
+                        reads, reads / n);
+                }
+            } finally {
+                for (AutoCloseable c : closing) {
+                    c.close();
+                }
+                curators.forEach(CuratorFramework::close);
+                batons.forEach(BatonClient::close);
+                raws.forEach(Clients::closeQuietly);
+            }
+        }
+        System.out.println();
+    }
+
+    /** {reads summed over the servers, writes as the most any server applied} for the namespace, from {@code mntr}. */
+    private static long[] counts(EmbeddedEnsemble ensemble, String namespace) throws java.io.IOException {
+        long reads = 0;
+        long writes = 0;
+        for (int id = 1; id <= ensemble.size(); id++) {
+            java.util.Map<String, Long> m = mntr(ensemble.clientPort(id));
+            reads += m.getOrDefault("zk_cnt_" + namespace + "_read_per_namespace", 0L);
+            writes = Math.max(writes, m.getOrDefault("zk_cnt_" + namespace + "_write_per_namespace", 0L));
+        }
+        return new long[] {reads, writes};
+    }
+
+    private static java.util.Map<String, Long> mntr(int port) throws java.io.IOException {
+        java.util.Map<String, Long> out = new java.util.HashMap<>();
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write("mntr".getBytes(UTF_8));
+            socket.getOutputStream().flush();
+            String text = new String(socket.getInputStream().readAllBytes(), UTF_8);
+            for (String line : text.split("\n")) {
+                String[] kv = line.split("\t");
+                if (kv.length == 2) {
+                    try {
+                        out.put(kv[0], Long.parseLong(kv[1].trim()));
+                    } catch (NumberFormatException notCount) {
+                        // a text or fractional value: not a counter
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** Writes {@code value} with {@code side} and returns each watcher's delay, in ms. */
