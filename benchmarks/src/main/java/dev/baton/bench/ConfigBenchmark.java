@@ -192,15 +192,16 @@ public final class ConfigBenchmark {
     /**
      * Requests per propagation, counted by the servers: each way in a namespace (first path
      * component) of its own, {@code rounds} rounds after warm-up, and the servers' per-namespace
-     * request counters ({@code mntr}: {@code zk_cnt_<namespace>_read_per_namespace} summed over the
-     * servers, which each count the reads they answer; {@code ..._write_per_namespace} from one
-     * server, since every server counts every write it applies) read before and after.
+     * request counters ({@code mntr}: {@code zk_cnt_<namespace>_read_per_namespace} and
+     * {@code ..._write_per_namespace}, see {@link #counts}) read before and after. A transaction
+     * counts one write per operation in it.
      */
     private static void requests(EmbeddedEnsemble ensemble, int rounds) throws Exception {
         String connect = ensemble.connectString();
-        System.out.printf("Requests per propagation (servers' per-namespace counters, %d rounds after warm-up; a multi is one write)%n",
+        System.out.printf("Requests per propagation (servers' per-namespace counters, %d rounds after warm-up; a transaction counts each of "
+            + "its operations)%n",
             rounds);
-        System.out.printf("%-44s %4s %14s %14s %16s%n", "", "N", "writes/round", "reads/round", "reads/watcher");
+        System.out.printf("%-44s %4s %14s %14s%n", "", "N", "writes/round", "reads/round");
         for (int n : new int[] {1, 10}) {
             List<BatonClient> batons = new ArrayList<>();
             List<CuratorFramework> curators = new ArrayList<>();
@@ -241,9 +242,8 @@ public final class ConfigBenchmark {
                         round(sides.get(s), n, "c" + r);
                     }
                     long[] after = counts(ensemble, names[s]);
-                    double reads = (after[0] - before[0]) / (double) rounds;
-                    System.out.printf("%-44s %4d %14.2f %14.2f %16.2f%n", sides.get(s).name, n, (after[1] - before[1]) / (double) rounds,
-                        reads, reads / n);
+                    System.out.printf("%-44s %4d %14.2f %14.2f%n", sides.get(s).name, n, (after[1] - before[1]) / (double) rounds,
+                        (after[0] - before[0]) / (double) rounds);
                 }
             } finally {
                 for (AutoCloseable c : closing) {
@@ -257,14 +257,25 @@ public final class ConfigBenchmark {
         System.out.println();
     }
 
-    /** {reads summed over the servers, writes as the most any server applied} for the namespace, from {@code mntr}. */
+    /**
+     * {reads, writes} of the namespace, from {@code mntr}. In-process servers share one JVM's
+     * metrics, so one server's answer counts all three, and every server counts each write it
+     * applies: writes are divided by the number of servers. Servers in processes of their own
+     * count only what they do: reads are summed, writes taken from the one that applied most.
+     */
     private static long[] counts(EmbeddedEnsemble ensemble, String namespace) throws java.io.IOException {
+        String readKey = "zk_cnt_" + namespace + "_read_per_namespace";
+        String writeKey = "zk_cnt_" + namespace + "_write_per_namespace";
+        if (ensemble.mode() == dev.baton.server.ServerMode.IN_PROCESS) {
+            java.util.Map<String, Long> m = mntr(ensemble.clientPort(1));
+            return new long[] {m.getOrDefault(readKey, 0L), m.getOrDefault(writeKey, 0L) / ensemble.size()};
+        }
         long reads = 0;
         long writes = 0;
         for (int id = 1; id <= ensemble.size(); id++) {
             java.util.Map<String, Long> m = mntr(ensemble.clientPort(id));
-            reads += m.getOrDefault("zk_cnt_" + namespace + "_read_per_namespace", 0L);
-            writes = Math.max(writes, m.getOrDefault("zk_cnt_" + namespace + "_write_per_namespace", 0L));
+            reads += m.getOrDefault(readKey, 0L);
+            writes = Math.max(writes, m.getOrDefault(writeKey, 0L));
         }
         return new long[] {reads, writes};
     }
