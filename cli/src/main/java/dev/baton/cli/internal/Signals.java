@@ -27,16 +27,19 @@ public final class Signals {
         }
         for (String name : FORWARDED) {
             try {
-                Signal.handle(new Signal(name), signal -> {
-                    Consumer<String> t = TARGET.get();
-                    if (t != null) {
-                        t.accept(signal.getName());
-                    }
-                });
+                Signal.handle(new Signal(name), signal -> deliver(signal.getName()));
             } catch (IllegalArgumentException notOnThisPlatform) {
                 // the signal does not exist here; nothing to forward
             }
         }
         installed = true;
+    }
+
+    /** What the handler does with a caught signal ("INT", "TERM", "HUP"): gives it to the current target. */
+    public static void deliver(String signal) {
+        Consumer<String> t = TARGET.get();
+        if (t != null) {
+            t.accept(signal);
+        }
     }
 }
