@@ -36,7 +36,8 @@ final class LockCommand extends HeldCommand.Holder {
                     : "within " + Durations.format(limit)));
             }
             Map<String, String> env = HeldCommand.lockEnv(path, lease, client);
-            return HeldCommand.run(HeldCommand.held(lease, lease::release), hold, grace, command, env, "lock " + name,
+            return HeldCommand.run(HeldCommand.held(lease, lease::release), hold, grace,
+                new SessionLease(client, path, grace, connection.sessionTimeout, hold.killGrace), command, env, "lock " + name,
                 spec.commandLine().getErr());
         }
     }

@@ -40,7 +40,8 @@ final class SemCommand extends HeldCommand.Holder {
             }
             Map<String, String> env = HeldCommand.lockEnv(path, lease, client);
             HeldCommand.Held held = HeldCommand.held(lease, () -> semaphore.returnLease(lease));
-            return HeldCommand.run(held, hold, grace, command, env, "lease of " + name, spec.commandLine().getErr());
+            return HeldCommand.run(held, hold, grace, new SessionLease(client, path, grace, connection.sessionTimeout, hold.killGrace),
+                command, env, "lease of " + name, spec.commandLine().getErr());
         }
     }
 }

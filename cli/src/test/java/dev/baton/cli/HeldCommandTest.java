@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.cli.internal.Signals;
+import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -27,7 +28,9 @@ class HeldCommandTest {
         HoldOptions options = new HoldOptions();
         options.killGrace = Duration.ofMillis(500);
         Duration timeout = Duration.ofSeconds(10);
-        GraceCheck grace = GraceCheck.watch(new FakeConnection(1, ConnectionState.CONNECTED, timeout).client(), options, timeout);
+        BatonClient client = new FakeConnection(1, ConnectionState.CONNECTED, timeout).client();
+        GraceCheck grace = GraceCheck.watch(client, options, timeout);
+        SessionLease lease = new SessionLease(client, "/baton/locks/x", grace, timeout, options.killGrace);
         CompletableFuture<String> attempt = new CompletableFuture<>();
         attempt.complete("granted");
         assertThat(HeldCommand.await(attempt, grace)).isEqualTo("granted");
@@ -57,7 +60,7 @@ class HeldCommandTest {
         };
         Path ran = dir.resolve("ran");
         StringWriter err = new StringWriter();
-        assertThatThrownBy(() -> HeldCommand.run(held, options, grace, List.of("touch", ran.toString()), Map.of(), "lock x",
+        assertThatThrownBy(() -> HeldCommand.run(held, options, grace, lease, List.of("touch", ran.toString()), Map.of(), "lock x",
             new PrintWriter(err)))
             .isInstanceOfSatisfying(CliExit.class, exit -> assertThat(exit.code()).as("128 + SIGTERM").isEqualTo(143));
         assertThat(ran).as("the command was not started after the SIGTERM").doesNotExist();
