@@ -80,8 +80,15 @@ public final class GuardedChild {
         Duration period();
     }
 
-    /** How the command ended. */
+    /**
+     * How the command ended.
+     *
+     * @param code the command's exit code (128+N if signal N ended it), or the supervisor's if it died
+     * @param cause what ended it
+     * @param detail why, for {@link Cause#LEASE_RAN_OUT} and {@link Cause#SUPERVISOR_DIED}; empty otherwise
+     */
     public record Ended(int code, Cause cause, String detail) {
+        /** What ended the command. */
         public enum Cause {
             /** It exited, or died of a signal baton's orders sent: {@code code} is what it exited with. */
             EXITED,
@@ -258,7 +265,11 @@ public final class GuardedChild {
         long stuckAt = System.nanoTime() + STUCK.toNanos();
         boolean told = false;
         for (List<Long> left = SessionProcesses.running(session); !left.isEmpty(); left = SessionProcesses.running(session)) {
-            left.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            for (long pid : left) {
+                // the handle first, then the check: the handle knows the process's start time and kills nothing
+                // that took its pid since, so only a process seen in the session now is killed
+                ProcessHandle.of(pid).filter(p -> SessionProcesses.isIn(pid, session)).ifPresent(ProcessHandle::destroyForcibly);
+            }
             if (!told && System.nanoTime() - stuckAt > 0) {
                 err.println("baton: processes " + left + " of the command still run after SIGKILL (stuck in the kernel?); "
                     + "holding on until they are gone");
