@@ -4,6 +4,7 @@ import dev.baton.cli.internal.GuardedChild;
 import dev.baton.framework.BatonClient;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * The lease a command runs under ({@link GuardedChild}): it must be dead by the last time the
@@ -17,9 +18,10 @@ import java.util.concurrent.CompletableFuture;
  * at least half the timeout ahead while baton and the servers are well; once the hold is lost, it
  * is the loss plus the kill grace, as baton's own stop has it.
  *
- * <p>The timeout is the one the servers granted, as {@link GraceCheck} read it while connected
- * (never the one asked for, which a disconnected client may report), or what the client reports
- * now if that is less.
+ * <p>The timeout is the one the servers granted: the least of what {@link GraceCheck} read while
+ * connected, what the ZooKeeper handle says it granted its session (which it keeps through a
+ * disconnect) and what the client reports now — never more than granted, even while a
+ * disconnected client reports the timeout asked for.
  */
 final class SessionLease implements GuardedChild.Lease {
     private final BatonClient client;
@@ -70,8 +72,15 @@ final class SessionLease implements GuardedChild.Lease {
 
     private Duration timeout() {
         // before GraceCheck has read the granted timeout, the one asked for: the servers grant no more (above their minimum)
-        Duration granted = grace.granted().orElse(asked);
+        Duration shortest = grace.granted().orElse(asked);
+        // the ZooKeeper handle keeps the timeout granted to its session through a disconnect (0 before it first
+        // connects), where the client's own answer may fall back to the one asked for
+        ZooKeeper zk = client.zookeeper();
+        int handle = zk == null ? 0 : zk.getSessionTimeout();
+        if (handle > 0 && handle < shortest.toMillis()) {
+            shortest = Duration.ofMillis(handle);
+        }
         Duration now = client.negotiatedSessionTimeout();
-        return granted.compareTo(now) < 0 ? granted : now;
+        return shortest.compareTo(now) < 0 ? shortest : now;
     }
 }
