@@ -10,14 +10,24 @@ public final class ExitCodes {
     public static final int USAGE = 64;
     /** The ensemble could not be reached. */
     public static final int UNAVAILABLE = 69;
-    /** Something failed inside baton. */
+    /** Something failed inside baton, or the command's supervisor died (baton killed what was left of the command). */
     public static final int SOFTWARE = 70;
-    /** The lock or leadership was lost while the command ran; the command was stopped. */
+    /**
+     * The lock, lease or leadership was lost while the command ran, or baton could not show its
+     * session alive in time (it was stopped, stalled or cut off); the command was stopped.
+     */
     public static final int LOST = 75;
     /** Interrupted (Ctrl-C, SIGINT) while waiting; SIGTERM gives 143 and SIGHUP 129 (see {@link #forSignal}). */
     public static final int INTERRUPTED = 130;
 
-    /** A process ended by signal N exits 128+N: SIGHUP 129, SIGINT 130, SIGTERM 143. */
+    /**
+     * The exit code for a command ended by a signal: by shell convention, signal N gives 128+N.
+     *
+     * @param signal the signal's name without the {@code SIG} prefix: {@code "HUP"},
+     *     {@code "INT"} or {@code "TERM"}
+     * @return 129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM
+     * @throws IllegalArgumentException if {@code signal} is not one of those three
+     */
     public static int forSignal(String signal) {
         return 128 + switch (signal) {
             case "HUP" -> 1;

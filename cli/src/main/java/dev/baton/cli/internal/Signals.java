@@ -32,7 +32,14 @@ public final class Signals {
     private Signals() {
     }
 
-    /** From now on, those signals go to {@code target} (by name: "INT", "TERM", "HUP"), kept ones first, instead of ending the JVM. */
+    /**
+     * From now on, those signals go to {@code target} instead of ending the JVM, signals kept
+     * until now first. The handlers are installed on the first call; later calls only change the
+     * target.
+     *
+     * @param target called with the signal's name ({@code "INT"}, {@code "TERM"} or {@code "HUP"}),
+     *     on a thread the JDK starts for each signal, or on the caller's for a kept one
+     */
     public static void forwardTo(Consumer<String> target) {
         offerTo(signal -> {
             target.accept(signal);
@@ -42,7 +49,11 @@ public final class Signals {
 
     /**
      * From now on, those signals are offered to {@code target}, kept ones first; one it declines
-     * (returns false for) is kept for the next target or {@link #takeKept()}.
+     * is kept for the next target or {@link #takeKept()}. The handlers are installed on the first
+     * call.
+     *
+     * @param target given the signal's name ({@code "INT"}, {@code "TERM"} or {@code "HUP"});
+     *     returns whether it took the signal (false: keep it)
      */
     public static void offerTo(Predicate<String> target) {
         synchronized (LOCK) {
@@ -54,14 +65,22 @@ public final class Signals {
         }
     }
 
-    /** The oldest signal caught that no target took, if any; it is then no longer kept. */
+    /**
+     * {@return the oldest signal caught that no target took, if any} It is then no longer kept.
+     */
     public static Optional<String> takeKept() {
         synchronized (LOCK) {
             return Optional.ofNullable(kept.pollFirst());
         }
     }
 
-    /** What the handler does with a caught signal ("INT", "TERM", "HUP"): offers it to the current target, or keeps it. */
+    /**
+     * What the handler does with a caught signal: offers it to the current target, or keeps it
+     * if there is none or it declines. Public so that a test can hand it a signal the way the JVM
+     * does.
+     *
+     * @param signal the signal's name: {@code "INT"}, {@code "TERM"} or {@code "HUP"}
+     */
     public static void deliver(String signal) {
         synchronized (LOCK) {
             if (target == null || !target.test(signal)) {
