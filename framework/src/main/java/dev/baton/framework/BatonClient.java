@@ -64,7 +64,11 @@ public interface BatonClient extends AutoCloseable {
     /** The current session's id, 0 before the first connection. */
     long sessionId();
 
-    /** The session timeout the servers granted (the requested one before the first connection). */
+    /**
+     * The session timeout the servers last granted, which may be less than the one asked for (the
+     * servers clamp it to their bounds). It stays the granted one while disconnected; before the
+     * first connection it is the requested one.
+     */
     Duration negotiatedSessionTimeout();
 
     /**

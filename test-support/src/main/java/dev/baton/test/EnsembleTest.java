@@ -41,4 +41,10 @@ public @interface EnsembleTest {
 
     /** Session timeout of the {@code BatonClient}s injected into test parameters, in milliseconds. */
     int clientSessionTimeoutMillis() default 10_000;
+
+    /**
+     * The longest session timeout the servers grant, in milliseconds: a client that asks for more
+     * gets this (the servers clamp it), as production ensembles often do. Default 60 s.
+     */
+    int maxSessionTimeoutMillis() default 60_000;
 }

@@ -79,6 +79,8 @@ public final class Connection implements HandleSource {
     private final AtomicLong lastContact = new AtomicLong(System.nanoTime());
 
     private volatile ZooKeeper connectedHandle;
+    /** The session timeout granted at the last connection (ms), 0 before the first. */
+    private volatile long grantedMillis;
     /** Whether the connected server is read-only: its answers are not contact with the quorum. */
     private volatile boolean readOnly;
     private Handle handle;
@@ -153,11 +155,14 @@ public final class Connection implements HandleSource {
         return zk == null ? 0 : zk.getSessionId();
     }
 
-    /** The session timeout the servers granted, or the requested one before the first connection. */
+    /**
+     * The session timeout the servers last granted, or the requested one before the first
+     * connection. It is kept while disconnected: that is when the LOST timer and the holds'
+     * leases need it, and the servers may have granted much less than was asked for.
+     */
     public Duration negotiatedSessionTimeout() {
-        ZooKeeper zk = connectedHandle;
-        int negotiated = zk == null ? 0 : zk.getSessionTimeout();
-        return negotiated > 0 ? Duration.ofMillis(negotiated) : settings.sessionTimeout();
+        long granted = grantedMillis;
+        return granted > 0 ? Duration.ofMillis(granted) : settings.sessionTimeout();
     }
 
     /**
@@ -354,6 +359,10 @@ public final class Connection implements HandleSource {
         }
         // else a quorum session on a read-only server: the timer started at the disconnect runs on
         readOnly = toReadOnly;
+        int granted = h.zk.getSessionTimeout();
+        if (granted > 0) {
+            grantedMillis = granted;
+        }
         connectedHandle = h.zk;
         changed.signalAll();
         List<CompletableFuture<ZooKeeper>> ready = new ArrayList<>(waiters);
