@@ -37,4 +37,15 @@ public enum ConnectionState {
             case SUSPENDED, LOST -> false;
         };
     }
+
+    /**
+     * Whether writes can reach the quorum: connected to a writable server. False for READ_ONLY
+     * (a server cut off from its quorum answers writes with NOTREADONLY), SUSPENDED and LOST.
+     */
+    public boolean isWritable() {
+        return switch (this) {
+            case CONNECTED, RECONNECTED -> true;
+            case SUSPENDED, LOST, READ_ONLY -> false;
+        };
+    }
 }

@@ -19,6 +19,18 @@ public interface DeleteBuilder {
      */
     DeleteBuilder guaranteed();
 
+    /**
+     * Deletes only within session {@code sessionId} (a {@link BatonClient#sessionId()} taken
+     * earlier): if the client is on another session when a request would be sent — that one
+     * ended — the delete fails with {@link SessionExpiredException} instead of being made in the
+     * new session. A lock's release uses it to learn whether its hold lasted until the delete: an
+     * answer in the hold's session proves the node was still there.
+     *
+     * <p>As always, a retried attempt that finds no node counts as done: in the same session only
+     * the earlier attempt (or someone deleting it explicitly) can have removed it.
+     */
+    DeleteBuilder inSession(long sessionId);
+
     void forPath(String path) throws InterruptedException;
 
     CompletableFuture<Void> forPathAsync(String path);

@@ -27,16 +27,26 @@ public interface Hold {
     /** Adds to {@code transaction} a check that fails it unless every node of the grant still exists. */
     TransactionBuilder guard(TransactionBuilder transaction);
 
-    /** Whether every client the grant's nodes live on is connected (so a delete can be waited for). */
+    /**
+     * Whether every client the grant's nodes live on is connected to a writable server (so a
+     * delete can be waited for).
+     */
     boolean connected();
 
-    /** Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is down). */
+    /**
+     * Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is
+     * down). The future fails with {@link OwnershipLostException} when the delete shows that the
+     * grant did not last until it: the session that owned a node ended before the servers
+     * answered, or a node was already gone.
+     */
     CompletableFuture<Void> delete();
 
     /**
      * {@link #delete()}, waiting for it while the client is connected (uninterruptibly; an
      * interrupt is kept). Failures that only mean "the node goes later, or went with its
      * session" are not thrown: the guaranteed delete finishes in the background.
+     *
+     * @throws OwnershipLostException as {@link #delete()}'s future fails with it
      */
     default void deleteAndWait(String what) {
         boolean wait = connected();
