@@ -167,22 +167,23 @@ final class DeleteOp implements DeleteBuilder {
             .thenCompose(children -> CompletableFuture.allOf(children.children().stream()
                 .map(child -> {
                     String childPath = Paths.join(full, child);
-                    return deleteDescendants(zk, childPath, path)
-                        .thenCompose(v -> c.zk().delete(zk, childPath, -1, "delete", path))
-                        .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                            ? CompletableFuture.completedFuture(null)
-                            : CompletableFuture.failedFuture(Errors.unwrap(e)));
+                    return Futures.nullIfNoNode(deleteDescendants(zk, childPath, path)
+                        .thenCompose(v -> c.zk().delete(zk, childPath, -1, "delete", path)));
                 })
                 .toArray(CompletableFuture[]::new)));
     }
 
-    /** A guaranteed delete that failed for want of the connection (or session) finishes in the background. */
+    /**
+     * A guaranteed delete that failed for want of the connection, the session or a writable server
+     * (NOTREADONLY: a server cut off from its quorum) finishes in the background.
+     */
     private void handOver(String full, BatonException e) {
         if (!guaranteed || e.code() == null) {
             return;
         }
         switch (e.code()) {
-            case CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONMOVED, SESSIONEXPIRED, REQUESTTIMEOUT -> c.core.deletes.delete(full, version);
+            case CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONMOVED, SESSIONEXPIRED, REQUESTTIMEOUT, NOTREADONLY ->
+                c.core.deletes.delete(full, version);
             default -> {
                 // no node, bad version, not empty, no auth: retrying cannot help
             }
