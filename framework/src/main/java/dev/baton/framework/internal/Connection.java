@@ -22,6 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ConnectStringParser;
+import org.apache.zookeeper.client.StaticHostProvider;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * the scheduler thread. When SUSPENDED lasts longer than the negotiated session timeout it reports
  * LOST itself (the servers have expired the session by then, or are about to) and abandons the old
  * session the same way, so what listeners see does not depend on how long the partition lasts.
+ * Abandoning a session the client declared lost also ends it on the servers ({@link #endOnServers}):
+ * they may still keep it (the handle reconnected just as the timer fired, or a leader change gave
+ * every session a fresh timeout), and its ephemeral nodes — locks, leaderships — must not outlive
+ * the LOST that listeners already heard by another session timeout.
  *
  * <p>The state is kept for one (handle, session) pair at a time: a connect is a change whenever it
  * is for another pair than the last state reported, whatever that state was, and a session once
@@ -420,8 +426,64 @@ public final class Connection implements HandleSource {
             lock.unlock();
         }
         // Abandon the old session: the handle reports Expired to its watchers and closes, and
-        // onEvent(Expired) builds the new session.
+        // onEvent(Expired) builds the new session. The injected expiry only stops the handle (a
+        // close() afterwards sends nothing), so the servers are told separately.
+        long session = h.zk.getSessionId();
+        byte[] password = h.zk.getSessionPasswd();
         h.zk.getTestable().injectSessionExpiration();
+        endOnServers(session, password);
+    }
+
+    /**
+     * Ends session {@code session} on the servers, if they still keep it: attaches to it with a
+     * handle of its own and closes that (closeSession). If the servers already expired it, they say
+     * so at once and there is nothing to do; if they cannot be reached within a session timeout
+     * they expire it themselves. Runs on a thread of its own: connecting may take that long.
+     */
+    private void endOnServers(long session, byte[] password) {
+        if (session == 0) {
+            return;
+        }
+        long patienceNanos = negotiatedSessionTimeout().toNanos();
+        Thread ender = new Thread(() -> {
+            CompletableFuture<Boolean> answered = new CompletableFuture<>();
+            Watcher watcher = event -> {
+                switch (event.getState()) {
+                    case SyncConnected, ConnectedReadOnly -> answered.complete(true);
+                    case Expired, AuthFailed, Closed -> answered.complete(false);
+                    default -> {
+                        // Disconnected: still trying
+                    }
+                }
+            };
+            ZooKeeper attached;
+            try {
+                ZKClientConfig config = settings.clientConfig();
+                int timeout = (int) settings.sessionTimeout().toMillis();
+                attached = config == null
+                    ? new ZooKeeper(settings.connectString(), timeout, watcher, session, password, false)
+                    : new ZooKeeper(settings.connectString(), timeout, watcher, session, password, false,
+                        new StaticHostProvider(new ConnectStringParser(settings.connectString()).getServerAddresses()), config);
+            } catch (IOException | RuntimeException e) {
+                LOG.info("could not end session 0x{} on the servers ({}): they will expire it", Long.toHexString(session), e.toString());
+                return;
+            }
+            try {
+                boolean alive = answered.get(patienceNanos, TimeUnit.NANOSECONDS);
+                if (alive) {
+                    LOG.info("session 0x{} was still alive on the servers after it was reported lost: ending it",
+                        Long.toHexString(session));
+                }
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                // unreachable for a session timeout: the servers have expired it meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                closeBounded(attached);
+            }
+        }, "baton-end-session-0x" + Long.toHexString(session));
+        ender.setDaemon(true);
+        ender.start();
     }
 
     private void reportLost(Handle h) {
