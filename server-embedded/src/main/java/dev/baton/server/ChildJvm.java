@@ -41,7 +41,7 @@ import java.util.concurrent.locks.LockSupport;
  * end-of-file (test-support's client processes do).
  *
  * <pre>{@code
- * ChildJvm child = ChildJvm.builder("com.example.Worker").args("127.0.0.1:2181").start();
+ * ChildJvm child = ChildJvm.builder("com.example.Worker").args(List.of("127.0.0.1:2181")).start();
  * child.pause();    // frozen: sockets open, nothing runs
  * child.resume();
  * child.kill();     // SIGKILL, like a power cut
@@ -68,31 +68,60 @@ public final class ChildJvm {
         process.onExit().thenRun(() -> RUNNING.remove(this));
     }
 
-    /** A child that will run {@code mainClass} (a class on this JVM's class path). */
+    /**
+     * Starts configuring a child that will run {@code mainClass}.
+     *
+     * @param mainClass the fully qualified name of a class with a {@code main} method, on this
+     *     JVM's class path (the child is started with the same class path)
+     * @return a builder with the defaults described on its setters; nothing is started until
+     *     {@link Builder#start()}
+     * @throws NullPointerException if {@code mainClass} is null
+     */
     public static Builder builder(String mainClass) {
         return new Builder(mainClass);
     }
 
-    /** Whether this platform can pause and resume a child (SIGSTOP/SIGCONT through {@code kill}). */
+    /**
+     * Whether this platform can pause and resume a child (SIGSTOP/SIGCONT through {@code kill}).
+     *
+     * @return {@code false} on Windows, {@code true} on every other system
+     */
     public static boolean signalsSupported() {
         return !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
     }
 
-    /** The child's process: its standard streams, its exit. */
+    /**
+     * The child's process, for its standard streams and its exit.
+     *
+     * @return the process this JVM started; the same object on every call
+     */
     public Process process() {
         return process;
     }
 
-    /** The child's operating-system process id. */
+    /**
+     * The child's operating-system process id.
+     *
+     * @return the pid, as {@code kill} and {@code /proc} know it
+     */
     public long pid() {
         return process.pid();
     }
 
+    /**
+     * Whether the child has not exited yet. A paused child is alive.
+     *
+     * @return {@code true} until the child process has ended, for whatever reason
+     */
     public boolean isAlive() {
         return process.isAlive();
     }
 
-    /** Whether the child is frozen by {@link #pause()}. */
+    /**
+     * Whether the child is frozen by {@link #pause()}.
+     *
+     * @return {@code true} if it was paused, has not been resumed since, and is still alive
+     */
     public synchronized boolean isPaused() {
         return paused && process.isAlive();
     }
@@ -101,7 +130,10 @@ public final class ChildJvm {
      * Freezes the child (SIGSTOP): every thread stops, sockets and pipes stay open. Returns once
      * the child is stopped.
      *
-     * @throws IllegalStateException if it is not running, or the signal cannot be sent
+     * @throws IllegalStateException if it is not running, the signal cannot be sent, or the child
+     *     is not reported stopped within 5 s
+     * @throws UnsupportedOperationException if this platform cannot send SIGSTOP (see
+     *     {@link #signalsSupported()})
      */
     public synchronized void pause() {
         if (!process.isAlive()) {
@@ -112,7 +144,13 @@ public final class ChildJvm {
         awaitStopped();
     }
 
-    /** Thaws a child frozen by {@link #pause()} (SIGCONT); does nothing if it is not paused. */
+    /**
+     * Thaws a child frozen by {@link #pause()} (SIGCONT); does nothing if it is not paused.
+     *
+     * @throws IllegalStateException if the signal cannot be sent
+     * @throws UnsupportedOperationException if this platform cannot send SIGCONT (see
+     *     {@link #signalsSupported()})
+     */
     public synchronized void resume() {
         if (paused && process.isAlive()) {
             signal("CONT");
@@ -124,6 +162,8 @@ public final class ChildJvm {
      * Kills the child with SIGKILL — no shutdown of any kind — and waits until it has exited.
      *
      * @throws IllegalStateException if it is still alive 10 s after the signal
+     * @throws InterruptedException if this thread is interrupted while waiting for the exit (the
+     *     signal has been sent)
      */
     public synchronized void kill() throws InterruptedException {
         process.destroyForcibly();
@@ -135,7 +175,14 @@ public final class ChildJvm {
 
     /**
      * Stops the child with SIGTERM (thawing it first if paused, or the signal would wait), and
-     * kills it with SIGKILL if it has not exited within {@code grace}. Returns once it has exited.
+     * kills it with SIGKILL if it has not exited within {@code grace}. Returns once it has exited;
+     * does nothing if it already has.
+     *
+     * @param grace how long the child may take to exit after SIGTERM before it is killed
+     * @throws IllegalStateException if it is still alive 10 s after SIGKILL, or a paused child
+     *     cannot be thawed
+     * @throws InterruptedException if this thread is interrupted while waiting for the exit
+     * @throws NullPointerException if {@code grace} is null
      */
     public synchronized void stop(Duration grace) throws InterruptedException {
         Objects.requireNonNull(grace, "grace");
@@ -218,49 +265,98 @@ public final class ChildJvm {
             this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
         }
 
-        /** Maximum heap, as {@code -Xmx} takes it ("256m"). Default 128m. */
+        /**
+         * Sets the child's maximum heap. Default 128m.
+         *
+         * @param size the size as {@code -Xmx} takes it, such as {@code "256m"}; not checked here,
+         *     so a malformed size makes the child fail at start-up
+         * @return this builder
+         * @throws NullPointerException if {@code size} is null
+         */
         public Builder heap(String size) {
             this.heap = Objects.requireNonNull(size, "size");
             return this;
         }
 
-        /** A {@code -D} system property for the child. */
+        /**
+         * Adds a {@code -D} system property for the child; setting the same key again replaces
+         * the value.
+         *
+         * @param key the property name
+         * @param value the property value
+         * @return this builder
+         * @throws NullPointerException if {@code key} or {@code value} is null
+         */
         public Builder systemProperty(String key, String value) {
             properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
         }
 
-        /** Arguments to the main class. */
+        /**
+         * Appends arguments to the main class, after any added before.
+         *
+         * @param arguments the arguments, in order
+         * @return this builder
+         * @throws NullPointerException if {@code arguments} or one of its elements is null
+         */
         public Builder args(List<String> arguments) {
             arguments.forEach(a -> args.add(Objects.requireNonNull(a, "argument")));
             return this;
         }
 
-        /** Where the child's standard input comes from (default: a pipe from this JVM). */
+        /**
+         * Sets where the child's standard input comes from (default: a pipe from this JVM).
+         *
+         * @param redirect the redirection, as {@link ProcessBuilder} takes it
+         * @return this builder
+         * @throws NullPointerException if {@code redirect} is null
+         */
         public Builder input(ProcessBuilder.Redirect redirect) {
             this.input = Objects.requireNonNull(redirect, "redirect");
             return this;
         }
 
-        /** Where the child's standard output goes (default: a pipe to this JVM). */
+        /**
+         * Sets where the child's standard output goes (default: a pipe to this JVM).
+         *
+         * @param redirect the redirection, as {@link ProcessBuilder} takes it
+         * @return this builder
+         * @throws NullPointerException if {@code redirect} is null
+         */
         public Builder output(ProcessBuilder.Redirect redirect) {
             this.output = Objects.requireNonNull(redirect, "redirect");
             return this;
         }
 
-        /** Where the child's standard error goes (default: a pipe to this JVM). */
+        /**
+         * Sets where the child's standard error goes (default: a pipe to this JVM).
+         *
+         * @param redirect the redirection, as {@link ProcessBuilder} takes it
+         * @return this builder
+         * @throws NullPointerException if {@code redirect} is null
+         */
         public Builder error(ProcessBuilder.Redirect redirect) {
             this.error = Objects.requireNonNull(redirect, "redirect");
             return this;
         }
 
-        /** Sends standard error where standard output goes. */
+        /**
+         * Sends standard error where standard output goes; overrides {@link #error(ProcessBuilder.Redirect)}.
+         *
+         * @return this builder
+         */
         public Builder errorToOutput() {
             this.errorToOutput = true;
             return this;
         }
 
-        /** Starts the child. */
+        /**
+         * Starts the child on this JVM's Java and class path. Returns as soon as the process
+         * exists, not when its main class is running.
+         *
+         * @return the running child, killed by this JVM's shutdown hook if still alive at exit
+         * @throws IOException if the process cannot be started
+         */
         public ChildJvm start() throws IOException {
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -93,6 +93,15 @@ public final class ClientProcess implements AutoCloseable {
      * @param fields the words that go with it
      */
     public record Message(String process, Instant time, String kind, List<String> fields) {
+        /**
+         * Checks the parts and copies {@code fields}, so that a message never changes.
+         *
+         * @param process the process's name
+         * @param time when it was stamped
+         * @param kind what happened
+         * @param fields the words that go with it
+         * @throws NullPointerException if any part, or one of the fields, is null
+         */
         public Message {
             Objects.requireNonNull(process, "process");
             Objects.requireNonNull(time, "time");
@@ -100,7 +109,13 @@ public final class ClientProcess implements AutoCloseable {
             fields = List.copyOf(fields);
         }
 
-        /** Field {@code i}. */
+        /**
+         * One of the words that go with the message.
+         *
+         * @param i the field's position, from 0
+         * @return field {@code i}, as the child sent it
+         * @throws IllegalArgumentException if the message has no more than {@code i} fields
+         */
         public String field(int i) {
             if (i >= fields.size()) {
                 throw new IllegalArgumentException(this + " has no field " + i);
@@ -108,7 +123,14 @@ public final class ClientProcess implements AutoCloseable {
             return fields.get(i);
         }
 
-        /** Field {@code i} as a number. */
+        /**
+         * One of the words that go with the message, read as a number (a fencing token, a value).
+         *
+         * @param i the field's position, from 0
+         * @return field {@code i} parsed as a decimal {@code long}
+         * @throws IllegalArgumentException if the message has no more than {@code i} fields
+         * @throws NumberFormatException if that field is not a decimal {@code long}
+         */
         public long longField(int i) {
             return Long.parseLong(field(i));
         }
@@ -148,34 +170,71 @@ public final class ClientProcess implements AutoCloseable {
         }
     }
 
-    /** A child process called {@code name} (in messages and logs) that will run {@code main}. */
+    /**
+     * Starts configuring a client process. Nothing is started until {@link Builder#start()}.
+     *
+     * @param name what to call it in messages, logs and thread names
+     * @param main the worker: a class with a {@code main} method, on the test's class path, that
+     *     talks to the parent through a {@link ParentChannel}
+     * @return a builder with the defaults described on its setters
+     * @throws NullPointerException if {@code name} or {@code main} is null
+     */
     public static Builder builder(String name, Class<?> main) {
         return new Builder(name, main.getName());
     }
 
-    /** Whether this platform can run client processes (it needs SIGSTOP and SIGCONT). */
+    /**
+     * Whether this platform can run client processes (it needs SIGSTOP and SIGCONT).
+     *
+     * @return {@code false} on Windows, {@code true} elsewhere (see {@link ChildJvm#signalsSupported()})
+     */
     public static boolean supported() {
         return ChildJvm.signalsSupported();
     }
 
+    /**
+     * The name given to {@link #builder}.
+     *
+     * @return the name its messages carry as {@link Message#process()}
+     */
     public String name() {
         return name;
     }
 
-    /** Where the child's standard error and non-protocol output go. */
+    /**
+     * Where the child's standard error and non-protocol output go.
+     *
+     * @return the file given to {@link Builder#log(Path)}, else the temporary file that
+     *     {@link #close()} deletes
+     */
     public Path log() {
         return log;
     }
 
-    /** The current child's process id. */
+    /**
+     * The current child's process id; a restart gives a new one.
+     *
+     * @return the operating-system pid of the running child
+     * @throws IllegalStateException if no child is running
+     */
     public synchronized long pid() {
         return running("pid").pid();
     }
 
+    /**
+     * Whether a child is running now. A paused child is running.
+     *
+     * @return {@code true} if the current child has not exited
+     */
     public synchronized boolean isAlive() {
         return jvm != null && jvm.isAlive();
     }
 
+    /**
+     * Whether the child is frozen by {@link #pause()}.
+     *
+     * @return {@code true} if it was paused, not resumed since, and is still alive
+     */
     public synchronized boolean isPaused() {
         return jvm != null && jvm.isPaused();
     }
@@ -184,14 +243,19 @@ public final class ClientProcess implements AutoCloseable {
      * Freezes the child with SIGSTOP and returns once it is stopped; {@link #PAUSED} is stamped
      * then.
      *
-     * @throws IllegalStateException if it is not running
+     * @throws IllegalStateException if it is not running, or could not be stopped
+     * @throws UnsupportedOperationException on a platform without SIGSTOP (see {@link #supported()})
      */
     public synchronized void pause() {
         running("pause").pause();
         tell(PAUSED);
     }
 
-    /** Thaws the child with SIGCONT, after stamping {@link #RESUMED}; nothing if it is not paused. */
+    /**
+     * Thaws the child with SIGCONT, after stamping {@link #RESUMED}; nothing if it is not paused.
+     *
+     * @throws IllegalStateException if the signal could not be sent
+     */
     public synchronized void resume() {
         if (jvm != null && jvm.isPaused()) {
             tell(RESUMED);
@@ -202,6 +266,10 @@ public final class ClientProcess implements AutoCloseable {
     /**
      * Kills the child with SIGKILL (paused or not) and returns once it has exited; {@link #KILLED}
      * is stamped then. Nothing if it is not running.
+     *
+     * @throws IllegalStateException if it is still alive 10 s after the signal
+     * @throws InterruptedException if interrupted while waiting for it to exit (the signal has been
+     *     sent; {@link #KILLED} has not been told)
      */
     public synchronized void kill() throws InterruptedException {
         if (jvm == null || !jvm.isAlive()) {
@@ -212,7 +280,15 @@ public final class ClientProcess implements AutoCloseable {
         tell(KILLED);
     }
 
-    /** Starts a fresh child — same main class and arguments — killing the current one first if it runs. */
+    /**
+     * Starts a fresh child — same main class and arguments — killing the current one first if it
+     * runs, and waiting until all the old child's output has been handled, so that no message of
+     * the old child follows {@link #STARTED} of the new one.
+     *
+     * @throws IllegalStateException if the current child outlives SIGKILL by 10 s
+     * @throws UncheckedIOException if the new child cannot be started
+     * @throws InterruptedException if interrupted while waiting for the old child to end
+     */
     public synchronized void restart() throws InterruptedException {
         kill();
         awaitReader();
@@ -223,7 +299,10 @@ public final class ClientProcess implements AutoCloseable {
      * Kills the child, waits until all its output has been handled, and deletes a temporary log.
      *
      * @throws IllegalStateException if {@code onMessage} or {@code onRequest} threw (the failure is
-     *     the cause): a test must not pass over a handler that broke
+     *     the cause), or a line from the child was malformed: a test must not pass over a
+     *     handler that broke
+     * @throws InterruptedException if interrupted while waiting for the child to end or its output
+     *     to be handled
      */
     @Override
     public synchronized void close() throws InterruptedException {
@@ -383,7 +462,13 @@ public final class ClientProcess implements AutoCloseable {
             this.mainClass = mainClass;
         }
 
-        /** Arguments to the main class. */
+        /**
+         * Appends arguments to the main class, after any added before; a restart passes the same.
+         *
+         * @param arguments the arguments, in order
+         * @return this builder
+         * @throws NullPointerException if one of the arguments is null
+         */
         public Builder args(String... arguments) {
             for (String a : arguments) {
                 args.add(Objects.requireNonNull(a, "argument"));
@@ -391,31 +476,72 @@ public final class ClientProcess implements AutoCloseable {
             return this;
         }
 
-        /** The child's maximum heap, as {@code -Xmx} takes it. Default 64m. */
+        /**
+         * Sets the child's maximum heap. Default 64m.
+         *
+         * @param size the size as {@code -Xmx} takes it, such as {@code "128m"}
+         * @return this builder
+         * @throws NullPointerException if {@code size} is null
+         */
         public Builder heap(String size) {
             this.heap = Objects.requireNonNull(size, "size");
             return this;
         }
 
-        /** Hears every report of the child and every lifecycle message (thread-safe: see the class comment). */
+        /**
+         * Sets what hears every report of the child and every lifecycle message. Default: nothing
+         * hears them.
+         *
+         * @param listener called with each message: the child's reports and {@link ClientProcess#EXITED} on
+         *     this process's reader thread, the other lifecycle messages on the thread that called
+         *     {@code pause()}, {@code kill()} and so on, so a listener shared by several processes
+         *     must be thread-safe (see the class comment). If it throws,
+         *     {@link ClientProcess#close()} reports it
+         * @return this builder
+         * @throws NullPointerException if {@code listener} is null
+         */
         public Builder onMessage(Consumer<Message> listener) {
             this.onMessage = Objects.requireNonNull(listener, "onMessage");
             return this;
         }
 
-        /** Answers the child's requests; the answer is one line of text. */
+        /**
+         * Sets what answers the child's requests. Without one, every request fails: the child is
+         * told so and {@link ClientProcess#close()} reports it.
+         *
+         * @param handler called on this process's reader thread with each request; returns the
+         *     answer, one line of text (line breaks become spaces); if it throws or returns null,
+         *     the child gets a failure and {@link ClientProcess#close()} reports it
+         * @return this builder
+         * @throws NullPointerException if {@code handler} is null
+         */
         public Builder onRequest(Function<Message, String> handler) {
             this.onRequest = Objects.requireNonNull(handler, "onRequest");
             return this;
         }
 
-        /** Where the child's standard error goes (appended to across restarts, kept after close). */
+        /**
+         * Sets where the child's standard error and non-protocol output go. Default: a temporary
+         * file, deleted by {@link ClientProcess#close()}.
+         *
+         * @param file the log file, appended to across restarts and kept after close; its folder
+         *     is created if missing
+         * @return this builder
+         * @throws NullPointerException if {@code file} is null
+         */
         public Builder log(Path file) {
             this.log = Objects.requireNonNull(file, "file");
             return this;
         }
 
-        /** Starts the child; it runs until {@link ClientProcess#close()} kills it. */
+        /**
+         * Starts the child and stamps {@link ClientProcess#STARTED}; it runs until
+         * {@link ClientProcess#close()} kills it or it ends by itself.
+         *
+         * @return the running client process
+         * @throws IOException if the log file or its folder cannot be created
+         * @throws UncheckedIOException if the child JVM cannot be started
+         */
         public ClientProcess start() throws IOException {
             ClientProcess process = new ClientProcess(this);
             synchronized (process) {

@@ -73,13 +73,32 @@ public final class Nemesis implements AutoCloseable {
         KILL_PROCESS
     }
 
-    /** What a run injected: counts by fault and the log of each, with times since the start. */
+    /**
+     * What a run injected: counts by fault and the log of each, with times since the start.
+     *
+     * @param seed the schedule's seed, to replay the run
+     * @param counts how many times each kind was injected; a kind never injected is absent
+     * @param log the nemesis's log lines ({@code t+<seconds>s ...}), oldest first
+     * @param asked the kinds the run drew from: those asked for that this ensemble and these clients allow
+     * @param minimum how many times each kind in {@code asked} was guaranteed ({@link Builder#atLeast(int)})
+     */
     public record Report(long seed, Map<Fault, Integer> counts, List<String> log, List<Fault> asked, int minimum) {
+        /**
+         * How many faults the run injected, of every kind.
+         *
+         * @return the sum of {@link #counts()}
+         */
         public int total() {
             return counts.values().stream().mapToInt(Integer::intValue).sum();
         }
 
-        /** The kinds asked for that happened fewer than {@code minimum} times, with their counts. */
+        /**
+         * The kinds the run drew from that happened fewer than {@code minimum} times: a test
+         * asserts this is empty so that it cannot pass without the faults it meant to survive.
+         *
+         * @return each such kind with how many times it did happen (0 included); empty when
+         *     every kind met the guarantee, and always with {@code minimum} 0
+         */
         public Map<Fault, Integer> shortfall() {
             Map<Fault, Integer> out = new EnumMap<>(Fault.class);
             for (Fault f : asked) {
@@ -168,10 +187,18 @@ public final class Nemesis implements AutoCloseable {
         };
     }
 
+    /**
+     * A nemesis for {@code ensemble} whose faults are drawn from {@code seed}.
+     *
+     * @param ensemble the ensemble whose servers the server faults act on
+     * @param seed the seed of the schedule: the same seed draws the same faults
+     * @return a builder
+     */
     public static Builder builder(EmbeddedEnsemble ensemble, long seed) {
         return new Builder(ensemble, seed);
     }
 
+    /** {@return the seed of the schedule (printed when the nemesis starts, to replay a run)} */
     public long seed() {
         return seed;
     }
@@ -191,6 +218,10 @@ public final class Nemesis implements AutoCloseable {
     /**
      * Starts, injects faults for {@code duration} (the caller's workload runs meanwhile on its own
      * threads), then stops and heals. The bounded run of a chaos test.
+     *
+     * @param duration how long to inject faults
+     * @return what was injected
+     * @throws InterruptedException if the calling thread is interrupted while the faults run
      */
     public Report runFor(Duration duration) throws InterruptedException {
         return runFor(duration, duration.multipliedBy(3).plusMinutes(1));
@@ -200,6 +231,15 @@ public final class Nemesis implements AutoCloseable {
      * As {@link #runFor(Duration)}, but keeps injecting after {@code duration} until every kind
      * has happened the {@link Builder#atLeast(int) guaranteed} number of times, for at most
      * {@code limit} in all (the report's {@link Report#shortfall()} then names what is missing).
+     *
+     * @param duration how long to inject faults whatever the counts
+     * @param limit the longest the run may take, counted from its start; a limit shorter than
+     *     {@code duration} does not cut it short
+     * @return what was injected
+     * @throws IllegalStateException if the nemesis was already started, or a fault step failed
+     *     and ended the schedule early (see {@link #stop()})
+     * @throws InterruptedException if the calling thread is interrupted while the faults run (they
+     *     go on until {@link #stop()} or {@link #close()})
      */
     public Report runFor(Duration duration, Duration limit) throws InterruptedException {
         start();
@@ -220,8 +260,11 @@ public final class Nemesis implements AutoCloseable {
     /**
      * Stops injecting, heals everything, and reports what was injected.
      *
+     * @return what was injected
      * @throws IllegalStateException after healing, if a fault step failed and ended the schedule
      *     early (a run that quietly stopped injecting would pass for a run that survived faults)
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the fault loop to
+     *     end
      */
     public Report stop() throws InterruptedException {
         stopping = true;
@@ -250,7 +293,7 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
-    /** Whether a fault step failed and ended the schedule early ({@link #stop()} then throws). */
+    /** {@return whether a fault step failed and ended the schedule early ({@link #stop()} then throws)} */
     public boolean failed() {
         return died != null;
     }
@@ -484,7 +527,13 @@ public final class Nemesis implements AutoCloseable {
             this.seed = seed;
         }
 
-        /** The kinds of fault to draw from (default: every kind this ensemble and these clients allow). */
+        /**
+         * The kinds of fault to draw from (default: every kind this ensemble and these clients allow).
+         *
+         * @param first a kind of fault
+         * @param more more kinds
+         * @return this builder
+         */
         public Builder faults(Fault first, Fault... more) {
             this.faults = EnumSet.of(first, more);
             return this;
@@ -494,6 +543,9 @@ public final class Nemesis implements AutoCloseable {
          * Guarantees every kind of fault of the run at least {@code n} times: the first {@code n}
          * rounds inject each kind once, in a seeded order, and {@link Nemesis#runFor} runs on
          * until they have. Default 0 (every draw at random).
+         *
+         * @param n how many times each kind must happen at least
+         * @return this builder
          */
         public Builder atLeast(int n) {
             if (n < 0) {
@@ -503,19 +555,35 @@ public final class Nemesis implements AutoCloseable {
             return this;
         }
 
-        /** Client connections the client faults act on (one link per client). */
+        /**
+         * Client connections the client faults act on (one link per client).
+         *
+         * @param clientLinks one link per client, in the clients' order
+         * @return this builder
+         */
         public Builder links(List<ClientLink> clientLinks) {
             links.addAll(clientLinks);
             return this;
         }
 
-        /** Clients whose sessions EXPIRE_SESSION may end. */
+        /**
+         * Clients whose sessions EXPIRE_SESSION may end.
+         *
+         * @param sessionClients the clients, in the order {@link #onExpiring} and {@link #onExpired} number
+         *     them
+         * @return this builder
+         */
         public Builder clients(List<BatonClient> sessionClients) {
             clients.addAll(sessionClients);
             return this;
         }
 
-        /** Client processes that PAUSE_PROCESS freezes and KILL_PROCESS kills and starts again. */
+        /**
+         * Client processes that PAUSE_PROCESS freezes and KILL_PROCESS kills and starts again.
+         *
+         * @param clientProcesses the processes
+         * @return this builder
+         */
         public Builder processes(List<ClientProcess> clientProcesses) {
             processes.addAll(clientProcesses);
             return this;
@@ -525,20 +593,35 @@ public final class Nemesis implements AutoCloseable {
          * Chooses which client process PAUSE_PROCESS or KILL_PROCESS hits: given the nemesis's
          * seeded {@link Random}, an index into the processes (default: any, uniformly). A lock
          * test passes one that prefers the current holder, so that a pause lands mid-hold.
+         *
+         * @param picker the choice of process, from the nemesis's random
+         * @return this builder
          */
         public Builder pickProcess(java.util.function.ToIntFunction<Random> picker) {
             this.pickProcess = Objects.requireNonNull(picker, "picker");
             return this;
         }
 
-        /** Quiet time between faults. Default 0.5–2 s. */
+        /**
+         * Quiet time between faults. Default 0.5–2 s.
+         *
+         * @param min the shortest quiet time
+         * @param max the longest quiet time, at least {@code min}
+         * @return this builder
+         */
         public Builder quietBetween(Duration min, Duration max) {
             this.minQuiet = min;
             this.maxQuiet = max;
             return this;
         }
 
-        /** How long a fault lasts. Default 0.5–3 s. */
+        /**
+         * How long a fault lasts. Default 0.5–3 s.
+         *
+         * @param min the shortest fault
+         * @param max the longest fault, at least {@code min}
+         * @return this builder
+         */
         public Builder faultLength(Duration min, Duration max) {
             this.minFault = min;
             this.maxFault = max;
@@ -548,6 +631,9 @@ public final class Nemesis implements AutoCloseable {
         /**
          * How long PAUSE_CLIENT freezes a client's traffic and PAUSE_PROCESS a client process: make
          * it longer than the clients' session timeout. Default 5 s.
+         *
+         * @param length how long the pause lasts
+         * @return this builder
          */
         public Builder clientPause(Duration length) {
             this.clientPauseLength = length;
@@ -559,6 +645,9 @@ public final class Nemesis implements AutoCloseable {
          * delete the session's ephemeral nodes while the kill runs, and other clients can see that
          * and act on it before the kill returns: a history that must count the client's holds as
          * lost no later than anyone could take their place records the loss here.
+         *
+         * @param listener told the client's index
+         * @return this builder
          */
         public Builder onExpiring(java.util.function.IntConsumer listener) {
             this.onExpiring = Objects.requireNonNull(listener, "onExpiring");
@@ -569,18 +658,27 @@ public final class Nemesis implements AutoCloseable {
          * Told the index of a client whose session EXPIRE_SESSION just ended — the servers have
          * committed the end, so whatever it held is gone (including anything granted to it while
          * the kill ran; see {@link #onExpiring}).
+         *
+         * @param listener told the client's index
+         * @return this builder
          */
         public Builder onExpired(java.util.function.IntConsumer listener) {
             this.onExpired = Objects.requireNonNull(listener, "onExpired");
             return this;
         }
 
-        /** Where the fault log goes as it happens (default: standard output). */
+        /**
+         * Where the fault log goes as it happens (default: standard output).
+         *
+         * @param sink where the fault log goes as it happens (default: standard output)
+         * @return this builder
+         */
         public Builder log(Consumer<String> sink) {
             this.out = Objects.requireNonNull(sink, "log");
             return this;
         }
 
+        /** {@return a nemesis with these settings, not yet started} */
         public Nemesis build() {
             return new Nemesis(this);
         }

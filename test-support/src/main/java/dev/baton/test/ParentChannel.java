@@ -51,7 +51,12 @@ public final class ParentChannel {
         this.out = out;
     }
 
-    /** Opens the channel to the parent (once per JVM; later calls return the same channel). */
+    /**
+     * Opens the channel to the parent, once per JVM: the first call takes over standard output
+     * and starts the thread that reads the parent's answers (and halts the JVM at end-of-input).
+     *
+     * @return this JVM's channel; later calls return the same one
+     */
     public static synchronized ParentChannel open() {
         if (opened == null) {
             PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
@@ -64,7 +69,14 @@ public final class ParentChannel {
         return opened;
     }
 
-    /** Tells the parent {@code kind} happened now, with {@code fields}. */
+    /**
+     * Tells the parent that something happened now; the parent's {@code onMessage} hears it.
+     *
+     * @param kind what happened, one word ("acquired")
+     * @param fields the words that go with it, each written with {@link String#valueOf(Object)}
+     * @throws IllegalArgumentException if {@code kind} or a field's text is empty or holds white
+     *     space (nothing is sent)
+     */
     public void report(String kind, Object... fields) {
         send(ProcessLines.REPORT + " " + ProcessLines.micros(Instant.now()) + " " + ProcessLines.words(kind, fields));
     }
@@ -73,7 +85,14 @@ public final class ParentChannel {
      * Asks the parent {@code kind} with {@code fields} and waits for its answer. The wait counts
      * the time this JVM spends frozen: give it a timeout well past any pause a test injects.
      *
+     * @param timeout how long to wait for the answer
+     * @param kind what is asked, one word ("write")
+     * @param fields the words that go with it, each written with {@link String#valueOf(Object)}
+     * @return the parent's {@code onRequest} answer, as one line (empty if the answer was empty)
+     * @throws IllegalArgumentException if {@code kind} or a field's text is empty or holds white
+     *     space (nothing is sent)
      * @throws IllegalStateException if the parent's handler failed, or no answer came in time
+     * @throws InterruptedException if interrupted while waiting for the answer
      */
     public String ask(Duration timeout, String kind, Object... fields) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");

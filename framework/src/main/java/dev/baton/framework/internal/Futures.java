@@ -29,6 +29,10 @@ public final class Futures {
      * {@code future}, with "no such node" read as a null result: for steps whose node may be gone
      * by the time they run (deleted meanwhile, or by an earlier attempt), where gone is the answer.
      * Every other failure passes through, unwrapped.
+     *
+     * @param <T> the future's value
+     * @param future the step
+     * @return {@code future}'s value, null if the node was not there
      */
     public static <T> CompletableFuture<T> nullIfNoNode(CompletableFuture<T> future) {
         return future.exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException

@@ -64,6 +64,15 @@ public final class BoundedExclusion {
      * @param policy the policy the lateness comes from, for messages
      */
     public record Rules(int limit, Duration lateness, String policy) {
+        /**
+         * Checks the rules.
+         *
+         * @param limit how many may hold at once, at least 1
+         * @param lateness how long after the servers deleted a holder's node it may still believe
+         * @param policy the policy the lateness comes from, for messages
+         * @throws IllegalArgumentException if {@code limit} is below 1
+         * @throws NullPointerException if {@code lateness} or {@code policy} is null
+         */
         public Rules {
             if (limit < 1) {
                 throw new IllegalArgumentException("limit must be at least 1, was " + limit);
@@ -86,10 +95,22 @@ public final class BoundedExclusion {
      */
     public record Result(Verdict verdict, int holds, int overlaps, int excusedLate, int excusedPaused, int unjudged,
                          double latestBeliefMillis) {
+        /**
+         * The violations found, as the verdict holds them.
+         *
+         * @return one line per violation; empty if the history passed
+         */
         public List<String> violations() {
             return verdict.violations();
         }
 
+        /**
+         * One line on what was judged and excused, for a test's output: how close to the bound a
+         * passing run came.
+         *
+         * @return the counts of holds, overlaps, excused and unjudged overlaps, and the latest
+         *     belief after a deletion, in milliseconds
+         */
         public String summary() {
             return String.format("%d holds, %d overlaps (%d within the lateness bound, %d process pauses, %d unjudged), "
                 + "latest belief %.0f ms after the servers' deletion", holds, overlaps, excusedLate, excusedPaused, unjudged,
@@ -114,7 +135,16 @@ public final class BoundedExclusion {
         }
     }
 
-    /** Judges {@code history} against {@code truth} under {@code rules}. */
+    /**
+     * Judges a history against the servers' record under the rules (see the class comment).
+     *
+     * @param history the events of every actor, in index order (as {@link History} records them);
+     *     events of ops this checker does not use are skipped
+     * @param truth the servers' record of the holds' nodes, settled if it was observed (see
+     *     {@link ServerTruth#settle()})
+     * @param rules the number of holders allowed and the lateness excused
+     * @return the verdict with every violation, and the counts behind it
+     */
     public static Result check(List<Event> history, ServerTruth truth, Rules rules) {
         List<String> violations = new ArrayList<>();
         List<Hold> holds = holds(history, violations);

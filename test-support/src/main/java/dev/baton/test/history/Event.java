@@ -53,6 +53,21 @@ public record Event(long index, long nanos, String actor, Op op, String key, lon
         FENCE_REFUSED
     }
 
+    /**
+     * Checks that actor, op and key are given, and keeps an unmodifiable copy of the nodes.
+     *
+     * @param index position in the history
+     * @param nanos {@link System#nanoTime()} when it was recorded
+     * @param actor who
+     * @param op what happened
+     * @param key what it happened to
+     * @param value what goes with it, or 0
+     * @param viewZxid the last zxid the holder's client had seen when granted, or 0
+     * @param nodes the paths of the nodes the hold rests on; null is taken as none
+     * @param shared whether the hold is shared (a read lock)
+     * @throws NullPointerException if {@code actor}, {@code op} or {@code key} is null, or
+     *     {@code nodes} holds a null
+     */
     public Event {
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(op, "op");
@@ -60,7 +75,18 @@ public record Event(long index, long nanos, String actor, Op op, String key, lon
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
     }
 
-    /** An event without a view zxid, nodes or sharing. */
+    /**
+     * An event without a view zxid, nodes or sharing: an exclusive hold whose node a checker finds
+     * by its token, or any event that is not a grant.
+     *
+     * @param index position in the history
+     * @param nanos {@link System#nanoTime()} when it was recorded
+     * @param actor who
+     * @param op what happened
+     * @param key what it happened to
+     * @param value what goes with it, or 0
+     * @throws NullPointerException if {@code actor}, {@code op} or {@code key} is null
+     */
     public Event(long index, long nanos, String actor, Op op, String key, long value) {
         this(index, nanos, actor, op, key, value, 0, List.of(), false);
     }

@@ -26,7 +26,15 @@ import java.util.List;
 public final class History {
     private final List<Event> events = new ArrayList<>();
 
-    /** Records an event and returns it. */
+    /**
+     * Records an event and returns it.
+     *
+     * @param actor who
+     * @param op what happened
+     * @param key what it happened to
+     * @param value what goes with it, or 0
+     * @return the event, as recorded
+     */
     public synchronized Event record(String actor, Event.Op op, String key, long value) {
         return add(actor, op, key, value, 0, List.of(), false, System.nanoTime());
     }
@@ -38,7 +46,14 @@ public final class History {
         return event;
     }
 
-    /** {@code actor} holds {@code key} now, with {@code fencingToken}. Call it after the acquisition returned. */
+    /**
+     * {@code actor} holds {@code key} now, with {@code fencingToken}. Call it after the acquisition returned.
+     *
+     * @param actor who
+     * @param key the lock's path
+     * @param fencingToken the hold's token
+     * @return the event, as recorded
+     */
     public Event acquired(String actor, String key, long fencingToken) {
         return record(actor, Event.Op.ACQUIRED, key, fencingToken);
     }
@@ -47,18 +62,38 @@ public final class History {
      * {@code actor} holds {@code key} now, with {@code fencingToken}, granted on a view of the
      * servers up to {@code viewZxid} (see {@link Zxids#lastSeen}), resting on {@code nodes}
      * (empty: found by the token), {@code shared} or exclusive.
+     *
+     * @param actor who
+     * @param key the lock's path
+     * @param fencingToken the grant's fencing token
+     * @param viewZxid the last zxid the actor's client had seen at the grant
+     * @param nodes the nodes the grant rests on
+     * @param shared whether the grant is shared (a read lock) or exclusive
+     * @return the event, as recorded
      */
     public synchronized Event acquired(String actor, String key, long fencingToken, long viewZxid, List<String> nodes,
                                        boolean shared) {
         return add(actor, Event.Op.ACQUIRED, key, fencingToken, viewZxid, nodes, shared, System.nanoTime());
     }
 
-    /** {@code actor} stops acting as the holder of {@code key}. Call it before the release. */
+    /**
+     * {@code actor} stops acting as the holder of {@code key}. Call it before the release.
+     *
+     * @param actor who
+     * @param key the lock's path
+     * @return the event, as recorded
+     */
     public Event released(String actor, String key) {
         return record(actor, Event.Op.RELEASED, key, 0);
     }
 
-    /** {@code actor} learned its hold on {@code key} was lost. */
+    /**
+     * {@code actor} learned its hold on {@code key} was lost.
+     *
+     * @param actor who
+     * @param key the lock's path
+     * @return the event, as recorded
+     */
     public Event lost(String actor, String key) {
         return record(actor, Event.Op.LOST, key, 0);
     }
@@ -67,6 +102,11 @@ public final class History {
      * {@code actor}'s process was stopped from {@code fromNanos} to {@code toNanos}
      * ({@link System#nanoTime()} of this JVM); see {@link Event.Op#PAUSED}. Record it once the
      * process runs again.
+     *
+     * @param actor who
+     * @param fromNanos when the pause began
+     * @param toNanos when it ended
+     * @return the event, as recorded
      */
     public synchronized Event paused(String actor, long fromNanos, long toNanos) {
         if (toNanos - fromNanos < 0) {
@@ -75,21 +115,34 @@ public final class History {
         return add(actor, Event.Op.PAUSED, "process", toNanos, 0, List.of(), false, fromNanos);
     }
 
-    /** A fenced resource {@code resource} accepted (or refused) {@code actor}'s write with {@code token}. */
+    /**
+     * A fenced resource {@code resource} accepted (or refused) {@code actor}'s write with {@code token}.
+     *
+     * @param actor who wrote
+     * @param resource the fenced resource
+     * @param token the token the write carried
+     * @param accepted whether the resource accepted it
+     * @return the event, as recorded
+     */
     public Event fencedWrite(String actor, String resource, long token, boolean accepted) {
         return record(actor, accepted ? Event.Op.FENCED_WRITE : Event.Op.FENCE_REFUSED, resource, token);
     }
 
-    /** Every event so far, in order. */
+    /** {@return every event so far, in order} */
     public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 
+    /** {@return how many events there are} */
     public synchronized int size() {
         return events.size();
     }
 
-    /** How many events of {@code op} there are. */
+    /**
+     * {@return how many events of {@code op} there are}
+     *
+     * @param op the kind of event
+     */
     public synchronized long count(Event.Op op) {
         return events.stream().filter(e -> e.op() == op).count();
     }

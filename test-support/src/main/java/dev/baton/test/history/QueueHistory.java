@@ -29,7 +29,24 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class QueueHistory {
     /** What happened. */
-    public enum Kind { PUT, PUT_UNCERTAIN, STARTED, COMPLETED, SESSION_ENDED, CONSUMER_DIED, DEAD_LETTERED, ACKED }
+    public enum Kind {
+        /** A put returned: the item is in the queue. */
+        PUT,
+        /** A put failed in a way that leaves open whether the item is in the queue. */
+        PUT_UNCERTAIN,
+        /** A consumer started working on an item, under a session. */
+        STARTED,
+        /** A consumer finished an item, under a session. */
+        COMPLETED,
+        /** The test ended a session (its claims are lost). */
+        SESSION_ENDED,
+        /** A consumer process died (what it had taken and not completed may be lost). */
+        CONSUMER_DIED,
+        /** An item became a dead letter. */
+        DEAD_LETTERED,
+        /** The servers acknowledged an item: its node was deleted (found by {@code checkAgainstServers}). */
+        ACKED
+    }
 
     /** One event; {@code order} is its position in the history. */
     public record Event(long order, Kind kind, String actor, String item, long session) {
@@ -37,6 +54,7 @@ public final class QueueHistory {
 
     /** The outcome of a check: the problems found, none if it held. */
     public record Verdict(String check, List<String> problems) {
+        /** {@return whether the check found no problem} */
         public boolean ok() {
             return problems.isEmpty();
         }
@@ -53,30 +71,72 @@ public final class QueueHistory {
     private final AtomicLong clock = new AtomicLong();
     private final List<Event> events = new ArrayList<>();
 
+    /**
+     * Records that {@code producer}'s put of {@code item} returned.
+     *
+     * @param producer who put it
+     * @param item the item (unique in the run)
+     */
     public void put(String producer, String item) {
         add(Kind.PUT, producer, item, 0);
     }
 
+    /**
+     * Records that {@code producer}'s put of {@code item} failed without saying whether the item is in the
+     * queue.
+     *
+     * @param producer who put it
+     * @param item the item (unique in the run)
+     */
     public void putUncertain(String producer, String item) {
         add(Kind.PUT_UNCERTAIN, producer, item, 0);
     }
 
+    /**
+     * Records that {@code consumer} started on {@code item} under {@code session}.
+     *
+     * @param consumer who consumes it
+     * @param item the item
+     * @param session the consumer's session id at that moment
+     */
     public void started(String consumer, String item, long session) {
         add(Kind.STARTED, consumer, item, session);
     }
 
+    /**
+     * Records that {@code consumer} finished {@code item} under {@code session}.
+     *
+     * @param consumer who consumed it
+     * @param item the item
+     * @param session the consumer's session id at that moment
+     */
     public void completed(String consumer, String item, long session) {
         add(Kind.COMPLETED, consumer, item, session);
     }
 
+    /**
+     * Records that the test ended {@code session}.
+     *
+     * @param session the session id
+     */
     public void sessionEnded(long session) {
         add(Kind.SESSION_ENDED, null, null, session);
     }
 
+    /**
+     * Records that {@code consumer}'s process died.
+     *
+     * @param consumer who
+     */
     public void consumerDied(String consumer) {
         add(Kind.CONSUMER_DIED, consumer, null, 0);
     }
 
+    /**
+     * Records that {@code item} became a dead letter.
+     *
+     * @param item the item
+     */
     public void deadLettered(String item) {
         add(Kind.DEAD_LETTERED, null, item, 0);
     }
@@ -88,16 +148,20 @@ public final class QueueHistory {
     /**
      * The servers' acknowledgement of {@code item}: its node was deleted, with the claim of
      * {@code session} (0: no claim went with it). Recorded by {@link #checkAgainstServers}.
+     *
+     * @param item the item
+     * @param session the session whose claim went with the deletion, or 0
      */
     public void acked(String item, long session) {
         add(Kind.ACKED, null, item, session);
     }
 
+    /** {@return every event so far, in order} */
     public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 
-    /** How many distinct items were completed at least once. */
+    /** {@return how many distinct items were completed at least once} */
     public synchronized int completedItems() {
         Set<String> done = new HashSet<>();
         for (Event e : events) {
@@ -108,7 +172,7 @@ public final class QueueHistory {
         return done.size();
     }
 
-    /** Whether every certainly-put item has been completed at least once. */
+    /** {@return whether every certainly-put item has been completed at least once} */
     public synchronized boolean allPutItemsCompleted() {
         Set<String> done = new HashSet<>();
         for (Event e : events) {
@@ -125,6 +189,8 @@ public final class QueueHistory {
      * completion started (the others ran on while their claim was already lost, which ZooKeeper
      * cannot prevent; the queue must not have acknowledged them). Items put uncertainly may be
      * completed once or not at all. Nothing else may be completed.
+     *
+     * @return the verdict
      */
     public synchronized Verdict checkExactlyOnce() {
         List<String> problems = new ArrayList<>();
@@ -153,6 +219,8 @@ public final class QueueHistory {
      * Plain (at-most-once) delivery: no item completed twice, nothing completed that was not put,
      * and every certainly-put item completed, dead-lettered, or started by a consumer that then
      * died without completing it (the loss the plain mode admits).
+     *
+     * @return the verdict
      */
     public synchronized Verdict checkAtMostOnce() {
         List<String> problems = new ArrayList<>();
@@ -180,6 +248,8 @@ public final class QueueHistory {
     /**
      * Per-producer FIFO: each producer's items were first completed in the order it put them
      * (meaningful when one consumer thread consumes).
+     *
+     * @return the verdict
      */
     public synchronized Verdict checkFifoPerProducer() {
         List<String> problems = new ArrayList<>();
@@ -295,9 +365,16 @@ public final class QueueHistory {
      * whose zxid the truth knows only as a bound, a second delivery whose claim the truth does
      * not hold (no claim of that item by the session the consumer ran under).
      *
+     * @param truth the servers' record, watching {@code queuePath} and {@code lockPath}; settled,
+     *     or the owners and data it lacks leave items unjudged
+     * @param queuePath the queue's folder; its item nodes may lie in subfolders (shards)
+     * @param lockPath the folder of the claims: the claim of item node {@code <queuePath>/a/b} is
+     *     {@code <lockPath>/a-b}
      * @param itemPrefix how item node names start ({@code queue-}); other nodes under the queue
      *     path (shards, receipts) are not items
      * @param itemIds finds the items named in an item node's data
+     * @return the problems found (empty if delivery was guaranteed), with the unjudged counts by
+     *     reason in the verdict's name
      */
     public Verdict checkAgainstServers(ServerTruth truth, String queuePath, String lockPath, String itemPrefix,
                                        java.util.function.Function<byte[], List<String>> itemIds) {

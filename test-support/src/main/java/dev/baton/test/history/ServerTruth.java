@@ -67,6 +67,7 @@ public final class ServerTruth implements AutoCloseable {
     /**
      * One life of a node (a path may live several times).
      *
+     * @param path the node's full path
      * @param czxid creation zxid, or -1 if neither an observer nor the logs knew the creation
      * @param createdNanos earliest time the creation was known (an observer heard it or a later transaction)
      * @param dzxid deletion zxid (an upper bound if {@code deletionExact} is false), or 0 while it lives
@@ -79,22 +80,50 @@ public final class ServerTruth implements AutoCloseable {
      */
     public record Node(String path, long czxid, long createdNanos, long dzxid, long deletedNanos, boolean deletionExact,
                        long owner, byte[] data, long deletedNanosFloor) {
-        /** A node whose deletion time is known to the observers' precision (floor = the time heard). */
+        /**
+         * A node whose deletion time is known to the observers' precision: the floor on its
+         * deletion time is the time it was heard ({@code deletedNanosFloor = deletedNanos}).
+         *
+         * @param path the node's full path
+         * @param czxid creation zxid, or -1 if unknown
+         * @param createdNanos earliest time the creation was known
+         * @param dzxid deletion zxid, or 0 while it lives
+         * @param deletedNanos upper bound on when the deletion was committed, also taken as its
+         *     lower bound; 0 while it lives
+         * @param deletionExact whether {@code dzxid} is the deletion's own zxid, not a listing's bound
+         * @param owner the owner session of an ephemeral node, or 0 if none or unknown
+         * @param data its data at creation, or null if unknown
+         */
         public Node(String path, long czxid, long createdNanos, long dzxid, long deletedNanos, boolean deletionExact,
                     long owner, byte[] data) {
             this(path, czxid, createdNanos, dzxid, deletedNanos, deletionExact, owner, data, deletedNanos);
         }
 
+        /**
+         * Whether this life has ended.
+         *
+         * @return {@code true} if a deletion is known ({@code dzxid} is set), exact or not
+         */
         public boolean deleted() {
             return dzxid != 0;
         }
 
-        /** Whether the node still existed at the servers' state {@code zxid} (created at or before it, deleted after). */
+        /**
+         * Whether the node existed in the servers' state as of {@code zxid}.
+         *
+         * @param zxid a transaction id; the state meant is the one just after that transaction
+         * @return {@code true} if it was created at or before {@code zxid} and not deleted at or
+         *     before it
+         */
         public boolean existedAt(long zxid) {
             return czxid <= zxid && (dzxid == 0 || dzxid > zxid);
         }
 
-        /** The last path segment. */
+        /**
+         * The node's own name, such as a sequential node's {@code lock-0000000007}.
+         *
+         * @return the last segment of {@link #path()}
+         */
         public String name() {
             return path.substring(path.lastIndexOf('/') + 1);
         }
@@ -126,6 +155,7 @@ public final class ServerTruth implements AutoCloseable {
     /**
      * When the servers ended a session, from their logs.
      *
+     * @param session the session id
      * @param zxid the zxid of the session's close (expiry or close)
      * @param nanos upper bound on when that was committed
      * @param floorNanos lower bound on when that was committed
@@ -165,7 +195,13 @@ public final class ServerTruth implements AutoCloseable {
      * (which need not exist yet), and returns once one observer has listed the folders: from then on nothing under them escapes
      * the truth (the listing holds what existed, {@link #settle()} reads what came after).
      *
-     * @throws IllegalStateException if no observer could list the folders within 20 seconds
+     * @param ensemble the servers to observe, one observer each
+     * @param roots the folders to watch, with everything below them; they need not exist yet
+     * @return the truth, recording until {@link #close()}
+     * @throws IllegalStateException if no observer could list the folders within 20 seconds (the
+     *     observers are closed)
+     * @throws InterruptedException if interrupted while waiting for the first listing
+     * @throws NullPointerException if {@code ensemble}, {@code roots} or one of the roots is null
      */
     public static ServerTruth watch(EmbeddedEnsemble ensemble, Collection<String> roots) throws InterruptedException {
         Objects.requireNonNull(ensemble, "ensemble");
@@ -188,7 +224,13 @@ public final class ServerTruth implements AutoCloseable {
         return truth;
     }
 
-    /** A truth written down rather than observed: for checkers' own tests. */
+    /**
+     * A truth written down rather than observed: for checkers' own tests. It has no observers and
+     * no logs, so {@link #settle()} does nothing and {@link #settled()} stays false.
+     *
+     * @param nodes every life the servers are to have had, each node taken as given
+     * @return a truth holding exactly those lives
+     */
     public static ServerTruth of(List<Node> nodes) {
         ServerTruth truth = new ServerTruth(null, List.of());
         for (Node n : nodes) {
@@ -251,32 +293,58 @@ public final class ServerTruth implements AutoCloseable {
         }
     }
 
-    /** How long reading the logs has taken, in all. */
+    /**
+     * How long reading the logs has taken, for reports of a run's cost.
+     *
+     * @return milliseconds spent in {@link #settle()}, summed over every call
+     */
     public synchronized long settleMillis() {
         return settleMillis;
     }
 
-    /** Whether {@link #settle()} has read the servers' logs. */
+    /**
+     * Whether the servers' logs have been read.
+     *
+     * @return {@code true} once {@link #settle()} has run on an observed truth, even if some logs
+     *     could not be read (see {@link #logProblems()})
+     */
     public synchronized boolean settled() {
         return settled;
     }
 
-    /** What {@link #settle()} could not read (empty: the logs were read whole). */
+    /**
+     * What {@link #settle()} could not read.
+     *
+     * @return one line per problem, from every call so far; empty if the logs were read whole
+     */
     public synchronized List<String> logProblems() {
         return logProblems;
     }
 
-    /** How many creations or deletions the observers had missed and the logs supplied. */
+    /**
+     * How many creations or deletions the observers had missed and the logs supplied.
+     *
+     * @return the count over every {@link #settle()} so far; 0 before the first
+     */
     public synchronized int fromLogs() {
         return fromLogs;
     }
 
-    /** When the servers ended {@code session}, if they did (known only after {@link #settle()}). */
+    /**
+     * When the servers ended a session, if they did. Known only after {@link #settle()}.
+     *
+     * @param session the session id
+     * @return its end, or empty if the logs read so far hold no close or expiry of it
+     */
     public synchronized Optional<SessionEnd> sessionEnd(long session) {
         return Optional.ofNullable(sessionEnds.get(session));
     }
 
-    /** Every node life seen so far. */
+    /**
+     * Every node life known so far.
+     *
+     * @return a snapshot of every life of every path, in no particular order
+     */
     public synchronized List<Node> nodes() {
         List<Node> out = new ArrayList<>();
         lives.values().forEach(list -> list.forEach(l -> out.add(l.snapshot())));
@@ -286,13 +354,23 @@ public final class ServerTruth implements AutoCloseable {
     /**
      * The node created at {@code czxid} (a fencing token names its node this way); if one
      * transaction created several watched nodes, the first of them.
+     *
+     * @param czxid the creation zxid
+     * @return a snapshot of that life, or empty if no watched node is known to have been created
+     *     by that transaction
      */
     public synchronized Optional<Node> byCzxid(long czxid) {
         List<Life> created = byCzxid.getOrDefault(czxid, List.of());
         return created.isEmpty() ? Optional.empty() : Optional.of(created.get(0).snapshot());
     }
 
-    /** Every life of {@code path}, oldest first. */
+    /**
+     * Every life of a path.
+     *
+     * @param path the node's full path
+     * @return snapshots of its lives, by creation zxid (oldest first; a life whose creation is
+     *     unknown, czxid -1, comes first); empty if none is known
+     */
     public synchronized List<Node> lives(String path) {
         List<Node> out = new ArrayList<>();
         lives.getOrDefault(path, List.of()).forEach(l -> out.add(l.snapshot()));
@@ -300,7 +378,13 @@ public final class ServerTruth implements AutoCloseable {
         return out;
     }
 
-    /** The life of {@code path} that existed at {@code zxid}, if any. */
+    /**
+     * The life of a path that existed in the servers' state as of a zxid.
+     *
+     * @param path the node's full path
+     * @param zxid a transaction id, as {@link Node#existedAt(long)} takes it
+     * @return a snapshot of that life, or empty if the node did not exist then
+     */
     public synchronized Optional<Node> lifeAt(String path, long zxid) {
         return lives(path).stream().filter(n -> n.existedAt(zxid)).findFirst();
     }
@@ -309,16 +393,28 @@ public final class ServerTruth implements AutoCloseable {
      * How many deletions are known only by a listing after a reconnect, with an upper bound for a
      * zxid: before {@link #settle()}, those the observers missed; after it, those the logs did not
      * confirm (0 when the logs were read whole).
+     *
+     * @return the number of such deletions now
      */
     public synchronized int inexactDeletions() {
         return inexact;
     }
 
-    /** The observers' own log: connections lost and found again, listings. */
+    /**
+     * The observers' own log, to explain a doubtful verdict: connections lost and found again,
+     * listings that failed, disagreements between the observers and the logs.
+     *
+     * @return a copy of the lines so far, oldest first
+     */
     public List<String> log() {
         return List.copyOf(log);
     }
 
+    /**
+     * Stops the observers and closes their sessions. What was recorded stays readable.
+     *
+     * @throws InterruptedException if interrupted while waiting for an observer to stop
+     */
     @Override
     public void close() throws InterruptedException {
         closed = true;

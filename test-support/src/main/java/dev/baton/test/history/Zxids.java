@@ -32,7 +32,13 @@ public final class Zxids {
     private Zxids() {
     }
 
-    /** The last zxid {@code zooKeeper} has seen in a reply, or 0 if none. */
+    /**
+     * The last zxid a ZooKeeper handle has seen in a reply.
+     *
+     * @param zooKeeper the handle
+     * @return the zxid in the header of its latest reply, or 0 if it has had none
+     * @throws IllegalStateException if the handle's connection cannot be read
+     */
     public static long lastSeen(ZooKeeper zooKeeper) {
         try {
             return ((ClientCnxn) CNXN.get(zooKeeper)).getLastZxid();
@@ -41,7 +47,15 @@ public final class Zxids {
         }
     }
 
-    /** The last zxid {@code client}'s current handle has seen, or 0 if it has none. */
+    /**
+     * The last zxid a client's current handle has seen: record it as an {@link Event#viewZxid()}
+     * right after a grant returns.
+     *
+     * @param client the client
+     * @return the zxid in the header of its current handle's latest reply, or 0 if it has no
+     *     handle or the handle has had no reply
+     * @throws IllegalStateException if the handle's connection cannot be read
+     */
     public static long lastSeen(BatonClient client) {
         ZooKeeper handle = client.zookeeper();
         return handle == null ? 0 : lastSeen(handle);
