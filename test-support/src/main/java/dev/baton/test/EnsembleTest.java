@@ -45,6 +45,8 @@ public @interface EnsembleTest {
     /**
      * The longest session timeout the servers grant, in milliseconds: a client that asks for more
      * gets this (the servers clamp it), as production ensembles often do. Default 60 s.
+     *
+     * @return the servers' maximum session timeout, in milliseconds
      */
     int maxSessionTimeoutMillis() default 60_000;
 }

@@ -44,12 +44,24 @@ public final class LockFaults {
     /** Something held through a client, and its release (run on the thread that took it). */
     @FunctionalInterface
     public interface Held {
+        /**
+         * Releases the hold.
+         *
+         * @throws Exception whatever the recipe's release throws (the scenario judges it)
+         */
         void release() throws Exception;
     }
 
     /** Takes a hold through {@code client} (on the thread that will release it). */
     @FunctionalInterface
     public interface Taker {
+        /**
+         * Takes the hold.
+         *
+         * @param client the client to take it through
+         * @return the hold, to release later on the same thread
+         * @throws Exception whatever the recipe's acquisition throws
+         */
         Held take(BatonClient client) throws Exception;
     }
 
@@ -108,6 +120,13 @@ public final class LockFaults {
      * say so with an {@link OwnershipLostException} (a recipe's subclass of it) instead of
      * returning as if all were well. {@code taker} takes the hold and the release runs on the
      * same thread, under {@code policy}.
+     *
+     * @param ensemble the test's ensemble
+     * @param policy the holder's client's error policy
+     * @param taker takes the hold through the client it is given
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if taking or releasing failed otherwise than expected
+     * @throws TimeoutException if a step did not complete in time
      */
     public static void releaseUnheardAfterTheSessionEndedIsLoud(EmbeddedEnsemble ensemble, ErrorPolicy policy, Taker taker)
         throws InterruptedException, ExecutionException, TimeoutException {
