@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Guaranteed deletes against a real read-only server: a server of a three-server ensemble,
  * started with {@code readonlymode.enabled}, whose two peers are stopped. ZooKeeper 3.9 refuses
- * the quorum's sessions there ({@code ReadOnlyServer} in test-support explains), so a client that
- * can be read-only gets there with a new session, after the old one is lost — and that session
- * gets NOTREADONLY for every write.
+ * the quorum's sessions there ({@code ReadOnlyServer} in test-support explains; that staging
+ * cannot serve here, because its writes still reach a writable server), and creates only local
+ * sessions (hence {@code localSessions}). So a client that can be read-only gets there with a
+ * new session, after the old one is lost — and that session gets NOTREADONLY for every write.
  */
 class ReadOnlyServerDeletesTest {
     private static final String READ_ONLY_MODE = "readonlymode.enabled";
@@ -47,7 +48,7 @@ class ReadOnlyServerDeletesTest {
      */
     @Test
     void aGuaranteedDeleteOutlastsAReadOnlyServerAndIsDoneOnceTheQuorumIsBack() throws Exception {
-        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).build()) {
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).localSessions(true).build()) {
             ensemble.start();
             int survivor = 3;
             List<Integer> peers = List.of(1, 2);

@@ -103,6 +103,8 @@ public final class QuorumNode implements ServerNode {
         p.setProperty("minSessionTimeout", Long.toString(settings.minSessionTimeout().toMillis()));
         p.setProperty("maxSessionTimeout", Long.toString(settings.maxSessionTimeout().toMillis()));
         p.setProperty("maxClientCnxns", Integer.toString(settings.maxClientConnections()));
+        p.setProperty("localSessionsEnabled", Boolean.toString(settings.localSessions()));
+        p.setProperty("localSessionsUpgradingEnabled", Boolean.toString(settings.localSessions()));
         p.setProperty("reconfigEnabled", "false");
         p.setProperty("standaloneEnabled", "false");
         String host = InetAddress.getLoopbackAddress().getHostAddress();
