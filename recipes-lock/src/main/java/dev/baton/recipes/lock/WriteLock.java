@@ -141,7 +141,8 @@ public final class WriteLock implements AutoCloseable {
             mine.whenComplete((held, e) -> settled(r, held, e));
         }
         try {
-            CompletableFuture.anyOf(firstLook, mine).get();
+            // wait for either without throwing: how it ended is read from the futures below
+            CompletableFuture.anyOf(firstLook, mine).exceptionally(e -> null).get();
             if (mine.isCancelled()) {
                 return false; // unlock() on another thread gave the place up while we looked
             }

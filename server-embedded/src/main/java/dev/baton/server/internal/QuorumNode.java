@@ -85,6 +85,8 @@ public final class QuorumNode implements ServerNode {
         created.setCnxnFactory(connections);
         created.setLearnerType(config.getPeerType());
         created.setSyncEnabled(config.getSyncEnabled());
+        created.enableLocalSessions(config.areLocalSessionsEnabled());
+        created.enableLocalSessionsUpgrading(config.isLocalSessionsUpgradingEnabled());
         created.setQuorumListenOnAllIPs(false);
         created.setMultiAddressEnabled(false);
         created.initialize();
