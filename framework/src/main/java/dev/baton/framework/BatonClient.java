@@ -74,7 +74,13 @@ public interface BatonClient extends AutoCloseable {
     /** {@return the current session's id, 0 before the first connection} */
     long sessionId();
 
-    /** {@return the session timeout the servers granted (the requested one before the first connection)} */
+    /**
+     * The session timeout the servers last granted, which may be less than the one asked for (the
+     * servers clamp it to their bounds). It stays the granted one while disconnected; before the
+     * first connection it is the requested one.
+     *
+     * @return the granted session timeout (the requested one before the first connection)
+     */
     Duration negotiatedSessionTimeout();
 
     /**

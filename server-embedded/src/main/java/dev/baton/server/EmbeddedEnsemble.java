@@ -67,7 +67,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         List<NodeSpec> specs = layout.specs();
         this.settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
             builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
-            builder.maxClientConnections);
+            builder.maxClientConnections, builder.localSessions);
         for (NodeSpec spec : specs) {
             ServerNode node;
             if (mode == ServerMode.CHILD_PROCESSES) {
@@ -394,6 +394,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private int syncLimit = 6;
         private boolean forceSync;
         private int maxClientConnections;
+        private boolean localSessions;
         private Duration startTimeout = Duration.ofSeconds(30);
         private ServerMode mode = ServerMode.IN_PROCESS;
 
@@ -482,6 +483,21 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             }
             this.minSessionTimeout = min;
             this.maxSessionTimeout = max;
+            return this;
+        }
+
+        /**
+         * Sessions start local to the server they connect to, and become global (known to the
+         * quorum) when they first create an ephemeral node: ZooKeeper's {@code localSessionsEnabled}
+         * with {@code localSessionsUpgradingEnabled}. Needed for read-only mode (a server started
+         * with the JVM property {@code readonlymode.enabled} that lost its quorum): such a server
+         * can create local sessions only. Default off.
+         *
+         * @param on whether sessions start local
+         * @return this builder
+         */
+        public Builder localSessions(boolean on) {
+            this.localSessions = on;
             return this;
         }
 

@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * client sees a disconnect and, if the cut lasts longer than its session timeout, an expired
  * session. {@link #delay(Duration)} holds every chunk of data in each direction for that long
  * (order is kept). {@link #pause()} keeps connections open but forwards nothing until
- * {@link #resume()}: the client looks like a process that stopped answering, without a socket
- * error on either side.
+ * {@link #resume()} — not even a close from the other side: the client looks like a process that
+ * stopped answering, and hears nothing, not even the servers dropping its connection.
  *
  * <pre>{@code
  * try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1))) {
@@ -277,11 +277,10 @@ public final class ChaosProxy implements AutoCloseable {
             try (OutputStream out = to.getOutputStream()) {
                 while (true) {
                     Chunk chunk = chunks.take();
-                    if (chunk.bytes == END) {
-                        break;
-                    }
+                    // a close is forwarded like data, in order: a paused link hides it too (a
+                    // server that ends the connection of a frozen client is not heard by it)
                     awaitForwarding(chunk.arrivedNanos);
-                    if (!links.contains(link)) {
+                    if (chunk.bytes == END || !links.contains(link)) {
                         break;
                     }
                     out.write(chunk.bytes);

@@ -41,4 +41,12 @@ public @interface EnsembleTest {
 
     /** {@return session timeout of the {@code BatonClient}s injected into test parameters, in milliseconds} */
     int clientSessionTimeoutMillis() default 10_000;
+
+    /**
+     * The longest session timeout the servers grant, in milliseconds: a client that asks for more
+     * gets this (the servers clamp it), as production ensembles often do. Default 60 s.
+     *
+     * @return the servers' maximum session timeout, in milliseconds
+     */
+    int maxSessionTimeoutMillis() default 60_000;
 }

@@ -169,6 +169,8 @@ public final class ProcessNode implements ServerNode {
         lines.add("minSessionTimeout=" + settings.minSessionTimeout().toMillis());
         lines.add("maxSessionTimeout=" + settings.maxSessionTimeout().toMillis());
         lines.add("maxClientCnxns=" + settings.maxClientConnections());
+        lines.add("localSessionsEnabled=" + settings.localSessions());
+        lines.add("localSessionsUpgradingEnabled=" + settings.localSessions());
         lines.add("reconfigEnabled=false");
         if (members.size() > 1) {
             lines.add("standaloneEnabled=false");

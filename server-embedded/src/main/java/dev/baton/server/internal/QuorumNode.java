@@ -85,6 +85,8 @@ public final class QuorumNode implements ServerNode {
         created.setCnxnFactory(connections);
         created.setLearnerType(config.getPeerType());
         created.setSyncEnabled(config.getSyncEnabled());
+        created.enableLocalSessions(config.areLocalSessionsEnabled());
+        created.enableLocalSessionsUpgrading(config.isLocalSessionsUpgradingEnabled());
         created.setQuorumListenOnAllIPs(false);
         created.setMultiAddressEnabled(false);
         created.initialize();
@@ -103,6 +105,8 @@ public final class QuorumNode implements ServerNode {
         p.setProperty("minSessionTimeout", Long.toString(settings.minSessionTimeout().toMillis()));
         p.setProperty("maxSessionTimeout", Long.toString(settings.maxSessionTimeout().toMillis()));
         p.setProperty("maxClientCnxns", Integer.toString(settings.maxClientConnections()));
+        p.setProperty("localSessionsEnabled", Boolean.toString(settings.localSessions()));
+        p.setProperty("localSessionsUpgradingEnabled", Boolean.toString(settings.localSessions()));
         p.setProperty("reconfigEnabled", "false");
         p.setProperty("standaloneEnabled", "false");
         String host = InetAddress.getLoopbackAddress().getHostAddress();
