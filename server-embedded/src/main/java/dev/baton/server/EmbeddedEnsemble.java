@@ -2,6 +2,7 @@ package dev.baton.server;
 
 import dev.baton.server.internal.Layout;
 import dev.baton.server.internal.NodeSpec;
+import dev.baton.server.internal.PeerProxies;
 import dev.baton.server.internal.PortReservation;
 import dev.baton.server.internal.ProcessNode;
 import dev.baton.server.internal.QuorumNode;
@@ -17,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -35,10 +38,17 @@ import java.util.stream.Collectors;
  * every server thread to end, frees the ports and deletes the data unless the caller chose the
  * data folder.
  *
+ * <p>Partitions between servers. Built with {@link Builder#peerProxies(boolean) peerProxies(true)},
+ * every server-to-server connection (Zab's quorum port and the election port, for each directed
+ * pair) runs through a loopback proxy in this JVM, in either mode; {@link #isolate(int)} and
+ * {@link #partition(Set)} cut routes, {@link #healPartitions()} restores them, and the servers
+ * reconnect by themselves.
+ *
  * <p>Guarantees and caveats: some ZooKeeper server settings are JVM-wide system properties (TTL
  * nodes enabled, four-letter words, the container-reaper interval, no admin web server); the
  * first in-process ensemble sets them unless the user already has. {@code forceSync} is per
- * ensemble.
+ * ensemble. With peer proxies, each server binds its quorum and election ports on every interface
+ * (see {@code PeerView} for why); client ports stay on the loopback address.
  *
  * <pre>{@code
  * try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).build()) {
@@ -57,6 +67,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private final Duration startTimeout;
     private final ServerSettings settings;
     private final Map<Integer, ServerNode> nodes = new TreeMap<>();
+    /** The proxies between servers, or null without {@link Builder#peerProxies(boolean)}. */
+    private final PeerProxies peers;
     private volatile boolean closed;
 
     private EmbeddedEnsemble(Builder builder, Layout layout) {
@@ -71,13 +83,23 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         for (NodeSpec spec : specs) {
             ServerNode node;
             if (mode == ServerMode.CHILD_PROCESSES) {
-                node = new ProcessNode(spec, specs, settings);
+                node = new ProcessNode(spec, layout.viewFrom(spec.id()), settings);
             } else if (specs.size() == 1) {
                 node = new StandaloneNode(spec, settings, name);
             } else {
-                node = new QuorumNode(spec, specs, settings, name);
+                node = new QuorumNode(spec, layout.viewFrom(spec.id()), settings, name);
             }
             nodes.put(spec.id(), node);
+        }
+        this.peers = layout.routes().isEmpty() ? null : startPeerProxies(layout);
+    }
+
+    private PeerProxies startPeerProxies(Layout layout) {
+        try {
+            return PeerProxies.start(layout, name);
+        } catch (IOException e) {
+            layout.release();
+            throw new EnsembleException("cannot bind the proxies between servers on their reserved ports: " + e.getMessage(), e);
         }
     }
 
@@ -246,6 +268,82 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         return mode;
     }
 
+    /** {@link #isolate(int, PartitionStyle)} with {@link PartitionStyle#CLOSE}. */
+    public void isolate(int id) {
+        isolate(id, PartitionStyle.CLOSE);
+    }
+
+    /**
+     * Cuts server {@code id} off from every other server (its clients still reach it). An isolated
+     * leader loses its quorum and stops serving; the others elect a leader among themselves. An
+     * isolated follower loses its leader: with {@link PartitionStyle#CLOSE} at once, with
+     * {@link PartitionStyle#SILENT} only after {@code syncLimit} ticks, answering its clients'
+     * pings and reads meanwhile.
+     *
+     * @throws UnsupportedOperationException if the ensemble was built without
+     *     {@link Builder#peerProxies(boolean) peerProxies(true)}
+     */
+    public void isolate(int id, PartitionStyle style) {
+        partition(Set.of(id), style);
+    }
+
+    /** {@link #partition(Set, PartitionStyle)} with {@link PartitionStyle#CLOSE}. */
+    public void partition(Set<Integer> side) {
+        partition(side, PartitionStyle.CLOSE);
+    }
+
+    /**
+     * Splits the servers in two: those in {@code side} and the rest can no longer reach each other
+     * (Zab and election traffic, both ways). Cuts add up: a later call cuts more routes without
+     * healing earlier ones, until {@link #healPartitions()}. Partitions outlive a server's
+     * restart, and work in both {@link ServerMode}s.
+     *
+     * @throws IllegalArgumentException unless {@code side} holds some but not all server ids
+     * @throws UnsupportedOperationException if the ensemble was built without
+     *     {@link Builder#peerProxies(boolean) peerProxies(true)}
+     */
+    public void partition(Set<Integer> side, PartitionStyle style) {
+        ensureOpen();
+        Objects.requireNonNull(side, "side");
+        Objects.requireNonNull(style, "style");
+        PeerProxies proxies = peerProxies("partition(" + side + ")");
+        side.forEach(this::node);
+        if (side.isEmpty() || side.size() >= nodes.size()) {
+            throw new IllegalArgumentException("a partition side must hold some but not all of the servers "
+                + nodes.keySet() + ", was " + side);
+        }
+        for (int inside : side) {
+            for (int outside : nodes.keySet()) {
+                if (!side.contains(outside)) {
+                    proxies.cut(inside, outside, style == PartitionStyle.SILENT);
+                }
+            }
+        }
+    }
+
+    /** Restores every route between servers; they reconnect and the minority catches up with the leader. */
+    public void healPartitions() {
+        ensureOpen();
+        peerProxies("healPartitions()").healAll();
+    }
+
+    /**
+     * The servers whose traffic reaches server {@code id} (itself included): all of them unless a
+     * partition cuts some off.
+     */
+    public Set<Integer> reachableFrom(int id) {
+        node(id);
+        return peers == null ? new TreeSet<>(nodes.keySet()) : peers.reachableFrom(id);
+    }
+
+    private PeerProxies peerProxies(String operation) {
+        if (peers == null) {
+            throw new UnsupportedOperationException(operation + " needs an ensemble built with peerProxies(true)"
+                + (nodes.size() == 1 ? " and at least two servers" : "") + "; this one connects its servers directly");
+        }
+        return peers;
+    }
+
     private ProcessNode processNode(int id, String operation) {
         ServerNode node = node(id);
         if (node instanceof ProcessNode process) {
@@ -286,6 +384,9 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             } catch (RuntimeException e) {
                 failures.add(e);
             }
+        }
+        if (peers != null) {
+            peers.close();
         }
         layout.release();
         if (!failures.isEmpty()) {
@@ -367,8 +468,20 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private int maxClientConnections;
         private Duration startTimeout = Duration.ofSeconds(30);
         private ServerMode mode = ServerMode.IN_PROCESS;
+        private boolean peerProxies;
 
         private Builder() {
+        }
+
+        /**
+         * Whether every server-to-server connection runs through a loopback proxy in this JVM, so
+         * that {@link #isolate(int)} and {@link #partition(Set)} can cut servers apart. Off by
+         * default: the proxies add a hop (two threads per direction of each connection) to every
+         * Zab message. Needs two or more servers.
+         */
+        public Builder peerProxies(boolean on) {
+            this.peerProxies = on;
+            return this;
         }
 
         /** Run servers in this JVM (the default) or each in a child JVM (needed to kill or freeze one). */
@@ -483,7 +596,10 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeout
                     + " must be at least two ticks (tickTime is " + tickTime + ")");
             }
-            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir));
+            if (peerProxies && nodes < 2) {
+                throw new IllegalArgumentException("peerProxies(true) needs two or more servers to put proxies between, nodes is " + nodes);
+            }
+            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir, peerProxies));
         }
 
         private static void requirePositive(String name, Duration value) {

@@ -28,14 +28,14 @@ public final class ProcessNode implements ServerNode {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
     private final NodeSpec spec;
-    private final List<NodeSpec> members;
+    private final PeerView view;
     private final ServerSettings settings;
     private Process process;
     private boolean paused;
 
-    public ProcessNode(NodeSpec spec, List<NodeSpec> members, ServerSettings settings) {
+    public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings) {
         this.spec = spec;
-        this.members = List.copyOf(members);
+        this.view = view;
         this.settings = settings;
     }
 
@@ -209,11 +209,9 @@ public final class ProcessNode implements ServerNode {
         lines.add("maxSessionTimeout=" + settings.maxSessionTimeout().toMillis());
         lines.add("maxClientCnxns=" + settings.maxClientConnections());
         lines.add("reconfigEnabled=false");
-        if (members.size() > 1) {
+        if (view.replicated()) {
             lines.add("standaloneEnabled=false");
-            for (NodeSpec member : members) {
-                lines.add("server." + member.id() + "=127.0.0.1:" + member.quorumPort() + ":" + member.electionPort() + ":participant");
-            }
+            view.serverLines().forEach((key, value) -> lines.add(key + "=" + value));
             Files.writeString(spec.dataDir().resolve("myid"), Integer.toString(spec.id()), StandardCharsets.US_ASCII);
         }
         Path config = spec.dataDir().resolve("zoo.cfg");
