@@ -336,6 +336,32 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         return peers == null ? new TreeSet<>(nodes.keySet()) : peers.reachableFrom(id);
     }
 
+    /**
+     * Whether every server serves and all report the same last zxid (from {@code srvr}): after a
+     * heal, the minority has caught up with the leader. A moment's answer; wait on it with a
+     * deadline.
+     */
+    public boolean inSync() {
+        Set<String> zxids = new TreeSet<>();
+        for (Map.Entry<Integer, ServerNode> e : nodes.entrySet()) {
+            if (!e.getValue().role().isServing()) {
+                return false;
+            }
+            try {
+                zxids.add(String.valueOf(FourLetterWords.field(
+                    FourLetterWords.send(e.getValue().spec().clientPort(), "srvr", Duration.ofSeconds(2)), "Zxid")));
+            } catch (IOException unreachable) {
+                return false;
+            }
+        }
+        return zxids.size() == 1 && !zxids.contains("null");
+    }
+
+    /** Whether server-to-server traffic runs through proxies, so that partitions can be made. */
+    public boolean peerProxies() {
+        return peers != null;
+    }
+
     private PeerProxies peerProxies(String operation) {
         if (peers == null) {
             throw new UnsupportedOperationException(operation + " needs an ensemble built with peerProxies(true)"

@@ -68,7 +68,7 @@ class ChildProcessEnsembleTest {
             await().atMost(wait).until(() -> ensemble.role(oldLeader) == ServerRole.LOOKING);
 
             ensemble.healPartitions();
-            ZooKeepers.awaitInSync(ensemble, wait);
+            await().atMost(wait).until(ensemble::inSync);
             try (ZooKeeper zk = ZooKeepers.connect(ensemble.connectString(oldLeader), Duration.ofSeconds(15))) {
                 assertThat(zk.exists("/during-partition", false)).as("the old leader caught up after the heal").isNotNull();
             }

@@ -44,7 +44,7 @@ class EmbeddedEnsemblePartitionTest {
     @AfterEach
     void heal() {
         ensemble.healPartitions();
-        ZooKeepers.awaitInSync(ensemble, WAIT);
+        await().atMost(WAIT).until(ensemble::inSync);
     }
 
     @Test
@@ -62,7 +62,7 @@ class EmbeddedEnsemblePartitionTest {
         assertThat(ensemble.role(oldLeader)).as("without a quorum the old leader serves nobody").isEqualTo(ServerRole.LOOKING);
 
         ensemble.healPartitions();
-        ZooKeepers.awaitInSync(ensemble, WAIT);
+        await().atMost(WAIT).until(ensemble::inSync);
         assertEveryServerHas("/isolated-leader");
     }
 
@@ -78,7 +78,7 @@ class EmbeddedEnsemblePartitionTest {
         assertThat(writeSucceedsOnlyThrough(follower)).as("a write through the isolated follower").isFalse();
 
         ensemble.healPartitions();
-        ZooKeepers.awaitInSync(ensemble, WAIT);
+        await().atMost(WAIT).until(ensemble::inSync);
         assertEveryServerHas("/isolated-follower");
     }
 
@@ -96,7 +96,7 @@ class EmbeddedEnsemblePartitionTest {
             assertThat(ensemble.currentLeaderId()).hasValue(leader);
         }
         ensemble.healPartitions();
-        ZooKeepers.awaitInSync(ensemble, WAIT);
+        await().atMost(WAIT).until(ensemble::inSync);
         assertEveryServerHas("/silent-split");
     }
 

@@ -122,6 +122,7 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
             EmbeddedEnsemble built = EmbeddedEnsemble.builder()
                 .nodes(settings.nodes())
                 .forceSync(settings.forceSync())
+                .peerProxies(settings.peerProxies())
                 .build();
             try {
                 built.start();

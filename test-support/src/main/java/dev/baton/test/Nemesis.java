@@ -2,6 +2,7 @@ package dev.baton.test;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.PartitionStyle;
 import dev.baton.server.ServerMode;
 import dev.baton.server.ServerRole;
 import java.time.Duration;
@@ -55,7 +56,16 @@ public final class Nemesis implements AutoCloseable {
         /** Freeze one client's traffic for longer than its session timeout, then release it. */
         PAUSE_CLIENT,
         /** Make the servers expire one client's session. */
-        EXPIRE_SESSION
+        EXPIRE_SESSION,
+        /**
+         * Cut the leader off from the other servers (ensembles built with peer proxies), heal
+         * after. Each partition fault closes connections or drops traffic silently, drawn at random.
+         */
+        ISOLATE_LEADER,
+        /** Cut one follower off from the other servers, heal after. */
+        ISOLATE_FOLLOWER,
+        /** Split the servers into a minority and a majority (1 and 2 of 3, 2 and 3 of 5), heal after. */
+        SPLIT_SERVERS
     }
 
     /** What a run injected: counts by fault and the log of each, with times since the start. */
@@ -116,7 +126,8 @@ public final class Nemesis implements AutoCloseable {
         }
         if (usable.isEmpty()) {
             throw new IllegalArgumentException("none of the faults " + b.faults + " can be injected here"
-                + " (server faults need 3 or more servers; client faults need clients; PAUSE_SERVER needs child processes)");
+                + " (server faults need 3 or more servers; client faults need clients; PAUSE_SERVER needs child processes;"
+                + " partitions need peerProxies(true))");
         }
         this.faults = usable;
     }
@@ -128,6 +139,7 @@ public final class Nemesis implements AutoCloseable {
             case PAUSE_SERVER -> quorum && ensemble.mode() == ServerMode.CHILD_PROCESSES;
             case CUT_CLIENT, DELAY_CLIENT, PAUSE_CLIENT -> !links.isEmpty();
             case EXPIRE_SESSION -> !clients.isEmpty();
+            case ISOLATE_LEADER, ISOLATE_FOLLOWER, SPLIT_SERVERS -> quorum && ensemble.peerProxies();
         };
     }
 
@@ -292,7 +304,34 @@ public final class Nemesis implements AutoCloseable {
                 SessionKiller.expire(clients.get(c), ensemble.connectString(), Duration.ofSeconds(30));
                 onExpired.accept(c);
             }
+            case ISOLATE_LEADER -> partition(fault, Set.of(ensemble.leaderId()), length);
+            case ISOLATE_FOLLOWER -> {
+                int leader = ensemble.leaderId();
+                List<Integer> followers = new ArrayList<>();
+                for (int id = 1; id <= ensemble.size(); id++) {
+                    if (id != leader) {
+                        followers.add(id);
+                    }
+                }
+                partition(fault, Set.of(followers.get(random.nextInt(followers.size()))), length);
+            }
+            case SPLIT_SERVERS -> {
+                List<Integer> ids = new ArrayList<>();
+                for (int id = 1; id <= ensemble.size(); id++) {
+                    ids.add(id);
+                }
+                java.util.Collections.shuffle(ids, random);
+                partition(fault, Set.copyOf(ids.subList(0, ensemble.size() / 2)), length);
+            }
         }
+    }
+
+    /** Cuts {@code side} off from the other servers for {@code length}, closing or silently. */
+    private void partition(Fault fault, Set<Integer> side, Duration length) throws InterruptedException {
+        PartitionStyle style = random.nextBoolean() ? PartitionStyle.CLOSE : PartitionStyle.SILENT;
+        say(fault + " servers " + side + " cut off (" + style + ") for " + length);
+        ensemble.partition(side, style);
+        hold(length, ensemble::healPartitions);
     }
 
     /** Keeps a fault in effect for {@code length} (or until stop), then heals it. */
@@ -335,6 +374,9 @@ public final class Nemesis implements AutoCloseable {
         }
         links.forEach(ClientLink::resume);
         links.forEach(ClientLink::heal);
+        if (ensemble.peerProxies()) {
+            ensemble.healPartitions();
+        }
         for (int id = 1; id <= ensemble.size(); id++) {
             ServerRole role = ensemble.role(id);
             if (role == ServerRole.PAUSED) {
