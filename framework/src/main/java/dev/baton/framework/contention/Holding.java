@@ -5,14 +5,13 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,10 +20,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A hold is lost when: the connection state means loss under the {@link ErrorPolicy}
  * (SUSPENDED under STANDARD, LOST always); the client is on a different session than the one
- * that owns the ticket; the ticket's node is deleted by someone else; or, with a lease margin,
- * when the client has been disconnected so long that the servers might expire the session: the
- * last certain server contact plus the negotiated session timeout, minus the margin, on the
- * monotonic clock. Loss is final; {@code onLost} callbacks run once, on the client's event
+ * that owns the ticket; the ticket's node is deleted by someone else; or, under STANDARD and with
+ * a lease margin, when the ensemble's leader may have expired the session: the client's
+ * confirmed-contact clock ({@link BatonClient#leaderContactNanos()}, advanced only by round
+ * trips the leader answered) plus the negotiated session timeout, minus the margin, on the
+ * monotonic clock. That deadline applies while connected too: a follower cut off from its leader
+ * keeps answering its clients (pings, reads) until its own {@code syncLimit} timeout, while the
+ * leader expires their sessions; the hold must not trust those replies. While such a hold lasts,
+ * the client keeps its clock fresh with a {@code sync} every quarter of the session timeout (see
+ * {@code LeaderContact}). Loss is final; {@code onLost} callbacks run once, on the client's event
  * executor, never on ZooKeeper's thread.
  *
  * <p>Watching the node for a deletion by someone else. {@link #monitor} sets a watch on it at
@@ -43,20 +47,25 @@ public final class Holding implements AutoCloseable {
 
     private final BatonClient client;
     private final Ticket ticket;
+    /** The smallest margin {@link #defaultMargin} picks: covers timer and callback latency. */
+    public static final Duration MIN_DEFAULT_MARGIN = Duration.ofMillis(50);
+
     private final ErrorPolicy policy;
-    private final Duration leaseMargin;
+    /** How long before the session could expire the hold ends; null if it does not rest on the leader's contact. */
+    private final Duration margin;
     private final List<Runnable> callbacks = new ArrayList<>();
     private final ConnectionStateListener listener;
     private final OwnNodeWatch node;
     private String lostReason;
     private boolean closed;
-    private int leaseTimer;
+    private volatile LeaderContact.Deadline deadline;
 
     private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin, OwnNodeWatch node) {
         this.client = client;
         this.ticket = ticket;
         this.policy = policy;
-        this.leaseMargin = leaseMargin;
+        this.margin = leaseMargin != null ? leaseMargin
+            : policy == ErrorPolicy.STANDARD ? defaultMargin(client.negotiatedSessionTimeout()) : null;
         this.node = node;
         this.listener = new ConnectionStateListener() {
             @Override
@@ -94,9 +103,9 @@ public final class Holding implements AutoCloseable {
     }
 
     /**
-     * Starts watching {@code ticket} under {@link ErrorPolicy#SESSION_ONLY}, plus a lease: while
-     * disconnected, the hold stays valid until {@code margin} before the earliest moment the
-     * servers could expire the session.
+     * Starts watching {@code ticket} under {@link ErrorPolicy#SESSION_ONLY}, plus a lease: through a
+     * disconnect as while connected, the hold stays valid until {@code margin} before the earliest
+     * moment the ensemble's leader could expire the session.
      */
     public static Holding monitorWithLease(BatonClient client, Ticket ticket, Duration margin) {
         Objects.requireNonNull(margin, "margin");
@@ -106,11 +115,25 @@ public final class Holding implements AutoCloseable {
         return start(new Holding(client, ticket, ErrorPolicy.SESSION_ONLY, margin, ownWatch(client, ticket)), true);
     }
 
+    /**
+     * The margin a hold under STANDARD uses, and election's default lease margin: a tenth of the
+     * negotiated session timeout, at least {@link #MIN_DEFAULT_MARGIN}.
+     */
+    public static Duration defaultMargin(Duration negotiatedSessionTimeout) {
+        Duration tenth = negotiatedSessionTimeout.dividedBy(10);
+        return tenth.compareTo(MIN_DEFAULT_MARGIN) < 0 ? MIN_DEFAULT_MARGIN : tenth;
+    }
+
     private static Holding start(Holding holding, boolean armWatch) {
         holding.client.addConnectionStateListener(holding.listener);
         holding.node.listen(end -> holding.lose(holding.ticket.name() + " " + end), holding.client.asyncExecutor());
         if (armWatch) {
             holding.node.arm();
+        }
+        if (holding.margin != null) {
+            holding.deadline = LeaderContact.watch(holding.client, holding.ticket.sessionId(), holding.margin,
+                () -> holding.lose("no round trip confirmed by the ensemble's leader for the session timeout minus "
+                    + holding.margin + ": the session may be expiring"));
         }
         // a change that happened before the listener was added would not be heard: check now
         if (holding.client.sessionId() != holding.ticket.sessionId()) {
@@ -135,11 +158,11 @@ public final class Holding implements AutoCloseable {
         if (client.sessionId() != ticket.sessionId()) {
             return false;
         }
-        ConnectionState state = client.connectionState();
-        if (policy.isLoss(state)) {
+        if (policy.isLoss(client.connectionState())) {
             return false;
         }
-        return leaseMargin == null || !state.equals(ConnectionState.SUSPENDED) || System.nanoTime() - leaseDeadline() < 0;
+        LeaderContact.Deadline current = deadline;
+        return current == null || !current.passed();
     }
 
     /** Why the hold was lost, if it was. */
@@ -168,8 +191,8 @@ public final class Holding implements AutoCloseable {
         synchronized (this) {
             closed = true;
             callbacks.clear();
-            leaseTimer++;
         }
+        endDeadline();
         node.listen(null, null);
         client.removeConnectionStateListener(listener);
     }
@@ -182,16 +205,12 @@ public final class Holding implements AutoCloseable {
                 }
             }
             case SUSPENDED -> {
+                // under a lease, the deadline decides (it runs through a disconnect)
                 if (policy.isLoss(ConnectionState.SUSPENDED)) {
                     lose("connection suspended");
-                } else if (leaseMargin != null) {
-                    startLeaseTimer();
                 }
             }
             case CONNECTED, RECONNECTED, READ_ONLY -> {
-                synchronized (this) {
-                    leaseTimer++;
-                }
                 if (change.sessionId() != ticket.sessionId()) {
                     lose("reconnected with another session (0x" + Long.toHexString(change.sessionId()) + ")");
                 }
@@ -199,26 +218,11 @@ public final class Holding implements AutoCloseable {
         }
     }
 
-    private long leaseDeadline() {
-        return client.lastServerContactNanos() + client.negotiatedSessionTimeout().toNanos() - leaseMargin.toNanos();
-    }
-
-    private void startLeaseTimer() {
-        int timer;
-        synchronized (this) {
-            timer = ++leaseTimer;
+    private void endDeadline() {
+        LeaderContact.Deadline current = deadline;
+        if (current != null) {
+            current.close();
         }
-        long delay = Math.max(0, leaseDeadline() - System.nanoTime());
-        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> {
-            synchronized (this) {
-                if (timer != leaseTimer) {
-                    return;
-                }
-            }
-            if (client.connectionState() == ConnectionState.SUSPENDED) {
-                lose("disconnected until " + leaseMargin + " before the session could expire");
-            }
-        });
     }
 
     private void lose(String reason) {
@@ -230,8 +234,8 @@ public final class Holding implements AutoCloseable {
             lostReason = reason;
             toRun = new ArrayList<>(callbacks);
             callbacks.clear();
-            leaseTimer++;
         }
+        endDeadline();
         LOG.warn("hold of {} lost: {}", ticket.path(), reason);
         node.listen(null, null);
         client.removeConnectionStateListener(listener);
