@@ -283,7 +283,11 @@ final class CreateOp implements CreateBuilder {
          */
         private CompletableFuture<CreatedNode> findOwn(ZooKeeper zk) {
             String prefix = prefix(zk) + name;
-            return c.zk().getChildren(zk, parent, null, "create", userPath)
+            // a sync first: the listing then shows what the leader committed (a server that lags
+            // must not hide the node the lost reply was about), and the attempt, whose create went
+            // unanswered, still rests on a round trip the leader answered (see RetryLoop)
+            return c.zk().sync(zk, parent, "create", userPath)
+                .thenCompose(synced -> c.zk().getChildren(zk, parent, null, "create", userPath))
                 .thenCompose(children -> children.children().stream()
                     .filter(child -> child.startsWith(prefix))
                     .findFirst()

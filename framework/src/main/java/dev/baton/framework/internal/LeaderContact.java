@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -209,8 +210,16 @@ public final class LeaderContact {
     /** Caller holds this. */
     private void startProbing() {
         if (!probing) {
-            probing = true;
-            scheduler.schedule(this::probe, pingLag(timeoutNanos()), TimeUnit.NANOSECONDS);
+            probing = schedule(this::probe, pingLag(timeoutNanos())) != null;
+        }
+    }
+
+    /** Schedules {@code task} on the client's scheduler; null once the client is closed (nothing to keep then). */
+    private ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+        try {
+            return scheduler.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            return null;
         }
     }
 
@@ -238,12 +247,10 @@ public final class LeaderContact {
 
     private void probeDone() {
         synchronized (this) {
-            if (keepers == 0) {
+            if (keepers == 0 || schedule(this::probe, pingLag(timeoutNanos())) == null) {
                 probing = false;
-                return;
             }
         }
-        scheduler.schedule(this::probe, pingLag(timeoutNanos()), TimeUnit.NANOSECONDS);
     }
 
     // ---- deadlines: one timer per client, at the earliest deadline of the holds it watches ----
@@ -269,7 +276,7 @@ public final class LeaderContact {
                 deadlineTimer.cancel(false);
             }
             timerAt = earliest;
-            deadlineTimer = scheduler.schedule(this::checkDeadlines, Math.max(0, earliest - System.nanoTime()), TimeUnit.NANOSECONDS);
+            deadlineTimer = schedule(this::checkDeadlines, Math.max(0, earliest - System.nanoTime()));
         }
     }
 
@@ -310,7 +317,11 @@ public final class LeaderContact {
 
         void expire() {
             if (end()) {
-                async.execute(expired);
+                try {
+                    async.execute(expired);
+                } catch (RejectedExecutionException closed) {
+                    // the client is closed: its holds end with it
+                }
             }
         }
 

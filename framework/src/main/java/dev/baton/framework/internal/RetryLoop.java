@@ -86,7 +86,7 @@ public final class RetryLoop {
             BatonException failure;
             try {
                 T result = attempt.run(zk, n);
-                answered(operation, n, zk, sent);
+                answered(operation, zk, sent);
                 return result;
             } catch (KeeperException e) {
                 failure = Errors.translate(e, operation, path);
@@ -112,10 +112,10 @@ public final class RetryLoop {
         return result;
     }
 
-    private void answered(String operation, int attempt, ZooKeeper zk, long sent) {
+    private void answered(String operation, ZooKeeper zk, long sent) {
         handles.contacted(sent);
-        // a later attempt of a protected create may find its node by a read, which the leader never saw
-        if (ANSWERED_BY_THE_LEADER.contains(operation) && !(attempt > 0 && operation.equals("create"))) {
+        // a later attempt of a protected create that finds its node syncs before it looks (CreateOp)
+        if (ANSWERED_BY_THE_LEADER.contains(operation)) {
             leaderReplies.confirmed(zk.getSessionId(), sent, clock.nanoTime());
         }
     }
@@ -176,7 +176,7 @@ public final class RetryLoop {
 
         private void finished(int n, ZooKeeper zk, long sent, T value, Throwable error) {
             if (error == null) {
-                answered(operation, n, zk, sent);
+                answered(operation, zk, sent);
                 result.complete(value);
                 return;
             }
