@@ -2,8 +2,6 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonClient;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -67,24 +65,18 @@ public final class LeaderContact {
     private final Executor async;
 
     // guarded by this
-    private long session;
-    private long contactNanos;
-    /** Confirmed round trips not yet settled by a later one, oldest first. */
-    private final Deque<RoundTrip> unsettled = new ArrayDeque<>();
+    private final ConfirmedClock clock;
     private final Set<OwnDeadline> deadlines = new HashSet<>();
     private int keepers;
     private boolean probing;
     private ScheduledFuture<?> deadlineTimer;
     private long timerAt;
 
-    private record RoundTrip(long sentNanos, long repliedNanos) {
-    }
-
     public LeaderContact(Connection connection, ScheduledExecutorService scheduler, Executor async) {
         this.connection = connection;
         this.scheduler = scheduler;
         this.async = async;
-        this.contactNanos = System.nanoTime() - 2 * timeoutNanos();
+        this.clock = new ConfirmedClock(System.nanoTime(), timeoutNanos());
     }
 
     /**
@@ -100,38 +92,15 @@ public final class LeaderContact {
      * another session than the clock's, a time more than a session timeout ago.
      */
     public synchronized long contactNanos(long sessionId) {
-        return sessionId == session ? contactNanos : System.nanoTime() - 2 * timeoutNanos();
-    }
-
-    /** The clock of the current session. */
-    public synchronized long contactNanos() {
-        return contactNanos;
+        return clock.contactNanos(sessionId, System.nanoTime(), timeoutNanos());
     }
 
     /**
      * A request of session {@code sessionId} sent at {@code sentNanos} was answered at
      * {@code repliedNanos} by the leader (a write or a sync).
      */
-    public void confirmed(long sessionId, long sentNanos, long repliedNanos) {
-        synchronized (this) {
-            if (sessionId != session) {
-                session = sessionId;
-                contactNanos = System.nanoTime() - 2 * timeoutNanos();
-                unsettled.clear();
-            }
-            long t = timeoutNanos();
-            long settledBy = sentNanos - pingLag(t);
-            // ZooKeeper's client pings after a third of the session timeout of silence
-            long bound = settledBy - t / 3;
-            while (!unsettled.isEmpty() && unsettled.peekFirst().repliedNanos - settledBy <= 0) {
-                bound = Math.max(bound, unsettled.pollFirst().sentNanos);
-            }
-            contactNanos = Math.max(contactNanos, bound);
-            RoundTrip last = unsettled.peekLast();
-            if (last == null || repliedNanos - last.repliedNanos >= t / 8) {
-                unsettled.addLast(new RoundTrip(sentNanos, repliedNanos));
-            }
-        }
+    public synchronized void confirmed(long sessionId, long sentNanos, long repliedNanos) {
+        clock.confirmed(sessionId, sentNanos, repliedNanos, System.nanoTime(), timeoutNanos());
     }
 
     /** A registration that keeps the clock fresh until closed. */
@@ -200,17 +169,14 @@ public final class LeaderContact {
         return connection.negotiatedSessionTimeout().toNanos();
     }
 
-    /** How late a touch may reach the leader: half a tick, at most a quarter of a session timeout {@code t}. */
-    private static long pingLag(long t) {
-        return t / 4;
-    }
+
 
     // ---- the keeper: one sync at a time, PING_LAG after the last reply, while anything keeps the clock ----
 
     /** Caller holds this. */
     private void startProbing() {
         if (!probing) {
-            probing = schedule(this::probe, pingLag(timeoutNanos())) != null;
+            probing = schedule(this::probe, ConfirmedClock.pingLag(timeoutNanos())) != null;
         }
     }
 
@@ -247,7 +213,7 @@ public final class LeaderContact {
 
     private void probeDone() {
         synchronized (this) {
-            if (keepers == 0 || schedule(this::probe, pingLag(timeoutNanos())) == null) {
+            if (keepers == 0 || schedule(this::probe, ConfirmedClock.pingLag(timeoutNanos())) == null) {
                 probing = false;
             }
         }
