@@ -312,13 +312,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             throw new IllegalArgumentException("a partition side must hold some but not all of the servers "
                 + nodes.keySet() + ", was " + side);
         }
-        for (int inside : side) {
-            for (int outside : nodes.keySet()) {
-                if (!side.contains(outside)) {
-                    proxies.cut(inside, outside, style == PartitionStyle.SILENT);
-                }
-            }
-        }
+        proxies.cutBetween(side, nodes.keySet(), style == PartitionStyle.SILENT);
     }
 
     /** Restores every route between servers; they reconnect and the minority catches up with the leader. */

@@ -60,8 +60,19 @@ public final class PeerProxies implements AutoCloseable {
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
     }
 
+    /** Cuts every route between a server in {@code side} and one of {@code all} that is not. */
+    public void cutBetween(Set<Integer> side, Set<Integer> all, boolean silent) {
+        for (int inside : side) {
+            for (int outside : all) {
+                if (!side.contains(outside)) {
+                    cut(inside, outside, silent);
+                }
+            }
+        }
+    }
+
     /** Cuts every route between servers {@code a} and {@code b}, both ways; {@code silent} drops traffic without closing. */
-    public void cut(int a, int b, boolean silent) {
+    private void cut(int a, int b, boolean silent) {
         for (Route route : routes) {
             if (route.joins(a, b)) {
                 if (silent) {
