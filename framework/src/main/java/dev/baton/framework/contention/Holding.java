@@ -44,12 +44,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class Holding implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
-
-    private final BatonClient client;
-    private final Ticket ticket;
     /** The smallest margin {@link #defaultMargin} picks: covers timer and callback latency. */
     public static final Duration MIN_DEFAULT_MARGIN = Duration.ofMillis(50);
 
+    private final BatonClient client;
+    private final Ticket ticket;
     private final ErrorPolicy policy;
     /** How long before the session could expire the hold ends; null if it does not rest on the leader's contact. */
     private final Duration margin;

@@ -169,8 +169,6 @@ public final class LeaderContact {
         return connection.negotiatedSessionTimeout().toNanos();
     }
 
-
-
     // ---- the keeper: one sync at a time, PING_LAG after the last reply, while anything keeps the clock ----
 
     /** Caller holds this. */
