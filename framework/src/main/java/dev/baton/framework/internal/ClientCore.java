@@ -60,6 +60,9 @@ public final class ClientCore {
         String name = "baton-" + CLIENTS.incrementAndGet();
         this.scheduler = new ScheduledThreadPoolExecutor(1, ThreadFactories.daemon(name + "-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
+        // the one scheduler thread exists from the start (holds and waiting acquisitions schedule
+        // their confirmed-contact syncs on it), not from whichever operation first needs a timer
+        scheduler.prestartCoreThread();
         this.async = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
             ThreadFactories.daemonWorkers(name + "-async"), null, true);
         this.ownEvents = config.eventExecutor() == null
