@@ -17,8 +17,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code baton barrier ...} and {@code baton latch ...}: the barrier recipes from the shell. */
-@Command(name = "barrier", mixinStandardHelpOptions = true,
-    description = "Barriers from the shell: set, remove and wait on a gate; or run a command when N processes are ready.",
+@Command(name = "barrier",
+    description = {"Gates and double barriers from the shell.",
+        "Set, remove and wait on a gate, or run a command once N processes are ready. NAME is a path if it starts with /, "
+            + "else /baton/barriers/NAME."},
     subcommands = {BarrierCommand.Set.class, BarrierCommand.Remove.class, BarrierCommand.Wait.class, BarrierCommand.Sync.class})
 final class BarrierCommand implements Runnable {
     @Spec
@@ -33,7 +35,7 @@ final class BarrierCommand implements Runnable {
     abstract static class GateCommand implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "NAME", description = "The gate.")
         String name;
 
         @Override
@@ -57,7 +59,7 @@ final class BarrierCommand implements Runnable {
         }
     }
 
-    @Command(name = "set", mixinStandardHelpOptions = true, description = "Close the gate NAME.")
+    @Command(name = "set", description = "Close the gate NAME.")
     static final class Set extends GateCommand {
         @Override
         int on(DistributedBarrier barrier) throws InterruptedException {
@@ -65,7 +67,7 @@ final class BarrierCommand implements Runnable {
         }
     }
 
-    @Command(name = "remove", mixinStandardHelpOptions = true, description = "Open the gate NAME: everyone waiting passes.")
+    @Command(name = "remove", description = "Open the gate NAME: everyone waiting passes.")
     static final class Remove extends GateCommand {
         @Override
         int on(DistributedBarrier barrier) throws InterruptedException {
@@ -73,9 +75,10 @@ final class BarrierCommand implements Runnable {
         }
     }
 
-    @Command(name = "wait", mixinStandardHelpOptions = true, description = "Wait until the gate NAME is open (exit 1 on timeout).")
+    @Command(name = "wait", description = "Wait until the gate NAME is open; exit 1 if it is still closed after --timeout.")
     static final class Wait extends GateCommand {
-        @Option(names = "--timeout", converter = Durations.class, description = "give up after D (default: wait forever)")
+        @Option(names = "--timeout", paramLabel = "D", converter = Durations.class,
+            description = "Give up after D and exit 1 (default: wait as long as it takes).")
         Duration timeout;
 
         @Override
@@ -88,21 +91,23 @@ final class BarrierCommand implements Runnable {
         }
     }
 
-    @Command(name = "sync", mixinStandardHelpOptions = true,
-        description = "Enter the double barrier NAME with N members, run CMD once all have entered, then leave and wait for all to leave.")
+    @Command(name = "sync",
+        description = {"Run CMD once N processes have entered the barrier.",
+            "Enter the double barrier NAME with N members, run CMD once all have entered, then leave and wait for all to "
+                + "leave; exit with CMD's code."})
     static final class Sync implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
         @Spec
         CommandSpec spec;
-        @Option(names = {"-n", "--members"}, required = true, description = "how many processes must enter")
+        @Option(names = {"-n", "--members"}, paramLabel = "N", required = true, description = "How many processes must enter.")
         int members;
-        @Option(names = "--timeout", converter = Durations.class, defaultValue = "10m",
-            description = "for entering and for leaving (default ${DEFAULT-VALUE}; exit 1 when it passes)")
+        @Option(names = "--timeout", paramLabel = "D", converter = Durations.class, defaultValue = "10m",
+            description = "For entering and for leaving: exit 1 when it passes (default: ${DEFAULT-VALUE}).")
         Duration timeout;
-        @Parameters(index = "0", paramLabel = "NAME")
+        @Parameters(index = "0", paramLabel = "NAME", description = "The barrier.")
         String name;
-        @Parameters(index = "1..*", paramLabel = "CMD", description = "the command to run between enter and leave")
+        @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD", description = "The command to run between enter and leave (after --).")
         List<String> command;
 
         @Override
@@ -131,20 +136,23 @@ final class BarrierCommand implements Runnable {
     }
 
     /** {@code baton latch}: a distributed count-down latch from the shell. */
-    @Command(name = "latch", mixinStandardHelpOptions = true,
-        description = "A count-down latch from the shell: latch set NAME N | latch count-down NAME | latch await NAME | latch get NAME")
+    @Command(name = "latch",
+        description = {"A count-down latch from the shell.",
+            "latch set NAME N, latch count-down NAME, latch await NAME, latch get NAME. NAME is a path if it starts with /, "
+                + "else /baton/latches/NAME."})
     static final class Latch implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
         @Spec
         CommandSpec spec;
-        @Parameters(index = "0", paramLabel = "ACTION", description = "set, count-down, await or get")
+        @Parameters(index = "0", paramLabel = "ACTION", description = "set, count-down, await or get.")
         String action;
-        @Parameters(index = "1", paramLabel = "NAME")
+        @Parameters(index = "1", paramLabel = "NAME", description = "The latch.")
         String name;
-        @Parameters(index = "2", arity = "0..1", paramLabel = "N", description = "the count, for set")
+        @Parameters(index = "2", arity = "0..1", paramLabel = "N", description = "For set: the count.")
         Long count;
-        @Option(names = "--timeout", converter = Durations.class, description = "for await (default: forever)")
+        @Option(names = "--timeout", paramLabel = "D", converter = Durations.class,
+            description = "For await: give up after D and exit 1 (default: wait as long as it takes).")
         Duration timeout;
 
         @Override

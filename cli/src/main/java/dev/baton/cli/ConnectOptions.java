@@ -1,27 +1,56 @@
 package dev.baton.cli;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.zookeeper.client.ConnectStringParser;
 import picocli.CommandLine.Option;
 
-/** How a subcommand reaches the ensemble; shared by every subcommand that talks to one. */
+/**
+ * How a subcommand reaches the ensemble; shared by every subcommand that talks to one.
+ *
+ * <p>A command run by hand or from a script should not sit out a timeout when the answer is
+ * already known: a host name that does not resolve fails at once (the client's start says so),
+ * and when nothing listens at any server address — every connection refused — baton says so
+ * within a fraction of a second instead of waiting for the connect timeout. Only a server that
+ * does not answer at all (a dropped packet, a paused process) is waited for, up to the connect
+ * timeout. Given explicitly, {@code --connect-timeout} also waits out refused connections, for a
+ * script that starts the ensemble and goes on at once.
+ */
 public final class ConnectOptions {
     /** Where to connect when neither -s nor BATON_CONNECT says. */
     public static final String DEFAULT_CONNECT = "127.0.0.1:2181";
+    /** How long to wait for a connection when --connect-timeout is not given. */
+    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long the client gets to connect before baton looks whether anything listens at all. */
+    private static final Duration FIRST_TRY = Duration.ofMillis(250);
+    /** How long one look at a server address may take (a refusal comes at once). */
+    private static final int LOOK_MILLIS = 250;
 
     @Option(names = {"-s", "--connect"}, paramLabel = "CONNECT",
-        description = "ZooKeeper connect string host:port[,host:port...][/chroot] (default: $BATON_CONNECT or " + DEFAULT_CONNECT + ")")
+        description = "ZooKeeper connect string host:port[,host:port...][/chroot] (default: $BATON_CONNECT, else "
+            + DEFAULT_CONNECT + ").")
     String connect;
 
     @Option(names = "--session-timeout", paramLabel = "D", converter = Durations.class, defaultValue = "10s",
-        description = "session timeout (default: ${DEFAULT-VALUE}); a lock or leadership is given up within it after a partition")
+        description = "Session timeout to ask for (default: ${DEFAULT-VALUE}); a lock or leadership is given up within it "
+            + "after a partition.")
     Duration sessionTimeout;
 
-    @Option(names = "--connect-timeout", paramLabel = "D", converter = Durations.class, defaultValue = "10s",
-        description = "how long to try to reach the ensemble before exiting 69 (default: ${DEFAULT-VALUE})")
+    @Option(names = "--connect-timeout", paramLabel = "D", converter = Durations.class,
+        description = "How long to try to reach the ensemble before exiting 69 (default: 10s, but nothing listening fails "
+            + "at once); given, it also waits for an ensemble still starting.")
     Duration connectTimeout;
 
-    /** The connect string in effect. */
+    /** {@return the connect string in effect} */
     public String connectString() {
         if (connect != null) {
             return connect;
@@ -30,31 +59,96 @@ public final class ConnectOptions {
         return env == null || env.isBlank() ? DEFAULT_CONNECT : env;
     }
 
+    /** How long to try to reach the ensemble. */
+    Duration connectTimeout() {
+        return connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
+    }
+
     /**
-     * A started client, connected.
+     * {@return a started client, connected}
      *
-     * @throws CliExit with {@link ExitCodes#UNAVAILABLE} when the ensemble cannot be reached in time,
-     *     or {@link ExitCodes#USAGE} for a malformed connect string
+     * @throws CliExit with {@link ExitCodes#UNAVAILABLE} when the ensemble cannot be reached (a
+     *     host that does not resolve, nothing listening, no answer in time), or
+     *     {@link ExitCodes#USAGE} for a malformed connect string
      */
     public BatonClient connect() {
+        String where = connectString();
         BatonClient client;
         try {
-            client = BatonClient.builder().connectString(connectString()).sessionTimeout(sessionTimeout)
-                .connectionTimeout(connectTimeout).build();
+            client = BatonClient.builder().connectString(where).sessionTimeout(sessionTimeout)
+                .connectionTimeout(connectTimeout()).build();
         } catch (IllegalArgumentException e) {
             throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }
-        client.start();
         try {
-            if (!client.blockUntilConnected(connectTimeout)) {
-                client.close();
-                throw new CliExit(ExitCodes.UNAVAILABLE, "cannot reach the ensemble at " + connectString()
-                    + " within " + Durations.format(connectTimeout) + " (is it running? set -s or BATON_CONNECT)");
-            }
+            client.start();
+            awaitConnected(client, where);
+            return client;
+        } catch (BatonException e) {
+            abandon(client);
+            throw new CliExit(ExitCodes.UNAVAILABLE, e.getMessage());
         } catch (InterruptedException e) {
-            client.close();
+            abandon(client);
             throw new CliExit(ExitCodes.INTERRUPTED, "interrupted while connecting");
+        } catch (RuntimeException e) {
+            abandon(client);
+            throw e;
         }
-        return client;
+    }
+
+    /**
+     * Closes a client that never connected without waiting: ZooKeeper's close asks the servers to
+     * end a session there is none of, and waits for an answer that does not come; baton is about
+     * to exit anyway.
+     */
+    private static void abandon(BatonClient client) {
+        Thread closer = new Thread(client::close, "baton-abandon-client");
+        closer.setDaemon(true);
+        closer.start();
+    }
+
+    private void awaitConnected(BatonClient client, String where) throws InterruptedException {
+        Duration timeout = connectTimeout();
+        long start = System.nanoTime();
+        if (connectTimeout == null && !client.blockUntilConnected(FIRST_TRY)) {
+            List<String> refusing = refusingServers(where);
+            if (refusing != null) {
+                throw new CliExit(ExitCodes.UNAVAILABLE, "nothing is listening at " + String.join(", ", refusing)
+                    + " (is the ensemble running? start one with 'baton server', or set -s or BATON_CONNECT)");
+            }
+        }
+        Duration left = timeout.minusNanos(System.nanoTime() - start);
+        if (!client.blockUntilConnected(left.isNegative() ? Duration.ZERO : left)) {
+            throw new CliExit(ExitCodes.UNAVAILABLE, "cannot reach the ensemble at " + where + " within " + Durations.format(timeout)
+                + " (is it running? set -s or BATON_CONNECT)");
+        }
+    }
+
+    /**
+     * Every server address of {@code where} if each one refuses a connection (nothing listens
+     * there), or null if one accepts or does not answer: then the client is worth waiting for.
+     */
+    static List<String> refusingServers(String where) {
+        List<String> refusing = new ArrayList<>();
+        for (InetSocketAddress server : new ConnectStringParser(where).getServerAddresses()) {
+            InetAddress[] addresses;
+            try {
+                addresses = InetAddress.getAllByName(server.getHostString());
+            } catch (UnknownHostException e) {
+                continue; // the client's start already refused a connect string where no host resolves
+            }
+            for (InetAddress address : addresses) {
+                try (Socket socket = new Socket()) {
+                    socket.connect(new InetSocketAddress(address, server.getPort()), LOOK_MILLIS);
+                    return null;
+                } catch (ConnectException refused) {
+                    // nothing listens at this address: look at the next
+                } catch (IOException silent) {
+                    return null;
+                }
+            }
+            refusing.add(server.getHostString() + ":" + server.getPort());
+        }
+        return refusing.isEmpty() ? null : refusing;
     }
 }

@@ -38,11 +38,14 @@ import picocli.CommandLine.Spec;
  * {@code baton demo}: a tour of Baton on a real three-server ensemble started for the occasion,
  * printing what happens at each step. Nothing to install; about half a minute.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-    description = "Start a 3-server ZooKeeper ensemble in this process and walk through locks with fencing tokens, "
-        + "leader failover, client-side load balancing, a queue and a barrier, printing what happens.")
+@Command(name = "demo",
+    description = {"A guided tour on an ensemble started for it.",
+        "Start a 3-server ZooKeeper ensemble in this process and walk through locks with fencing tokens, leader failover, "
+            + "client-side load balancing, a queue and a barrier, printing what happens."})
 final class DemoCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** How long each queue job "works". */
+    private static final Duration JOB_WORK = Duration.ofMillis(2);
     private static final QueueSerializer<String> TEXT = new QueueSerializer<>() {
         @Override
         public byte[] serialize(String item) {
@@ -105,6 +108,8 @@ final class DemoCommand implements Callable<Integer> {
     private void locks() throws InterruptedException, ExecutionException, TimeoutException {
         say("");
         say("2. Locks with fencing tokens: three workers contend for /demo/lock; each hold carries a larger token");
+        say("   (a token is the zxid of the transaction that created the holder's node: ZooKeeper's epoch times 2^32");
+        say("   plus a counter, hence the large numbers; it only grows, so a store can refuse a holder's stale write)");
         FencedStore store = new FencedStore();
         List<Long> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
         List<CompletableFuture<Void>> running = new ArrayList<>();
@@ -162,19 +167,31 @@ final class DemoCommand implements Callable<Integer> {
         }
         firstLeader.await(WAIT.toSeconds(), TimeUnit.SECONDS);
         int zkLeader = ensemble.leaderId();
-        say("   killing ZooKeeper server " + zkLeader + " (the ZooKeeper leader)...");
+        say("   killing ZooKeeper server " + zkLeader + " (the ZooKeeper leader); waiting for the two others to elect a new one...");
+        long killed = System.nanoTime();
         ensemble.kill(zkLeader);
-        say("   the two other servers elected server " + ensemble.leaderId() + "; clients moved over and kept their sessions");
+        int newLeader = ensemble.leaderId();
+        say(String.format("   they elected server %d, %.1f s after the kill; clients moved over and kept their sessions", newLeader,
+            (System.nanoTime() - killed) / 1e9));
         LeaderLatch leader = leaderAmong(latches);
         long before = System.nanoTime();
         String stepping = leader.participantId();
         say("   " + stepping + " closes (a graceful step-down)...");
         leader.close();
         LeaderLatch next = leaderAmong(latches);
+        awaitAnnounced(terms, next); // its "is leader" line first, then the failover line
         say(String.format("   failover to %s in %.1f ms, with a larger term %d", next.participantId(),
             (System.nanoTime() - before) / 1e6, next.leadershipToken()));
         latches.forEach(l -> l.close(LeaderLatch.CloseMode.SILENT));
         ensemble.restart(zkLeader);
+    }
+
+    /** Waits (up to {@link #WAIT}) until {@code leader}'s listener has announced its term. */
+    private static void awaitAnnounced(Map<String, Long> terms, LeaderLatch leader) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!Long.valueOf(leader.leadershipToken()).equals(terms.get(leader.participantId())) && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        }
     }
 
     /** Whichever latch leads, as soon as one does (a re-election after a ZooKeeper failover takes a moment). */
@@ -226,7 +243,8 @@ final class DemoCommand implements Callable<Integer> {
 
     private void queue() throws InterruptedException {
         say("");
-        say("5. A queue: 200 jobs put in one transaction, drained by two consumers, each job removed once");
+        say("5. A queue: 200 jobs put in one transaction, drained by two consumers, each job taken once");
+        say("   (a consumer takes the next job whenever it is free, so the split follows who is free, not a fixed share)");
         Map<String, Integer> byConsumer = new ConcurrentHashMap<>();
         CountDownLatch drained = new CountDownLatch(200);
         List<DistributedQueue<String>> consumers = new ArrayList<>();
@@ -234,6 +252,7 @@ final class DemoCommand implements Callable<Integer> {
         for (int c = 1; c <= 2; c++) {
             String name = "consumer-" + c;
             DistributedQueue<String> q = QueueBuilder.<String>builder(clients.get(c), job -> {
+                Thread.sleep(JOB_WORK.toMillis()); // each job is some work: the other consumer takes the next meanwhile
                 byConsumer.merge(name, 1, Integer::sum);
                 drained.countDown();
             }, TEXT, "/demo/queue").lockPath("/demo/queue-locks").buildQueue();

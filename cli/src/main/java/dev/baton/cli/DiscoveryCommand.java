@@ -23,8 +23,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code baton discovery register|list|watch}: service discovery from the shell (Curator-compatible layout). */
-@Command(name = "discovery", mixinStandardHelpOptions = true,
-    description = "Service discovery from the shell: register an instance while baton runs, list instances, watch a service.",
+@Command(name = "discovery",
+    description = {"Service discovery from the shell.",
+        "Register an instance while baton runs, list instances, watch a service. The layout and JSON are Curator's."},
     subcommands = {DiscoveryCommand.Register.class, DiscoveryCommand.ListInstances.class, DiscoveryCommand.Watch.class})
 final class DiscoveryCommand implements Runnable {
     static final String DEFAULT_BASE = "/baton/services";
@@ -44,7 +45,8 @@ final class DiscoveryCommand implements Runnable {
         ConnectOptions connection;
         @Spec(Spec.Target.MIXEE)
         CommandSpec command;
-        @Option(names = "--base-path", defaultValue = DEFAULT_BASE, description = "discovery base path (default ${DEFAULT-VALUE})")
+        @Option(names = "--base-path", paramLabel = "PATH", defaultValue = DEFAULT_BASE,
+            description = "Where the services are registered (default: ${DEFAULT-VALUE}).")
         String basePath;
 
         /** The stdout of the subcommand this is mixed into. */
@@ -72,24 +74,29 @@ final class DiscoveryCommand implements Runnable {
             + (i.enabled() ? "" : "  disabled") + (i.payload() == null ? "" : "  payload " + i.payload());
     }
 
-    @Command(name = "register", mixinStandardHelpOptions = true,
-        description = "Register an instance of NAME and keep it registered (re-registering after session loss) until Ctrl-C.")
+    @Command(name = "register",
+        description = {"Register an instance until Ctrl-C.",
+            "Register an instance of NAME and keep it registered (again after a session loss) until Ctrl-C or SIGTERM, then "
+                + "unregister it."})
     static final class Register implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "NAME", description = "The service.")
         String name;
-        @Option(names = "--id", description = "instance id (default: generated)")
+        @Option(names = "--id", paramLabel = "ID", description = "The instance's id, unique in the service (default: a generated one).")
         String id;
-        @Option(names = "--address", defaultValue = "127.0.0.1", description = "default ${DEFAULT-VALUE}")
+        @Option(names = "--address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Where callers reach the instance: a host name or IP (default: ${DEFAULT-VALUE}).")
         String address;
-        @Option(names = "--port", required = true)
+        @Option(names = "--port", paramLabel = "PORT", required = true, description = "The instance's port (0 to 65535).")
         int port;
-        @Option(names = "--zone")
+        @Option(names = "--zone", paramLabel = "ZONE",
+            description = "The instance's zone (a data centre, a rack); callers can prefer their own (default: none).")
         String zone;
-        @Option(names = "--weight", defaultValue = "1")
+        @Option(names = "--weight", paramLabel = "W", defaultValue = "1",
+            description = "The instance's share of calls for weighted strategies, 0 or more (default: ${DEFAULT-VALUE}).")
         int weight;
-        @Option(names = "--payload", description = "a JSON object, e.g. '{\"version\":\"1.4\"}'")
+        @Option(names = "--payload", paramLabel = "JSON", description = "A JSON object stored with the instance, e.g. '{\"version\":\"1.4\"}'.")
         String payload;
 
         @Override
@@ -133,11 +140,11 @@ final class DiscoveryCommand implements Runnable {
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "List services, or the instances of NAME.")
+    @Command(name = "list", description = "List services, or the instances of NAME.")
     static final class ListInstances implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(paramLabel = "NAME", arity = "0..1")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "The service (default: list the services).")
         String name;
 
         @Override
@@ -160,14 +167,15 @@ final class DiscoveryCommand implements Runnable {
         }
     }
 
-    @Command(name = "watch", mixinStandardHelpOptions = true,
-        description = "Print the instances of NAME now and after every change, until Ctrl-C (or --count changes).")
+    @Command(name = "watch",
+        description = {"Print the instances of a service as they change.",
+            "Print the instances of NAME now and after every change, until Ctrl-C or --count changes."})
     static final class Watch implements Callable<Integer> {
         @Mixin
         Where where;
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "NAME", description = "The service.")
         String name;
-        @Option(names = "--count", defaultValue = "-1", description = "stop after this many changes (default: never)")
+        @Option(names = "--count", paramLabel = "N", defaultValue = "-1", description = "Stop after N changes (default: never).")
         int count;
 
         @Override

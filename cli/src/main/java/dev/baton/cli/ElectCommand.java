@@ -6,32 +6,43 @@ import dev.baton.recipes.election.ElectionObserver;
 import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.recipes.election.LeaderLatchListener;
 import dev.baton.recipes.election.LeadershipPolicy;
+import dev.baton.recipes.election.Participant;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code baton elect NAME -- CMD}: run a command only while leader; {@code --observe}: follow an election. */
-@Command(name = "elect", mixinStandardHelpOptions = true,
-    description = {"Campaign in the election NAME and run CMD only while leader; exit with CMD's code.",
-        "CMD gets BATON_TERM (the leadership token: larger for every new term), BATON_ELECTION_PATH, BATON_LEADER_ID",
-        "and BATON_SESSION_ID. If leadership is lost while CMD runs, CMD's process group gets SIGTERM, then SIGKILL",
-        "after --kill-grace, and baton exits 75. With --observe, print one JSON line per leader change instead.",
-        "NAME is a path if it starts with /, else /baton/elections/NAME. Curator's LeaderLatch on the same path interoperates."})
+@Command(name = "elect",
+    description = {"Run a command only while leader.",
+        "Campaign in the election NAME and run CMD only while leader; exit with CMD's code. CMD gets BATON_TERM "
+        + "(the leadership token: larger for every new term), BATON_ELECTION_PATH, BATON_LEADER_ID and BATON_SESSION_ID. "
+        + "If leadership is lost while CMD runs, every process of CMD gets SIGTERM, then SIGKILL after --kill-grace, and baton "
+        + "exits 75. With --observe, print one JSON line per leader change instead. NAME is a path if it starts with /, "
+        + "else /baton/elections/NAME. Curator's LeaderLatch on the same path interoperates."})
 final class ElectCommand extends HeldCommand.Holder {
-    @Parameters(index = "1..*", paramLabel = "CMD", description = "the command to run while leader (after --); none: lead until Ctrl-C")
+    /** How often --try looks at the line until this participant's node is in it. */
+    private static final Duration LOOK_AGAIN = Duration.ofMillis(20);
+
+    @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD",
+        description = "The command to run while leader (after --); without one, lead until Ctrl-C.")
     List<String> command;
-    @Option(names = "--id", description = "this participant's id (default: host:pid)")
+    @Option(names = "--id", paramLabel = "ID", description = "This participant's id (default: host:pid).")
     String id;
-    @Option(names = "--observe", description = "do not campaign: print {\"leader\":ID,\"term\":N} or {\"leader\":null} on every change")
+    @Option(names = "--observe",
+        description = "Do not campaign: print {\"leader\":ID,\"term\":N} or {\"leader\":null} on every change.")
     boolean observe;
-    @Option(names = "--count", defaultValue = "-1", description = "with --observe: stop after this many lines")
+    @Option(names = "--count", paramLabel = "N", defaultValue = "-1", description = "With --observe: stop after N lines (default: never).")
     int count;
 
     @Override
@@ -41,8 +52,11 @@ final class ElectCommand extends HeldCommand.Holder {
             return observe(path);
         }
         hold.checkAgainst(connection.sessionTimeout);
-        String participant = id != null ? id : ManagementFactory.getRuntimeMXBean().getName().replace('@', ':');
+        HeldCommand.checkRunnable(command);
+        Duration limit = hold.waitLimit();
+        String participant = id != null ? id : defaultId();
         try (BatonClient client = connection.connect()) {
+            GraceCheck grace = GraceCheck.watch(client, hold, connection.sessionTimeout);
             LeaderLatch latch = LeaderLatch.builder(client, path, participant).policy(LeadershipPolicy.CONNECTION).build();
             CompletableFuture<Long> elected = new CompletableFuture<>();
             List<Runnable> onLost = new CopyOnWriteArrayList<>();
@@ -67,12 +81,12 @@ final class ElectCommand extends HeldCommand.Holder {
                     latch.close(LeaderLatch.CloseMode.SILENT);
                 }
             });
-            java.time.Duration limit = hold.waitLimit();
-            if (limit != null) {
-                CompletableFuture.delayedExecutor(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                    .execute(() -> elected.complete(null));
+            if (hold.tryOnce) {
+                decideOnFirstLook(latch, participant, elected, connection.connectTimeout());
+            } else if (limit != null) {
+                CompletableFuture.delayedExecutor(limit.toMillis(), TimeUnit.MILLISECONDS).execute(() -> elected.complete(null));
             }
-            Long term = HeldCommand.await(elected);
+            Long term = HeldCommand.await(elected, grace);
             if (term == null) {
                 latch.close(LeaderLatch.CloseMode.SILENT);
                 throw new CliExit(ExitCodes.NOT_ACQUIRED, "not elected leader of " + name + " " + (hold.tryOnce ? "(another participant leads)"
@@ -107,8 +121,50 @@ final class ElectCommand extends HeldCommand.Holder {
                     latch.close(LeaderLatch.CloseMode.SILENT);
                 }
             };
-            return HeldCommand.run(held, hold, command, env, "leadership of " + name, spec.commandLine().getErr());
+            return HeldCommand.run(held, hold, grace, command, env, "leadership of " + name, spec.commandLine().getErr());
         }
+    }
+
+    /** {@code host:pid}: unique per process, and says where to look. */
+    static String defaultId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + ":" + ProcessHandle.current().pid();
+    }
+
+    /**
+     * For --try: completes {@code elected} with null (not elected) as soon as the line shows
+     * another participant ahead of this one — once this one's node is in line, not on a timer,
+     * which could fire before the first round trip. First in line, it waits (up to {@code bound})
+     * for the latch to confirm and lead.
+     */
+    private static void decideOnFirstLook(LeaderLatch latch, String participant, CompletableFuture<Long> elected, Duration bound) {
+        Thread looker = new Thread(() -> {
+            long deadline = System.nanoTime() + bound.toNanos();
+            while (!elected.isDone() && System.nanoTime() - deadline < 0) {
+                try {
+                    List<Participant> line = List.copyOf(latch.getParticipants());
+                    boolean inLine = line.stream().anyMatch(p -> p.id().equals(participant));
+                    if (inLine && !line.get(0).id().equals(participant)) {
+                        elected.complete(null);
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (RuntimeException notYet) {
+                    // the election's folder may not exist yet, or the connection blinked: look again
+                }
+                LockSupport.parkNanos(LOOK_AGAIN.toNanos());
+            }
+            elected.complete(null);
+        }, "baton-elect-try");
+        looker.setDaemon(true);
+        looker.start();
     }
 
     private int observe(String path) throws InterruptedException {

@@ -14,8 +14,25 @@ public final class ExitCodes {
     public static final int SOFTWARE = 70;
     /** The lock or leadership was lost while the command ran; the command was stopped. */
     public static final int LOST = 75;
-    /** Interrupted (Ctrl-C) while waiting. */
+    /** Interrupted (Ctrl-C, SIGINT) while waiting; SIGTERM gives 143 and SIGHUP 129 (see {@link #forSignal}). */
     public static final int INTERRUPTED = 130;
+
+    /**
+     * The exit code for a command ended by a signal: by shell convention, signal N gives 128+N.
+     *
+     * @param signal the signal's name without the {@code SIG} prefix: {@code "HUP"},
+     *     {@code "INT"} or {@code "TERM"}
+     * @return 129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM
+     * @throws IllegalArgumentException if {@code signal} is not one of those three
+     */
+    public static int forSignal(String signal) {
+        return 128 + switch (signal) {
+            case "HUP" -> 1;
+            case "INT" -> 2;
+            case "TERM" -> 15;
+            default -> throw new IllegalArgumentException("not a signal baton handles: " + signal);
+        };
+    }
 
     private ExitCodes() {
     }

@@ -47,7 +47,7 @@ final class HeldCommand {
         HoldOptions hold;
         @Spec
         CommandSpec spec;
-        @Parameters(index = "0", paramLabel = "NAME")
+        @Parameters(index = "0", paramLabel = "NAME", description = "What to hold: a path if it starts with /, else a name.")
         String name;
     }
 
@@ -88,20 +88,28 @@ final class HeldCommand {
     }
 
     /**
-     * Waits for {@code attempt}; Ctrl-C while waiting cancels it (its node is removed) and exits 130.
+     * Waits for {@code attempt}. SIGINT, SIGTERM or SIGHUP while waiting cancels it (its node is
+     * removed) and exits 128+N, as a process ended by signal N does (130 for Ctrl-C); a new
+     * session that {@code grace} refuses cancels it too, with the refusal.
      *
      * @return the hold, or null when the wait timed out
      */
-    static <T> T await(CompletableFuture<T> attempt) throws InterruptedException {
+    static <T> T await(CompletableFuture<T> attempt, GraceCheck grace) throws InterruptedException {
         AtomicReference<String> interrupted = new AtomicReference<>();
         Signals.forwardTo(signal -> {
-            interrupted.set(signal);
+            interrupted.compareAndSet(null, signal);
             attempt.cancel(true);
         });
+        grace.onRefusal(() -> attempt.cancel(true));
         try {
             return attempt.get();
         } catch (CancellationException e) {
-            throw new CliExit(ExitCodes.INTERRUPTED, "interrupted (SIG" + interrupted.get() + ") while waiting; gave up my place in line");
+            grace.throwIfRefused();
+            String signal = interrupted.get();
+            if (signal == null) {
+                throw new CliExit(ExitCodes.INTERRUPTED, "the wait was cancelled; gave up my place in line");
+            }
+            throw new CliExit(ExitCodes.forSignal(signal), "interrupted (SIG" + signal + ") while waiting; gave up my place in line");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException r) {
@@ -111,30 +119,46 @@ final class HeldCommand {
         }
     }
 
+    /** Refuses at once, before connecting or waiting, a command that cannot be run. */
+    static void checkRunnable(List<String> command) {
+        if (command != null && !command.isEmpty()) {
+            GuardedChild.whyNotRunnable(command.get(0)).ifPresent(why ->
+                { throw new CliExit(ExitCodes.USAGE, "cannot run " + command.get(0) + ": " + why); });
+        }
+    }
+
     /**
-     * With a command: runs it with {@code env}, stops it if the hold is lost or {@code maxHold}
-     * passes, releases, and returns its exit code (75 if it had to be stopped). Without one:
-     * holds until SIGINT/SIGTERM, then releases.
+     * With a command: runs it with {@code env}, stops it if the hold is lost, {@code maxHold}
+     * passes or a new session's timeout is too short for the kill grace, releases once nothing of
+     * the command runs any more, and returns its exit code (75 if it had to be stopped). Without
+     * one: holds until SIGINT/SIGTERM, then releases.
      */
-    static int run(Held held, HoldOptions options, List<String> command, Map<String, String> env, String what, PrintWriter err)
-        throws InterruptedException {
+    static int run(Held held, HoldOptions options, GraceCheck grace, List<String> command, Map<String, String> env,
+        String what, PrintWriter err) throws InterruptedException {
+        if (grace.refused()) {
+            releaseQuietly(held);
+            grace.throwIfRefused();
+        }
         if (command == null || command.isEmpty()) {
             return holdUntilInterrupted(held, what, err);
         }
         GuardedChild child;
         try {
-            child = GuardedChild.start(command, env);
+            child = GuardedChild.start(command, env, options.killGrace);
         } catch (IOException e) {
             held.release();
-            throw new CliExit(ExitCodes.USAGE, "cannot run " + command.get(0) + ": " + e.getMessage());
+            throw new CliExit(ExitCodes.SOFTWARE, "cannot start " + command.get(0) + " (bash and setsid are needed): " + e.getMessage());
         }
         AtomicReference<String> stopReason = new AtomicReference<>();
         held.onLost(() -> stopInBackground(child, options.killGrace, stopReason,
             what + " lost (" + held.lossReason().orElse("unknown") + ")"));
+        grace.onRefusal(() -> stopInBackground(child, options.killGrace, stopReason,
+            "a new session came with a timeout the kill grace does not fit"));
         if (options.maxHold != null) {
             CompletableFuture.delayedExecutor(options.maxHold.toMillis(), TimeUnit.MILLISECONDS).execute(() ->
                 stopInBackground(child, options.killGrace, stopReason, what + " held longer than --max-hold " + Durations.format(options.maxHold)));
         }
+        // returns once every process of the command's group is gone: only then is the hold given back
         int code = child.waitFor();
         if (stopReason.get() != null) {
             err.println("baton: " + stopReason.get() + "; stopped the command (it exited " + code + ")");

@@ -18,25 +18,28 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code baton queue put|take|size}: a distributed FIFO queue from the shell (SimpleDistributedQueue). */
-@Command(name = "queue", mixinStandardHelpOptions = true,
-    description = {"A distributed FIFO queue from the shell: queue put NAME ITEM... | queue take NAME | queue size NAME.",
-        "NAME is a path if it starts with /, else /baton/queues/NAME. take prints the item on stdout (with --max, up to N items,",
-        "one per line, taken in one transaction); with --timeout it exits 1 if none came."})
+@Command(name = "queue",
+    description = {"A distributed FIFO queue from the shell.",
+        "queue put NAME ITEM..., queue take NAME, queue size NAME. "
+        + "take prints the item on standard output (with --max, up to N items, one per line, taken in one transaction); "
+        + "with --timeout it exits 1 if none came. NAME is a path if it starts with /, else /baton/queues/NAME."})
 final class QueueCommand implements Callable<Integer> {
     @Mixin
     ConnectOptions connection;
     @Spec
     CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "ACTION", description = "put, take or size")
+    @Parameters(index = "0", paramLabel = "ACTION", description = "put, take or size.")
     String action;
-    @Parameters(index = "1", paramLabel = "NAME")
+    @Parameters(index = "1", paramLabel = "NAME", description = "The queue.")
     String name;
-    @Parameters(index = "2..*", paramLabel = "ITEM", description = "for put: the items, in order ('-' reads one item from standard input)")
+    @Parameters(index = "2..*", arity = "0..*", paramLabel = "ITEM",
+        description = "For put: the items, in order ('-' reads one item from standard input).")
     List<String> items;
-    @Option(names = "--timeout", converter = Durations.class, description = "for take: give up after D and exit 1 (default: wait)")
+    @Option(names = "--timeout", paramLabel = "D", converter = Durations.class,
+        description = "For take: give up after D and exit 1 (default: wait as long as it takes).")
     Duration timeout;
     @Option(names = "--max", paramLabel = "N", defaultValue = "1",
-        description = "for take: take up to N items (1 to 1000) in one transaction, one per line (default: 1)")
+        description = "For take: take up to N items (1 to 1000) in one transaction, one per line (default: ${DEFAULT-VALUE}).")
     int max;
 
     @Override

@@ -10,13 +10,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code baton sem -n N NAME -- CMD}: run a command while holding one of N leases. */
-@Command(name = "sem", mixinStandardHelpOptions = true,
-    description = {"Like lock, with N leases: at most N commands run at once under NAME (/baton/semaphores/NAME).",
-        "Every process must use the same -n. Same environment, signals and exit codes as lock."})
+@Command(name = "sem",
+    description = {"Run a command while holding one of N leases.",
+        "Like lock, with N leases: at most N commands run at once under NAME (/baton/semaphores/NAME). Every "
+        + "process must use the same -n. Same environment, signals and exit codes as lock."})
 final class SemCommand extends HeldCommand.Holder {
-    @Option(names = {"-n", "--leases"}, required = true, description = "how many may hold at once")
+    @Option(names = {"-n", "--leases"}, paramLabel = "N", required = true, description = "How many may hold at once.")
     int leases;
-    @Parameters(index = "1..*", paramLabel = "CMD", description = "the command to run while holding (after --); none: hold until Ctrl-C")
+    @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD",
+        description = "The command to run while holding (after --); without one, hold until Ctrl-C.")
     java.util.List<String> command;
 
     @Override
@@ -25,18 +27,20 @@ final class SemCommand extends HeldCommand.Holder {
             throw new CliExit(ExitCodes.USAGE, "-n must be at least 1, was " + leases);
         }
         hold.checkAgainst(connection.sessionTimeout);
+        HeldCommand.checkRunnable(command);
+        Duration limit = hold.waitLimit();
         String path = Names.path("semaphores", name);
         try (BatonClient client = connection.connect()) {
+            GraceCheck grace = GraceCheck.watch(client, hold, connection.sessionTimeout);
             InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, leases);
-            Duration limit = hold.waitLimit();
-            Lease lease = HeldCommand.await(semaphore.acquireAsync(limit));
+            Lease lease = HeldCommand.await(semaphore.acquireAsync(limit), grace);
             if (lease == null) {
                 throw new CliExit(ExitCodes.NOT_ACQUIRED, "no lease of " + name + " " + (hold.tryOnce ? "free"
                     : "within " + Durations.format(limit)));
             }
             Map<String, String> env = HeldCommand.lockEnv(path, lease, client);
             HeldCommand.Held held = HeldCommand.held(lease, () -> semaphore.returnLease(lease));
-            return HeldCommand.run(held, hold, command, env, "lease of " + name, spec.commandLine().getErr());
+            return HeldCommand.run(held, hold, grace, command, env, "lease of " + name, spec.commandLine().getErr());
         }
     }
 }

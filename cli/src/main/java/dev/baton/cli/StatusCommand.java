@@ -28,8 +28,10 @@ import picocli.CommandLine.Spec;
  * {@code baton status [PATH]}: the ensemble's servers (role, last zxid, connections) and, for a
  * recipe's path, who holds and who waits, in line order, with fencing tokens.
  */
-@Command(name = "status", mixinStandardHelpOptions = true,
-    description = "Show the ensemble (servers, leader, zxid) and, for a recipe path, who holds and who waits.")
+@Command(name = "status",
+    description = {"Show the servers, and who holds and who waits.",
+        "Show each server of the ensemble (role, last zxid, connections) and, for a recipe's path, who holds and who "
+            + "waits, in line order, with fencing tokens and sessions."})
 final class StatusCommand implements Callable<Integer> {
     /** A recipe node: anything, then a marker, then ZooKeeper's sequence number. */
     private static final Pattern TICKET = Pattern.compile(".*?(lock-|latch-|lease-|__READ__|__WRIT__|x-\\d+-)(-?\\d{10})$");
@@ -38,7 +40,7 @@ final class StatusCommand implements Callable<Integer> {
     ConnectOptions connection;
     @Spec
     CommandSpec spec;
-    @Parameters(paramLabel = "PATH", arity = "0..1", description = "a lock, election, semaphore or read/write lock path")
+    @Parameters(paramLabel = "PATH", arity = "0..1", description = "A lock, election, semaphore or read/write lock path.")
     String path;
 
     @Override

@@ -54,13 +54,13 @@ final class TreeCommands {
         }
     }
 
-    @Command(name = "ls", mixinStandardHelpOptions = true, description = "List the children of a node, sorted.")
+    @Command(name = "ls", description = "List the children of a node, sorted.")
     static final class Ls implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
         @Spec
         CommandSpec spec;
-        @Parameters(paramLabel = "PATH", defaultValue = "/", description = "the node (default /)")
+        @Parameters(paramLabel = "PATH", arity = "0..1", defaultValue = "/", description = "The node (default: /).")
         String path;
 
         @Override
@@ -73,15 +73,15 @@ final class TreeCommands {
         }
     }
 
-    @Command(name = "get", mixinStandardHelpOptions = true, description = "Print a node's data (and with --stat, its stat).")
+    @Command(name = "get", description = "Print a node's data (and with --stat, its stat).")
     static final class Get implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
         @Spec
         CommandSpec spec;
-        @Parameters(paramLabel = "PATH")
+        @Parameters(paramLabel = "PATH", description = "The node.")
         String path;
-        @Option(names = "--stat", description = "also print version, zxids, owner and sizes")
+        @Option(names = "--stat", description = "Also print its version, zxids, owner and sizes.")
         boolean stat;
 
         @Override
@@ -96,14 +96,15 @@ final class TreeCommands {
         }
     }
 
-    @Command(name = "set", mixinStandardHelpOptions = true,
-        description = "Set a node's data (creating it, and its parents, if it is missing). DATA '-' reads standard input.")
+    @Command(name = "set",
+        description = {"Set a node's data.", "Set a node's data, creating it and its parents if it is missing. DATA '-' reads "
+            + "standard input."})
     static final class Set implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
-        @Parameters(index = "0", paramLabel = "PATH")
+        @Parameters(index = "0", paramLabel = "PATH", description = "The node.")
         String path;
-        @Parameters(index = "1", paramLabel = "DATA")
+        @Parameters(index = "1", paramLabel = "DATA", description = "Its new data, as text ('-' reads standard input).")
         String data;
 
         @Override
@@ -117,17 +118,17 @@ final class TreeCommands {
         }
     }
 
-    @Command(name = "tree", mixinStandardHelpOptions = true, description = "Print the subtree under a node.")
+    @Command(name = "tree", description = "Print the subtree under a node.")
     static final class Tree implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
         @Spec
         CommandSpec spec;
-        @Parameters(paramLabel = "PATH", defaultValue = "/", description = "the root (default /)")
+        @Parameters(paramLabel = "PATH", arity = "0..1", defaultValue = "/", description = "The root (default: /).")
         String path;
-        @Option(names = "--data", description = "show each node's data (first 60 characters)")
+        @Option(names = "--data", description = "Show each node's data (its first 60 characters).")
         boolean data;
-        @Option(names = "--depth", defaultValue = "2147483647", description = "how deep to go")
+        @Option(names = "--depth", paramLabel = "N", defaultValue = "2147483647", description = "How many levels below PATH to show (default: all).")
         int depth;
 
         @Override

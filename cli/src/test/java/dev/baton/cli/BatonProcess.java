@@ -38,6 +38,7 @@ final class BatonProcess implements AutoCloseable {
         Path err = Files.createTempFile(dir, "baton-", ".err");
         ProcessBuilder builder = new ProcessBuilder(command)
             .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
+        builder.environment().remove("BATON_CONNECT"); // what the test gives, not what the shell that ran the build had
         builder.environment().putAll(env);
         return new BatonProcess(builder.start(), out, err);
     }
@@ -60,6 +61,34 @@ final class BatonProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Every process below baton right now: its command's supervisor, the command, what the command started. */
+    List<ProcessHandle> descendants() {
+        return process.descendants().toList();
+    }
+
+    /** Kills baton with SIGKILL, as the OOM killer would: it gets no chance to clean up. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /**
+     * Whether {@code process} still runs. A process that died but was not yet reaped by init (a
+     * zombie) runs no more, though {@link ProcessHandle#isAlive()} may still say it is alive.
+     */
+    static boolean running(ProcessHandle process) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String state = stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+            return !state.equals("Z") && !state.equals("X");
+        } catch (IOException gone) {
+            return false;
+        }
     }
 
     /** Sends {@code signal} ("INT", "TERM") to baton itself. */

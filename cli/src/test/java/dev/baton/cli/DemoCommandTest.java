@@ -19,6 +19,9 @@ class DemoCommandTest {
             assertThat(demo.exitCode(Duration.ofMinutes(2))).as("stderr: %s", demo.stderr()).isZero();
             assertThat(demo.stdout())
                 .contains("holds the lock, fencing token")
+                .as("the token's number explained once").containsOnlyOnce("a token is the zxid of the transaction")
+                .as("a line while the servers elect").contains("waiting for the two others to elect a new one...")
+                .as("the queue's split explained").contains("the split follows who is free")
                 .contains("REJECTED")
                 .contains("failover to")
                 .contains("300 calls spread over the instances")

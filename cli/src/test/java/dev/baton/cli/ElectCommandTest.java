@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,28 @@ class ElectCommandTest {
 
     private static List<String> lines(Path file) throws Exception {
         return Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+    }
+
+    @Test
+    void tryLeadsWhenNobodyElseCampaignsAndGivesUpAtOnceWhenSomeoneLeads() throws Exception {
+        Map<String, String> env = Map.of("BATON_CONNECT", ensemble.connectString());
+        Path leading = dir.resolve("leading");
+        try (BatonProcess alone = BatonProcess.start(dir, env, "elect", "try-me", "--try", "--", "sh", "-c",
+            "echo \"$BATON_TERM\"; touch " + leading + "; sleep 30")) {
+            await().atMost(WAIT).until(() -> Files.exists(leading) || !alone.isAlive());
+            assertThat(alone.isAlive()).as("elected alone, running its command; stderr: %s", alone.stderr()).isTrue();
+            BatonProcess second = BatonProcess.start(dir, env, "elect", "try-me", "--try", "--", "true");
+            assertThat(second.finish(WAIT)).as("another leads: not elected").isEqualTo(ExitCodes.NOT_ACQUIRED);
+            assertThat(second.stderr()).contains("not elected leader of try-me (another participant leads)");
+        }
+    }
+
+    @Test
+    void theDefaultIdIsHostColonPid() throws Exception {
+        BatonProcess elect = BatonProcess.start(dir, Map.of("BATON_CONNECT", ensemble.connectString()),
+            "elect", "whoami", "--", "sh", "-c", "echo \"$BATON_LEADER_ID\"");
+        assertThat(elect.finish(WAIT)).as("stderr: %s", elect.stderr()).isZero();
+        assertThat(elect.stdout().trim()).isEqualTo(InetAddress.getLocalHost().getHostName() + ":" + elect.pid());
     }
 
     @Test

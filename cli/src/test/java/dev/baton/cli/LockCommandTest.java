@@ -98,7 +98,7 @@ class LockCommandTest {
     }
 
     @Test
-    void ctrlCWhileWaitingGivesUpThePlaceInLineAndExits130(TestInfo info, BatonClient observer) throws Exception {
+    void aSignalWhileWaitingGivesUpThePlaceInLineAndExits128PlusItsNumber(TestInfo info, BatonClient observer) throws Exception {
         Path marker = dir.resolve("holding");
         String path = "/baton/locks/" + name(info);
         try (BatonProcess holder = BatonProcess.start(dir, env(), "lock", name(info), "--", "sh", "-c", "touch " + marker + "; sleep 30")) {
@@ -106,7 +106,14 @@ class LockCommandTest {
             try (BatonProcess waiter = BatonProcess.start(dir, env(), "lock", name(info), "--", "true")) {
                 await().atMost(WAIT).until(() -> nodes(observer, path).size() == 2);
                 waiter.signal("INT");
-                assertThat(waiter.exitCode(WAIT)).isEqualTo(ExitCodes.INTERRUPTED);
+                assertThat(waiter.exitCode(WAIT)).as("Ctrl-C: 128 + SIGINT").isEqualTo(130);
+                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 1);
+            }
+            try (BatonProcess waiter = BatonProcess.start(dir, env(), "lock", name(info), "--", "true")) {
+                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 2);
+                waiter.signal("TERM");
+                assertThat(waiter.exitCode(WAIT)).as("128 + SIGTERM").isEqualTo(143);
+                assertThat(waiter.stderr()).contains("interrupted (SIGTERM) while waiting");
                 await().atMost(WAIT).until(() -> nodes(observer, path).size() == 1);
             }
         }

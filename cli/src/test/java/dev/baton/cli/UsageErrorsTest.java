@@ -70,4 +70,57 @@ class UsageErrorsTest {
         BatonProcess set = baton("set", "relative", "data");
         assertThat(set.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
     }
+
+    @Test
+    void aNegativeDurationIsAUsageErrorOnOneLine() throws Exception {
+        for (String option : new String[] {"--timeout", "--kill-grace", "--max-hold"}) {
+            BatonProcess lock = baton("lock", "jobs", option, "PT-1S", "--", "true");
+            assertThat(lock.finish(WAIT)).as("%s PT-1S; stderr: %s", option, lock.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(lock.stderr()).as(option)
+                .isEqualTo("baton: invalid value for option '" + option + "': 'PT-1S' must not be negative (see 'baton lock --help')\n");
+        }
+        BatonProcess session = baton("ls", "/", "--session-timeout", "PT-5S");
+        assertThat(session.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(session.stderr()).contains("'PT-5S' must not be negative");
+    }
+
+    @Test
+    void anUnknownCommandOrOptionSuggestsTheClosestOne() throws Exception {
+        BatonProcess lok = baton("lok", "jobs");
+        assertThat(lok.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(lok.stderr()).isEqualTo("baton: unknown command 'lok'; did you mean lock? (see 'baton --help')\n");
+        BatonProcess tri = baton("lock", "--tri", "jobs");
+        assertThat(tri.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(tri.stderr()).contains("unknown option '--tri'; did you mean --try?");
+    }
+
+    @Test
+    void versionIsAnOptionOfTheTopCommandOnly() throws Exception {
+        BatonProcess top = baton("-V");
+        assertThat(top.finish(WAIT)).isZero();
+        assertThat(top.stdout()).startsWith("baton ");
+        BatonProcess lock = baton("lock", "-V", "jobs");
+        assertThat(lock.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(lock.stderr()).contains("unknown option '-V'");
+        BatonProcess help = baton("lock", "--help");
+        assertThat(help.finish(WAIT)).isZero();
+        assertThat(help.stdout()).doesNotContain("--version").contains("-h, --help");
+    }
+
+    @Test
+    void helpShowsOptionalArgumentsAsOptionalAndDescribesEveryOption() throws Exception {
+        for (String command : new String[] {"ls", "tree"}) {
+            BatonProcess help = baton(command, "--help");
+            assertThat(help.finish(WAIT)).isZero();
+            assertThat(help.stdout()).as(command).contains("[PATH]");
+        }
+        BatonProcess register = baton("discovery", "register", "--help");
+        assertThat(register.finish(WAIT)).isZero();
+        assertThat(register.stdout())
+            .containsPattern("--port=PORT +The instance's port")
+            .containsPattern("--weight=W +The instance's share of calls")
+            .containsPattern("--zone=ZONE +The instance's zone")
+            .doesNotContain("<");
+        assertThat(register.stdout().lines()).allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(80));
+    }
 }

@@ -2,6 +2,7 @@ package dev.baton.framework;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
@@ -11,11 +12,13 @@ import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 
 /** The state sequence each fault produces, tagged with sessions, in order, off ZooKeeper's thread. */
@@ -121,6 +124,58 @@ class ConnectionStatesTest {
             ConnectionStateChange back = recorder.next();
             assertThat(back.state()).isEqualTo(ConnectionState.RECONNECTED);
             assertThat(back.sessionId()).isNotEqualTo(first);
+        }
+    }
+
+    /**
+     * The race of issue 11: the client reports LOST on its own (suspended past the session
+     * timeout) while its old handle is reconnecting on the old session; that reconnect reaches the
+     * client only afterwards, then the old handle's expiry, then the new session's connect. Driven
+     * in exactly that order with real events: ZooKeeper delivers a handle's events and callbacks
+     * on one thread, in order, so a callback of the old handle that waits holds everything queued
+     * behind it until the test lets it return.
+     */
+    @Test
+    void aLateReconnectOfTheLostSessionsHandleStillEndsOnAUsableNewSession() throws Exception {
+        Recorder recorder = new Recorder();
+        CountDownLatch eventThreadHeld = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = viaProxy(proxy, Duration.ofSeconds(8), recorder)) {
+            long first = recorder.next().sessionId();
+            ZooKeeper old = client.zookeeper();
+            proxy.cut();
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.SUSPENDED);
+
+            // fails with connection loss at the old handle's next connect attempt, on its event thread
+            old.exists("/", false, (rc, path, ctx, stat) -> {
+                eventThreadHeld.countDown();
+                try {
+                    letGo.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, null);
+            assertThat(eventThreadHeld.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the old handle's event thread is held").isTrue();
+            proxy.heal();
+            await().atMost(WAIT).until(() -> old.getState() == ZooKeeper.States.CONNECTED);
+            assertThat(old.getSessionId()).as("the old handle reconnected on the old session").isEqualTo(first);
+            assertThat(recorder.changes).as("the old handle reconnected before the client gave its session up").isEmpty();
+
+            ConnectionStateChange lost = recorder.next();
+            assertThat(lost.state()).isEqualTo(ConnectionState.LOST);
+            assertThat(lost.sessionId()).isEqualTo(first);
+            letGo.countDown(); // now: the old session's SyncConnected, its Expired, then the new session's SyncConnected
+
+            await().atMost(WAIT).until(() -> client.sessionId() != 0 && client.sessionId() != first);
+            assertThat(client.blockUntilConnected(WAIT)).isTrue();
+            client.create().withMode(CreateMode.EPHEMERAL).forPath("/after-a-late-reconnect");
+            ConnectionStateChange back = recorder.next();
+            assertThat(back.state()).isEqualTo(ConnectionState.RECONNECTED);
+            assertThat(back.sessionId()).as("listeners hear of the new session").isNotEqualTo(first).isEqualTo(client.sessionId());
+            assertThat(recorder.changes).as("nothing about the old session after its LOST").isEmpty();
+        } finally {
+            letGo.countDown();
         }
     }
 

@@ -10,9 +10,13 @@ import dev.baton.framework.contention.Ticket;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.ReadOnlyServer;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,7 +31,10 @@ class HoldingTest {
     EmbeddedEnsemble ensemble;
 
     private static Ticket take(BatonClient client, TestInfo info) throws InterruptedException {
-        String dir = "/holding/" + info.getTestMethod().orElseThrow().getName();
+        return take(client, "/holding/" + info.getTestMethod().orElseThrow().getName());
+    }
+
+    private static Ticket take(BatonClient client, String dir) throws InterruptedException {
         return Contention.of(client, dir, "lock-", ContentionRule.mutex()).acquireBlocking(new byte[0], WAIT);
     }
 
@@ -102,6 +109,34 @@ class HoldingTest {
             long goneAt = System.nanoTime();
             assertThat(lostAt.get()).as("the lease ended before the servers deleted the node").isNotZero().isLessThan(goneAt);
             assertThat(holding.isValid()).isFalse();
+        }
+    }
+
+    /**
+     * A server cut off from its quorum answers reads, but cannot keep the session alive on the
+     * quorum, which expires it and lets someone else take what it held. So READ_ONLY counts as
+     * SUSPENDED for every hold: STANDARD loses at once, SESSION_ONLY when the client gives the
+     * session up (a session timeout after the disconnect), a lease at its deadline.
+     */
+    @Test
+    void aSessionBackOnAReadOnlyServerLosesItsHoldsUnderEveryPolicy(TestInfo info) throws Exception {
+        try (BatonClient client = TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
+                 .sessionTimeout(Duration.ofSeconds(3)).canBeReadOnly(true))) {
+            String dir = "/holding/" + info.getTestMethod().orElseThrow().getName();
+            Map<String, Holding> holds = Map.of(
+                "STANDARD", Holding.monitor(client, take(client, dir + "/standard"), ErrorPolicy.STANDARD),
+                "SESSION_ONLY", Holding.monitor(client, take(client, dir + "/session-only"), ErrorPolicy.SESSION_ONLY),
+                "lease", Holding.monitorWithLease(client, take(client, dir + "/lease"), Duration.ofMillis(200)));
+            List<String> lost = new CopyOnWriteArrayList<>();
+            holds.forEach((policy, holding) -> holding.onLost(() -> lost.add(policy)));
+            long session = client.sessionId();
+
+            ReadOnlyServer.loseQuorum(client, WAIT);
+            assertThat(client.sessionId()).as("the same session, now on a read-only server").isEqualTo(session);
+            assertThat(holds.get("STANDARD").isValid()).isFalse();
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(lost).containsExactlyInAnyOrderElementsOf(holds.keySet()));
+            holds.forEach((policy, holding) -> assertThat(holding.isValid()).as(policy).isFalse());
         }
     }
 

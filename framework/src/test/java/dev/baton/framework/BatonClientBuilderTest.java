@@ -27,6 +27,35 @@ class BatonClientBuilderTest {
     }
 
     @Test
+    void anEmptyElementOrHostInTheConnectStringIsRefusedInsteadOfSkipped() {
+        BatonClient.Builder b = BatonClient.builder();
+        assertThatThrownBy(() -> b.connectString("a:1,,b:2"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("connectString 'a:1,,b:2' is not host:port[,host:port...][/chroot]: element 2 of 3 is empty");
+        assertThatThrownBy(() -> b.connectString("a:1,/app"))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageEndingWith("element 2 of 2 is empty");
+        assertThatThrownBy(() -> b.connectString("a:1,:2181"))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageEndingWith("element 2 (':2181') has no host");
+    }
+
+    @Test
+    void startFailsAtOnceNamingAHostThatDoesNotResolve() {
+        try (BatonClient client = BatonClient.builder().connectString("no-such-host.invalid:2181/app").build()) {
+            assertThatThrownBy(client::start)
+                .isInstanceOf(BatonException.class)
+                .hasMessage("cannot resolve host no-such-host.invalid (connect string 'no-such-host.invalid:2181/app')");
+        }
+    }
+
+    @Test
+    void oneHostThatResolvesIsEnoughToStart() {
+        try (BatonClient client = BatonClient.builder().connectString("no-such-host.invalid:2181,localhost:1").build()) {
+            client.start(); // nothing listens on localhost:1: the client keeps trying, as for an ensemble not up yet
+            assertThat(client.connectionState()).isEqualTo(ConnectionState.SUSPENDED);
+        }
+    }
+
+    @Test
     void buildWithoutAConnectStringSaysHowToGiveOne() {
         assertThatThrownBy(() -> BatonClient.builder().build())
             .isInstanceOf(IllegalStateException.class)
@@ -54,7 +83,14 @@ class BatonClientBuilderTest {
         assertThat(ErrorPolicy.SESSION_ONLY.isLoss(ConnectionState.SUSPENDED)).isFalse();
         assertThat(ErrorPolicy.SESSION_ONLY.isLoss(ConnectionState.LOST)).isTrue();
         assertThat(ErrorPolicy.STANDARD.isLoss(ConnectionState.RECONNECTED)).isFalse();
-        assertThat(ConnectionState.READ_ONLY.isConnected()).isTrue();
+        assertThat(ConnectionState.READ_ONLY.isConnected()).as("reads work on a read-only server").isTrue();
+        for (ErrorPolicy policy : ErrorPolicy.values()) {
+            assertThat(policy.isLoss(ConnectionState.READ_ONLY)).as(policy + ": READ_ONLY counts as SUSPENDED for holds")
+                .isEqualTo(policy.isLoss(ConnectionState.SUSPENDED));
+        }
+        assertThat(ErrorPolicy.suspendsHolds(ConnectionState.READ_ONLY)).isTrue();
+        assertThat(ErrorPolicy.suspendsHolds(ConnectionState.SUSPENDED)).isTrue();
+        assertThat(ErrorPolicy.suspendsHolds(ConnectionState.RECONNECTED)).isFalse();
         assertThat(ConnectionState.SUSPENDED.isConnected()).isFalse();
     }
 }

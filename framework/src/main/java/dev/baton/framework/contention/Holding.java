@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * keeps answering its clients (pings, reads) until its own {@code syncLimit} timeout, while the
  * leader expires their sessions; the hold must not trust those replies. While such a hold lasts,
  * the client keeps its clock fresh with a {@code sync} every quarter of the session timeout (see
- * {@code LeaderContact}). Loss is final; {@code onLost} callbacks run once, on the client's event
- * executor, never on ZooKeeper's thread.
+ * {@code LeaderContact}). READ_ONLY counts as SUSPENDED throughout
+ * ({@link ErrorPolicy#suspendsHolds}): a read-only server keeps nothing alive on the quorum (nor
+ * does it answer a sync, so under a lease the deadline runs on). Loss is final; {@code onLost}
+ * callbacks run once, on the client's event executor, never on ZooKeeper's thread.
  *
  * <p>Watching the node for a deletion by someone else. {@link #monitor} sets a watch on it at
  * once. A hold the engine gives ({@link Contention#acquireHold}) after waiting inherits the watch
@@ -79,7 +81,14 @@ public final class Holding implements AutoCloseable {
         };
     }
 
-    /** Starts watching {@code ticket} under {@code policy}. */
+    /**
+     * Starts watching {@code ticket} under {@code policy}.
+     *
+     * @param client the client the ticket's node was created through
+     * @param ticket the held node
+     * @param policy which connection states count as loss
+     * @return the monitor
+     */
     public static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy) {
         return start(new Holding(client, ticket, Objects.requireNonNull(policy, "policy"), null, ownWatch(client, ticket)), true);
     }
@@ -105,6 +114,11 @@ public final class Holding implements AutoCloseable {
      * Starts watching {@code ticket} under {@link ErrorPolicy#SESSION_ONLY}, plus a lease: through a
      * disconnect as while connected, the hold stays valid until {@code margin} before the earliest
      * moment the ensemble's leader could expire the session.
+     *
+     * @param client the client the ticket's node was created through
+     * @param ticket the held node
+     * @param margin how long before the earliest possible session expiry the hold ends
+     * @return the monitor
      */
     public static Holding monitorWithLease(BatonClient client, Ticket ticket, Duration margin) {
         Objects.requireNonNull(margin, "margin");
@@ -137,17 +151,21 @@ public final class Holding implements AutoCloseable {
         // a change that happened before the listener was added would not be heard: check now
         if (holding.client.sessionId() != holding.ticket.sessionId()) {
             holding.lose("the session that owns " + holding.ticket.name() + " is gone");
-        } else if (holding.client.connectionState() == ConnectionState.SUSPENDED) {
-            holding.onState(new ConnectionStateChange(ConnectionState.SUSPENDED, holding.ticket.sessionId(), 0));
+        } else {
+            ConnectionState now = holding.client.connectionState();
+            if (ErrorPolicy.suspendsHolds(now)) {
+                holding.onState(new ConnectionStateChange(now, holding.ticket.sessionId(), 0));
+            }
         }
         return holding;
     }
 
+    /** {@return the held node} */
     public Ticket ticket() {
         return ticket;
     }
 
-    /** Whether the hold can still be trusted right now. */
+    /** {@return whether the hold can still be trusted right now} */
     public boolean isValid() {
         synchronized (this) {
             if (lostReason != null) {
@@ -164,12 +182,16 @@ public final class Holding implements AutoCloseable {
         return current == null || !current.passed();
     }
 
-    /** Why the hold was lost, if it was. */
+    /** {@return why the hold was lost, if it was} */
     public synchronized Optional<String> lossReason() {
         return Optional.ofNullable(lostReason);
     }
 
-    /** Runs {@code callback} once when the hold is lost (soon, if it already is). */
+    /**
+     * Runs {@code callback} once when the hold is lost (soon, if it already is).
+     *
+     * @param callback what to run
+     */
     public void onLost(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         boolean now;
@@ -203,17 +225,29 @@ public final class Holding implements AutoCloseable {
                     lose("session 0x" + Long.toHexString(ticket.sessionId()) + " lost");
                 }
             }
-            case SUSPENDED -> {
-                // under a lease, the deadline decides (it runs through a disconnect)
-                if (policy.isLoss(ConnectionState.SUSPENDED)) {
-                    lose("connection suspended");
+            case SUSPENDED -> suspended("connection suspended");
+            case READ_ONLY -> {
+                if (change.sessionId() != ticket.sessionId()) {
+                    lose("reconnected read-only with another session (0x" + Long.toHexString(change.sessionId()) + ")");
+                } else {
+                    suspended("connected to a read-only server, cut off from its quorum");
                 }
             }
-            case CONNECTED, RECONNECTED, READ_ONLY -> {
+            case CONNECTED, RECONNECTED -> {
                 if (change.sessionId() != ticket.sessionId()) {
                     lose("reconnected with another session (0x" + Long.toHexString(change.sessionId()) + ")");
                 }
             }
+        }
+    }
+
+    /**
+     * The session cannot be shown alive on the quorum ({@code why}): lost under STANDARD; under a
+     * lease, the confirmed-contact deadline decides (it runs through a disconnect).
+     */
+    private void suspended(String why) {
+        if (policy.isLoss(ConnectionState.SUSPENDED)) {
+            lose(why);
         }
     }
 

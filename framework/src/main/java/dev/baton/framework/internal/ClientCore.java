@@ -102,6 +102,7 @@ public final class ClientCore {
         if (started) {
             return;
         }
+        ConnectStrings.requireResolvable(config.settings().connectString());
         started = true;
         try {
             connection.start();

@@ -5,6 +5,7 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.NoConnectionException;
 import dev.baton.framework.Timeouts;
 import java.io.IOException;
 import java.time.Duration;
@@ -37,6 +38,18 @@ import org.slf4j.LoggerFactory;
  * the scheduler thread. When SUSPENDED lasts longer than the negotiated session timeout it reports
  * LOST itself (the servers have expired the session by then, or are about to) and abandons the old
  * session the same way, so what listeners see does not depend on how long the partition lasts.
+ *
+ * <p>The state is kept for one (handle, session) pair at a time: a connect is a change whenever it
+ * is for another pair than the last state reported, whatever that state was, and a session once
+ * reported LOST is over: its handle is being abandoned, and a reconnect of it that arrives late is
+ * not reported (its expiry follows, then the new session's connect).
+ *
+ * <p>A session back on a read-only server (READ_ONLY) is connected for reads, but nothing keeps
+ * it alive on the quorum, which may expire it meanwhile. So for the session's liveness READ_ONLY
+ * counts as SUSPENDED: the LOST timer started at the disconnect keeps running, and answers from a
+ * read-only server are not server contact ({@link #lastServerContactNanos}). A session created on
+ * a read-only server never had anything on the quorum to lose: while it is READ_ONLY no timer
+ * runs for it.
  */
 public final class Connection implements HandleSource {
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
@@ -67,13 +80,20 @@ public final class Connection implements HandleSource {
     private final AtomicLong lastContact = new AtomicLong(System.nanoTime());
 
     private volatile ZooKeeper connectedHandle;
+    /** Whether the connected server is read-only: its answers are not contact with the quorum. */
+    private volatile boolean readOnly;
     private Handle handle;
     private int generations;
     private ConnectionState state;
+    /** The handle and session the last reported state belongs to. */
+    private Handle stateHandle;
+    private long stateSession;
     private boolean everConnected;
     private boolean closed;
     private long sequence;
+    /** The armed LOST timer, null when none; {@code lostTimers} tells a cancelled one that it is. */
     private ScheduledFuture<?> lostTimer;
+    private long lostTimers;
 
     public Connection(Settings settings, ScheduledExecutorService scheduler, Executor async, SerialExecutor events) {
         this.settings = settings;
@@ -141,7 +161,10 @@ public final class Connection implements HandleSource {
         return negotiated > 0 ? Duration.ofMillis(negotiated) : settings.sessionTimeout();
     }
 
-    /** When (System.nanoTime) the servers last certainly heard from this session. */
+    /**
+     * When (System.nanoTime) the servers of the quorum last certainly heard from this session; a
+     * read-only server does not count (it keeps nothing alive on the quorum).
+     */
     public long lastServerContactNanos() {
         return lastContact.get();
     }
@@ -187,7 +210,7 @@ public final class Connection implements HandleSource {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new Errors.NoConnectionException(operation, path, timeout);
+                    throw new NoConnectionException(operation, path, timeout);
                 }
                 changed.awaitNanos(left);
             }
@@ -223,7 +246,7 @@ public final class Connection implements HandleSource {
             } finally {
                 lock.unlock();
             }
-            async.execute(() -> waiter.completeExceptionally(new Errors.NoConnectionException(operation, path, timeout)));
+            async.execute(() -> waiter.completeExceptionally(new NoConnectionException(operation, path, timeout)));
         }, timeout.toNanos(), TimeUnit.NANOSECONDS);
         waiter.whenComplete((v, e) -> timer.cancel(false));
         return waiter;
@@ -231,7 +254,9 @@ public final class Connection implements HandleSource {
 
     @Override
     public void contacted(long sentNanos) {
-        lastContact.accumulateAndGet(sentNanos, Math::max);
+        if (!readOnly) {
+            lastContact.accumulateAndGet(sentNanos, Math::max);
+        }
     }
 
     /** Closes the handle (ending the session) and fails every waiter; listeners hear nothing more. */
@@ -294,9 +319,14 @@ public final class Connection implements HandleSource {
             if (closed || from != handle) {
                 return;
             }
+            if (from.lostReported && event.getState() != Watcher.Event.KeeperState.Expired) {
+                // listeners heard LOST for this session and its expiry is on the way: a reconnect
+                // that arrives now (the handle reconnected just before it was abandoned) is not news
+                return;
+            }
             switch (event.getState()) {
-                case SyncConnected -> connected(from, everConnected ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
-                case ConnectedReadOnly -> connected(from, ConnectionState.READ_ONLY);
+                case SyncConnected -> connected(from, false);
+                case ConnectedReadOnly -> connected(from, true);
                 case Disconnected -> disconnected(from);
                 case Expired -> {
                     reportLost(from);
@@ -313,20 +343,33 @@ public final class Connection implements HandleSource {
         }
     }
 
-    private void connected(Handle h, ConnectionState newState) {
-        cancelLostTimer();
-        h.sessionId = h.zk.getSessionId();
-        lastContact.accumulateAndGet(System.nanoTime(), Math::max);
-        if (state == newState || (state == ConnectionState.CONNECTED && newState == ConnectionState.RECONNECTED)) {
-            return;
+    private void connected(Handle h, boolean toReadOnly) {
+        long session = h.zk.getSessionId();
+        h.sessionId = session;
+        if (!toReadOnly) {
+            h.quorumSession = session;
+            cancelLostTimer();
+            lastContact.accumulateAndGet(System.nanoTime(), Math::max);
+        } else if (session != h.quorumSession) {
+            cancelLostTimer(); // a session of the read-only server's own: nothing on the quorum to lose
         }
-        everConnected = true;
+        // else a quorum session on a read-only server: the timer started at the disconnect runs on
+        readOnly = toReadOnly;
         connectedHandle = h.zk;
-        transition(newState, h.sessionId);
+        changed.signalAll();
         List<CompletableFuture<ZooKeeper>> ready = new ArrayList<>(waiters);
         waiters.clear();
         ZooKeeper zk = h.zk;
         ready.forEach(w -> async.execute(() -> w.complete(zk)));
+        ConnectionState newState = toReadOnly ? ConnectionState.READ_ONLY
+            : everConnected ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED;
+        boolean sameConnection = stateHandle == h && stateSession == session
+            && (state == newState || (state == ConnectionState.CONNECTED && newState == ConnectionState.RECONNECTED));
+        if (sameConnection) {
+            return;
+        }
+        everConnected = true;
+        transition(newState, h, session);
     }
 
     private void disconnected(Handle h) {
@@ -334,25 +377,36 @@ public final class Connection implements HandleSource {
             return;
         }
         connectedHandle = null;
-        // ZooKeeper declares a disconnect after hearing nothing for 2/3 of the session timeout, so
-        // the servers heard from us no earlier than that before now.
-        long readTimeout = negotiatedSessionTimeout().toNanos() * 2 / 3;
-        lastContact.accumulateAndGet(System.nanoTime() - readTimeout, Math::max);
-        transition(ConnectionState.SUSPENDED, h.sessionId);
-        if (settings.lostAfterSuspendedTimeout()) {
+        if (!readOnly) {
+            // ZooKeeper declares a disconnect after hearing nothing for 2/3 of the session timeout,
+            // so the servers heard from us no earlier than that before now.
+            long readTimeout = negotiatedSessionTimeout().toNanos() * 2 / 3;
+            lastContact.accumulateAndGet(System.nanoTime() - readTimeout, Math::max);
+        }
+        readOnly = false;
+        transition(ConnectionState.SUSPENDED, h, h.sessionId);
+        if (settings.lostAfterSuspendedTimeout() && lostTimer == null) {
+            // (a timer still armed went on through READ_ONLY: it keeps its deadline)
             long timeout = negotiatedSessionTimeout().toNanos();
-            lostTimer = scheduler.schedule(() -> suspendedTooLong(h), timeout, TimeUnit.NANOSECONDS);
+            long armed = ++lostTimers;
+            lostTimer = scheduler.schedule(() -> suspendedTooLong(h, armed), timeout, TimeUnit.NANOSECONDS);
         }
     }
 
-    private void suspendedTooLong(Handle h) {
+    private void suspendedTooLong(Handle h, long timer) {
         lock.lock();
         try {
-            if (closed || h != handle || state != ConnectionState.SUSPENDED) {
+            if (timer != lostTimers) {
+                return; // cancelled after it had started
+            }
+            lostTimer = null;
+            boolean suspended = state == ConnectionState.SUSPENDED || state == ConnectionState.READ_ONLY;
+            if (closed || h != handle || !suspended || h.lostReported) {
                 return;
             }
-            LOG.warn("suspended longer than the session timeout ({}): session 0x{} counts as lost",
-                negotiatedSessionTimeout(), Long.toHexString(h.sessionId));
+            LOG.warn("{} longer than the session timeout ({}) since the disconnect: session 0x{} counts as lost",
+                state == ConnectionState.READ_ONLY ? "suspended or read-only" : "suspended", negotiatedSessionTimeout(),
+                Long.toHexString(h.sessionId));
             reportLost(h);
         } finally {
             lock.unlock();
@@ -369,7 +423,8 @@ public final class Connection implements HandleSource {
             return;
         }
         h.lostReported = true;
-        transition(ConnectionState.LOST, h.sessionId);
+        readOnly = false;
+        transition(ConnectionState.LOST, h, h.sessionId);
     }
 
     private void rebuild(Handle expired) {
@@ -393,8 +448,10 @@ public final class Connection implements HandleSource {
         }
     }
 
-    private void transition(ConnectionState newState, long sessionId) {
+    private void transition(ConnectionState newState, Handle h, long sessionId) {
         state = newState;
+        stateHandle = h;
+        stateSession = sessionId;
         ConnectionStateChange change = new ConnectionStateChange(newState, sessionId, ++sequence);
         LOG.debug("connection state {}", change);
         changed.signalAll();
@@ -407,6 +464,7 @@ public final class Connection implements HandleSource {
         if (lostTimer != null) {
             lostTimer.cancel(false);
             lostTimer = null;
+            lostTimers++;
         }
     }
 
@@ -415,6 +473,8 @@ public final class Connection implements HandleSource {
         final ZooKeeper zk;
         final int generation;
         volatile long sessionId;
+        /** The session this handle last had on a writable server (0 if none yet). */
+        long quorumSession;
         boolean lostReported;
 
         Handle() throws IOException {

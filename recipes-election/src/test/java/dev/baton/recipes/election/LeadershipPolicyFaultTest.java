@@ -7,9 +7,13 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.ReadOnlyServer;
+import dev.baton.test.TestClients;
 import dev.baton.test.history.LeadershipChecker;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +147,37 @@ class LeadershipPolicyFaultTest {
             assertThat(leadingAtHandOver).as("partitioned leaders still claiming leadership when the next was elected").isEmpty();
             LeadershipChecker.Verdict verdict = fleet.history.check().assertNeverTwoLeaders();
             assertThat(verdict.terms()).isGreaterThanOrEqualTo(4);
+        }
+    }
+
+    /**
+     * A leader whose session comes back on a server cut off from its quorum (READ_ONLY) cannot
+     * know whether the quorum still keeps its session, so READ_ONLY counts as SUSPENDED: under
+     * CONNECTION it steps down at once, under LEASE at the lease deadline, under SESSION when the
+     * client gives the session up. None of them keeps leading on a read-only server.
+     */
+    @Test
+    void aLeaderBackOnAReadOnlyServerStepsDownUnderEveryPolicy() throws Exception {
+        try (BatonClient client = TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
+                 .sessionTimeout(Duration.ofSeconds(3)).canBeReadOnly(true))) {
+            Map<LeadershipPolicy, LeaderLatch> latches = new TreeMap<>();
+            List<LeadershipPolicy> steppedDown = new CopyOnWriteArrayList<>();
+            for (LeadershipPolicy policy : LeadershipPolicy.values()) {
+                LeaderLatch latch = LeaderLatch.builder(client, "/read-only/" + policy, "p-" + policy).policy(policy).build();
+                latch.addListener(LeaderLatchListener.of(token -> { }, () -> steppedDown.add(policy)));
+                latch.start();
+                latches.put(policy, latch);
+            }
+            for (LeaderLatch latch : latches.values()) {
+                assertThat(latch.await(WAIT)).isTrue();
+            }
+
+            ReadOnlyServer.loseQuorum(client, WAIT);
+            assertThat(latches.get(LeadershipPolicy.CONNECTION).hasLeadership()).as("CONNECTION, at once").isFalse();
+
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(steppedDown).as("notLeader() heard").containsExactlyInAnyOrder(LeadershipPolicy.values()));
+            latches.values().forEach(LeaderLatch::close);
         }
     }
 

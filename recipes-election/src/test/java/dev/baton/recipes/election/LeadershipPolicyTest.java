@@ -20,7 +20,8 @@ class LeadershipPolicyTest {
             assertThat(policy.stepsDownOn(ConnectionState.LOST)).as(policy + " on LOST").isTrue();
             assertThat(policy.stepsDownOn(ConnectionState.RECONNECTED)).isFalse();
             assertThat(policy.stepsDownOn(ConnectionState.CONNECTED)).isFalse();
-            assertThat(policy.stepsDownOn(ConnectionState.READ_ONLY)).isFalse();
+            assertThat(policy.stepsDownOn(ConnectionState.READ_ONLY)).as(policy + ": READ_ONLY counts as SUSPENDED")
+                .isEqualTo(policy.stepsDownOn(ConnectionState.SUSPENDED));
         }
         assertThat(LeadershipPolicy.CONNECTION.stepsDownOn(ConnectionState.SUSPENDED)).isTrue();
         assertThat(LeadershipPolicy.SESSION.stepsDownOn(ConnectionState.SUSPENDED)).isFalse();

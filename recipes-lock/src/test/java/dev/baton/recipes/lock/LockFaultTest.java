@@ -12,10 +12,12 @@ import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.LockFaults;
+import dev.baton.test.ReadOnlyServer;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,6 +54,41 @@ class LockFaultTest {
             assertThat(victimMutex.isAcquiredInThisProcess()).as("local state is cleaned up").isFalse();
             assertThat(other.checkExists().forPath("/fault-expiry-write")).isNull();
             taken.release();
+        }
+    }
+
+    /**
+     * The holder's session comes back on a server cut off from its quorum (READ_ONLY): the quorum
+     * may expire the session and give the lock away meanwhile, so READ_ONLY counts as SUSPENDED.
+     * Under STANDARD the lease is lost at once; under SESSION_ONLY when the client gives the
+     * session up, a session timeout after the disconnect. Either way it is lost on the read-only
+     * server, loudly, and its release says so.
+     */
+    @Test
+    void aHolderBackOnAReadOnlyServerLosesItsLockUnderEitherPolicy() throws Exception {
+        Map<ErrorPolicy, BatonClient> clients = new java.util.EnumMap<>(ErrorPolicy.class);
+        try {
+            Map<ErrorPolicy, LockLease> leases = new java.util.EnumMap<>(ErrorPolicy.class);
+            List<ErrorPolicy> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (ErrorPolicy policy : ErrorPolicy.values()) {
+                BatonClient client = TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
+                    .sessionTimeout(SHORT_SESSION).errorPolicy(policy).canBeReadOnly(true));
+                clients.put(policy, client);
+                LockLease lease = new InterProcessMutex(client, "/fault/read-only-" + policy).acquireLease();
+                lease.onLost(() -> lost.add(policy));
+                leases.put(policy, lease);
+            }
+
+            clients.values().forEach(client -> ReadOnlyServer.loseQuorum(client, WAIT));
+            assertThat(leases.get(ErrorPolicy.STANDARD).isValid()).as("STANDARD, at once").isFalse();
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(lost).containsExactlyInAnyOrder(ErrorPolicy.values()));
+            leases.forEach((policy, lease) -> {
+                assertThat(lease.isValid()).as(policy.name()).isFalse();
+                assertThatThrownBy(lease::release).as(policy.name()).isInstanceOf(LockOwnershipLostException.class);
+            });
+        } finally {
+            clients.values().forEach(BatonClient::close);
         }
     }
 

@@ -2,7 +2,9 @@ package dev.baton.recipes.election.internal;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.contention.Ticket;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -184,7 +186,11 @@ public final class Candidacy {
         stall(connection);
     }
 
-    /** Resumes (confirm the node, or join) on the next connection, or now if connected and {@code tryNow}. */
+    /**
+     * Resumes (confirm the node, or join) on the next connection, or now if connected and {@code
+     * tryNow}. Connected means to a writable server: on a read-only one (READ_ONLY counts as
+     * SUSPENDED for leadership) the confirmation would pass and the owner refuse, over and over.
+     */
     private void stall(boolean tryNow) {
         synchronized (this) {
             if (!active || leading) {
@@ -192,7 +198,8 @@ public final class Candidacy {
             }
             resumeWhenConnected = true;
         }
-        if (tryNow && client.connectionState().isConnected()) {
+        ConnectionState now = client.connectionState();
+        if (tryNow && now.isConnected() && !ErrorPolicy.suspendsHolds(now)) {
             resume();
         }
     }

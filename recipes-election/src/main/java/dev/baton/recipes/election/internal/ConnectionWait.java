@@ -1,13 +1,15 @@
 package dev.baton.recipes.election.internal;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.ConnectionStateListener;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
  * Lets a recipe's own thread, after a failed attempt, wait for the connection change that may
- * cure it: being connected (when the failure was connection trouble), or else the next change of
+ * cure it: being connected to a writable server (when the failure was connection trouble), or else the next change of
  * any kind. It waits on the owner's monitor, so the owner's own {@code notifyAll} (when it
  * closes) wakes it as well.
  */
@@ -40,13 +42,18 @@ public final class ConnectionWait {
      */
     public void awaitNext(boolean connectionTrouble, BooleanSupplier done) {
         long seen = changes;
-        while (!done.getAsBoolean() && changes == seen && !(connectionTrouble && client.connectionState().isConnected())) {
+        while (!done.getAsBoolean() && changes == seen && !(connectionTrouble && writable(client.connectionState()))) {
             try {
                 owner.wait();
             } catch (InterruptedException e) {
                 return;
             }
         }
+    }
+
+    /** A server leadership can be held on: connected, and not read-only (which counts as SUSPENDED for holds). */
+    private static boolean writable(ConnectionState state) {
+        return state.isConnected() && !ErrorPolicy.suspendsHolds(state);
     }
 
     private void changed() {
