@@ -114,7 +114,8 @@ final class ChaosRun implements AutoCloseable {
         for (int i = 0; i < b.clients; i++) {
             ClientLink link = ClientLink.to(ensemble);
             links.add(link);
-            BatonClient client = TestClients.started(BatonClient.builder().connectString(link.connectString())
+            String connect = b.oneServerEach ? link.connectString(i % ensemble.size() + 1) : link.connectString();
+            BatonClient client = TestClients.started(BatonClient.builder().connectString(connect)
                 .sessionTimeout(b.session).connectionTimeout(Duration.ofSeconds(5)).errorPolicy(b.policy));
             clients.add(client);
         }
@@ -166,6 +167,11 @@ final class ChaosRun implements AutoCloseable {
 
     BatonClient client(int i) {
         return clients.get(i);
+    }
+
+    /** The one server client {@code i} talks to, in a run built with {@link Builder#oneServerEach()}. */
+    int serverOf(int i) {
+        return i % ensemble.size() + 1;
     }
 
     /** Runs the nemesis (the workload, started by the caller, runs meanwhile), then checks liveness and stops the workers. */
@@ -281,6 +287,7 @@ final class ChaosRun implements AutoCloseable {
         private final List<String> roots = new ArrayList<>();
         private final List<Class<? extends Throwable>> documented = new ArrayList<>(CONNECTION_TROUBLE);
         private Duration duration = ChaosRun.duration();
+        private boolean oneServerEach;
 
         private Builder(String recipe, EmbeddedEnsemble ensemble) {
             this.recipe = recipe;
@@ -307,6 +314,15 @@ final class ChaosRun implements AutoCloseable {
             if (!ALL_FAULTS) {
                 this.faults = Arrays.asList(kinds);
             }
+            return this;
+        }
+
+        /**
+         * Client {@code i} talks to server {@code i % size + 1} alone (through its link), so the
+         * run knows which server a client depends on: {@link #serverOf(int)}.
+         */
+        Builder oneServerEach() {
+            this.oneServerEach = true;
             return this;
         }
 

@@ -90,6 +90,12 @@ class LockChaosTest {
      */
     static BoundedExclusion.Result lockWorkload(ChaosRun run, String key, java.util.function.IntFunction<Acquirer> acquirers,
                                                 BoundedExclusion.Rules rules, int holdMillis) throws Exception {
+        return lockWorkload(run, key, acquirers, rules, 0, holdMillis);
+    }
+
+    /** {@link #lockWorkload(ChaosRun, String, java.util.function.IntFunction, BoundedExclusion.Rules, int)} with holds of {@code minHoldMillis} at least. */
+    static BoundedExclusion.Result lockWorkload(ChaosRun run, String key, java.util.function.IntFunction<Acquirer> acquirers,
+                                                BoundedExclusion.Rules rules, int minHoldMillis, int holdMillis) throws Exception {
         History history = new History();
         FencedStore store = new FencedStore(history);
         Holds holds = new Holds(history, key, run.clients.size());
@@ -104,7 +110,7 @@ class LockChaosTest {
             }
             holds.acquired(i, grant, run.client(i), false);
             store.write(Holds.actor(i), grant.fencingToken());
-            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(holdMillis + 1)));
+            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(minHoldMillis, holdMillis + 1)));
             holds.release(i, grant);
             return true;
         });
