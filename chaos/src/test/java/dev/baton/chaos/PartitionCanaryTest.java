@@ -146,7 +146,7 @@ class PartitionCanaryTest {
             long at = cutAt.get();
             if (at != 0 && System.nanoTime() - at - CUT.toNanos() >= 0 && healed.compareAndSet(false, true)) {
                 ensemble.healPartitions();
-                Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(ensemble::inSync);
+                Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(ensemble::whole);
                 System.out.println("[" + run.recipe + "] healed the cut");
             }
             run.workers.pace(Duration.ofMillis(50));

@@ -358,9 +358,10 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     }
 
     /**
-     * Whether every server serves and all report the same last zxid (from {@code srvr}): after a
-     * heal, the minority has caught up with the leader. A moment's answer; wait on it with a
-     * deadline.
+     * {@return whether every server serves and all report the same last zxid (from {@code srvr})}
+     * After a heal, the minority has caught up with the leader. A moment's answer; wait on it with
+     * a deadline, and only while nothing writes (under a steady stream of writes the servers
+     * rarely report one zxid at the same instant: wait on {@link #whole()} then).
      */
     public boolean inSync() {
         Set<String> zxids = new TreeSet<>();
@@ -376,6 +377,25 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             }
         }
         return zxids.size() == 1 && !zxids.contains("null");
+    }
+
+    /**
+     * {@return whether every server serves and exactly one of them leads} After a partition heals,
+     * the cut-off side has rejoined (a silently cut-off leader that has not noticed yet, beside a
+     * new one elected by the majority, makes two). A moment's answer; wait on it with a deadline.
+     */
+    public boolean whole() {
+        int leaders = 0;
+        for (ServerNode node : nodes.values()) {
+            ServerRole role = node.role();
+            if (!role.isServing()) {
+                return false;
+            }
+            if (role == ServerRole.LEADER || role == ServerRole.STANDALONE) {
+                leaders++;
+            }
+        }
+        return leaders == 1;
     }
 
     /** Whether server-to-server traffic runs through proxies, so that partitions can be made. */

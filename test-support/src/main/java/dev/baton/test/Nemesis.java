@@ -448,7 +448,7 @@ public final class Nemesis implements AutoCloseable {
     /**
      * Cuts {@code side} off from the other servers (for the partition length if one was set, else
      * {@code drawn}), in one of the partition styles, then heals and waits, boundedly, for every
-     * server to serve the same state again, so that the next fault starts from a whole ensemble.
+     * server to serve again under one leader, so that the next fault starts from a whole ensemble.
      */
     private void partition(Fault fault, Set<Integer> side, Duration drawn) throws InterruptedException {
         Duration length = partitionLength != null ? partitionLength : drawn;
@@ -462,15 +462,15 @@ public final class Nemesis implements AutoCloseable {
     }
 
     /**
-     * After a heal: the cut-off side rejoins (an election retry, at most 2 s apart, then a sync).
-     * A side that has not rejoined in {@link #REJOIN_WAIT} ends the schedule loudly.
+     * After a heal: the cut-off side rejoins (an election retry, at most 2 s apart): every server
+     * serving, one leader. A side that has not rejoined in {@link #REJOIN_WAIT} ends the schedule loudly.
      */
     private void awaitInSync() {
         try {
             org.awaitility.Awaitility.await().atMost(REJOIN_WAIT).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
-                .until(ensemble::inSync);
+                .until(ensemble::whole);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new IllegalStateException("the servers were not serving the same state " + REJOIN_WAIT.toSeconds()
+            throw new IllegalStateException("the servers had not rejoined under one leader " + REJOIN_WAIT.toSeconds()
                 + " s after the partition healed: " + ensemble, e);
         }
     }
