@@ -60,8 +60,11 @@ class EmbeddedEnsemblePartitionTest {
         writeThrough(majority, "/isolated-leader");
         assertThat(writeSucceedsOnlyThrough(oldLeader)).as("a write through the isolated old leader").isFalse();
         assertThat(ensemble.role(oldLeader)).as("without a quorum the old leader serves nobody").isEqualTo(ServerRole.LOOKING);
+        assertThat(ensemble.whole()).as("whole, with a server looking").isFalse();
 
         ensemble.healPartitions();
+        await().atMost(WAIT).until(ensemble::whole);
+        assertThat(ensemble.currentLeaderId()).as("the rejoined old leader follows").isNotEqualTo(java.util.OptionalInt.of(oldLeader));
         await().atMost(WAIT).until(ensemble::inSync);
         assertEveryServerHas("/isolated-leader");
     }
