@@ -129,8 +129,10 @@ public final class Holding implements AutoCloseable {
     }
 
     /**
-     * The margin a hold under STANDARD uses, and election's default lease margin: a tenth of the
-     * negotiated session timeout, at least {@link #MIN_DEFAULT_MARGIN}.
+     * {@return the margin a hold under STANDARD uses, and election's default lease margin: a tenth
+     * of the negotiated session timeout, at least {@link #MIN_DEFAULT_MARGIN}}
+     *
+     * @param negotiatedSessionTimeout the session timeout the servers granted
      */
     public static Duration defaultMargin(Duration negotiatedSessionTimeout) {
         Duration tenth = negotiatedSessionTimeout.dividedBy(10);
