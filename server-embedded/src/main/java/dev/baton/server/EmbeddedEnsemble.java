@@ -295,7 +295,11 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         return mode;
     }
 
-    /** {@link #isolate(int, PartitionStyle)} with {@link PartitionStyle#CLOSE}. */
+    /**
+     * {@link #isolate(int, PartitionStyle)} with {@link PartitionStyle#CLOSE}.
+     *
+     * @param id the server to cut off, 1 to {@link #size()}
+     */
     public void isolate(int id) {
         isolate(id, PartitionStyle.CLOSE);
     }
@@ -307,6 +311,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * {@link PartitionStyle#SILENT} only after {@code syncLimit} ticks, answering its clients'
      * pings and reads meanwhile.
      *
+     * @param id the server to cut off, 1 to {@link #size()}
+     * @param style whether connections across are closed or traffic silently vanishes
      * @throws UnsupportedOperationException if the ensemble was built without
      *     {@link Builder#peerProxies(boolean) peerProxies(true)}
      */
@@ -314,7 +320,11 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         partition(Set.of(id), style);
     }
 
-    /** {@link #partition(Set, PartitionStyle)} with {@link PartitionStyle#CLOSE}. */
+    /**
+     * {@link #partition(Set, PartitionStyle)} with {@link PartitionStyle#CLOSE}.
+     *
+     * @param side the servers on one side; the rest are on the other
+     */
     public void partition(Set<Integer> side) {
         partition(side, PartitionStyle.CLOSE);
     }
@@ -325,6 +335,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * healing earlier ones, until {@link #healPartitions()}. Partitions outlive a server's
      * restart, and work in both {@link ServerMode}s.
      *
+     * @param side the servers on one side; the rest are on the other
+     * @param style whether connections across are closed or traffic silently vanishes
      * @throws IllegalArgumentException unless {@code side} holds some but not all server ids
      * @throws UnsupportedOperationException if the ensemble was built without
      *     {@link Builder#peerProxies(boolean) peerProxies(true)}
@@ -349,8 +361,10 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     }
 
     /**
-     * The servers whose traffic reaches server {@code id} (itself included): all of them unless a
-     * partition cuts some off.
+     * {@return the servers whose traffic reaches server {@code id} (itself included)} All of them
+     * unless a partition cuts some off.
+     *
+     * @param id a server's id, 1 to {@link #size()}
      */
     public Set<Integer> reachableFrom(int id) {
         node(id);
@@ -398,7 +412,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         return leaders == 1;
     }
 
-    /** Whether server-to-server traffic runs through proxies, so that partitions can be made. */
+    /** {@return whether server-to-server traffic runs through proxies, so that partitions can be made} */
     public boolean peerProxies() {
         return peers != null;
     }
