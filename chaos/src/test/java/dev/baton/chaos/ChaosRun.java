@@ -150,7 +150,8 @@ final class ChaosRun implements AutoCloseable {
      * the same cut, which must pass.
      */
     static EmbeddedEnsemble partitionableEnsemble() {
-        if (!ALL_FAULTS) {
+        // -Dbaton.chaos.peerProxies=true: the proxied ensemble outside the soak too (to measure it)
+        if (!ALL_FAULTS && !Boolean.getBoolean("baton.chaos.peerProxies")) {
             return childProcessEnsemble();
         }
         EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).peerProxies(true)

@@ -3,6 +3,7 @@ package dev.baton.server.internal;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,12 @@ import java.util.TreeSet;
  * passes between them in either direction, whoever opens the connection.
  */
 public final class PeerProxies implements AutoCloseable {
+    /**
+     * How long a connection to a server's quorum port waits for the port to be bound: a leader
+     * binds it only once elected, and its followers dial it at once (see
+     * {@link TcpProxy#start(InetSocketAddress, int, String, Duration)}).
+     */
+    static final Duration QUORUM_TARGET_WAIT = Duration.ofSeconds(2);
     private final List<Route> routes;
 
     private record Route(int from, int to, TcpProxy quorum, TcpProxy election) {
@@ -43,7 +50,9 @@ public final class PeerProxies implements AutoCloseable {
             for (Layout.PeerRoute route : layout.routes()) {
                 NodeSpec target = byId.get(route.to());
                 String name = ensembleName + "-peer-" + route.from() + "-to-" + route.to();
-                TcpProxy quorum = TcpProxy.start(loopback(target.quorumPort()), route.quorumPort(), name + "-quorum");
+                // a leader binds its quorum port only once elected: a follower may dial it a moment before
+                TcpProxy quorum = TcpProxy.start(loopback(target.quorumPort()), route.quorumPort(), name + "-quorum",
+                    QUORUM_TARGET_WAIT);
                 started.add(quorum);
                 TcpProxy election = TcpProxy.start(loopback(target.electionPort()), route.electionPort(), name + "-election");
                 started.add(election);

@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -40,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class TcpProxy implements AutoCloseable {
     private static final AtomicInteger PROXIES = new AtomicInteger();
     private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+    private static final long TARGET_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final InetSocketAddress target;
     private final ServerSocket listener;
@@ -55,9 +57,12 @@ public final class TcpProxy implements AutoCloseable {
     private volatile boolean repliesPaused;
     private volatile long delayNanos;
     private volatile boolean closed;
+    /** How long a new connection waits for its target to listen (retrying); zero: one attempt. */
+    private final Duration targetWait;
 
-    private TcpProxy(InetSocketAddress target, int port, String name) throws IOException {
+    private TcpProxy(InetSocketAddress target, int port, String name, Duration targetWait) throws IOException {
         this.target = target;
+        this.targetWait = targetWait;
         this.name = name + "-" + PROXIES.incrementAndGet();
         this.listener = new ServerSocket();
         listener.setReuseAddress(true);
@@ -74,7 +79,27 @@ public final class TcpProxy implements AutoCloseable {
      * @throws IOException if the port cannot be bound
      */
     public static TcpProxy start(InetSocketAddress target, int port, String name) throws IOException {
-        return new TcpProxy(Objects.requireNonNull(target, "target"), port, Objects.requireNonNull(name, "name"));
+        return start(target, port, name, Duration.ZERO);
+    }
+
+    /**
+     * {@link #start(InetSocketAddress, int, String)}, where a new connection whose target does not
+     * listen yet waits for it, retrying, for up to {@code targetWait} before it is closed. A
+     * proxy cannot refuse a connection it has accepted; without the wait, a peer that dials a
+     * port a moment before it is bound (a follower dialling the quorum port of a leader elected
+     * a moment ago) sees its connection accepted and then closed mid-handshake, where a direct
+     * connection would have been refused and retried, and gives that leader up.
+     *
+     * @param target where to forward
+     * @param port the loopback port to listen on, 0 for any free one
+     * @param name prefixes the proxy's threads' names
+     * @param targetWait how long a new connection waits for its target to listen
+     * @return the started proxy
+     * @throws IOException if the port cannot be bound
+     */
+    public static TcpProxy start(InetSocketAddress target, int port, String name, Duration targetWait) throws IOException {
+        Objects.requireNonNull(targetWait, "targetWait");
+        return new TcpProxy(Objects.requireNonNull(target, "target"), port, Objects.requireNonNull(name, "name"), targetWait);
     }
 
     /** The loopback port clients connect to. */
@@ -192,20 +217,44 @@ public final class TcpProxy implements AutoCloseable {
                 held.add(client);
                 continue;
             }
-            Socket server = new Socket();
+            if (targetWait.isZero()) {
+                connect(client);
+            } else {
+                // waiting for the target must not hold up the next accept
+                Thread connector = new Thread(() -> connect(client), name + "-connect");
+                connector.setDaemon(true);
+                connector.start();
+            }
+        }
+    }
+
+    /** Connects {@code client} to the target (retrying for up to {@link #targetWait}) and starts forwarding. */
+    private void connect(Socket client) {
+        long deadline = System.nanoTime() + targetWait.toNanos();
+        Socket server;
+        while (true) {
+            server = new Socket();
             try {
                 server.connect(target, CONNECT_TIMEOUT_MILLIS);
                 client.setTcpNoDelay(true);
                 server.setTcpNoDelay(true);
+                break;
             } catch (IOException e) {
-                closeQuietly(client);
                 closeQuietly(server);
-                continue;
+                if (cut || closed || System.nanoTime() - deadline >= 0) {
+                    closeQuietly(client);
+                    return;
+                }
+                LockSupport.parkNanos(TARGET_RETRY_NANOS);
             }
-            Link link = new Link(client, server);
-            links.add(link);
-            link.start();
         }
+        Link link = new Link(client, server);
+        links.add(link);
+        if (cut || closed) {
+            link.close(); // a cut that came while this connection waited for its target
+            return;
+        }
+        link.start();
     }
 
     private void closeHeld() {
