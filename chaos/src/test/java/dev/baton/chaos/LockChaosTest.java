@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every lock recipe under faults, on one ensemble of child-process servers (KILL_LEADER is a
- * SIGKILL, PAUSE_SERVER a SIGSTOP); in the soak with proxies between them, so that every lock
- * also runs under the three partitions ({@link ChaosRun#partitionableEnsemble()}). Five workers acquire, write to a fenced store, and release;
+ * SIGKILL, PAUSE_SERVER a SIGSTOP) with proxies between them ({@link ChaosRun#partitionableEnsemble()}):
+ * the mutex also runs through a follower cut off for longer than the session timeout, and in the
+ * soak every lock runs under the three partitions. Five workers acquire, write to a fenced store, and release;
  * {@link BoundedExclusion} judges their beliefs against the servers' record of the lock nodes.
  */
 class LockChaosTest {
@@ -124,11 +125,13 @@ class LockChaosTest {
         return new BoundedExclusion.Rules(limit, ChaosRun.DELIVERY_MARGIN, "STANDARD");
     }
 
-    /** The eight in-JVM faults (in the soak, and the three partitions). */
+    /** The eight in-JVM faults, and a follower cut off (in the soak, all three partitions). */
     @Test
     void theMutexUnderEveryFault() throws Exception {
         String path = "/chaos/mutex";
-        try (ChaosRun run = ChaosRun.builder("mutex", ensemble).watch(path).documented(OwnershipLostException.class).build()) {
+        try (ChaosRun run = ChaosRun.builder("mutex", ensemble).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER,
+            Fault.LOSE_QUORUM, Fault.PAUSE_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT,
+            Fault.EXPIRE_SESSION, Fault.ISOLATE_FOLLOWER).watch(path).documented(OwnershipLostException.class).build()) {
             lockWorkload(run, path, i -> new InterProcessMutex(run.client(i), path)::acquireLease, standard(1), 20);
         }
     }
