@@ -129,6 +129,7 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
                 .nodes(settings.nodes())
                 .forceSync(settings.forceSync())
                 .sessionTimeoutBounds(MIN_SESSION_TIMEOUT, Duration.ofMillis(settings.maxSessionTimeoutMillis()))
+                .peerProxies(settings.peerProxies())
                 .build();
             try {
                 built.start();

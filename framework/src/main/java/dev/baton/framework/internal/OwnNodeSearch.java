@@ -49,7 +49,11 @@ final class OwnNodeSearch {
 
     /** The adopted node, or null when there is none this session may own. */
     CompletableFuture<Found> find(ZooKeeper zk, Set<String> stems) {
-        return Futures.nullIfNoNode(c.zk().getChildren(zk, parent, null, "create", userPath)
+        // a sync first: the listing then shows what the leader committed (a server that lags must
+        // not hide the node the lost reply was about), and the attempt, whose create went
+        // unanswered, still rests on a round trip the leader answered (RetryLoop, LeaderContact)
+        return Futures.nullIfNoNode(c.zk().sync(zk, parent, "create", userPath)
+            .thenCompose(synced -> c.zk().getChildren(zk, parent, null, "create", userPath))
             .thenCompose(children -> read(zk, children.children().stream().filter(child -> named(child, stems)).sorted().toList()))
             .thenCompose(candidates -> settle(zk, candidates)));
     }
