@@ -152,4 +152,25 @@ class ProcessHistoryTest {
             .anyMatch(p -> p.contains("c ACQUIRED") && p.contains("acquired while b held it"))
             .noneMatch(p -> p.contains("while a held it"));
     }
+
+    /** Canary: a holder whose recipe never signals loss; its session is ended by the nemesis while it holds. */
+    @Test
+    void aHolderWhoseLossIsNeverSignalledIsCaught() {
+        FencedStore store = FencedStore.on(now::get);
+        acquired("a", 0, 10, 1);
+        write(store, "a", 10, 10);
+        mark("a", 1_000, ProcessHistory.EXPIRING, 0);
+        acquired("b", 1_150, 20, 2);
+        write(store, "b", 20, 1_160);
+        mark("a", 1_200, ProcessHistory.EXPIRED, 0);
+        mark("a", 1_250, MutexWorker.SESSION_LOST, 1);
+        write(store, "a", 10, 1_300);
+        mark("a", 2_500, ProcessHistory.RELEASED, 10);
+        mark("a", 2_510, ProcessHistory.RELEASE_FOUND_LOST, 10);
+        mark("b", 3_000, ProcessHistory.RELEASED, 20);
+
+        ProcessHistory.Judgement j = history.judge(store, 1);
+        System.out.println("[canary, old rule] " + j.checks());
+        assertThat(problems(j).get("mutual exclusion")).as("a believed 1.3 s after its session ended").isNotEmpty();
+    }
 }
