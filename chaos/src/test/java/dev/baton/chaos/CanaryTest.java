@@ -97,7 +97,7 @@ class CanaryTest {
         return new Grant(shown, "canary grant", g -> { }) { };
     }
 
-    private static LockChaosTest.Acquirer broken(BatonClient client, String path, ContentionRule rule, boolean signalsLoss) {
+    static LockChaosTest.Acquirer broken(BatonClient client, String path, ContentionRule rule, boolean signalsLoss) {
         Contention contention = Contention.of(client, path, "lock-", rule);
         return timeout -> {
             TicketHold hold = contention.acquireHoldBlocking(new byte[0], timeout);
