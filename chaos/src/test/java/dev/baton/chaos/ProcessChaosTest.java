@@ -255,9 +255,16 @@ class ProcessChaosTest {
             .start();
     }
 
-    /** A fenced writer on a thread of this JVM, recording and writing directly. */
+    /** A fenced writer on a thread of this JVM, on Baton's mutex, recording and writing directly. */
     private static MutexWorker threadWorker(String actor, BatonClient client, Workers threads, ProcessHistory history,
                                             FencedStore store) {
+        return threadWorker(actor, client, new dev.baton.recipes.lock.InterProcessMutex(client, PATH)::acquireLease,
+            WRITES_PER_HOLD, threads, history, store);
+    }
+
+    /** A fenced writer on a thread of this JVM, on any mutex (a canary passes a broken one). */
+    static MutexWorker threadWorker(String actor, BatonClient client, LockChaosTest.Acquirer mutex, int writes, Workers threads,
+                                    ProcessHistory history, FencedStore store) {
         MutexWorker.Sink sink = new MutexWorker.Sink() {
             @Override
             public void report(String kind, long value, String... more) {
@@ -269,6 +276,6 @@ class ProcessChaosTest {
                 return store.write(actor, token, Instant.now());
             }
         };
-        return new MutexWorker(client, PATH, MutexWorker.Style.FENCED, WRITES_PER_HOLD, BETWEEN_WRITES, sink, threads::pace);
+        return new MutexWorker(client, mutex, MutexWorker.Style.FENCED, writes, BETWEEN_WRITES, sink, threads::pace);
     }
 }
