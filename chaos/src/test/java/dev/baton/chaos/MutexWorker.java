@@ -4,14 +4,13 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.recipes.lock.InterProcessMutex;
-import dev.baton.test.history.Zxids;
 import java.time.Duration;
 
 /**
  * One worker of the process chaos test, the same whether it runs in a child JVM
  * ({@link MutexWorkerMain}) or on a thread of the test: it takes the mutex, writes to the fenced
  * store a number of times with its token, and gives the mutex back, telling its {@link Sink}
- * what it did: "acquired" (token, node, session, the zxid its client had seen), "released"
+ * what it did: "acquired" (token, node, session), "released"
  * (token, said before the release is sent), "release-found-lost" (token), and the recipe's own
  * loss signals — "lost" (token) when the grant's loss callback fires, and "invalid" (token) when a
  * careful worker finds {@code isValid()} false. Nothing else is reported as a loss: the judge
@@ -73,10 +72,8 @@ final class MutexWorker {
         if (grant == null) {
             return false;
         }
-        long view = Zxids.lastSeen(client);
         long token = grant.fencingToken();
-        sink.report(ProcessHistory.ACQUIRED, token, grant.nodePaths().get(0), Long.toString(client.sessionId()),
-            Long.toString(view));
+        sink.report(ProcessHistory.ACQUIRED, token, grant.nodePaths().get(0), Long.toString(client.sessionId()));
         grant.onLost(() -> sink.report(ProcessHistory.LOST, token));
         for (int i = 0; i < writes; i++) {
             if (style == Style.CAREFUL && !grant.isValid()) {

@@ -44,7 +44,7 @@ class ProcessHistoryTest {
 
     /** {@code actor} acquired {@code token} (node {@code /node-<token>}) at {@code millis}. */
     private void acquired(String actor, long millis, long token) {
-        history.record(actor, at(millis), ProcessHistory.ACQUIRED, token, "/node-" + token, "1", "0");
+        history.record(actor, at(millis), ProcessHistory.ACQUIRED, token, "/node-" + token, "1");
     }
 
     /** The servers deleted {@code token}'s node at {@code millis} (negative: it was never deleted). */
