@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.awaitility.core.ConditionTimeoutException;
@@ -47,7 +48,12 @@ import org.junit.jupiter.api.Test;
 class ProcessChaosTest {
     private static final String PATH = "/chaos/process-mutex";
     private static final Duration SESSION = Duration.ofSeconds(3);
-    private static final int WRITES_PER_HOLD = 25;
+    /**
+     * Writes per hold, 20 ms apart: a hold of about a second, so that a fault landing in its first
+     * half leaves more than the 500 ms loss bound of it — a worker whose loss signal never came
+     * would believe past the bound, and fail the run, instead of finishing its batch in time.
+     */
+    private static final int WRITES_PER_HOLD = 50;
     private static final Duration BETWEEN_WRITES = Duration.ofMillis(20);
     private static final MutexWorker.Style[] PROCESS_STYLES = {
         MutexWorker.Style.FENCED, MutexWorker.Style.FENCED, MutexWorker.Style.CAREFUL};
@@ -73,6 +79,7 @@ class ProcessChaosTest {
         List<String> stuck = new ArrayList<>();
         List<String> surprises = new ArrayList<>();
         ProcessHistory.Judgement j;
+        AtomicInteger expiries = new AtomicInteger();
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build()) {
             ensemble.start();
             try (ServerTruth truth = ServerTruth.watch(ensemble, List.of(PATH))) {
@@ -96,6 +103,8 @@ class ProcessChaosTest {
                 threads.start("thread", THREAD_WORKERS, i -> inProcess.get(i).step());
                 try (Nemesis nemesis = Nemesis.builder(ensemble, seed).clients(clients).processes(processes)
                          .faults(FAULTS.get(0), FAULTS.subList(1, FAULTS.size()).toArray(Fault[]::new))
+                         .atLeast(ChaosRun.PER_KIND)
+                         .onExpired(c -> expiries.incrementAndGet())
                          .pickProcess(random -> holderFirst(history, processes, random))
                          .quietBetween(Duration.ofMillis(300), Duration.ofMillis(1500))
                          .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
@@ -104,7 +113,7 @@ class ProcessChaosTest {
                          .build()) {
                     began = System.nanoTime();
                     nemesis.start();
-                    runUntilCovered(nemesis, history, store, length, began);
+                    runUntilCovered(nemesis, history, store, expiries, length, began);
                     report = nemesis.stop();
                     ran = Duration.ofNanos(System.nanoTime() - began);
                 }
@@ -145,15 +154,16 @@ class ProcessChaosTest {
 
     /**
      * Runs the faults for {@code length}, and on until the run has what it is for: a holder that
-     * wrote after waking from a pause past its session, and a killed process (the nemesis draws
-     * faults at random). Gives up 45 s later; the verdict's coverage check then fails.
+     * wrote after waking from a pause past its session, a killed process, and every fault kind
+     * {@link ChaosRun#PER_KIND} times (the nemesis injects each kind once per round first, then
+     * draws at random). Gives up 45 s later; the verdict's coverage checks then fail.
      */
-    private static void runUntilCovered(Nemesis nemesis, ProcessHistory history, FencedStore store, Duration length,
-                                        long began) {
+    private static void runUntilCovered(Nemesis nemesis, ProcessHistory history, FencedStore store,
+                                        AtomicInteger expiries, Duration length, long began) {
         try {
             await().atMost(length.plusSeconds(45)).pollInterval(Duration.ofMillis(500)).until(() -> nemesis.failed()
-                || System.nanoTime() - began >= length.toNanos()
-                && history.count(ClientProcess.KILLED) > 0 && history.staleAfterPause(store) > 0);
+                || System.nanoTime() - began >= length.toNanos() && expiries.get() >= ChaosRun.PER_KIND
+                && history.count(ClientProcess.KILLED) >= ChaosRun.PER_KIND && history.staleAfterPause(store) > 0);
         } catch (ConditionTimeoutException e) {
             System.out.println("[process-mutex] the run did not cover every process fault in time; see the coverage check");
         }
