@@ -49,11 +49,12 @@ class ProcessChaosTest {
     private static final String PATH = "/chaos/process-mutex";
     private static final Duration SESSION = Duration.ofSeconds(3);
     /**
-     * Writes per hold, 20 ms apart: a hold of about a second, so that a fault landing in its first
-     * half leaves more than the 500 ms loss bound of it — a worker whose loss signal never came
-     * would believe past the bound, and fail the run, instead of finishing its batch in time.
+     * Writes per hold, 20 ms apart: a hold of about 1.5 s, so that a pause landing in its first
+     * two thirds leaves more than the 500 ms loss bound of it after the resume — the run goes on
+     * until that has happened, and a worker whose loss signal never came would then believe past
+     * the bound and fail the run, instead of finishing its batch in time.
      */
-    private static final int WRITES_PER_HOLD = 50;
+    private static final int WRITES_PER_HOLD = 75;
     private static final Duration BETWEEN_WRITES = Duration.ofMillis(20);
     private static final MutexWorker.Style[] PROCESS_STYLES = {
         MutexWorker.Style.FENCED, MutexWorker.Style.FENCED, MutexWorker.Style.CAREFUL};
@@ -154,7 +155,9 @@ class ProcessChaosTest {
 
     /**
      * Runs the faults for {@code length}, and on until the run has what it is for: a holder that
-     * wrote after waking from a pause past its session, a killed process, and every fault kind
+     * wrote after waking from a pause past its session, and went on writing for more than the loss
+     * bound after its resume (see {@link ProcessHistory#wroteOnPastTheBound}), a killed process, and
+     * every fault kind
      * {@link ChaosRun#PER_KIND} times (the nemesis injects each kind once per round first, then
      * draws at random). Gives up 45 s later; the verdict's coverage checks then fail.
      */
@@ -163,7 +166,8 @@ class ProcessChaosTest {
         try {
             await().atMost(length.plusSeconds(45)).pollInterval(Duration.ofMillis(500)).until(() -> nemesis.failed()
                 || System.nanoTime() - began >= length.toNanos() && expiries.get() >= ChaosRun.PER_KIND
-                && history.count(ClientProcess.KILLED) >= ChaosRun.PER_KIND && history.staleAfterPause(store) > 0);
+                && history.count(ClientProcess.KILLED) >= ChaosRun.PER_KIND && history.staleAfterPause(store) > 0
+                && history.wroteOnPastTheBound(store, ChaosRun.DELIVERY_MARGIN));
         } catch (ConditionTimeoutException e) {
             System.out.println("[process-mutex] the run did not cover every process fault in time; see the coverage check");
         }

@@ -306,6 +306,27 @@ final class ProcessHistory {
         return staleAfterPause(r, store.log());
     }
 
+    /**
+     * Whether some holder, woken from a pause during its hold, wrote with its token more than
+     * {@code bound} after it was resumed. A fenced writer writes on whatever its loss signal said,
+     * so such a write shows a hold that outlasted the bound after a resume: had the recipe never
+     * signalled the loss, that holder would have believed past the bound, and the loss check
+     * would have failed. A run without one could not have told a missing loss signal from a
+     * release that came in time.
+     */
+    boolean wroteOnPastTheBound(FencedStore store, Duration bound) {
+        return wroteOnPastTheBound(rebuild(), store.log(), bound);
+    }
+
+    private static boolean wroteOnPastTheBound(Rebuilt r, List<FencedStore.Write> writes, Duration bound) {
+        Map<String, Hold> byToken = r.byToken();
+        return writes.stream().anyMatch(w -> {
+            Hold h = byToken.get(w.actor() + "/" + w.token());
+            return h != null && r.pauses().stream().anyMatch(p -> p.actor().equals(h.actor) && !p.from().isBefore(h.start)
+                && (h.end == null || p.from().isBefore(h.end)) && w.issued().isAfter(p.to().plus(bound)));
+        });
+    }
+
     private static long staleAfterPause(Rebuilt r, List<FencedStore.Write> writes) {
         Map<String, Hold> byToken = r.byToken();
         return writes.stream().filter(w -> {
@@ -357,6 +378,10 @@ final class ProcessHistory {
         List<String> coverage = new ArrayList<>();
         if (afterPause == 0) {
             coverage.add("no worker wrote after waking from a pause past its session: the fence was not put to the test");
+        }
+        if (afterPause > 0 && !wroteOnPastTheBound(r, writes, rules.lateness())) {
+            coverage.add("no worker woken from a pause wrote on for more than " + rules.lateness().toMillis() + " ms: a loss"
+                + " signal that never came could not have been told from a release in time");
         }
         if (processKills == 0) {
             coverage.add("no worker process was killed");
