@@ -143,8 +143,8 @@ public final class GroupMember implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        node.close();   // the delete goes out first: the others see the leave without waiting for the cache's unwatch
         cache.close();
-        node.close();
     }
 
     private void onCacheEvent(CacheEvent event) {
