@@ -1,13 +1,9 @@
 package dev.baton.recipes.group;
 
-import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.NoNodeException;
-import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Acquisitions;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,25 +46,16 @@ public final class IdAllocator {
     /** The most ids one {@link #next(int)} call returns. */
     public static final int MAX_COUNT = 1_000_000;
 
-    private final BatonClient client;
     private final String path;
     private final int blockSize;
     private final boolean strict;
-    private final long firstId;
+    private final BlockReservations reservations;
 
     /** The block ids are taken from; replaced (holding this) when used up. */
     private volatile Block current = new Block(0, 0);
     // guarded by this
     /** The next block's reservation: in flight, or done and not yet in use. */
     private CompletableFuture<Block> upcoming;
-    /** The last reservation started: reservations run one after the other. */
-    private CompletableFuture<?> tail = CompletableFuture.completedFuture(null);
-    /** What this allocator's last write left on the node, or null to read it first; touched only by the running reservation. */
-    private volatile Known known;
-
-    /** The node as last seen: the first unreserved id and the node's version (absent: not created yet). */
-    private record Known(long next, int version, boolean absent) {
-    }
 
     /** Ids {@code start} to {@code end - 1}, handed out in order by {@link #take()}. */
     private static final class Block {
@@ -76,6 +63,10 @@ public final class IdAllocator {
         final long end;
         final long prefetchAt;
         final AtomicLong cursor;
+
+        Block(BlockReservations.Range range) {
+            this(range.start(), range.end());
+        }
 
         Block(long start, long end) {
             this.start = start;
@@ -92,11 +83,10 @@ public final class IdAllocator {
     }
 
     private IdAllocator(Builder b) {
-        this.client = b.client;
         this.path = b.path;
         this.blockSize = b.blockSize;
         this.strict = b.strict;
-        this.firstId = b.firstId;
+        this.reservations = new BlockReservations(b.client, b.path, b.firstId);
     }
 
     /** An allocator of the ids kept at {@code path}; every allocator of one path shares its ids. */
@@ -211,61 +201,12 @@ public final class IdAllocator {
 
     /** Reserves {@code count} ids with a write made after this call began (strict mode). */
     private Block reserveNow(int count) throws InterruptedException {
-        CompletableFuture<Block> reservation;
-        synchronized (this) {
-            reservation = enqueue(count);
-        }
-        return await(reservation);
+        return await(enqueue(count));
     }
 
-    /** Starts a reservation once the ones before it are done (they share {@link #known}). Holds this. */
+    /** Starts a reservation of {@code count} ids, once the ones before it are done. */
     private CompletableFuture<Block> enqueue(long count) {
-        CompletableFuture<Block> reservation = tail.handle((v, e) -> null).thenCompose(v -> reserve(count));
-        tail = reservation;
-        return reservation;
-    }
-
-    private CompletableFuture<Block> reserve(long count) {
-        Known start = known;
-        CompletableFuture<Known> seen = start != null ? CompletableFuture.completedFuture(start) : read();
-        return seen.thenCompose(k -> write(k, count)).thenCompose(block -> block != null
-            ? CompletableFuture.completedFuture(block)
-            : reserve(count)); // someone else reserved first: look again
-    }
-
-    private CompletableFuture<Known> read() {
-        return client.getData().forPathWithStatAsync(path)
-            .thenApply(node -> new Known(Math.max(firstId, Reservation.decode(path, node.data(), firstId).next()),
-                node.stat().getVersion(), false))
-            .exceptionallyCompose(e -> Acquisitions.unwrap(e) instanceof NoNodeException
-                ? CompletableFuture.completedFuture(new Known(firstId, 0, true))
-                : CompletableFuture.failedFuture(Acquisitions.unwrap(e)));
-    }
-
-    /** One attempt to reserve {@code count} ids after {@code k}; null if someone else wrote first. */
-    private CompletableFuture<Block> write(Known k, long count) {
-        long end = k.next() + count;
-        if (end > ID_LIMIT || end < 0) {
-            return CompletableFuture.failedFuture(new IdAllocatorException("id allocator " + path + " has run out of ids: "
-                + count + " more after " + k.next() + " would pass " + ID_LIMIT));
-        }
-        known = null; // until this write is known to have landed
-        byte[] data = new Reservation(end, UUID.randomUUID().toString()).encode();
-        CompletableFuture<Integer> written = k.absent()
-            // a retried create finding exactly this data (this token) is this call's own create
-            ? client.create().creatingParentsIfNeeded().idempotent().forPathWithStatAsync(path, data).thenApply(n -> n.stat().getVersion())
-            // a retried write finding the node one version on with exactly this token is this call's own write
-            : client.setData().withVersion(k.version()).idempotent().forPathAsync(path, data).thenApply(stat -> stat.getVersion());
-        return written.thenApply(version -> {
-            known = new Known(end, version, false);
-            return new Block(k.next(), end);
-        }).exceptionallyCompose(e -> {
-            Throwable cause = Acquisitions.unwrap(e);
-            if (cause instanceof BadVersionException || cause instanceof NodeExistsException || cause instanceof NoNodeException) {
-                return CompletableFuture.completedFuture(null);
-            }
-            return CompletableFuture.failedFuture(cause);
-        });
+        return reservations.reserve(count).thenApply(Block::new);
     }
 
     /** Waits for a reservation; an interrupt leaves it running (a block-mode refill then uses it). */

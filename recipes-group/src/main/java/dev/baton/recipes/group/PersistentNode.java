@@ -91,10 +91,8 @@ public final class PersistentNode implements AutoCloseable {
     /** Creation zxid of the node the confirmed data is on (a node made again by someone else needs it again). */
     private long confirmedCzxid = -1;
     private String actualPath;
-    private boolean running;
-    private boolean again;
-    private CompletableFuture<Void> idle = CompletableFuture.completedFuture(null);
     private final List<Waiter> waiters = new ArrayList<>();
+    private final SerialLoop loop;
 
     /**
      * A node at {@code path} (for a sequential mode, the prefix of its name) in {@code mode},
@@ -118,6 +116,7 @@ public final class PersistentNode implements AutoCloseable {
         this.basePath = ZPaths.validate("PersistentNode", Objects.requireNonNull(path, "path"));
         this.data = Objects.requireNonNull(data, "data").clone();
         this.deleteOnClose = deleteOnClose;
+        this.loop = new SerialLoop(client.asyncExecutor(), this::step, this::failed);
     }
 
     /**
@@ -217,7 +216,7 @@ public final class PersistentNode implements AutoCloseable {
             if (!started) {
                 return;
             }
-            quiet = idle;
+            quiet = loop.stop();
             abandoned = List.copyOf(waiters);
             waiters.clear();
         }
@@ -234,50 +233,15 @@ public final class PersistentNode implements AutoCloseable {
         Acquisitions.awaitDelete(deleted, true, "PersistentNode " + basePath);
     }
 
-    // ---- the loop: one step at a time; a kick during a step runs one more ----
+    // ---- the loop: one step at a time, again after each event ----
 
     private void kick() {
         synchronized (this) {
             if (state != State.STARTED) {
                 return;
             }
-            if (running) {
-                again = true;
-                return;
-            }
-            running = true;
-            idle = new CompletableFuture<>();
         }
-        client.asyncExecutor().execute(this::runStep);
-    }
-
-    private void runStep() {
-        CompletableFuture<Void> step;
-        try {
-            step = step();
-        } catch (RuntimeException e) {
-            step = CompletableFuture.failedFuture(e);
-        }
-        step.whenComplete((v, e) -> {
-            if (e != null) {
-                failed(Acquisitions.unwrap(e));
-            }
-            CompletableFuture<Void> finished = null;
-            synchronized (this) {
-                if (again && state == State.STARTED) {
-                    again = false;
-                } else {
-                    again = false;
-                    running = false;
-                    finished = idle;
-                }
-            }
-            if (finished != null) {
-                finished.complete(null);
-            } else {
-                client.asyncExecutor().execute(this::runStep);
-            }
-        });
+        loop.request();
     }
 
     private CompletableFuture<Void> step() {
@@ -330,9 +294,7 @@ public final class PersistentNode implements AutoCloseable {
     /** A node that went between two calls of a step: the next step makes it again. */
     private Void onlyIfGone(Throwable e) {
         if (Acquisitions.unwrap(e) instanceof NoNodeException) {
-            synchronized (this) {
-                again = true;
-            }
+            loop.request();
             return null;
         }
         throw Acquisitions.rethrow(e);
@@ -349,9 +311,9 @@ public final class PersistentNode implements AutoCloseable {
             actualPath = path;
             confirmedCzxid = stat.getCzxid();
             confirmedGeneration = Math.max(confirmedGeneration, gen);
-            again = true;
             waiters.removeIf(w -> w.generation() <= confirmedGeneration && done.add(w));
         }
+        loop.request(); // the next step watches the node
         done.forEach(w -> w.written().complete(null));
         initialCreate.countDown();
         if (created) {
@@ -367,7 +329,8 @@ public final class PersistentNode implements AutoCloseable {
         }
     }
 
-    private void failed(Throwable cause) {
+    private void failed(Throwable error) {
+        Throwable cause = Acquisitions.unwrap(error);
         List<Waiter> told;
         synchronized (this) {
             if (state != State.STARTED) {
