@@ -6,5 +6,10 @@ package dev.baton.recipes.group;
  */
 @FunctionalInterface
 public interface GroupListener {
+    /**
+     * One change of the membership.
+     *
+     * @param change what changed: who joined, changed their data or left
+     */
     void membershipChanged(MembershipChange change);
 }

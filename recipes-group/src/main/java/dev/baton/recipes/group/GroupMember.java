@@ -60,6 +60,10 @@ public final class GroupMember implements AutoCloseable {
     /**
      * A member {@code thisId} of the group at {@code membershipPath}, with {@code payload} as its data.
      *
+     * @param client the client the member joins through
+     * @param membershipPath the group's path: its members are its children
+     * @param thisId this member's id, the name of its node
+     * @param payload this member's data (copied)
      * @throws IllegalArgumentException if {@code thisId} is empty, contains {@code /}, or is not a valid node name
      */
     public GroupMember(BatonClient client, String membershipPath, String thisId, byte[] payload) {
@@ -87,8 +91,11 @@ public final class GroupMember implements AutoCloseable {
     }
 
     /**
-     * Waits until this member's node exists and the view of the group is loaded; false if
-     * {@code timeout} passes first.
+     * Waits until this member's node exists and the view of the group is loaded.
+     *
+     * @param timeout how long to wait at most
+     * @return true once joined and loaded, false if {@code timeout} passed first
+     * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean awaitJoined(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
@@ -98,7 +105,9 @@ public final class GroupMember implements AutoCloseable {
 
     /**
      * The members as this process sees them now — id to data, in id order — always including this
-     * member (with its latest data) while it is started. An unmodifiable copy.
+     * member (with its latest data) while it is started.
+     *
+     * @return an unmodifiable copy of the view: member id to data
      */
     public Map<String, byte[]> getCurrentMembers() {
         Map<String, byte[]> members = new TreeMap<>();
@@ -111,30 +120,58 @@ public final class GroupMember implements AutoCloseable {
         return Collections.unmodifiableMap(members);
     }
 
-    /** Changes this member's data; returns once its node carries it (see {@link PersistentNode#setData}). */
+    /**
+     * Changes this member's data; returns once its node carries it (see {@link PersistentNode#setData}).
+     *
+     * @param data the new data (copied)
+     * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
+     */
     public void setThisData(byte[] data) throws InterruptedException {
         node.setData(data);
     }
 
-    /** This member's id. */
+    /**
+     * This member's id.
+     *
+     * @return the id given to the constructor
+     */
     public String thisId() {
         return thisId;
     }
 
-    /** Where the group's members are. */
+    /**
+     * Where the group's members are.
+     *
+     * @return the group's path
+     */
     public String membershipPath() {
         return membershipPath;
     }
 
-    /** A member's id from its node's path: the path's last segment. */
+    /**
+     * A member's id from its node's path.
+     *
+     * @param path a member node's path, {@code /clusters/search/node-3}
+     * @return its last segment, the member's id ({@code node-3})
+     */
     public static String idFromPath(String path) {
         return ZPaths.name(path);
     }
 
+    /**
+     * Adds a listener told of every membership change this member's view sees from now on.
+     *
+     * @param listener the listener
+     */
     public void addListener(GroupListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Removes a listener added with {@link #addListener}; no effect if it is not there.
+     *
+     * @param listener the listener
+     */
     public void removeListener(GroupListener listener) {
         listeners.remove(listener);
     }

@@ -1,6 +1,7 @@
 package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Acquisitions;
 import java.util.Objects;
@@ -89,12 +90,26 @@ public final class IdAllocator {
         this.reservations = new BlockReservations(b.client, b.path, b.firstId);
     }
 
-    /** An allocator of the ids kept at {@code path}; every allocator of one path shares its ids. */
+    /**
+     * Configures an allocator of the ids kept at {@code path}; every allocator of one path shares its ids.
+     *
+     * @param client the client reservations are written through
+     * @param path the allocator's node, such as {@code /ids/orders}
+     * @return a builder with the defaults: blocks of {@value #DEFAULT_BLOCK_SIZE}, first id 1
+     * @throws dev.baton.framework.InvalidPathException for a path ZooKeeper would refuse
+     */
     public static Builder builder(BatonClient client, String path) {
         return new Builder(client, path);
     }
 
-    /** The next id. From memory, except when a block must be reserved (or in strictly monotonic mode). */
+    /**
+     * The next id. From memory, except when a block must be reserved (or in strictly monotonic mode).
+     *
+     * @return an id no allocator of this node has handed out, larger than every id this allocator handed out before
+     * @throws InterruptedException if the calling thread is interrupted while a block is reserved
+     * @throws IdAllocatorException if the node holds something that is not an allocator's, or the ids ran out
+     * @throws BatonException if no block can be reserved now (no quorum within the client's connection timeout, ...)
+     */
     public long next() throws InterruptedException {
         if (strict) {
             return reserveNow(1).start;
@@ -116,6 +131,9 @@ public final class IdAllocator {
      * The next {@code count} ids, in increasing order. In strictly monotonic mode they are
      * consecutive and reserved with one write.
      *
+     * @param count how many ids
+     * @return the ids, increasing
+     * @throws InterruptedException if the calling thread is interrupted while a block is reserved
      * @throws IllegalArgumentException unless {@code count} is 1 to {@value #MAX_COUNT}
      */
     public long[] next(int count) throws InterruptedException {
@@ -136,14 +154,29 @@ public final class IdAllocator {
         return ids;
     }
 
+    /**
+     * The allocator's node.
+     *
+     * @return its path
+     */
     public String path() {
         return path;
     }
 
+    /**
+     * Ids reserved per write (not used in strictly monotonic mode).
+     *
+     * @return the block size
+     */
     public int blockSize() {
         return blockSize;
     }
 
+    /**
+     * Whether each call reserves its own ids with a write ({@link Builder#strictlyMonotonic()}).
+     *
+     * @return true in strictly monotonic mode
+     */
     public boolean isStrictlyMonotonic() {
         return strict;
     }
@@ -239,7 +272,13 @@ public final class IdAllocator {
             }
         }
 
-        /** Ids reserved per write, 1 to 10,000,000. Default {@value IdAllocator#DEFAULT_BLOCK_SIZE}. */
+        /**
+         * Ids reserved per write. Default {@value IdAllocator#DEFAULT_BLOCK_SIZE}.
+         *
+         * @param size 1 to 10,000,000
+         * @return this builder
+         * @throws IllegalArgumentException for a size out of range
+         */
         public Builder blockSize(int size) {
             if (size < 1 || size > 10_000_000) {
                 throw new IllegalArgumentException("blockSize must be 1 to 10000000, was " + size);
@@ -252,13 +291,21 @@ public final class IdAllocator {
          * Each call reserves its own ids with a write when it is made, so ids increase across the
          * whole cluster in real-time order: a call that starts after another returned gets larger
          * ids. A write per call; the block size is not used.
+         *
+         * @return this builder
          */
         public Builder strictlyMonotonic() {
             this.strict = true;
             return this;
         }
 
-        /** The first id, used when the allocator's node is created (or holds a smaller one). Default 1. */
+        /**
+         * The first id, used when the allocator's node is created (or holds a smaller one). Default 1.
+         *
+         * @param id 0 to 2^62 - 1
+         * @return this builder
+         * @throws IllegalArgumentException for an id out of range
+         */
         public Builder firstId(long id) {
             if (id < 0 || id >= ID_LIMIT) {
                 throw new IllegalArgumentException("firstId must be 0 to 2^62 - 1, was " + id);
@@ -267,6 +314,11 @@ public final class IdAllocator {
             return this;
         }
 
+        /**
+         * The allocator. It touches the servers only when it first reserves ids.
+         *
+         * @return a new allocator with this configuration
+         */
         public IdAllocator build() {
             return new IdAllocator(this);
         }

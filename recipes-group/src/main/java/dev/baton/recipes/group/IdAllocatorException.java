@@ -6,6 +6,11 @@ import dev.baton.framework.BatonException;
 public class IdAllocatorException extends BatonException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A failure of an allocator.
+     *
+     * @param message what the allocator found, and what it expected
+     */
     public IdAllocatorException(String message) {
         super(message);
     }

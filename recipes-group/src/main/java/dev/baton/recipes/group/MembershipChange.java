@@ -20,6 +20,13 @@ public record MembershipChange(Kind kind, String memberId, byte[] data) {
         LEFT
     }
 
+    /**
+     * A change; every component is required.
+     *
+     * @param kind what happened
+     * @param memberId the member's id
+     * @param data the member's data after the change (before it, for LEFT)
+     */
     public MembershipChange {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(memberId, "memberId");

@@ -11,7 +11,11 @@ import org.apache.zookeeper.data.Stat;
  * @param stat its node's stat
  */
 public record NameEntry(String name, String nodePath, byte[] data, Stat stat) {
-    /** EPHEMERAL if the name ends with its registrant's session. */
+    /**
+     * How long the name lasts, from its node.
+     *
+     * @return EPHEMERAL if the name ends with its registrant's session, else PERSISTENT
+     */
     public NameLifetime lifetime() {
         return stat.getEphemeralOwner() != 0 ? NameLifetime.EPHEMERAL : NameLifetime.PERSISTENT;
     }

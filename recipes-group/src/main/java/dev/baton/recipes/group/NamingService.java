@@ -46,11 +46,23 @@ import org.apache.zookeeper.CreateMode;
 public final class NamingService {
     private final BatonClient client;
 
+    /**
+     * A naming service over {@code client}. It keeps no state of its own: any number may share a client.
+     *
+     * @param client the client names are registered and looked up through
+     */
     public NamingService(BatonClient client) {
         this.client = Objects.requireNonNull(client, "client");
     }
 
-    /** Registers a persistent name: {@link #register(String, byte[], NameLifetime)} with {@link NameLifetime#PERSISTENT}. */
+    /**
+     * Registers a persistent name: {@link #register(String, byte[], NameLifetime)} with {@link NameLifetime#PERSISTENT}.
+     *
+     * @param prefix the namespace and the name's prefix, {@code /business/metrics}
+     * @param data the name's data
+     * @return the name registered
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the servers
+     */
     public RegisteredName register(String prefix, byte[] data) throws InterruptedException {
         return register(prefix, data, NameLifetime.PERSISTENT);
     }
@@ -59,6 +71,11 @@ public final class NamingService {
      * Registers a new name: {@code prefix} ({@code /business/metrics}: namespace {@code /business},
      * prefix {@code metrics}) followed by the next sequence number of the namespace.
      *
+     * @param prefix the namespace and the name's prefix, {@code /business/metrics}
+     * @param data the name's data
+     * @param lifetime whether the name ends with this client's session or lasts until released
+     * @return the name registered
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the servers
      * @throws dev.baton.framework.InvalidPathException if {@code prefix} is not a valid path below the root
      */
     public RegisteredName register(String prefix, byte[] data, NameLifetime lifetime) throws InterruptedException {
@@ -77,6 +94,9 @@ public final class NamingService {
      * The name {@code name} ({@code /business/metrics0000000001}) with its data, or empty if it is
      * not registered (never was, or was released).
      *
+     * @param name a name as {@link #register} returned it
+     * @return the name's entry, or empty
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the servers
      * @throws IllegalArgumentException if {@code name} does not end with a 10-digit sequence number
      */
     public Optional<NameEntry> lookup(String name) throws InterruptedException {
@@ -92,7 +112,13 @@ public final class NamingService {
         }
     }
 
-    /** The names registered in {@code namespace} ({@code /business}), in the order they were registered. */
+    /**
+     * The names registered in a namespace, in the order they were registered.
+     *
+     * @param namespace the namespace, {@code /business}
+     * @return its names, {@code /business/metrics0000000001}, ...; none if the namespace does not exist
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the servers
+     */
     public List<String> list(String namespace) throws InterruptedException {
         String parent = ZPaths.validate("NamingService", Objects.requireNonNull(namespace, "namespace"));
         List<String> names = new ArrayList<>();
@@ -109,6 +135,11 @@ public final class NamingService {
     /**
      * Releases {@code name}: deletes its node (whoever registered it). Returns false if it was not
      * registered. A released name is never handed out again.
+     *
+     * @param name a name as {@link #register} returned it
+     * @return true if this call released it, false if it was not registered
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the servers
+     * @throws IllegalArgumentException if {@code name} does not end with a 10-digit sequence number
      */
     public boolean release(String name) throws InterruptedException {
         Optional<String> node = nodeOf(checkName(name));

@@ -98,6 +98,11 @@ public final class PersistentNode implements AutoCloseable {
      * A node at {@code path} (for a sequential mode, the prefix of its name) in {@code mode},
      * with protection ({@code _c_<uuid>-} before its name) if {@code useProtection}.
      *
+     * @param client the client the node is kept through
+     * @param mode ephemeral, persistent, container or sequential; not a TTL mode
+     * @param useProtection whether to create it with the framework's protected create (Curator's {@code _c_<uuid>-} prefix)
+     * @param path the node's path, or for a sequential mode the path of its name's prefix
+     * @param data the data the node is created with (copied)
      * @throws IllegalArgumentException for a TTL mode (a TTL node is kept alive by {@link PersistentTtlNode})
      * @throws dev.baton.framework.InvalidPathException for a path ZooKeeper would refuse
      */
@@ -139,17 +144,31 @@ public final class PersistentNode implements AutoCloseable {
         kick();
     }
 
-    /** Waits until the node was first put in place; returns false if {@code timeout} passes first. */
+    /**
+     * Waits until the node was first put in place.
+     *
+     * @param timeout how long to wait at most
+     * @return true once the node was put in place, false if {@code timeout} passed first
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
         return initialCreate.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
-    /** The node's path as created (with protection prefix and sequence number), or null before the first create. */
+    /**
+     * The node's actual path.
+     *
+     * @return the path as created (with protection prefix and sequence number), or null before the first create
+     */
     public synchronized String getActualPath() {
         return actualPath;
     }
 
-    /** The data the node is kept with (a copy). */
+    /**
+     * The data the node is kept with.
+     *
+     * @return a copy of the latest data given to the node
+     */
     public synchronized byte[] getData() {
         return data.clone();
     }
@@ -158,6 +177,8 @@ public final class PersistentNode implements AutoCloseable {
      * Gives the node new data, and returns once the node carries it. Before {@link #start()} it
      * only replaces the data the node will be created with.
      *
+     * @param newData the node's new data (copied)
+     * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
      * @throws BatonException if the data cannot be written now (no connection within the client's
      *     connection timeout, ...): it is kept all the same, and written once the node can be reached
      * @throws IllegalStateException if closed
@@ -171,7 +192,13 @@ public final class PersistentNode implements AutoCloseable {
         }
     }
 
-    /** {@link #setData}, completing once the node carries the data. */
+    /**
+     * {@link #setData} without blocking a thread.
+     *
+     * @param newData the node's new data (copied)
+     * @return completes once the node carries the data, or with the failure that kept it from it for now
+     * @throws IllegalStateException if closed
+     */
     public CompletableFuture<Void> setDataAsync(byte[] newData) {
         byte[] copy = Objects.requireNonNull(newData, "data").clone();
         CompletableFuture<Void> written = new CompletableFuture<>();
@@ -190,10 +217,20 @@ public final class PersistentNode implements AutoCloseable {
         return written;
     }
 
+    /**
+     * Adds a listener told of every (re)creation of the node from now on.
+     *
+     * @param listener the listener
+     */
     public void addListener(PersistentNodeListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Removes a listener added with {@link #addListener}; no effect if it is not there.
+     *
+     * @param listener the listener
+     */
     public void removeListener(PersistentNodeListener listener) {
         listeners.remove(listener);
     }

@@ -61,12 +61,29 @@ public final class PersistentTtlNode implements AutoCloseable {
     private final CompletableFuture<Void> firstTouch = new CompletableFuture<>();
     private volatile boolean closed;
 
-    /** A node at {@code path} with {@code data}, lasting {@code ttl} after the last touch. */
+    /**
+     * A node at {@code path} with {@code data}, lasting {@code ttl} after the last touch.
+     *
+     * @param client the client the node is created and touched through
+     * @param path the node's path
+     * @param ttl how long the node lasts after the last touch; positive
+     * @param data the node's data (copied)
+     */
     public PersistentTtlNode(BatonClient client, String path, Duration ttl, byte[] data) {
         this(client, path, ttl, data, DEFAULT_CHILD_NAME);
     }
 
-    /** As above, with the touched child named {@code childName}. */
+    /**
+     * A node at {@code path} with {@code data}, lasting {@code ttl} after the last touch, whose
+     * touched child is named {@code childName}.
+     *
+     * @param client the client the node is created and touched through
+     * @param path the node's path
+     * @param ttl how long the node lasts after the last touch; positive
+     * @param data the node's data (copied)
+     * @param childName the touched child's name: one path segment
+     * @throws IllegalArgumentException for a ttl that is not positive or a child name that is not one segment
+     */
     public PersistentTtlNode(BatonClient client, String path, Duration ttl, byte[] data, String childName) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = ZPaths.validate("PersistentTtlNode", Objects.requireNonNull(path, "path"));
@@ -93,8 +110,11 @@ public final class PersistentTtlNode implements AutoCloseable {
     }
 
     /**
-     * Waits until the node exists and has been touched once; false if {@code timeout} passes first.
+     * Waits until the node exists and has been touched once.
      *
+     * @param timeout how long to wait at most
+     * @return true once the node exists and was touched, false if {@code timeout} passed first
+     * @throws InterruptedException if the waiting thread is interrupted
      * @throws TtlNodesDisabledException if the servers refuse TTL nodes
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
@@ -108,22 +128,39 @@ public final class PersistentTtlNode implements AutoCloseable {
         }
     }
 
-    /** Gives the node new data; see {@link PersistentNode#setData}. */
+    /**
+     * Gives the node new data; see {@link PersistentNode#setData}.
+     *
+     * @param data the new data (copied)
+     * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
+     */
     public void setData(byte[] data) throws InterruptedException {
         node.setData(data);
     }
 
-    /** The data the node is kept with (a copy). */
+    /**
+     * The data the node is kept with.
+     *
+     * @return a copy of the latest data
+     */
     public byte[] getData() {
         return node.getData();
     }
 
-    /** The node's path. */
+    /**
+     * The node's path.
+     *
+     * @return the path given to the constructor
+     */
     public String path() {
         return path;
     }
 
-    /** How long the node lasts after the last touch. */
+    /**
+     * How long the node lasts after the last touch.
+     *
+     * @return the TTL
+     */
     public Duration ttl() {
         return ttl;
     }

@@ -13,6 +13,12 @@ public class TtlNodesDisabledException extends BatonException {
     /** The server setting that turns TTL nodes on. */
     public static final String SERVER_SETTING = "zookeeper.extendedTypesEnabled=true";
 
+    /**
+     * The servers refused a TTL create.
+     *
+     * @param path the TTL node that could not be created
+     * @param cause the servers' refusal
+     */
     public TtlNodesDisabledException(String path, Throwable cause) {
         super("create " + path + " as a TTL node: the servers refuse TTL nodes (they answered 'unimplemented'); "
             + "start every ZooKeeper server with -D" + SERVER_SETTING, cause);

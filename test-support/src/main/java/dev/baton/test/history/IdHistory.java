@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -29,19 +31,32 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class IdHistory {
     private final List<Actor> actors = new CopyOnWriteArrayList<>();
 
-    /** A recorder for one thread (or one sequential worker): ids it received, in the order it received them. */
+    /**
+     * A recorder for one thread (or one sequential worker): ids it received, in the order it received them.
+     *
+     * @param name who receives the ids, as the verdicts name it ({@code client-3/thread-1})
+     * @return the actor's recorder
+     */
     public Actor actor(String name) {
         Actor actor = new Actor(Objects.requireNonNull(name, "name"));
         actors.add(actor);
         return actor;
     }
 
-    /** How many ids were recorded. */
+    /**
+     * How many ids were recorded.
+     *
+     * @return the ids recorded by every actor
+     */
     public long size() {
         return actors.stream().mapToLong(a -> a.ids.size).sum();
     }
 
-    /** No id was handed out twice, to the same actor or to two. */
+    /**
+     * No id was handed out twice, to the same actor or to two.
+     *
+     * @return one violation per id handed out more than once, naming every actor that received it
+     */
     public Verdict uniqueness() {
         long[] all = new long[Math.toIntExact(size())];
         int n = 0;
@@ -50,16 +65,31 @@ public final class IdHistory {
             n += a.ids.size;
         }
         Arrays.sort(all);
-        List<String> violations = new ArrayList<>();
+        Map<Long, List<String>> twice = new TreeMap<>();
         for (int i = 1; i < all.length; i++) {
-            if (all[i] == all[i - 1] && (i == 1 || all[i - 1] != all[i - 2])) {
-                violations.add("id " + all[i] + " was handed out to " + holders(all[i]));
+            if (all[i] == all[i - 1]) {
+                twice.putIfAbsent(all[i], new ArrayList<>());
             }
         }
+        // one pass over the recordings names the holders of every duplicate (a broken allocator makes thousands)
+        for (Actor a : actors) {
+            for (int i = 0; i < a.ids.size; i++) {
+                List<String> holders = twice.get(a.ids.values[i]);
+                if (holders != null) {
+                    holders.add(a.name);
+                }
+            }
+        }
+        List<String> violations = new ArrayList<>();
+        twice.forEach((id, holders) -> violations.add("id " + id + " was handed out to " + holders));
         return new Verdict("every id handed out once", all.length, violations);
     }
 
-    /** Each actor's ids increase in the order it received them (one allocator hands out increasing ids). */
+    /**
+     * Each actor's ids increase in the order it received them (one allocator hands out increasing ids).
+     *
+     * @return one violation per id received after a larger or equal one
+     */
     public Verdict actorsIncrease() {
         List<String> violations = new ArrayList<>();
         for (Actor a : actors) {
@@ -75,6 +105,8 @@ public final class IdHistory {
     /**
      * For strictly monotonic calls ({@link Actor#handedOutStrictly}): a call that began after
      * another call had returned, anywhere, got larger ids than that call.
+     *
+     * @return one violation per call that got an id not above every id of a call that returned before it began
      */
     public Verdict strictRealTimeOrder() {
         List<Call> calls = new ArrayList<>();
@@ -102,19 +134,15 @@ public final class IdHistory {
         return new Verdict("strictly monotonic ids follow real time", calls.size(), violations);
     }
 
-    private List<String> holders(long id) {
-        List<String> who = new ArrayList<>();
-        for (Actor a : actors) {
-            for (int i = 0; i < a.ids.size; i++) {
-                if (a.ids.values[i] == id) {
-                    who.add(a.name);
-                }
-            }
-        }
-        return who;
-    }
-
-    /** One strictly monotonic call: when it began and returned ({@link System#nanoTime()}) and the ids it got. */
+    /**
+     * One strictly monotonic call: when it began and returned ({@link System#nanoTime()}) and the ids it got.
+     *
+     * @param actor who made the call
+     * @param startNanos when the call began
+     * @param endNanos when it returned
+     * @param firstId the smallest id it got
+     * @param lastId the largest id it got
+     */
     public record Call(String actor, long startNanos, long endNanos, long firstId, long lastId) {
         @Override
         public String toString() {
@@ -132,7 +160,11 @@ public final class IdHistory {
             this.name = name;
         }
 
-        /** The actor received {@code id}. */
+        /**
+         * The actor received {@code id}.
+         *
+         * @param id the id the allocator returned
+         */
         public void handedOut(long id) {
             ids.add(id);
         }
@@ -140,6 +172,9 @@ public final class IdHistory {
         /**
          * The actor received {@code ids} from a strictly monotonic call that began at
          * {@code startNanos} and returned just now.
+         *
+         * @param startNanos {@link System#nanoTime()} when the call began
+         * @param ids the ids the call returned
          */
         public void handedOutStrictly(long startNanos, long... ids) {
             long end = System.nanoTime();
@@ -156,6 +191,11 @@ public final class IdHistory {
             strictCalls.add(new Call(name, startNanos, end, first, last));
         }
 
+        /**
+         * The actor's name.
+         *
+         * @return the name given to {@link IdHistory#actor}
+         */
         public String name() {
             return name;
         }

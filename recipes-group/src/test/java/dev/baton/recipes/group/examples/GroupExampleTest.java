@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
 import dev.baton.recipes.group.GroupMember;
 import dev.baton.recipes.group.IdAllocator;
 import dev.baton.recipes.group.MembershipChange;
 import dev.baton.recipes.group.NameEntry;
 import dev.baton.recipes.group.NameLifetime;
 import dev.baton.recipes.group.NamingService;
+import dev.baton.recipes.group.PersistentNode;
 import dev.baton.recipes.group.PersistentTtlNode;
 import dev.baton.recipes.group.RegisteredName;
 import dev.baton.test.EnsembleTest;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
 
 /** The examples of docs/group.md, compiled and run. */
@@ -49,6 +52,33 @@ class GroupExampleTest {
         }
         assertThat(log).contains("joined: node-3", "joined: node-4", "left: node-4");
         assertThat(MembershipChange.Kind.values()).hasSize(3);
+    }
+
+    @Test
+    void aNodeKeptInExistence(BatonClient client, BatonClient other) throws Exception {
+        String seen;
+        try (PersistentNode registration = new PersistentNode(client, CreateMode.EPHEMERAL_SEQUENTIAL, true, "/registrations/worker-",
+                "10.0.0.7:8080".getBytes(UTF_8))) {
+            registration.start();
+            registration.waitForInitialCreate(Duration.ofSeconds(10));
+            String path = registration.getActualPath();           // /registrations/_c_<uuid>-worker-0000000000, kept at that path
+            registration.setData("10.0.0.7:8081".getBytes(UTF_8)); // written now, and what every re-creation writes
+            assertThat(path).matches("/registrations/_c_[0-9a-f-]{36}-worker-0000000000");
+            other.delete().forPath(path);
+            await().atMost(Duration.ofSeconds(20)).until(() -> other.checkExists().forPath(path) != null);
+            seen = new String(other.getData().forPath(path), UTF_8);
+        }                                                          // close(): deletes the node
+        assertThat(seen).isEqualTo("10.0.0.7:8081");
+        assertThat(childrenOf(other, "/registrations")).as("close() deleted the node").isEmpty();
+    }
+
+    /** The children of a folder, none if it is gone (the parents a PersistentNode makes are containers, which the servers reap). */
+    private static List<String> childrenOf(BatonClient client, String path) throws InterruptedException {
+        try {
+            return client.getChildren().forPath(path);
+        } catch (NoNodeException reaped) {
+            return List.of();
+        }
     }
 
     @Test
