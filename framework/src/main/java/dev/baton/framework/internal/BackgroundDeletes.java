@@ -6,6 +6,7 @@ import dev.baton.framework.NoNodeException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Deletes that must happen even if the connection is down when they are asked for: guaranteed
  * deletes ({@code delete().guaranteed()}) and the orphans of protected creates that finally
- * failed. Each is retried on every reconnection and every few seconds until the node is gone,
+ * failed (found by the create's own prefix, and under session protection by its mark, so that
+ * no other create's node is touched). Each is retried on every reconnection and every few seconds until the node is gone,
  * or until a failure shows it can never succeed (bad version, not empty, no auth), which is logged.
  * A client closed with work pending logs what it leaves behind.
  */
@@ -26,11 +28,14 @@ public final class BackgroundDeletes {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundDeletes.class);
     private static final Duration INTERVAL = Duration.ofSeconds(2);
 
-    /** A node to delete, or (prefix non-null) every child of {@code path} whose name starts with prefix. */
-    private record Task(String path, int version, String prefix) {
+    /**
+     * A node to delete; or (prefix non-null) every child of {@code path} whose name starts with
+     * prefix and, when {@code mark} is non-null, whose data carries that create's mark.
+     */
+    private record Task(String path, int version, String prefix, UUID mark) {
         @Override
         public String toString() {
-            return prefix == null ? path : path + "/" + prefix + "*";
+            return prefix == null ? path : path + "/" + prefix + "*" + (mark == null ? "" : " marked " + mark);
         }
     }
 
@@ -48,12 +53,17 @@ public final class BackgroundDeletes {
 
     /** Deletes the node at server path {@code path} (at {@code version}, -1 for any), eventually. */
     public void delete(String path, int version) {
-        submit(new Task(path, version, null));
+        submit(new Task(path, version, null, null));
     }
 
-    /** Deletes every child of server path {@code parent} whose name starts with {@code prefix}, eventually. */
-    public void deleteChildrenStartingWith(String parent, String prefix) {
-        submit(new Task(parent, -1, prefix));
+    /**
+     * Deletes, eventually, the node(s) one protected create made under server path {@code parent}:
+     * the children whose name starts with {@code prefix} and, if {@code mark} is non-null (session
+     * protection, where every create of the session shares the prefix), whose data carries the
+     * create's mark. Without a mark the prefix must name the create alone ({@code _c_<uuid>-}).
+     */
+    void deleteOwn(String parent, String prefix, UUID mark) {
+        submit(new Task(parent, -1, prefix, mark));
     }
 
     /** Tells the deleter about a connection state: it works as soon as the client reconnects. */
@@ -124,15 +134,24 @@ public final class BackgroundDeletes {
         return zk.getChildren(handle, task.path, null, "getChildren", task.path).thenCompose(children -> {
             List<CompletableFuture<Void>> deletes = children.children().stream()
                 .filter(name -> name.startsWith(task.prefix))
-                .map(name -> zk.delete(handle, Paths.join(task.path, name), -1, "delete", name)
-                    .exceptionally(e -> {
-                        if (Errors.unwrap(e) instanceof NoNodeException) {
-                            return null;
-                        }
-                        throw Futures.rethrow(e);
-                    }))
+                .map(name -> deleteIfMarked(handle, Paths.join(task.path, name), task.mark).exceptionally(e -> {
+                    if (Errors.unwrap(e) instanceof NoNodeException) {
+                        return null;
+                    }
+                    throw Futures.rethrow(e);
+                }))
                 .toList();
             return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new));
         });
+    }
+
+    /** Deletes {@code path}; with a mark, only if its data carries it (another create of the session made it otherwise). */
+    private CompletableFuture<Void> deleteIfMarked(ZooKeeper handle, String path, UUID mark) {
+        if (mark == null) {
+            return zk.delete(handle, path, -1, "delete", path);
+        }
+        return zk.getData(handle, path, null, "delete", path).thenCompose(node -> CreateMark.carries(node.data(), mark)
+            ? zk.delete(handle, path, -1, "delete", path)
+            : CompletableFuture.completedFuture(null));
     }
 }

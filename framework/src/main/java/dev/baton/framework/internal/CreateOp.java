@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.zookeeper.CreateMode;
@@ -25,10 +26,13 @@ import org.apache.zookeeper.data.Stat;
  *
  * <p>The common case is one round trip. The rest happens only when needed: missing parents are
  * created after a NoNode; after a lost reply a protected create first looks for the node it
- * already made (by its prefix and, for an ephemeral node, its owning session) — a node found from
- * an earlier, expired session is deleted and the create sent again; a protected create that
- * finally fails has its possible orphan deleted in the background. The multi-step paths are
- * written once, asynchronously; the blocking form waits on them.
+ * already made — by its {@code _c_<uuid>-} name, or by its {@code x-<sessionId>-} name and the
+ * {@link CreateMark} in its data, under every session it was sent in — and, for an ephemeral
+ * node, its owning session: a node found from an earlier, expired session is deleted and the
+ * create sent again. A protected create that finally fails (or is cancelled) sends nothing more,
+ * and once its steps in flight have settled, its own node, found the same way, is deleted in the
+ * background; a sibling of the same session is never touched. The multi-step paths are written
+ * once, asynchronously; the blocking form waits on them.
  */
 final class CreateOp implements CreateBuilder {
     private static final byte[] EMPTY = new byte[0];
@@ -142,7 +146,15 @@ final class CreateOp implements CreateBuilder {
 
     @Override
     public CompletableFuture<String> forPathAsync(String path, byte[] data) {
-        return forPathWithStatAsync(path, data).thenApply(CreatedNode::path);
+        CompletableFuture<CreatedNode> created = forPathWithStatAsync(path, data);
+        CompletableFuture<String> result = created.thenApply(CreatedNode::path);
+        // a derived future does not pass cancellation back: do it, so that the create is abandoned as documented
+        result.whenComplete((p, e) -> {
+            if (result.isCancelled()) {
+                created.cancel(false);
+            }
+        });
+        return result;
     }
 
     @Override
@@ -162,19 +174,35 @@ final class CreateOp implements CreateBuilder {
         return result;
     }
 
-    /** One create call: its paths, and what it sent. */
+    /**
+     * One create call: its paths, what it sent, and who it is. {@code id} makes the create
+     * itself recognisable: in the name ({@code _c_<id>-}) or, for session protection, in the data
+     * ({@link CreateMark}), since all of a session's creates share {@code x-<sessionId>-}.
+     */
     private final class Plan {
         private final String userPath;
+        /** What the node holds: the caller's data, behind this create's mark under session protection. */
         private final byte[] data;
         private final String parent;
         private final String name;
         private final String full;
-        private final String uuid;
+        private final UUID id;
         private final List<ACL> nodeAcl;
-        private final Set<String> prefixesSent = ConcurrentHashMap.newKeySet();
+        /** Protection prefix + name of every create sent: where this create's node can be. */
+        private final Set<String> stemsSent = ConcurrentHashMap.newKeySet();
+        /** Set when the create has failed for good (or was cancelled): from then on nothing is created. */
+        private volatile boolean abandoned;
+        /**
+         * The asynchronous steps of the latest attempt, which may still send a create; the
+         * clean-up waits for them. Set before the attempt sends anything, read by
+         * {@link #abandon} after it sets {@link #abandoned}: either the steps see the flag and
+         * send nothing, or the clean-up sees the steps and waits.
+         */
+        private volatile CompletableFuture<?> steps = CompletableFuture.completedFuture(null);
+        private final OwnNodeSearch search;
 
-        Plan(String path, byte[] data) {
-            this.data = Objects.requireNonNull(data, "data");
+        Plan(String path, byte[] userData) {
+            Objects.requireNonNull(userData, "data");
             if (mode.isTTL() && ttl < 0) {
                 throw new IllegalArgumentException("create " + path + ": mode " + mode + " needs withTtl(...)");
             }
@@ -187,16 +215,18 @@ final class CreateOp implements CreateBuilder {
             if (full.equals("/")) {
                 throw new NodeExistsException("create", path, null);
             }
+            this.id = protection == Protection.NONE ? null : UUID.randomUUID();
+            this.data = protection == Protection.SESSION ? CreateMark.mark(id, userData) : userData;
             c.checkSize("create", path, full, data.length);
             this.parent = Paths.parent(full);
             this.name = Paths.name(full);
-            this.uuid = protection == Protection.UUID ? UUID.randomUUID().toString() : null;
             this.nodeAcl = acl != null ? acl : c.aclFor(full);
+            this.search = new OwnNodeSearch(c, userPath, parent, mode, protection == Protection.SESSION ? id : null);
         }
 
         CreatedNode attempt(ZooKeeper zk, int attempt) throws KeeperException, InterruptedException {
             if (protection != Protection.NONE && attempt > 0) {
-                CreatedNode mine = Futures.await(findOwn(zk));
+                CreatedNode mine = awaitSteps(findOwn(zk));
                 if (mine != null) {
                     return mine;
                 }
@@ -208,18 +238,37 @@ final class CreateOp implements CreateBuilder {
                 String created = zk.create(target, data, nodeAcl, mode, stat, ttl);
                 return node(created, stat);
             } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException e) {
-                return Futures.await(recover(zk, target, Errors.translate(e, "create", userPath), 0));
+                return awaitSteps(recover(zk, target, Errors.translate(e, "create", userPath), 0));
             }
         }
 
+        /** A blocking attempt's wait for asynchronous steps: interrupted, it leaves them running, and {@link #abandon} waits. */
+        private <T> T awaitSteps(CompletableFuture<T> running) throws InterruptedException {
+            steps = running;
+            return Futures.await(running);
+        }
+
         CompletableFuture<CreatedNode> attemptAsync(ZooKeeper zk, int attempt) {
+            CompletableFuture<CreatedNode> done = new CompletableFuture<>();
+            steps = done;
             CompletableFuture<CreatedNode> found = protection != Protection.NONE && attempt > 0
                 ? findOwn(zk)
                 : CompletableFuture.completedFuture(null);
-            return found.thenCompose(mine -> mine != null ? CompletableFuture.completedFuture(mine) : send(zk, target(zk), 0));
+            found.thenCompose(mine -> mine != null ? CompletableFuture.completedFuture(mine) : send(zk, target(zk), 0))
+                .whenComplete((node, e) -> {
+                    if (e == null) {
+                        done.complete(node);
+                    } else {
+                        done.completeExceptionally(Errors.unwrap(e));
+                    }
+                });
+            return done;
         }
 
         private CompletableFuture<CreatedNode> send(ZooKeeper zk, String target, int pass) {
+            if (abandoned) {
+                return abandonedFailure();
+            }
             sent(zk);
             return c.zk().create(zk, target, data, nodeAcl, mode, ttl, "create", userPath)
                 .thenApply(created -> node(created.path(), created.stat()))
@@ -228,6 +277,9 @@ final class CreateOp implements CreateBuilder {
 
         /** The slow paths: make parents and try again, set data instead, or accept our own earlier create. */
         private CompletableFuture<CreatedNode> recover(ZooKeeper zk, String target, Throwable cause, int pass) {
+            if (abandoned) {
+                return abandonedFailure();
+            }
             if (cause instanceof NoNodeException && pass < MAX_PARENT_PASSES) {
                 Optional<CreateMode> parentMode = parentMode();
                 if (parentMode.isPresent()) {
@@ -238,8 +290,9 @@ final class CreateOp implements CreateBuilder {
                 return c.zk().setData(zk, target, data, -1, "create", userPath).thenApply(stat -> node(target, stat));
             }
             if (cause instanceof NodeExistsException && idempotent) {
+                // data includes the mark under session protection: only this create's own node matches
                 return c.zk().getData(zk, target, null, "create", userPath).thenApply(existing -> {
-                    if (Arrays.equals(existing.data(), data) && ownedHere(zk, existing.stat())) {
+                    if (Arrays.equals(existing.data(), data) && OwnNodeSearch.ownedHere(mode, zk, existing.stat())) {
                         return node(target, existing.stat());
                     }
                     throw Futures.rethrow(cause);
@@ -262,6 +315,9 @@ final class CreateOp implements CreateBuilder {
             if (path.equals("/")) {
                 return CompletableFuture.completedFuture(null);
             }
+            if (abandoned) {
+                return abandonedFailure();
+            }
             return c.zk().create(zk, path, EMPTY, c.aclFor(path), parentMode, -1, "create", userPath)
                 .<Void>thenApply(created -> null)
                 .exceptionallyCompose(e -> {
@@ -277,48 +333,22 @@ final class CreateOp implements CreateBuilder {
         }
 
         /**
-         * After a lost reply: the node an earlier attempt created, found by its prefix. An
-         * ephemeral node owned by another (expired) session is deleted, and null returned so the
-         * create is sent again.
+         * After a lost reply: the node an earlier attempt made ({@link OwnNodeSearch}), or null
+         * when there is none this session may adopt, so the create is sent again.
          */
         private CompletableFuture<CreatedNode> findOwn(ZooKeeper zk) {
-            String prefix = prefix(zk) + name;
-            return c.zk().getChildren(zk, parent, null, "create", userPath)
-                .thenCompose(children -> children.children().stream()
-                    .filter(child -> child.startsWith(prefix))
-                    .findFirst()
-                    .map(child -> adopt(zk, Paths.join(parent, child)))
-                    .orElse(CompletableFuture.completedFuture(null)))
-                .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                    ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(Errors.unwrap(e)));
+            if (stemsSent.isEmpty()) {
+                return CompletableFuture.completedFuture(null); // nothing was sent: nothing to find
+            }
+            return search.find(zk, Set.copyOf(stemsSent))
+                .thenApply(found -> found == null ? null : node(found.path(), found.stat()));
         }
 
-        private CompletableFuture<CreatedNode> adopt(ZooKeeper zk, String path) {
-            return c.zk().exists(zk, path, null, "create", userPath).thenCompose(stat -> {
-                if (stat == null) {
-                    return CompletableFuture.completedFuture(null);
-                }
-                if (ownedHere(zk, stat)) {
-                    return CompletableFuture.completedFuture(node(path, stat));
-                }
-                return c.zk().delete(zk, path, -1, "create", userPath)
-                    .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                        ? CompletableFuture.completedFuture(null)
-                        : CompletableFuture.failedFuture(Errors.unwrap(e)))
-                    .thenApply(v -> null);
-            });
-        }
-
-        /** A persistent node is ours whatever the session; an ephemeral one only if this session owns it. */
-        private boolean ownedHere(ZooKeeper zk, Stat stat) {
-            return !mode.isEphemeral() || stat.getEphemeralOwner() == zk.getSessionId();
-        }
 
         private String prefix(ZooKeeper zk) {
             return switch (protection) {
                 case NONE -> "";
-                case UUID -> "_c_" + uuid + "-";
+                case UUID -> "_c_" + id + "-";
                 case SESSION -> "x-" + zk.getSessionId() + "-";
             };
         }
@@ -329,7 +359,7 @@ final class CreateOp implements CreateBuilder {
 
         private void sent(ZooKeeper zk) {
             if (protection != Protection.NONE) {
-                prefixesSent.add(prefix(zk) + name);
+                stemsSent.add(prefix(zk) + name);
             }
         }
 
@@ -337,11 +367,23 @@ final class CreateOp implements CreateBuilder {
             return new CreatedNode(c.unfix(serverPath), stat);
         }
 
-        /** The create failed for good: a protected node it may have made is deleted in the background. */
+        private <T> CompletableFuture<T> abandonedFailure() {
+            return CompletableFuture.failedFuture(new CancellationException("create " + userPath + " was abandoned"));
+        }
+
+        /**
+         * The create failed for good (retries spent, interrupted, cancelled): nothing more is
+         * sent, and once the steps in flight have settled, this create's node, if it made one, is
+         * deleted in the background — found as {@link OwnNodeSearch} finds it, so no other create's node
+         * is touched.
+         */
         void abandon() {
-            for (String prefix : prefixesSent) {
-                c.core.deletes.deleteChildrenStartingWith(parent, prefix);
-            }
+            abandoned = true;
+            steps.whenComplete((v, e) -> {
+                for (String stem : stemsSent) {
+                    c.core.deletes.deleteOwn(parent, stem, protection == Protection.SESSION ? id : null);
+                }
+            });
         }
     }
 }

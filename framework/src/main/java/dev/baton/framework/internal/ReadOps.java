@@ -20,6 +20,7 @@ final class ReadOps {
     private ReadOps() {
     }
 
+    /** getData: the data as its writer gave it, without the mark a session-protected create adds ({@link CreateMark}). */
     static final class GetData implements GetDataBuilder {
         private final NamespacedClient c;
         private Watcher watcher;
@@ -38,7 +39,7 @@ final class ReadOps {
         public byte[] forPath(String path) throws InterruptedException {
             String full = c.prepare("getData", path, false);
             Watcher w = c.core.dispatching(watcher, c.namespace);
-            return c.retry().call("getData", path, (zk, n) -> orEmpty(zk.getData(full, w, null)));
+            return c.retry().call("getData", path, (zk, n) -> CreateMark.userData(full, orEmpty(zk.getData(full, w, null))));
         }
 
         @Override
@@ -48,7 +49,7 @@ final class ReadOps {
             return c.retry().call("getData", path, (zk, n) -> {
                 Stat stat = new Stat();
                 byte[] data = zk.getData(full, w, stat);
-                return new NodeData(orEmpty(data), stat);
+                return new NodeData(CreateMark.userData(full, orEmpty(data)), stat);
             });
         }
 
@@ -66,7 +67,11 @@ final class ReadOps {
                 return CompletableFuture.failedFuture(e);
             }
             Watcher w = c.core.dispatching(watcher, c.namespace);
-            return c.retry().callAsync("getData", path, (zk, n) -> c.zk().getData(zk, full, w, "getData", path));
+            return c.retry().callAsync("getData", path, (zk, n) -> c.zk().getData(zk, full, w, "getData", path)
+                .thenApply(node -> {
+                    byte[] data = CreateMark.userData(full, node.data());
+                    return data == node.data() ? node : new NodeData(data, node.stat());
+                }));
         }
     }
 
