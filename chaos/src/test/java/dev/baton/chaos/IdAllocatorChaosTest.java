@@ -9,6 +9,7 @@ import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.recipes.group.IdAllocator;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.Nemesis.Fault;
 import dev.baton.test.history.IdHistory;
 import dev.baton.test.history.Verdict;
 import java.time.Duration;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The id allocator under faults: 8 clients, 3 threads each, blocks and strictly monotonic calls on
- * one allocator node while the nemesis kills, pauses and restarts servers (child processes), takes
- * the quorum away, and cuts, delays, freezes and expires clients. No id may be handed out twice,
+ * one allocator node while the nemesis kills and pauses servers (child processes), takes the
+ * quorum away, and cuts, delays, freezes and expires clients. No id may be handed out twice,
  * each thread's ids increase, and strictly monotonic calls follow real time.
  *
  * <p>A canary — an allocator that believes a write it could not prove — runs beside them, on the
@@ -54,7 +55,10 @@ class IdAllocatorChaosTest {
     void noIdIsHandedOutTwiceUnderFaultsWhileACanaryThatTrustsUnprovedWritesIsCaught() throws Exception {
         IdHistory history = new IdHistory();
         IdHistory canaryHistory = new IdHistory();
-        try (ChaosRun run = ChaosRun.builder("ids", ensemble).clients(CLIENTS).build()) {
+        // RESTART_SERVER is left out: to an allocator it is KILL_LEADER again (a server gone and back with its
+        // state), and its ~5 s would take the class past its 30 s budget
+        try (ChaosRun run = ChaosRun.builder("ids", ensemble).clients(CLIENTS).faults(Fault.KILL_LEADER, Fault.LOSE_QUORUM,
+            Fault.PAUSE_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION).build()) {
             IdAllocator[] allocators = new IdAllocator[CLIENTS];
             TrustingAllocator[] canaries = new TrustingAllocator[CLIENTS];
             for (int c = 0; c < CLIENTS; c++) {
