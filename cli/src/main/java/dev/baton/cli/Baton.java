@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
         MembersCommand.class,
         NamesCommand.class,
         IdCommand.class,
+        ConfigCommand.class,
         TreeCommands.Ls.class,
         TreeCommands.Get.class,
         TreeCommands.Set.class,
