@@ -111,7 +111,7 @@ public final class QueueBenchmark {
             ensemble.start();
             String cs = ensemble.connectString();
             ZooKeeper raw = Clients.raw(cs);
-            try (BatonClient baton = BatonClient.builder().connectString(cs).build()) {
+            try (BatonClient baton = BatonClient.builder().connectString(Lan.route(cs)).build()) {
                 baton.start();
                 baton.blockUntilConnected(Duration.ofSeconds(30));
                 System.out.println("-- warm-up (class loading and JIT for both; not reported)");
@@ -195,7 +195,7 @@ public final class QueueBenchmark {
      * same client ({@code produce}), or draining what waits ({@code produce} false).
      */
     private static Rate batonEndToEnd(String cs, String path, int sample, int takeBatch, boolean produce) throws InterruptedException {
-        try (BatonClient client = BatonClient.builder().connectString(cs).build()) {
+        try (BatonClient client = BatonClient.builder().connectString(Lan.route(cs)).build()) {
             client.start();
             client.blockUntilConnected(Duration.ofSeconds(30));
             CountDownLatch consumed = new CountDownLatch(sample);
@@ -346,7 +346,7 @@ public final class QueueBenchmark {
     /** Runs a Curator phase on a client of its own, capped, with few retries, so failures show. */
     private static Rate curator(String cs, CuratorRun run) throws InterruptedException {
         ExecutorService thread = Executors.newSingleThreadExecutor();
-        CuratorFramework client = CuratorFrameworkFactory.newClient(cs, 30_000, 15_000, new RetryNTimes(2, 100));
+        CuratorFramework client = CuratorFrameworkFactory.newClient(Lan.route(cs), 30_000, 15_000, new RetryNTimes(2, 100));
         try {
             client.start();
             client.blockUntilConnected(30, TimeUnit.SECONDS);
