@@ -125,12 +125,13 @@ public final class LockBenchmark {
             // the requests behind each cycle, counted by the servers, each library alone
             System.out.printf("  requests per uncontended cycle (%d cycles each, counted at the servers):%n", COUNTED);
             List<String> names = List.of("raw ZooKeeper", "Curator InterProcessMutex", "Baton InterProcessMutex");
+            List<String> namespaces = List.of("bench-raw", "bench-curator-solo", "bench-baton-solo");
             for (int who = 0; who < 3; who++) {
-                Requests.Count before = requests.now();
+                Requests.Count before = requests.now(namespaces.get(who));
                 for (int i = 0; i < COUNTED; i++) {
                     cycles.get(who).run();
                 }
-                System.out.println(Requests.line(names.get(who), requests.now().minus(before), COUNTED));
+                System.out.println(Requests.line(names.get(who), requests.now(namespaces.get(who)).minus(before), COUNTED));
             }
         } finally {
             baton.close();
@@ -243,10 +244,11 @@ public final class LockBenchmark {
             List<String> names = List.of("raw ZooKeeper (the recipe on the plain client)", "Curator InterProcessMutex",
                 "Baton InterProcessMutex");
             List<List<Supplier<Turn>>> parties = List.of(rawTurns, curatorTurns, batonTurns);
+            List<String> namespaces = List.of("bench-raw-crowd", "bench-curator-crowd", "bench-baton-crowd");
             for (int who = 0; who < 3; who++) {
-                Requests.Count before = requests.now();
+                Requests.Count before = requests.now(namespaces.get(who));
                 long done = crowdRun(parties.get(who), COUNTED);
-                System.out.println(Requests.line(names.get(who), requests.now().minus(before), (int) done));
+                System.out.println(Requests.line(names.get(who), requests.now(namespaces.get(who)).minus(before), (int) done));
             }
         } finally {
             raws.forEach(Clients::closeQuietly);

@@ -10,41 +10,53 @@ import java.net.Socket;
 import java.time.Duration;
 
 /**
- * What the servers say they received and sent, from each server's {@code mntr}
- * ({@code zk_packets_received}, {@code zk_packets_sent}), summed over the ensemble: the requests
- * an operation costs, counted where they arrive. Only client connections count packets, so the
- * sum is what all clients sent, pings included (servers in one JVM share their metrics, so there
- * one server's answer is already the sum) (an idle client pings every ten seconds or so with the benchmarks' 30 s
- * sessions, so a count over a few seconds of work holds at most a few).
+ * The requests an operation costs, counted where they arrive: the servers' per-namespace request
+ * counters ({@code mntr}: {@code zk_cnt_<namespace>_read_per_namespace} and
+ * {@code ..._write_per_namespace}; the namespace is a path's first component), read before and
+ * after a fixed number of operations, so each library works in a namespace of its own. A
+ * transaction counts each operation in it; pings, session set-up, {@code sync} and watch
+ * notifications are not counted. ({@code zk_packets_received} would count every packet, but
+ * in-process servers share and re-create one JVM's metrics, and in a JVM's first ensemble it
+ * stayed at zero while clients worked.)
+ *
+ * <p>In-process servers share one JVM's metrics, so one server's answer counts all three, and
+ * every server counts each write it applies: writes are divided by the number of servers.
+ * Servers in processes of their own count only what they do: reads are summed, writes taken from
+ * the one that applied most.
  *
  * @param ensemble the servers to ask
  */
 record Requests(EmbeddedEnsemble ensemble) {
 
-    /** Packets received from clients and sent to them, summed over the servers. */
-    record Count(long received, long sent) {
+    /** Read and write requests in one namespace. */
+    record Count(long reads, long writes) {
         Count minus(Count before) {
-            return new Count(received - before.received, sent - before.sent);
+            return new Count(reads - before.reads, writes - before.writes);
         }
     }
 
-    Count now() {
-        long received = 0;
-        long sent = 0;
-        // in-process servers share one JVM's metrics: each server's mntr answers the sum of all three
-        int servers = ensemble.mode() == ServerMode.IN_PROCESS ? 1 : ensemble.size();
-        for (int id = 1; id <= servers; id++) {
+    /** {@return the read and write requests the servers have counted in {@code namespace} (a path's first component, without the slash)} */
+    Count now(String namespace) {
+        String readKey = "zk_cnt_" + namespace + "_read_per_namespace";
+        String writeKey = "zk_cnt_" + namespace + "_write_per_namespace";
+        if (ensemble.mode() == ServerMode.IN_PROCESS) {
+            String text = mntr(ensemble.clientPort(1));
+            return new Count(value(text, readKey), value(text, writeKey) / ensemble.size());
+        }
+        long reads = 0;
+        long writes = 0;
+        for (int id = 1; id <= ensemble.size(); id++) {
             String text = mntr(ensemble.clientPort(id));
-            received += value(text, "zk_packets_received");
-            sent += value(text, "zk_packets_sent");
+            reads += value(text, readKey);
+            writes = Math.max(writes, value(text, writeKey));
         }
-        return new Count(received, sent);
+        return new Count(reads, writes);
     }
 
-    /** {@return one line of a report: requests, and replies plus watch events, per operation} */
+    /** {@return one line of a report: read and write requests per operation} */
     static String line(String who, Count count, int operations) {
-        return String.format("  %-46s %8.2f requests/op %8.2f replies+events/op", who,
-            count.received() / (double) operations, count.sent() / (double) operations);
+        return String.format("  %-46s %6.2f reads + %5.2f writes = %5.2f requests/op", who, count.reads() / (double) operations,
+            count.writes() / (double) operations, (count.reads() + count.writes()) / (double) operations);
     }
 
     /** {@return {@code millis} in round trips at the latency in force, or an empty string at zero or without {@code --lan}} */
@@ -56,14 +68,15 @@ record Requests(EmbeddedEnsemble ensemble) {
         return String.format("%.1f RTT", millis / (2 * lan.toNanos() / 1e6));
     }
 
+    /** A counter the servers have not created yet (nothing counted in that namespace) is zero. */
     private static long value(String mntr, String key) {
         for (String line : mntr.split("\n")) {
             String[] kv = line.split("\t");
             if (kv.length == 2 && kv[0].equals(key)) {
-                return Long.parseLong(kv[1].trim());
+                return Math.round(Double.parseDouble(kv[1].trim()));
             }
         }
-        throw new IllegalStateException("mntr has no " + key + ": " + mntr);
+        return 0;
     }
 
     private static String mntr(int port) {
