@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 out=${1:-benchmarks/target/lan-$(date -u +%H%M%S)}
 lan=${2:-0,0.5ms,2ms}
 mkdir -p "$out"
-jar=benchmarks/target/benchmarks.jar
+# a copy, so a rebuild meanwhile cannot change the classes under a running benchmark
+cp benchmarks/target/benchmarks.jar "$out/benchmarks.jar"
+jar=$out/benchmarks.jar
 run() {
     local name=$1; shift
     echo "== $name $* --lan $lan  ($(date -u +%H:%M:%S))"
