@@ -19,7 +19,7 @@ run() {
 }
 run locks     locks 3
 run rwlock    rwlock 3
-run election  election 8 4
+run election  election 20 10
 run queues    queues --quick
 run discovery discovery 10
 run config    config 10 --propagation
