@@ -92,9 +92,23 @@ class ChaosProxyLatencyTest {
 
     @Test
     void eachDirectionIsDelayedOnItsOwn() throws Exception {
-        // a one-way message must arrive after the one-way latency, not the round trip's
-        try (ChaosProxy proxy = ChaosProxy.start(echoAddress());
+        // the byte must reach the server one latency after it was sent, and come back one later
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ChaosProxy proxy = ChaosProxy.start("127.0.0.1:" + server.getLocalPort());
              Socket socket = new Socket()) {
+            CompletableFuture<Long> arrived = CompletableFuture.supplyAsync(() -> {
+                try (Socket accepted = server.accept()) {
+                    int b = accepted.getInputStream().read();
+                    long at = System.nanoTime();
+                    accepted.getOutputStream().write(b);
+                    accepted.getOutputStream().flush();
+                    // keep the connection until the reply has left the proxy
+                    accepted.getInputStream().read();
+                    return at;
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()));
             socket.setTcpNoDelay(true);
             proxy.delay(Duration.ofMillis(100));
@@ -102,8 +116,11 @@ class ChaosProxyLatencyTest {
             socket.getOutputStream().write(1);
             socket.getOutputStream().flush();
             assertThat(socket.getInputStream().read()).isEqualTo(1);
-            double millis = (System.nanoTime() - start) / 1e6;
-            assertThat(millis).isGreaterThanOrEqualTo(200).isLessThan(290);
+            long back = System.nanoTime();
+            socket.close();
+            long there = arrived.get(10, TimeUnit.SECONDS);
+            assertThat((there - start) / 1e6).as("one way up, ms").isGreaterThanOrEqualTo(100).isLessThan(190);
+            assertThat((back - there) / 1e6).as("one way down, ms").isGreaterThanOrEqualTo(100).isLessThan(190);
         }
     }
 
