@@ -114,7 +114,7 @@ public final class LockBenchmark {
             Stats batonStats = Stats.of(millis.get(2));
             System.out.println();
             System.out.printf("uncontended acquire+release, one cycle of each in turn, %d cycles each%n", millis.get(0).size());
-            System.out.printf("  %-46s %10s %10s %10s %8s%n", "", "cycles/s", "p50 ms", "p99 ms", "p50");
+            System.out.printf("  %-46s %10s %10s %10s %8s%n", "", "cycles/s", "p50 ms", "p99 ms", "p50/RTT");
             System.out.printf("  %-46s %10.0f %10.2f %10.2f %8s%n", "raw ZooKeeper (create + getChildren + delete)", rawRate,
                 rawStats.median(), rawStats.percentile(99), Requests.inRoundTrips(rawStats.median()));
             System.out.printf("  %-46s %10.0f %10.2f %10.2f %8s   %.2f of raw%n", "Curator InterProcessMutex", curatorRate,

@@ -59,7 +59,11 @@ record Requests(EmbeddedEnsemble ensemble) {
             count.writes() / (double) operations, (count.reads() + count.writes()) / (double) operations);
     }
 
-    /** {@return {@code millis} in round trips at the latency in force, or an empty string at zero or without {@code --lan}} */
+    /**
+     * {@return {@code millis} in round trips at the latency in force, or an empty string at zero or
+     * without {@code --lan}} The servers' own time is inside {@code millis}, so this is more than the
+     * round trips an operation waits for; the difference between two latencies' values is not.
+     */
     static String inRoundTrips(double millis) {
         Duration lan = Lan.oneWay();
         if (lan == null || lan.isZero()) {
