@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * hold the engine gives at its first look (nobody ahead: the uncontended case) has no such watch,
  * and setting one costs a request and, at our own delete, an event — measured at 6–9% of an
  * uncontended acquire-and-release on the development machine. So its watch is set only once the
- * hold has lasted {@link LateWatches#DELAY} (one timer per engine, not one per hold): most lock
+ * hold has lasted {@link SpeedPaths.LateWatches#DELAY} (one timer per engine, not one per hold): most lock
  * holds are shorter and never pay for it, and a deletion in the first moments of a longer one is
  * noticed then (the watch's request finds the node gone). Our own delete at the end of a hold
  * fires the watch after the monitor is closed, and then nothing runs.
@@ -97,7 +97,7 @@ public final class Holding implements AutoCloseable {
      * Watches a ticket the engine granted, through the engine's watch on its node: set already if
      * the attempt waited, else set by {@code late} once the hold has lasted.
      */
-    static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy, OwnNodeWatch engineWatch, LateWatches late) {
+    static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy, OwnNodeWatch engineWatch, SpeedPaths.LateWatches late) {
         Holding holding = start(new Holding(client, ticket, policy, null, engineWatch), false);
         if (!engineWatch.armed()) {
             late.add(engineWatch);

@@ -57,7 +57,7 @@ public final class TicketHold implements Hold {
     }
 
     /** The hold of a ticket {@code engine} granted, watched through the engine's own watch on its node. */
-    static TicketHold granted(Contention engine, Ticket ticket, OwnNodeWatch watch, LateWatches late) {
+    static TicketHold granted(Contention engine, Ticket ticket, OwnNodeWatch watch, SpeedPaths.LateWatches late) {
         BatonClient client = engine.client();
         return new TicketHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy(), watch, late), engine::release);
     }
