@@ -183,9 +183,9 @@ public final class Contention {
      * @param timeout how long to wait at most, or null for no limit
      * @return the hold, or null on timeout
      */
-    public CompletableFuture<TicketHold> acquireHold(byte[] data, Duration timeout) {
+    public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempt.async(this, data, timeout, this::holdOf, TicketHold::stopMonitoring);
+        return Attempt.async(this, data, timeout, this::holdOf, Holding::close);
     }
 
     /**
@@ -197,9 +197,9 @@ public final class Contention {
      * @return the hold, or null on timeout
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
      */
-    public TicketHold acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
+    public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempt.blocking(this, data, timeout, this::holdOf, TicketHold::delete);
+        return Attempt.blocking(this, data, timeout, this::holdOf, Holding::delete);
     }
 
     /**
@@ -250,8 +250,8 @@ public final class Contention {
         return granted.ticket();
     }
 
-    private TicketHold holdOf(Attempt.Granted granted) {
-        return TicketHold.granted(this, granted.ticket(), granted.watch(), lateWatches);
+    private Holding holdOf(Attempt.Granted granted) {
+        return Holding.granted(this, granted.ticket(), granted.watch(), lateWatches);
     }
 
     /**

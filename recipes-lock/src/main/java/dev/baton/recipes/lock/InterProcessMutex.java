@@ -5,7 +5,7 @@ import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -113,7 +113,7 @@ public final class InterProcessMutex extends HandleLock {
 
     @Override
     protected CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
+        return Acquisitions.<Holding, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, Holding::delete);
     }
 
     @Override

@@ -10,7 +10,7 @@ import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -245,8 +245,7 @@ final class LeaseAcquisition {
         internalMutex.release(mutex);
         Ticket leaseTicket = new Ticket(node.path(), Contenders.sequence(node.name(), LEASE_MARKERS),
             node.stat().getCzxid(), node.stat().getEphemeralOwner());
-        Hold hold = TicketHold.start(client, leaseTicket,
-            t -> client.delete().quietly().guaranteed().forPathAsync(t.path()));
+        Hold hold = Holding.monitor(client, leaseTicket, client.errorPolicy());
         // completing on the async executor keeps callers' continuations off the event thread
         client.asyncExecutor().execute(() -> {
             if (!result.complete(hold)) {

@@ -7,7 +7,7 @@ import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.CreateMode;
@@ -54,7 +54,7 @@ final class Downgrade {
                     result.completeExceptionally(Acquisitions.unwrap(e));
                     return;
                 }
-                TicketHold hold;
+                Holding hold;
                 try {
                     hold = hold(client, path, held, owned);
                 } catch (RuntimeException refused) {
@@ -114,7 +114,7 @@ final class Downgrade {
     }
 
     /** The read hold, if the node belongs to the write hold's session. */
-    private static TicketHold hold(BatonClient client, String path, Ticket held, boolean owned) {
+    private static Holding hold(BatonClient client, String path, Ticket held, boolean owned) {
         if (!owned) {
             // made by a newer session of the client while the old write node lingered: not part of the write hold
             client.delete().quietly().guaranteed().forPathAsync(path);
@@ -122,6 +122,6 @@ final class Downgrade {
                 + " be downgraded");
         }
         Ticket read = new Ticket(path, held.sequence(), held.fencingToken(), held.sessionId());
-        return TicketHold.start(client, read, ticket -> client.delete().quietly().guaranteed().forPathAsync(ticket.path()));
+        return Holding.monitor(client, read, client.errorPolicy());
     }
 }

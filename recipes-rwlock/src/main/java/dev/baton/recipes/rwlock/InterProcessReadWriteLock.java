@@ -6,7 +6,7 @@ import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -130,7 +130,7 @@ public final class InterProcessReadWriteLock {
 
     /** Takes a place in line with {@code engine} and watches the hold it gives. */
     private CompletableFuture<Hold> inLine(Contention engine, Duration timeout) {
-        return Acquisitions.<TicketHold, Hold>map(engine.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
+        return Acquisitions.<Holding, Hold>map(engine.acquireHold(participantData, timeout), hold -> hold, Holding::delete);
     }
 
     @Override

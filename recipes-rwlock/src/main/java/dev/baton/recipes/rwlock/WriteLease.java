@@ -4,7 +4,7 @@ import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -67,6 +67,6 @@ public final class WriteLease extends Grant {
 
     /** The write node's ticket (for the downgrade). */
     Ticket ticket() {
-        return ((TicketHold) hold()).ticket();
+        return ((Holding) hold()).ticket();
     }
 }
