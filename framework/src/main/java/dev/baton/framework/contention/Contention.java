@@ -225,6 +225,16 @@ public final class Contention {
     }
 
     /**
+     * Blocking {@link #contenders()}.
+     *
+     * @return the contenders' node names in line order, first holder first
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
+     */
+    public List<String> contendersBlocking() throws InterruptedException {
+        return Futures.await(contenders());
+    }
+
+    /**
      * {@return what the rule says for {@code ticket} given the line right now (for inspection and tests)}
      *
      * @param ordered the contenders' names, in line order

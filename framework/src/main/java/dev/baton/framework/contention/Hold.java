@@ -64,6 +64,6 @@ public interface Hold {
      */
     default void deleteAndWait(String what) {
         boolean wait = connected();
-        Acquisitions.awaitDelete(delete(), wait, what);
+        Holding.awaitDelete(delete(), wait, what);
     }
 }

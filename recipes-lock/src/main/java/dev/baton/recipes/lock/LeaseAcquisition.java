@@ -5,7 +5,6 @@ import dev.baton.framework.CreatedNode;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Hold;
@@ -121,7 +120,7 @@ final class LeaseAcquisition {
         creating.whenComplete((node, e) -> {
             if (e == null) {
                 created(node);
-            } else if (Acquisitions.unwrap(e) instanceof SessionExpiredException) {
+            } else if (Acquiring.unwrap(e) instanceof SessionExpiredException) {
                 sessionEndedWhileCreating(ticket);
             } else {
                 fail(e);
@@ -194,7 +193,7 @@ final class LeaseAcquisition {
         }
         listing.forPathAsync(leasesDir).whenComplete((children, e) -> {
             if (e != null) {
-                Throwable cause = Acquisitions.unwrap(e);
+                Throwable cause = Acquiring.unwrap(e);
                 if (cause instanceof NoNodeException || cause instanceof SessionExpiredException) {
                     startOver(gen);
                 } else {
@@ -273,7 +272,7 @@ final class LeaseAcquisition {
     }
 
     private void fail(Throwable e) {
-        Throwable cause = Acquisitions.unwrap(e);
+        Throwable cause = Acquiring.unwrap(e);
         if (!(cause instanceof CancellationException)) {
             result.completeExceptionally(cause);
         }

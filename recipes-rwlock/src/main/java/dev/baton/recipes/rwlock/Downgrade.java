@@ -3,7 +3,6 @@ package dev.baton.recipes.rwlock;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.framework.contention.Ticket;
@@ -47,11 +46,11 @@ final class Downgrade {
             .check(held.path(), CREATED_VERSION)
             .create(path, data, CreateMode.EPHEMERAL)
             .commitAsync()
-            .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Acquisitions.unwrap(e)))
+            .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Acquiring.unwrap(e)))
             .thenCompose(owned -> owned)
             .whenComplete((owned, e) -> {
                 if (e != null) {
-                    result.completeExceptionally(Acquisitions.unwrap(e));
+                    result.completeExceptionally(Acquiring.unwrap(e));
                     return;
                 }
                 Holding hold;

@@ -1,6 +1,5 @@
 package dev.baton.recipes.rwlock;
 
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
@@ -53,7 +52,7 @@ public final class WriteLease extends Grant {
      *     reply
      */
     public ReadLease downgrade() throws InterruptedException {
-        return Acquisitions.await(downgradeAsync(), ReadLease::releaseQuietly);
+        return Acquiring.await(downgradeAsync(), ReadLease::releaseQuietly);
     }
 
     /**
