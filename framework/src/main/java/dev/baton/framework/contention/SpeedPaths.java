@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * 0.86–0.88 of the raw ZooKeeper cycle (two quiet runs) to 0.98 (two runs), that is +11–14%;
  * contended hand-offs stayed at parity with Curator (0.96–0.98x before, 0.93–0.99x after). Path
  * 3: the watch's request, and its event at our own delete, cost 6–9% of an uncontended
- * acquire-and-release. The measurements of this refactoring's before/after are in
- * docs/architecture.md's closing note.
+ * acquire-and-release. Gathering them here (fifth session of 2026-11-26) changed no measured
+ * number: see docs/performance.md#locks.
  */
 final class SpeedPaths {
     private SpeedPaths() {
