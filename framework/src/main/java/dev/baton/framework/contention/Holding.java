@@ -255,7 +255,10 @@ public final class Holding implements Hold, AutoCloseable {
         }
     }
 
-    /** Stops watching without deleting (the hold ended normally, or the node is given back elsewhere). No callback runs after this. */
+    /**
+     * Stops watching without deleting (the hold ended normally, or its node is given back
+     * elsewhere). No callback runs after this.
+     */
     @Override
     public void close() {
         synchronized (this) {
