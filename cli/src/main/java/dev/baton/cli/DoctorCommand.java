@@ -277,8 +277,8 @@ final class DoctorCommand implements Callable<Integer> {
             }
         }
         String grant = "asked " + Durations.format(asked) + ", granted " + Durations.format(granted);
-        below = onEveryServer(below, servers.size());
-        above = onEveryServer(above, servers.size());
+        below = onEveryServer(below);
+        above = onEveryServer(above);
         if (granted.compareTo(asked) < 0 || !below.isEmpty()) {
             return new Check("session timeout", "fail", grant + (below.isEmpty() ? "" : " (" + String.join(", ", below) + ")")
                 + ": sessions, and every lock, lease and leadership on them, end sooner than the application planned for; raise "
@@ -294,14 +294,11 @@ final class DoctorCommand implements Callable<Integer> {
         return new Check("session timeout", "ok", grant + bounds);
     }
 
-    /** "X maxSessionTimeout 5s" for each of n servers, with the same bound everywhere, said once. */
-    private static List<String> onEveryServer(List<String> perServer, int servers) {
-        if (perServer.size() < 2 || perServer.size() != servers) {
-            return perServer;
-        }
+    /** "host:port maxSessionTimeout 5s" for several servers with the same bound, said once: "maxSessionTimeout 5s on 3 servers". */
+    private static List<String> onEveryServer(List<String> perServer) {
         Set<String> bounds = new LinkedHashSet<>();
         perServer.forEach(s -> bounds.add(s.substring(s.indexOf(' ') + 1)));
-        return bounds.size() == 1 ? List.of(bounds.iterator().next() + " on every server") : perServer;
+        return perServer.size() < 2 || bounds.size() > 1 ? perServer : List.of(bounds.iterator().next() + " on " + perServer.size() + " servers");
     }
 
     /** Creates and deletes a TTL node under the scratch folder; {@code writeNanos[0]} gets the create's round trip. */

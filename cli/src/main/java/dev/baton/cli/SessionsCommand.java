@@ -140,21 +140,27 @@ final class SessionsCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** What a refused word leaves out of the report. */
+    /** What a refused word leaves out of the report: one note per word, naming every server that refused it. */
     private static List<String> missing(List<Server> servers, boolean noDump, boolean noWchc) {
-        List<String> notes = new ArrayList<>();
+        Map<String, List<String>> refusedBy = new LinkedHashMap<>();
         for (Server server : servers) {
             for (String word : server.notAllowed()) {
-                String effect = switch (word) {
-                    case "cons" -> "its connections (which sessions are attached to it) are not shown";
-                    case "dump" -> noDump ? "ephemeral nodes and sessions not connected to an answering server are not shown"
-                        : "another server's dump was used";
-                    case "wchc" -> noWchc ? "watches per session are not shown" : "watches set through it are not shown";
-                    default -> "its mode is not shown";
-                };
-                notes.add(word + " is not allowed on " + server.server() + " (4lw.commands.whitelist): " + effect);
+                refusedBy.computeIfAbsent(word, w -> new ArrayList<>()).add(server.server());
             }
         }
+        List<String> notes = new ArrayList<>();
+        refusedBy.forEach((word, by) -> {
+            boolean all = by.size() == servers.size();
+            String effect = switch (word) {
+                case "cons" -> "which sessions are connected to " + (all ? "the servers" : "them") + " is not shown";
+                case "dump" -> noDump ? "ephemeral nodes, and sessions not connected to an answering server, are not shown"
+                    : "another server's dump was used";
+                case "wchc" -> noWchc ? "watches per session are not shown" : "watches set through " + (by.size() == 1 ? "it" : "them")
+                    + " are not shown";
+                default -> "modes are not shown";
+            };
+            notes.add(word + " is not allowed on " + String.join(", ", by) + " (4lw.commands.whitelist): " + effect);
+        });
         return notes;
     }
 
