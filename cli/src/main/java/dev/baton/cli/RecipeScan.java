@@ -14,8 +14,12 @@ import dev.baton.recipes.rwlock.ReadWriteRules;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.data.Stat;
 
@@ -41,6 +45,8 @@ final class RecipeScan {
     private static final Pattern WRITE_LOCK = Pattern.compile("x-.+-(\\d{10})$");
     private static final Pattern SHARD = Pattern.compile("shard-\\d{10}");
     private static final Pattern QUEUE_ITEM = Pattern.compile("(qn-|queue-).*\\d{10}");
+    /** How many listings the walk has in flight at most. */
+    private static final int BATCH = 500;
     private static final String DEAD_LETTERS = "dead-letters";
     private static final String RECEIPTS = "receipts";
     private static final Set<String> MUTEX = Set.of(InterProcessMutex.MARKER);
@@ -83,38 +89,68 @@ final class RecipeScan {
     }
 
     /**
-     * Every recipe folder under {@code root} (itself included), in depth-first path order.
+     * Every recipe folder under {@code root} (itself included), in path order.
+     *
+     * <p>The tree is listed a level at a time, every folder of a level at once (in batches of
+     * {@value #BATCH}): a tree of many small folders, such as discovery's instances, costs a few
+     * round trips per level rather than one per folder.
      *
      * @throws CliExit with {@link ExitCodes#NOT_ACQUIRED} when {@code root} does not exist
      */
     static List<Found> scan(BatonClient client, String root) throws InterruptedException {
-        List<Found> found = new ArrayList<>();
+        Map<String, List<String>> level = new LinkedHashMap<>();
         try {
-            walk(client, root, client.getChildren().forPath(root), found);
+            level.put(root, client.getChildren().forPath(root));
         } catch (NoNodeException e) {
             throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + root);
         }
+        List<Found> found = new ArrayList<>();
+        while (!level.isEmpty()) {
+            List<String> below = new ArrayList<>();
+            for (Map.Entry<String, List<String>> folder : level.entrySet()) {
+                List<String> children = new ArrayList<>(folder.getValue());
+                children.sort(null);
+                Kind kind = kindOf(children);
+                if (kind != null) {
+                    found.add(new Found(folder.getKey(), kind, children));
+                }
+                for (String child : children) {
+                    String path = ZPaths.join(folder.getKey(), child);
+                    if (!path.equals(ZOOKEEPER) && !SEQUENTIAL.matcher(child).matches() && !consumed(kind, child)) {
+                        below.add(path);
+                    }
+                }
+            }
+            level = list(client, below);
+        }
+        found.sort(Comparator.comparing(Found::path));
         return found;
     }
 
-    private static void walk(BatonClient client, String path, List<String> listed, List<Found> found) throws InterruptedException {
-        List<String> children = new ArrayList<>(listed);
-        children.sort(null);
-        Kind kind = kindOf(children);
-        if (kind != null) {
-            found.add(new Found(path, kind, children));
-        }
-        for (String child : children) {
-            String below = ZPaths.join(path, child);
-            if (below.equals(ZOOKEEPER) || SEQUENTIAL.matcher(child).matches() || consumed(kind, child)) {
-                continue;
+    /** The children of each of {@code paths}, asked for together; a folder deleted meanwhile is left out. */
+    private static Map<String, List<String>> list(BatonClient client, List<String> paths) throws InterruptedException {
+        Map<String, List<String>> listed = new LinkedHashMap<>();
+        for (int from = 0; from < paths.size(); from += BATCH) {
+            List<String> batch = paths.subList(from, Math.min(paths.size(), from + BATCH));
+            List<CompletableFuture<List<String>>> replies = new ArrayList<>();
+            for (String path : batch) {
+                replies.add(client.getChildren().forPathAsync(path));
             }
-            try {
-                walk(client, below, client.getChildren().forPath(below), found);
-            } catch (NoNodeException gone) {
-                // deleted while we walked
+            for (int i = 0; i < batch.size(); i++) {
+                try {
+                    listed.put(batch.get(i), replies.get(i).get());
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof NoNodeException) {
+                        continue; // deleted while we walked
+                    }
+                    if (e.getCause() instanceof RuntimeException failure) {
+                        throw failure;
+                    }
+                    throw new IllegalStateException("listing " + batch.get(i) + " failed", e.getCause());
+                }
             }
         }
+        return listed;
     }
 
     /** The folders a recipe keeps for itself: read with the recipe, not as recipes of their own. */

@@ -20,6 +20,7 @@ import dev.baton.recipes.queue.SimpleDistributedQueue;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
 import dev.baton.recipes.rwlock.ReadLease;
 import dev.baton.recipes.rwlock.WriteLease;
+import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -244,6 +245,23 @@ class OperatorCommandsTest extends AgainstEnsemble {
         assertThat(capped).containsPattern("session timeout +fail +asked 30s, granted 20s")
             .contains("1 failed");
         assertThat(children(client, "/baton/doctor")).as("the TTL probe deletes its node").isZero();
+    }
+
+    @Test
+    void doctorFailsAConnectStringThatMixesEnsemblesOrNamesAServerThatIsDown() throws Exception {
+        int down;
+        try (ServerSocket free = new ServerSocket(0)) {
+            down = free.getLocalPort();
+        }
+        try (EmbeddedEnsemble other = EmbeddedEnsemble.builder().nodes(1).build()) {
+            other.start();
+            String mixed = ensemble.connectString() + "," + other.connectString() + ",127.0.0.1:" + down;
+            String report = run(ExitCodes.CONFIG, "doctor", "-s", mixed);
+            assertThat(report).containsPattern("servers +fail +2 of 3 serving: 127.0.0.1:" + down + " unreachable")
+                .containsPattern("ensemble +fail +the connect string names servers of different ensembles \\("
+                    + ensemble.connectString() + " standalone, " + other.connectString() + " standalone\\)")
+                .contains("2 failed");
+        }
     }
 
     @Test
