@@ -6,6 +6,7 @@ import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -51,6 +52,7 @@ public final class InterProcessMutex extends HandleLock {
     public static final String MARKER = "lock-";
     private static final byte[] NO_DATA = new byte[0];
 
+    private final BatonClient client;
     private final Contention contention;
     private final byte[] participantData;
 
@@ -78,6 +80,7 @@ public final class InterProcessMutex extends HandleLock {
         super("InterProcessMutex " + path, true);
         Objects.requireNonNull(client, "client");
         LockPaths.validate("InterProcessMutex", path);
+        this.client = client;
         this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
     }
@@ -113,11 +116,12 @@ public final class InterProcessMutex extends HandleLock {
 
     @Override
     protected CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
+        return ObservedHolds.track(client, "mutex", path(),
+            Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete));
     }
 
     @Override
     protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-        return contention.acquireHoldBlocking(participantData, timeout);
+        return ObservedHolds.trackBlocking(client, "mutex", path(), () -> contention.acquireHoldBlocking(participantData, timeout));
     }
 }
