@@ -156,12 +156,22 @@ public interface BatonObserver {
     }
 
     /**
-     * An item was taken from a queue (by a poll or take, or by a consumer's delivery).
+     * Items were taken from a queue (removed by a poll or take, or by a consumer for delivery).
      *
      * @param path the queue's path
-     * @param waitNanos how long the taker waited for it (0 for a consumer's delivery)
+     * @param count how many
      */
-    default void queueItemTaken(String path, long waitNanos) {
+    default void queueItemsTaken(String path, int count) {
+    }
+
+    /**
+     * A blocking take or timed poll of a queue returned.
+     *
+     * @param path the queue's path
+     * @param waitNanos how long the caller waited
+     * @param gotItems whether it returned items (false: its timeout passed)
+     */
+    default void queueTakeWaited(String path, long waitNanos, boolean gotItems) {
     }
 
     /**

@@ -156,8 +156,13 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
-        public void queueItemTaken(String path, long waitNanos) {
-            try { target.queueItemTaken(path, waitNanos); } catch (RuntimeException e) { failed(e); }
+        public void queueItemsTaken(String path, int count) {
+            try { target.queueItemsTaken(path, count); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
+        public void queueTakeWaited(String path, long waitNanos, boolean gotItems) {
+            try { target.queueTakeWaited(path, waitNanos, gotItems); } catch (RuntimeException e) { failed(e); }
         }
 
         @Override
@@ -254,8 +259,13 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
-        public void queueItemTaken(String path, long waitNanos) {
-            all.forEach(o -> o.queueItemTaken(path, waitNanos));
+        public void queueItemsTaken(String path, int count) {
+            all.forEach(o -> o.queueItemsTaken(path, count));
+        }
+
+        @Override
+        public void queueTakeWaited(String path, long waitNanos, boolean gotItems) {
+            all.forEach(o -> o.queueTakeWaited(path, waitNanos, gotItems));
         }
 
         @Override
