@@ -195,13 +195,12 @@ public interface BatonObserver {
     // ---- discovery
 
     /**
-     * A service cache or provider now sees {@code count} instances of {@code service}.
+     * A service cache (or a provider's cache) now sees {@code count} instances of {@code service}.
      *
-     * @param basePath the discovery's base path
      * @param service the service's name
      * @param count the instances seen
      */
-    default void serviceInstancesSeen(String basePath, String service, int count) {
+    default void serviceInstancesSeen(String service, int count) {
     }
 
     /**

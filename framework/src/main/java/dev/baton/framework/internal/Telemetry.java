@@ -176,8 +176,8 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
-        public void serviceInstancesSeen(String basePath, String service, int count) {
-            try { target.serviceInstancesSeen(basePath, service, count); } catch (RuntimeException e) { failed(e); }
+        public void serviceInstancesSeen(String service, int count) {
+            try { target.serviceInstancesSeen(service, count); } catch (RuntimeException e) { failed(e); }
         }
 
         @Override
@@ -279,8 +279,8 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
-        public void serviceInstancesSeen(String basePath, String service, int count) {
-            all.forEach(o -> o.serviceInstancesSeen(basePath, service, count));
+        public void serviceInstancesSeen(String service, int count) {
+            all.forEach(o -> o.serviceInstancesSeen(service, count));
         }
 
         @Override
