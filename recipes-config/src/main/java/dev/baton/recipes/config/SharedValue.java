@@ -128,6 +128,7 @@ public final class SharedValue implements AutoCloseable {
             stat = client.create().creatingParentContainersIfNeeded().forPathWithStat(path, value).stat();
         }
         update(stat, value);
+        client.observer().configWritten("shared-value", path, true);
     }
 
     /**
@@ -149,8 +150,10 @@ public final class SharedValue implements AutoCloseable {
         }
         try {
             update(client.setData().withVersion(previous.version()).forPath(path, value), value);
+            client.observer().configWritten("shared-value", path, true);
             return true;
         } catch (BadVersionException | NoNodeException e) {
+            client.observer().configWritten("shared-value", path, false);
             readValue();
             return false;
         }
@@ -219,6 +222,7 @@ public final class SharedValue implements AutoCloseable {
             return;
         }
         update(event.node().stat(), event.node().data());
+        client.observer().configChangeSeen("shared-value", path);
         byte[] value = getValue();
         for (SharedValueListener listener : listeners) {
             try {
