@@ -37,6 +37,14 @@ public record ClientHealth(ConnectionState state, boolean healthy, String reason
     /**
      * Checks the parts are present.
      *
+     * @param state the connection state now
+     * @param healthy whether the rule holds
+     * @param reason why, in one sentence
+     * @param sessionId the current session's id
+     * @param negotiatedSessionTimeout the granted session timeout
+     * @param connectedServer the server connected to, if any
+     * @param sinceLastContact time since the quorum last certainly heard from the session
+     * @param retriesLastMinute operations retried in the last 60 seconds
      * @throws NullPointerException if a part is null
      */
     public ClientHealth {
