@@ -56,7 +56,8 @@ public final class ObservedHolds {
             return acquiring;
         }
         Wait wait = new Wait(observer, recipe, path);
-        CompletableFuture<Hold> result = Acquisitions.map(acquiring, wait::granted, Hold::delete, Hold::delete);
+        // a hold wrapped while the result was being cancelled: Acquisitions deletes the hold itself, the wrapper only reports
+        CompletableFuture<Hold> result = Acquisitions.map(acquiring, wait::granted, Hold::delete, ObservedHolds::endedUnused);
         result.whenComplete((hold, e) -> {
             if (e != null) {
                 wait.finish(AcquireOutcome.FAILED);
@@ -96,6 +97,12 @@ public final class ObservedHolds {
             return null;
         }
         return wait.granted(hold);
+    }
+
+    private static void endedUnused(Hold hold) {
+        if (hold instanceof Reporting reporting) {
+            reporting.end(false);
+        }
     }
 
     /** One acquisition being waited for: reports its start at once and its end once. */
