@@ -10,14 +10,14 @@ final class Meters {
     private Meters() {
     }
 
+    /** The sum over every counter of {@code name} with these tags (and any others). */
     static double count(MeterRegistry registry, String name, String... tags) {
-        Counter counter = registry.find(name).tags(tags).counter();
-        return counter == null ? 0 : counter.count();
+        return registry.find(name).tags(tags).counters().stream().mapToDouble(Counter::count).sum();
     }
 
+    /** Events recorded by every timer of {@code name} with these tags (and any others). */
     static long timed(MeterRegistry registry, String name, String... tags) {
-        Timer timer = registry.find(name).tags(tags).timer();
-        return timer == null ? 0 : timer.count();
+        return registry.find(name).tags(tags).timers().stream().mapToLong(Timer::count).sum();
     }
 
     static double gauge(MeterRegistry registry, String name, String... tags) {

@@ -146,6 +146,7 @@ public final class SharedValue implements AutoCloseable {
         byte[] value = Objects.requireNonNull(newValue, "newValue").clone();
         Current c = current.get();
         if (previous.version() != c.version() || !Arrays.equals(previous.value(), c.value())) {
+            client.observer().configWritten("shared-value", path, false); // lost the race before sending: still a conflict
             return false;
         }
         try {
