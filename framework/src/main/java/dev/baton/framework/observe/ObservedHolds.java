@@ -4,12 +4,12 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.BatonObserver.AcquireOutcome;
 import dev.baton.framework.TransactionBuilder;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Hold;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -22,8 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * return what they were given, untouched: no wrapper, no timing, no allocation.
  *
  * <p>Cancellation passes through: cancelling the returned future cancels the recipe's
- * acquisition, and a hold that arrives after the cancel is deleted (as
- * {@link Acquisitions#map(CompletableFuture, java.util.function.Function, java.util.function.Consumer)} does).
+ * acquisition, and a hold that arrives after the cancel is deleted.
  */
 public final class ObservedHolds {
     /** A blocking acquisition: the hold, or null on timeout. */
@@ -50,19 +49,37 @@ public final class ObservedHolds {
      * @param acquiring the acquisition: completes with the hold, or null on timeout
      * @return {@code acquiring} itself if nobody observes, else a future of the reporting hold
      */
-    public static CompletableFuture<Hold> track(BatonClient client, String recipe, String path, CompletableFuture<Hold> acquiring) {
+    public static CompletableFuture<Hold> track(BatonClient client, String recipe, String path,
+                                                CompletableFuture<? extends Hold> acquiring) {
         BatonObserver observer = client.observer();
         if (observer == BatonObserver.NONE) {
-            return acquiring;
+            @SuppressWarnings("unchecked") // read-only use: a future of a Hold subtype is a future of a Hold
+            CompletableFuture<Hold> same = (CompletableFuture<Hold>) acquiring;
+            return same;
         }
         Wait wait = new Wait(observer, recipe, path);
-        // a hold wrapped while the result was being cancelled: Acquisitions deletes the hold itself, the wrapper only reports
-        CompletableFuture<Hold> result = Acquisitions.map(acquiring, wait::granted, Hold::delete, ObservedHolds::endedUnused);
-        result.whenComplete((hold, e) -> {
+        CompletableFuture<Hold> result = new CompletableFuture<>();
+        acquiring.whenComplete((hold, e) -> {
             if (e != null) {
                 wait.finish(AcquireOutcome.FAILED);
+                result.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
             } else if (hold == null) {
                 wait.finish(AcquireOutcome.TIMED_OUT);
+                result.complete(null);
+            } else if (result.isDone()) {
+                hold.delete(); // the result was cancelled first: give the hold back
+            } else {
+                Hold reporting = wait.granted(hold);
+                if (!result.complete(reporting)) {
+                    endedUnused(reporting); // cancelled while it was being wrapped: report the end, give the hold back once
+                    hold.delete();
+                }
+            }
+        });
+        result.whenComplete((hold, e) -> {
+            if (result.isCancelled()) {
+                wait.finish(AcquireOutcome.FAILED);
+                acquiring.cancel(true);
             }
         });
         return result;
