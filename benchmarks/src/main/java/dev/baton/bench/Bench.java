@@ -30,6 +30,7 @@ public final class Bench {
         BENCHMARKS.put("isolated-follower", IsolatedFollowerBenchmark::main);
         BENCHMARKS.put("group", GroupBenchmark::main);
         BENCHMARKS.put("config", ConfigBenchmark::main);
+        BENCHMARKS.put("observer", ObserverBenchmark::main);
     }
 
     private Bench() {

@@ -4,7 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.Holding;
+import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -49,6 +49,7 @@ public final class InterProcessMutex extends HandleLock {
     public static final String MARKER = "lock-";
     private static final byte[] NO_DATA = new byte[0];
 
+    private final BatonClient client;
     private final Contention contention;
     private final byte[] participantData;
 
@@ -76,6 +77,7 @@ public final class InterProcessMutex extends HandleLock {
         super("InterProcessMutex " + path, true);
         Objects.requireNonNull(client, "client");
         LockPaths.validate("InterProcessMutex", path);
+        this.client = client;
         this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
     }
@@ -106,12 +108,12 @@ public final class InterProcessMutex extends HandleLock {
     }
 
     @Override
-    protected CompletableFuture<Holding> acquireHold(Duration timeout) {
-        return contention.acquireHold(participantData, timeout);
+    protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
+        return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, timeout));
     }
 
     @Override
     protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-        return contention.acquireHoldBlocking(participantData, timeout);
+        return ObservedHolds.trackBlocking(client, "mutex", path(), () -> contention.acquireHoldBlocking(participantData, timeout));
     }
 }

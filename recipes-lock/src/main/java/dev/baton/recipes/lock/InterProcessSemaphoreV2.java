@@ -6,6 +6,7 @@ import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
+import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -218,7 +219,8 @@ public final class InterProcessSemaphoreV2 {
 
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
     CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start();
+        return ObservedHolds.track(client, "semaphore", path,
+            new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start());
     }
 
     private Lease lease(Hold hold) {

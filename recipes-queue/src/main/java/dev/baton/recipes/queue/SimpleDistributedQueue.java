@@ -285,6 +285,13 @@ public final class SimpleDistributedQueue {
     }
 
     private List<byte[]> await(int max, long deadlineNanos) throws InterruptedException {
+        long start = System.nanoTime();
+        List<byte[]> items = awaitItems(max, deadlineNanos);
+        client.observer().queueTakeWaited(store.path(), System.nanoTime() - start, !items.isEmpty());
+        return items;
+    }
+
+    private List<byte[]> awaitItems(int max, long deadlineNanos) throws InterruptedException {
         ensurePath();
         client.addConnectionStateListener(signal);
         try {
