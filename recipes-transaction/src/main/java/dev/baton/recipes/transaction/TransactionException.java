@@ -1,0 +1,16 @@
+package dev.baton.recipes.transaction;
+
+import dev.baton.framework.BatonException;
+
+/** A transaction could not be started or read, for a reason other than ZooKeeper's (bad input, a corrupt node, ...). */
+public class TransactionException extends BatonException {
+    private static final long serialVersionUID = 1L;
+
+    public TransactionException(String message) {
+        super(message);
+    }
+
+    public TransactionException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
