@@ -104,6 +104,12 @@ final class Site {
                 if (decision.isPresent()) {
                     yield tell(decision.get()); // decided without this vote: no use writing it
                 }
+                if (seen.votes().containsKey(me) && !writing) {
+                    // the vote on the servers counts: this one's, or an earlier incarnation's that landed
+                    // after this one looked (its write was still in flight when it died)
+                    moveTo(Phase.VOTED);
+                    yield WAIT;
+                }
                 yield writing ? WAIT : startWrite(new Step.WriteVote(vote, reason));
             }
             case VOTED -> decision.isPresent() ? tell(decision.get()) : WAIT;

@@ -8,10 +8,13 @@ package dev.baton.recipes.transaction;
  * <p>Make prepare durable: before returning {@link Vote#COMMIT}, write down — in the
  * participant's own durable store, keyed by {@link Transaction#id()} — everything needed to
  * commit or to roll back, and hold the resources the commit needs. A participant that crashes
- * after voting is told the outcome by its next incarnation, possibly without prepare being called
- * again (its vote is already on the servers), and must then find that record. For the same
- * reason commit and abort must be idempotent: an incarnation that crashes after being told but
- * before its acknowledgement is written is told again by the next one.
+ * after voting is told the outcome by its next incarnation, usually without prepare being called
+ * again (its vote is already on the servers), and must then find that record. Prepare may be
+ * called again, though: when the earlier incarnation's vote was still on its way to the servers
+ * as it died, the next one cannot see it yet. So prepare must look for its record first and, if
+ * there is one, answer as recorded — the vote that counts is the one on the servers, which is the
+ * earlier answer. For the same reason commit and abort must be idempotent: an incarnation that
+ * crashes after being told but before its acknowledgement is written is told again by the next one.
  */
 public interface TransactionHandler {
     /**

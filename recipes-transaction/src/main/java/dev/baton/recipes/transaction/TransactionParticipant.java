@@ -177,7 +177,6 @@ public final class TransactionParticipant implements AutoCloseable {
     /** Looks at one transaction as the view shows it now and takes the step its site calls for. */
     void lookAt(String txId) {
         String path = layout.tx(txId);
-        Optional<ChildData> node = tree.get(path);
         Site site;
         Site.Step step;
         boolean firstSight;
@@ -186,6 +185,9 @@ public final class TransactionParticipant implements AutoCloseable {
             if (state != State.STARTED) {
                 return;
             }
+            // read the view under this lock: looks then see the view in the order they take the lock,
+            // and a transaction seen gone is never brought back by a look that read the view earlier
+            Optional<ChildData> node = tree.get(path);
             site = sites.get(txId);
             if (node.isEmpty()) {
                 notMine.remove(txId);

@@ -53,6 +53,17 @@ class SiteTest {
     }
 
     @Test
+    void anEarlierIncarnationsVoteThatLandsAfterThisOnePreparedIsTheVoteThatCounts() {
+        assertThat(look()).isInstanceOf(Site.Step.Prepare.class);
+        site.prepared(Vote.ABORT, "changed its mind");
+        assertThat(look()).isInstanceOf(Site.Step.WriteVote.class);
+        site.voteWritten(false, false);   // refused: the earlier incarnation's vote got there first
+        node("vote-a", Codec.vote(Vote.COMMIT, null));
+        assertThat(look()).as("no endless rewrite of a vote that cannot land").isInstanceOf(Site.Step.Wait.class);
+        assertThat(site.phase()).isEqualTo(Site.Phase.VOTED);
+    }
+
+    @Test
     void anEarlierIncarnationsAcknowledgementMeansNotToldAgain() {
         node("vote-a", Codec.vote(Vote.COMMIT, null));
         node("decision", Codec.decision(new Decision(Outcome.COMMIT, "all voted")));
