@@ -52,7 +52,12 @@ class TransactionChaosTest {
      * connection is looked at again a second later.
      */
     private static final Duration MARGIN = Duration.ofSeconds(5);
-    private static final Duration RETENTION = Duration.ofSeconds(5);
+    /**
+     * Decided transactions not everyone acknowledged are removed after this: longer than any
+     * participant is away here (a client frozen for 5 s, then a new session; a restart that
+     * waits out a fault), or a participant could come back to find its transaction gone.
+     */
+    private static final Duration RETENTION = Duration.ofSeconds(12);
     private static final int SITES = 5;
 
     EmbeddedEnsemble ensemble;
@@ -134,18 +139,35 @@ class TransactionChaosTest {
                 workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextLong(2000, 4000)));
                 int victim = ThreadLocalRandom.current().nextInt(SITES);
                 participants.get(victim).close(); // the incarnation dies; a new one takes over its id
-                participants.set(victim, startParticipant(run.client(victim), victim, history, handlers, incarnations));
+                participants.set(victim, null);
+                // a start fails while the client has no connection for too long: start it again, as a supervisor would
+                while (participants.get(victim) == null && !workers.stopping()) {
+                    try {
+                        participants.set(victim, startParticipant(run.client(victim), victim, history, handlers, incarnations));
+                    } catch (RuntimeException e) {
+                        workers.pace(Duration.ofMillis(500));
+                    }
+                }
                 return false;
             });
             run.runFaults(ChaosRun.duration().multipliedBy(2).dividedBy(3));
             history.healthyFrom(System.nanoTime());
             // a little more work on the healed ensemble, judged by the same deadline + margin
-            workers.pace(Duration.ofSeconds(2));
+            new Workers().pace(Duration.ofSeconds(2));
             workers.stop();
+            for (int i = 0; i < SITES; i++) {
+                if (participants.get(i) == null) {
+                    participants.set(i, startParticipant(run.client(i), i, history, handlers, incarnations));
+                }
+            }
 
-            await().atMost(Duration.ofSeconds(60)).until(history::everyParticipantTold);
+            awaitQuietly(Duration.ofSeconds(30), history::everyParticipantTold);
             TransactionFolder folder = new TransactionFolder(run.client(0), FOLDER);
-            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> folder.transactions().isEmpty());
+            awaitQuietly(Duration.ofSeconds(30), () -> folder.transactions().isEmpty());
+            List<String> leftOver = folder.transactions().stream()
+                .map(t -> t.id() + " " + t.transaction().participants() + " votes " + t.votes() + " decision " + t.decision()
+                    + " acknowledged by " + t.acknowledged() + (t.coordinatorAcknowledged() ? " and the coordinator" : ""))
+                .toList();
             Map<Boolean, Long> outcomes = history.decidedByOutcome();
             System.out.println("[transaction] " + history.startedCount() + " transactions started, " + outcomes.get(true)
                 + " committed, " + outcomes.get(false) + " aborted, " + incarnations.get() + " participant incarnations");
@@ -154,6 +176,8 @@ class TransactionChaosTest {
             checks.put("validity", history.checkValidity().violations());
             checks.put("told once per incarnation", history.checkToldOncePerIncarnation().violations());
             checks.put("termination", history.checkTermination(MARGIN).violations());
+            checks.put("every participant told", history.checkEveryParticipantTold().violations());
+            checks.put("nodes cleaned up", leftOver);
             run.verdict(history.startedCount(), checks);
             assertThat(outcomes.get(true)).as("some transactions committed").isPositive();
             assertThat(outcomes.get(false)).as("some transactions aborted").isPositive();
@@ -165,6 +189,15 @@ class TransactionChaosTest {
                 }
             }
             handlers.shutdownNow();
+        }
+    }
+
+    /** Waits for {@code condition} up to {@code limit}; the verdict then says what did not happen. */
+    private static void awaitQuietly(Duration limit, java.util.concurrent.Callable<Boolean> condition) {
+        try {
+            await().atMost(limit).ignoreExceptions().until(condition);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // reported by the checks
         }
     }
 

@@ -152,8 +152,8 @@ final class Site {
     /** The vote write ended: landed, refused because the transaction is gone, or failed otherwise (retried on a later look). */
     void voteWritten(boolean landed, boolean transactionGone) {
         writing = false;
-        if (landed) {
-            moveTo(Phase.VOTED);
+        if (landed && phase == Phase.VOTING) {
+            moveTo(Phase.VOTED); // not from TELLING: a decision that came while the vote was on its way is already being told
         } else if (transactionGone) {
             voteMayExist = false;
         }
@@ -161,13 +161,15 @@ final class Site {
 
     /** The handler was told; {@code succeeded} false if it threw (then no acknowledgement: the next incarnation is told again). */
     void toldHandler(boolean succeeded) {
-        moveTo(succeeded ? Phase.TOLD : Phase.DONE);
+        if (phase == Phase.TELLING) {
+            moveTo(succeeded ? Phase.TOLD : Phase.DONE);
+        }
     }
 
     /** The acknowledgement write ended. */
     void ackWritten(boolean landed) {
         writing = false;
-        if (landed) {
+        if (landed && phase == Phase.TOLD) {
             moveTo(Phase.DONE);
         }
     }

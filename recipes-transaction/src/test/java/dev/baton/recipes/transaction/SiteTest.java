@@ -64,6 +64,19 @@ class SiteTest {
     }
 
     @Test
+    void aVoteThatLandsAfterTheDecisionWasToldDoesNotTellAgain() {
+        look();
+        site.prepared(Vote.COMMIT, null);
+        assertThat(look()).isInstanceOf(Site.Step.WriteVote.class);
+        node("decision", Codec.decision(new Decision(Outcome.ABORT, "b voted abort")));
+        assertThat(look()).isInstanceOf(Site.Step.Tell.class);    // the decision came while the vote was on its way
+        site.voteWritten(true, false);                              // then the vote landed
+        node("vote-a", Codec.vote(Vote.COMMIT, null));
+        assertThat(look()).as("told once").isInstanceOf(Site.Step.Wait.class);
+        assertThat(site.phase()).isEqualTo(Site.Phase.TELLING);
+    }
+
+    @Test
     void anEarlierIncarnationsAcknowledgementMeansNotToldAgain() {
         node("vote-a", Codec.vote(Vote.COMMIT, null));
         node("decision", Codec.decision(new Decision(Outcome.COMMIT, "all voted")));

@@ -127,16 +127,25 @@ public final class TransactionHistory {
     }
 
     /** Whether every started transaction's participants have each been told its outcome (by some incarnation). */
-    public synchronized boolean everyParticipantTold() {
+    public boolean everyParticipantTold() {
+        return checkEveryParticipantTold().isOk();
+    }
+
+    /** Every participant of every started transaction was told its outcome, by some incarnation. */
+    public synchronized Verdict checkEveryParticipantTold() {
+        Map<String, java.util.Set<String>> told = new HashMap<>();
+        for (Event e : byKind(Kind.TOLD)) {
+            told.computeIfAbsent(e.tx(), k -> new java.util.HashSet<>()).add(e.actor());
+        }
+        List<String> violations = new ArrayList<>();
         for (Event start : byKind(Kind.STARTED)) {
-            for (String p : start.participants()) {
-                boolean told = events.stream().anyMatch(e -> e.kind() == Kind.TOLD && e.tx().equals(start.tx()) && e.actor().equals(p));
-                if (!told) {
-                    return false;
-                }
+            TreeSet<String> untold = new TreeSet<>(start.participants());
+            untold.removeAll(told.getOrDefault(start.tx(), java.util.Set.of()));
+            if (!untold.isEmpty()) {
+                violations.add(start + ": " + untold + " never told");
             }
         }
-        return true;
+        return new Verdict("every participant told", events.size(), violations);
     }
 
     /** Never one party told commit and another abort for the same transaction. */
