@@ -3,89 +3,122 @@ package dev.baton.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.OperationTimeoutException;
+import dev.baton.framework.SessionExpiredException;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.ServerMode;
 import dev.baton.test.ClientLink;
 import dev.baton.test.Nemesis;
+import dev.baton.test.Nemesis.Fault;
 import dev.baton.test.TestClients;
+import dev.baton.test.history.ServerTruth;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One recipe's chaos run: an ensemble, clients each behind its own {@link ClientLink}, a seeded
- * {@link Nemesis}, and at the end a verdict — operations completed, faults injected by kind,
- * violations per invariant (must be 0) — printed with the seed and written to
- * {@code target/chaos-reports/<recipe>.txt}.
+ * One recipe's chaos run: clients each behind its own {@link ClientLink}, a seeded
+ * {@link Nemesis} that injects every fault kind of the run at least {@link #PER_KIND} times, a
+ * {@link ServerTruth} observing the recipe's folders, {@link Workers} that record every exception,
+ * and at the end a verdict — operations, faults by kind, exceptions by type, each check's
+ * violations, liveness after healing — printed with the seed and written to
+ * {@code target/chaos-reports/<recipe>.txt}. The run fails on any violation, on an exception
+ * outside the recipe's documented failures, on a worker that makes no progress within
+ * {@link #SESSION} plus {@link #LIVENESS_MARGIN} of the heal, and on a fault kind that happened
+ * fewer than {@link #PER_KIND} times.
  *
- * <p>{@code -Dbaton.chaos.seconds=N} sets how long the faults run (default 30);
- * {@code -Dbaton.chaos.seed=S} replays a run's fault schedule.
+ * <p>{@code -Dbaton.chaos.seconds=N} sets how long the faults run at least (default 6; the
+ * nemesis runs on until every kind has happened); {@code -Dbaton.chaos.perKind=N} the guaranteed
+ * count per kind (default 1); {@code -Dbaton.chaos.seed=S} replays a run's fault schedule.
  */
 final class ChaosRun implements AutoCloseable {
+    /** The clients' session timeout: short, so expiry, suspension and recovery all happen inside a run. */
+    static final Duration SESSION = Duration.ofSeconds(3);
+    /**
+     * How long after the servers deleted a holder's node the holder may still believe, under the
+     * STANDARD error policy and the LEASE leadership policy: event delivery. Measured by
+     * {@link SessionEndDeliveryTest} on the embedded ensemble (child-process servers): a client
+     * whose session the servers end while it is connected hears Disconnected 92-104 ms (medians
+     * 99-102) after an observer sees its node deleted, and a Baton client reports SUSPENDED 91-103
+     * ms after (15 trials each on 2026-11-27, then 6 each in three later runs). 500 ms leaves room
+     * for a loaded 2-core machine
+     * (five clients, three server JVMs and the observers) without hiding a holder that waits for
+     * anything but that event: the next signal a client gets is its session's expiry on
+     * reconnecting, a whole connection timeout later.
+     */
+    static final Duration DELIVERY_MARGIN = Duration.ofMillis(500);
+    /**
+     * Under SESSION_ONLY (locks) and SESSION (election) a holder keeps its hold through a
+     * disconnect until its session is known lost; the documented bound (docs/locks.md,
+     * docs/election.md) is one session timeout of both believing, plus the delivery margin.
+     */
+    static final Duration SESSION_ONLY_BOUND = SESSION.plus(DELIVERY_MARGIN);
+    /** Beyond one session timeout after the heal, how long a worker may take to complete an operation. */
+    static final Duration LIVENESS_MARGIN = Duration.ofSeconds(7);
+    /** How many times each fault kind of a run happens at least. */
+    static final int PER_KIND = Integer.getInteger("baton.chaos.perKind", 1);
+    /** Failures every recipe documents under faults: the connection or the session was lost, a request timed out. */
+    static final List<Class<? extends Throwable>> CONNECTION_TROUBLE = List.of(ConnectionLossException.class,
+        SessionExpiredException.class, OperationTimeoutException.class);
+
     final String recipe;
     final EmbeddedEnsemble ensemble;
     final long seed;
     final List<ClientLink> links = new ArrayList<>();
     final List<BatonClient> clients = new ArrayList<>();
+    final Workers workers;
+    /** The servers' truth as the observers see it while the run goes; judge with {@link #truth()}. */
+    final ServerTruth truth;
     private final Nemesis nemesis;
-    /** 1 for a client whose session the nemesis is ending right now (see {@link #beingExpired}). */
-    private final java.util.concurrent.atomic.AtomicIntegerArray killing;
+    private final List<Fault> faults;
     private Nemesis.Report report;
     private Duration ran = duration();
+    private long healedNanos;
+    private final List<String> stuck = new ArrayList<>();
 
-    ChaosRun(String recipe, EmbeddedEnsemble ensemble, int clientCount, Duration sessionTimeout, Nemesis.Fault first,
-             Nemesis.Fault... more) {
-        this(recipe, ensemble, clientCount, sessionTimeout, c -> { }, first, more);
-    }
-
-    /**
-     * As above; {@code onExpired} hears which client the nemesis expires, to record its losses:
-     * once just before the kill (the servers may delete its nodes, and others act on that, before
-     * the kill returns) and once after it (for anything granted to it meanwhile). It must be
-     * idempotent.
-     */
-    ChaosRun(String recipe, EmbeddedEnsemble ensemble, int clientCount, Duration sessionTimeout,
-             java.util.function.IntConsumer onExpired, Nemesis.Fault first, Nemesis.Fault... more) {
-        this.recipe = recipe;
-        this.ensemble = ensemble;
+    private ChaosRun(Builder b) throws InterruptedException {
+        this.recipe = b.recipe;
+        this.ensemble = b.ensemble;
         this.seed = seed();
-        this.killing = new java.util.concurrent.atomic.AtomicIntegerArray(clientCount);
-        for (int i = 0; i < clientCount; i++) {
+        this.faults = b.faults;
+        this.ran = b.duration;
+        this.workers = new Workers(b.documented);
+        this.truth = ServerTruth.watch(ensemble, b.roots);
+        for (int i = 0; i < b.clients; i++) {
             ClientLink link = ClientLink.to(ensemble);
             links.add(link);
-            clients.add(TestClients.started(BatonClient.builder().connectString(link.connectString())
-                .sessionTimeout(sessionTimeout).connectionTimeout(Duration.ofSeconds(5))));
+            BatonClient client = TestClients.started(BatonClient.builder().connectString(link.connectString())
+                .sessionTimeout(b.session).connectionTimeout(Duration.ofSeconds(5)).errorPolicy(b.policy));
+            clients.add(client);
         }
-        this.nemesis = Nemesis.builder(ensemble, seed).links(links).clients(clients).faults(first, more)
-            .quietBetween(Duration.ofMillis(300), Duration.ofMillis(1500))
-            .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
-            .clientPause(sessionTimeout.plusSeconds(2))
+        this.nemesis = Nemesis.builder(ensemble, seed).links(links).clients(clients)
+            .faults(b.faults.get(0), b.faults.subList(1, b.faults.size()).toArray(Fault[]::new))
+            .atLeast(PER_KIND)
+            .quietBetween(Duration.ofMillis(200), Duration.ofMillis(800))
+            .faultLength(Duration.ofMillis(500), Duration.ofMillis(1500))
+            .clientPause(b.session.plusSeconds(1))
             .log(line -> System.out.println("[" + recipe + "] " + line))
-            .onExpiring(c -> {
-                killing.set(c, 1);
-                onExpired.accept(c);
-            })
-            .onExpired(c -> {
-                onExpired.accept(c);
-                killing.set(c, 0);
-            })
             .build();
     }
 
-    /**
-     * Whether the nemesis is ending client {@code c}'s session right now: between the start of
-     * the kill and its return. The servers may delete the session's nodes at any moment in that
-     * window, and others may act on it before the client hears; a hold granted to the client in
-     * the window (or granted just before and recorded in it) rests on a session being ended, so
-     * a history counts it lost at once, as the kill's start does for the holds recorded before it.
-     */
-    boolean beingExpired(int c) {
-        return killing.get(c) == 1;
+    static Builder builder(String recipe, EmbeddedEnsemble ensemble) {
+        return new Builder(recipe, ensemble);
+    }
+
+    /** A three-server ensemble of child processes: KILL_LEADER is a real SIGKILL, PAUSE_SERVER a real SIGSTOP. */
+    static EmbeddedEnsemble childProcessEnsemble() {
+        EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build();
+        ensemble.start();
+        return ensemble;
     }
 
     static long seed() {
@@ -94,54 +127,175 @@ final class ChaosRun implements AutoCloseable {
     }
 
     static Duration duration() {
-        return Duration.ofSeconds(Long.getLong("baton.chaos.seconds", 30));
+        return Duration.ofSeconds(Long.getLong("baton.chaos.seconds", 6));
     }
 
     BatonClient client(int i) {
         return clients.get(i);
     }
 
-    /** Runs the nemesis for the configured duration while the workload (started by the caller) runs. */
+    /** Runs the nemesis (the workload, started by the caller, runs meanwhile), then checks liveness and stops the workers. */
     void runFaults() throws InterruptedException {
-        runFaults(duration());
+        report = nemesis.runFor(ran);
+        healedNanos = System.nanoTime();
+        stuck.addAll(workers.awaitProgress(healedNanos, SESSION.plus(LIVENESS_MARGIN)));
+        workers.stop();
     }
 
-    /** Runs the nemesis for {@code length} (a recipe family split across tests shares its duration). */
-    void runFaults(Duration length) throws InterruptedException {
-        ran = length;
-        report = nemesis.runFor(length);
+    /** When the nemesis had healed everything (servers back, links whole). */
+    long healedNanos() {
+        return healedNanos;
+    }
+
+    /** Records a liveness problem found by the scenario itself (for workloads that are not {@link Workers}). */
+    void stuck(String problem) {
+        stuck.add(problem);
     }
 
     /**
-     * Prints and records the verdict, then fails the test if any check found a violation or
-     * nothing was done.
+     * The servers' truth, completed from their transaction logs (see {@link ServerTruth#settle()}):
+     * call it to judge, once the workload has stopped.
+     */
+    ServerTruth truth() {
+        truth.settle();
+        return truth;
+    }
+
+    /**
+     * Prints and records the verdict, then fails the test on any violation, on no progress, on a
+     * surprise exception, on a stuck worker, or on a fault kind short of {@link #PER_KIND}.
      *
      * @param checks each invariant's name and the problems its checker found
+     * @param notes extra lines for the report (a checker's summary, a fenced store's counts)
      */
-    void verdict(long operations, Map<String, List<String>> checks) throws IOException {
+    void verdict(long operations, Map<String, List<String>> checks, String... notes) throws IOException {
+        Map<String, List<String>> all = new LinkedHashMap<>(checks);
+        all.put("liveness after healing", List.copyOf(stuck));
+        all.put("no undocumented exceptions", workers.surprises());
+        truth.settle();
+        all.put("the servers' logs read whole", truth.logProblems());
+        List<String> lines = new ArrayList<>();
+        lines.add("exceptions: " + workers.exceptionCounts());
+        lines.add("server truth: " + truth.nodes().size() + " node lives, " + truth.fromLogs()
+            + " creations or deletions only the logs knew, " + truth.inexactDeletions()
+            + " deletions known only by a listing (logs read in " + truth.settleMillis() + " ms)");
+        lines.addAll(List.of(notes));
+        verdict(recipe, seed, ran, faults, report, operations, all, lines);
+    }
+
+    /**
+     * The verdict of a run that drives its own {@link Nemesis} (a workload of client processes):
+     * the same report and failure rules — violations, progress, every fault kind asked at least
+     * {@link #PER_KIND} times — for the checks the run made itself.
+     */
+    static void verdict(String recipe, long seed, Duration ran, List<Fault> faults, Nemesis.Report report,
+                        long operations, Map<String, List<String>> checks, List<String> notes) throws IOException {
+        Map<String, List<String>> all = new LinkedHashMap<>(checks);
+        List<String> shortfall = new ArrayList<>();
+        if (report == null) {
+            shortfall.add("the nemesis never ran");
+        } else {
+            report.shortfall().forEach((f, n) -> shortfall.add(f + " happened " + n + " time(s), fewer than " + PER_KIND));
+        }
+        all.put("every fault kind at least " + PER_KIND + " time(s)", shortfall);
         StringBuilder s = new StringBuilder();
         s.append("chaos ").append(recipe).append(": seed ").append(seed).append(", ").append(ran.toSeconds())
-            .append(" s of faults, ").append(operations).append(" operations completed\n");
+            .append(" s of faults at least, ").append(operations).append(" operations completed\n");
+        s.append("  faults asked: ").append(faults).append('\n');
         s.append("  faults injected: ").append(report == null ? "none" : report.counts()).append('\n');
+        for (String note : notes) {
+            s.append("  ").append(note).append('\n');
+        }
         Map<String, Integer> violations = new LinkedHashMap<>();
-        checks.forEach((name, problems) -> violations.put(name, problems.size()));
+        all.forEach((name, problems) -> violations.put(name, problems.size()));
         s.append("  violations: ").append(violations).append('\n');
-        checks.forEach((name, problems) -> problems.stream().limit(10).forEach(p -> s.append("    ").append(name).append(": ")
+        all.forEach((name, problems) -> problems.stream().limit(10).forEach(p -> s.append("    ").append(name).append(": ")
             .append(p).append('\n')));
-        s.append("  verdict: ").append(violations.values().stream().allMatch(v -> v == 0) && operations > 0 ? "PASS" : "FAIL")
-            .append(" (replay with -Dbaton.chaos.seed=").append(seed).append(")\n");
+        boolean pass = violations.values().stream().allMatch(v -> v == 0) && operations > 0;
+        s.append("  verdict: ").append(pass ? "PASS" : "FAIL").append(" (replay with -Dbaton.chaos.seed=").append(seed)
+            .append(")\n");
         System.out.print(s);
-        Path dir = Path.of(System.getProperty("baton.chaos.reports", "target/chaos-reports"));
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(recipe + ".txt"), s.toString(), StandardCharsets.UTF_8);
+        Files.createDirectories(reports());
+        Files.writeString(reports().resolve(recipe + ".txt"), s.toString(), StandardCharsets.UTF_8);
         assertThat(operations).as("the %s workload made progress under faults (seed %d)", recipe, seed).isPositive();
-        checks.forEach((name, problems) -> assertThat(problems).as("%s violations (seed %d)", name, seed).isEmpty());
+        all.forEach((name, problems) -> assertThat(problems).as("%s: %s violations (seed %d)", recipe, name, seed).isEmpty());
+    }
+
+    /** Where verdicts (and client-process logs) go: {@code -Dbaton.chaos.reports}, else target/chaos-reports. */
+    static Path reports() {
+        return Path.of(System.getProperty("baton.chaos.reports", "target/chaos-reports"));
     }
 
     @Override
     public void close() throws InterruptedException {
         nemesis.close();
+        workers.stop();
         clients.forEach(BatonClient::close);
         links.forEach(ClientLink::close);
+        truth.close();
+    }
+
+    /** Configures a run. */
+    static final class Builder {
+        private final String recipe;
+        private final EmbeddedEnsemble ensemble;
+        private int clients = 5;
+        private Duration session = SESSION;
+        private ErrorPolicy policy = ErrorPolicy.STANDARD;
+        private List<Fault> faults = List.of(Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.LOSE_QUORUM,
+            Fault.PAUSE_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION);
+        private final List<String> roots = new ArrayList<>();
+        private final List<Class<? extends Throwable>> documented = new ArrayList<>(CONNECTION_TROUBLE);
+        private Duration duration = ChaosRun.duration();
+
+        private Builder(String recipe, EmbeddedEnsemble ensemble) {
+            this.recipe = recipe;
+            this.ensemble = ensemble;
+        }
+
+        Builder clients(int n) {
+            this.clients = n;
+            return this;
+        }
+
+        Builder policy(ErrorPolicy p) {
+            this.policy = p;
+            return this;
+        }
+
+        /**
+         * The fault kinds of this run (default: all eight of the in-JVM nemesis). Under
+         * {@code -Dbaton.chaos.allFaults=true} (the soak profile) every run gets all eight
+         * whatever it asks here.
+         */
+        Builder faults(Fault... kinds) {
+            if (!Boolean.getBoolean("baton.chaos.allFaults")) {
+                this.faults = Arrays.asList(kinds);
+            }
+            return this;
+        }
+
+        /** Folders the server truth observes. */
+        Builder watch(String... folders) {
+            roots.addAll(Arrays.asList(folders));
+            return this;
+        }
+
+        /** Exception types the recipe documents under faults, besides {@link #CONNECTION_TROUBLE}. */
+        @SafeVarargs
+        final Builder documented(Class<? extends Throwable>... types) {
+            documented.addAll(Arrays.asList(types));
+            return this;
+        }
+
+        /** How long the faults run at least (default {@link ChaosRun#duration()}): canaries run short. */
+        Builder duration(Duration d) {
+            this.duration = d;
+            return this;
+        }
+
+        ChaosRun build() throws InterruptedException {
+            return new ChaosRun(this);
+        }
     }
 }

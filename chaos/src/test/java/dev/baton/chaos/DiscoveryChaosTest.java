@@ -5,7 +5,6 @@ import dev.baton.recipes.discovery.ServiceDiscovery;
 import dev.baton.recipes.discovery.ServiceDiscoveryBuilder;
 import dev.baton.recipes.discovery.ServiceInstance;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.test.EnsembleTest;
 import dev.baton.test.Nemesis.Fault;
 import static org.awaitility.Awaitility.await;
 
@@ -18,6 +17,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,27 +26,35 @@ import org.junit.jupiter.api.Test;
  * watching caches; once the faults end, every cache must converge to exactly the instances that
  * are registered — none lost (re-registration after session loss), none left over.
  */
-@EnsembleTest(nodes = 3)
 class DiscoveryChaosTest {
     private static final Duration CONVERGE = Duration.ofSeconds(60);
 
-    EmbeddedEnsemble ensemble;
+    private static EmbeddedEnsemble ensemble;
+
+    @BeforeAll
+    static void start() {
+        ensemble = ChaosRun.childProcessEnsemble();
+    }
+
+    @AfterAll
+    static void stop() {
+        ensemble.close();
+    }
 
     @Test
     void cachesConvergeToTheRegisteredInstancesAfterFaults() throws Exception {
         List<ServiceDiscovery<String>> discoveries = new ArrayList<>();
         List<ServiceCache<String>> caches = new ArrayList<>();
         Set<String> registered = ConcurrentHashMap.newKeySet();
-        try (ChaosRun run = new ChaosRun("discovery", ensemble, 5, Duration.ofSeconds(3),
-            Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT,
-            Fault.EXPIRE_SESSION)) {
+        try (ChaosRun run = ChaosRun.builder("discovery", ensemble).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER,
+            Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION).watch("/chaos/services").build()) {
             for (int i = 0; i < 5; i++) {
                 ServiceDiscovery<String> d = ServiceDiscoveryBuilder.builder(String.class).client(run.client(i))
                     .basePath("/chaos/services").build();
                 d.start();
                 discoveries.add(d);
             }
-            Workers workers = new Workers();
+            Workers workers = run.workers;
             List<ServiceInstance<String>> instances = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 instances.add(ServiceInstance.<String>builder().name("orders").id("r" + i).address("10.0.0." + i).port(8080).build());
@@ -67,7 +76,6 @@ class DiscoveryChaosTest {
                 return true;
             });
             run.runFaults();
-            workers.stop();
             for (int i = 0; i < 3; i++) {
                 discoveries.get(i).registeredInstances().forEach(instance -> registered.add(instance.id()));
             }

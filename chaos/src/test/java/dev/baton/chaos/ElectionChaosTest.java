@@ -1,105 +1,251 @@
 package dev.baton.chaos;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
 import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.recipes.election.LeaderLatchListener;
+import dev.baton.recipes.election.LeaderSelector;
+import dev.baton.recipes.election.LeaderSelectorListener;
+import dev.baton.recipes.election.LeadershipPolicy;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.test.EnsembleTest;
-import dev.baton.test.Nemesis.Fault;
-import dev.baton.test.history.LeadershipHistory;
+import dev.baton.test.history.BoundedExclusion;
+import dev.baton.test.history.Event;
+import dev.baton.test.history.History;
+import dev.baton.test.history.Zxids;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Five latches in one election under faults: at most one leader at any instant, terms only grow. */
-@EnsembleTest(nodes = 3)
+/**
+ * Elections under faults, on one child-process ensemble: five participants; a leader's belief
+ * (its grant until {@code notLeader} or its own step-down) is judged against the servers' record
+ * of the election nodes, under the lateness its policy allows.
+ */
 class ElectionChaosTest {
-    EmbeddedEnsemble ensemble;
+    private static EmbeddedEnsemble ensemble;
 
-    @Test
-    void neverTwoLeadersUnderFaults() throws Exception {
-        LeadershipHistory history = new LeadershipHistory();
-        List<LeaderLatch> latches = new ArrayList<>();
-        AtomicLong[] terms = new AtomicLong[5];
-        for (int i = 0; i < 5; i++) {
-            terms[i] = new AtomicLong(-1);
+    @BeforeAll
+    static void start() {
+        ensemble = ChaosRun.childProcessEnsemble();
+    }
+
+    @AfterAll
+    static void stop() {
+        ensemble.close();
+    }
+
+    /** Records one participant's terms: granted (with the zxid its client had seen), then ended once. */
+    static final class Terms {
+        private final History history;
+        private final String key;
+        private final AtomicBoolean[] leading;
+
+        Terms(History history, String key, int participants) {
+            this.history = history;
+            this.key = key;
+            this.leading = new AtomicBoolean[participants];
+            for (int i = 0; i < participants; i++) {
+                leading[i] = new AtomicBoolean();
+            }
         }
-        // the servers ended a client's session: if it led, its term is revoked from outside
-        // (heard before and after the kill: each term is revoked once)
-        java.util.Set<Long> revoked = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        java.util.function.IntConsumer expired = c -> {
-            long term = terms[c].get();
-            if (term >= 0 && revoked.add(term)) {
-                history.revoked(term, "session of participant " + c + " expired by the nemesis");
-            }
-        };
-        try (ChaosRun run = new ChaosRun("election", ensemble, 5, Duration.ofSeconds(3), expired,
-            Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.LOSE_QUORUM, Fault.CUT_CLIENT, Fault.DELAY_CLIENT,
-            Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION)) {
-            for (int i = 0; i < 5; i++) {
-                String id = "p" + i;
-                int index = i;
-                LeaderLatch latch = new LeaderLatch(run.client(i), "/chaos/election", id);
-                latch.addListener(new LeaderLatchListener() {
-                    @Override
-                    public void isLeader() {
-                    }
 
-                    @Override
-                    public void isLeader(long token) {
-                        terms[index].set(token);
-                        history.granted(id, token);
-                    }
-
-                    @Override
-                    public void notLeader() {
-                        terms[index].set(-1);
-                        history.ended(id);
-                    }
-                });
-                latch.start();
-                latches.add(latch);
+        void granted(int i, long token, BatonClient client) {
+            if (leading[i].compareAndSet(false, true)) {
+                history.acquired("p" + i, key, token, Zxids.lastSeen(client), List.of(), false);
             }
-            // the workload: now and then the leader steps down gracefully and campaigns again
-            Workers workers = new Workers();
-            workers.start("abdicate", 1, w -> {
-                workers.pace(Duration.ofSeconds(2));
+        }
+
+        /** The participant stops believing: its own step-down ({@code lost} false) or its loss signal. */
+        void ended(int i, boolean lost) {
+            if (leading[i].compareAndSet(true, false)) {
+                if (lost) {
+                    history.lost("p" + i, key);
+                } else {
+                    history.released("p" + i, key);
+                }
+            }
+        }
+    }
+
+    private static LeaderLatch latch(ChaosRun run, int i, String path, LeadershipPolicy policy, Terms terms) {
+        LeaderLatch latch = LeaderLatch.builder(run.client(i), path, "p" + i).policy(policy).build();
+        latch.addListener(new LeaderLatchListener() {
+            @Override
+            public void isLeader() {
+            }
+
+            @Override
+            public void isLeader(long token) {
+                terms.granted(i, token, run.client(i));
+            }
+
+            @Override
+            public void notLeader() {
+                terms.ended(i, true);
+            }
+        });
+        latch.start();
+        return latch;
+    }
+
+    /**
+     * The latch workload: every 1.5 s the leader steps down (recorded before its close) and
+     * campaigns again with a new latch. Liveness after healing: a leader, and all five
+     * participants in line on the servers.
+     */
+    static void latchWorkload(ChaosRun run, String path, LeadershipPolicy policy, BoundedExclusion.Rules rules)
+        throws Exception {
+        History history = new History();
+        Terms terms = new Terms(history, path, run.clients.size());
+        List<LeaderLatch> latches = new ArrayList<>();
+        try {
+            for (int i = 0; i < run.clients.size(); i++) {
+                latches.add(latch(run, i, path, policy, terms));
+            }
+            run.workers.start("abdicate", 1, w -> {
+                run.workers.pace(Duration.ofMillis(1500));
                 for (int i = 0; i < latches.size(); i++) {
                     if (latches.get(i).hasLeadership()) {
-                        latches.get(i).close();
-                        LeaderLatch again = new LeaderLatch(run.client(i), "/chaos/election", "p" + i);
-                        int index = i;
-                        again.addListener(new LeaderLatchListener() {
-                            @Override
-                            public void isLeader() {
-                            }
-
-                            @Override
-                            public void isLeader(long token) {
-                                terms[index].set(token);
-                                history.granted("p" + index, token);
-                            }
-
-                            @Override
-                            public void notLeader() {
-                                terms[index].set(-1);
-                                history.ended("p" + index);
-                            }
-                        });
-                        again.start();
-                        latches.set(i, again);
+                        terms.ended(i, false);
+                        latches.get(i).close(LeaderLatch.CloseMode.SILENT);
+                        latches.set(i, latch(run, i, path, policy, terms));
                         return true;
                     }
                 }
                 return false;
             });
             run.runFaults();
-            workers.stop();
-            run.verdict(history.grants(), Map.of("at most one leader, growing terms", history.check().violations()));
+            try {
+                await().atMost(ChaosRun.SESSION.plus(ChaosRun.LIVENESS_MARGIN)).until(() ->
+                    latches.stream().filter(LeaderLatch::hasLeadership).count() == 1
+                        && run.truth.nodes().stream().filter(n -> n.path().startsWith(path + "/") && !n.deleted()).count()
+                        == latches.size());
+            } catch (ConditionTimeoutException e) {
+                run.stuck("after the heal: leaders " + latches.stream().filter(LeaderLatch::hasLeadership).count()
+                    + ", participants in line on the servers " + run.truth.nodes().stream()
+                    .filter(n -> n.path().startsWith(path + "/") && !n.deleted()).count() + " of " + latches.size()
+                    + "; latch states " + latches.stream().map(LeaderLatch::state).toList());
+            }
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(), rules);
+            run.verdict(history.count(Event.Op.ACQUIRED), Map.of(rules.policy() + " at most one leader", result.violations()),
+                result.summary());
         } finally {
             latches.forEach(l -> l.close(LeaderLatch.CloseMode.SILENT));
+        }
+    }
+
+    @Test
+    void aLatchUnderTheConnectionPolicyAndEveryFault() throws Exception {
+        String path = "/chaos/election";
+        try (ChaosRun run = ChaosRun.builder("election", ensemble).watch(path).build()) {
+            latchWorkload(run, path, LeadershipPolicy.CONNECTION,
+                new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "CONNECTION"));
+        }
+    }
+
+    @Test
+    void aLatchUnderTheSessionPolicyKeepsItsDocumentedBound() throws Exception {
+        String path = "/chaos/election-session";
+        try (ChaosRun run = ChaosRun.builder("election-session", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
+            .build()) {
+            latchWorkload(run, path, LeadershipPolicy.SESSION,
+                new BoundedExclusion.Rules(1, ChaosRun.SESSION_ONLY_BOUND, "SESSION"));
+        }
+    }
+
+    @Test
+    void aLatchUnderTheLeasePolicyStepsDownBeforeTheServersCouldElectAnother() throws Exception {
+        String path = "/chaos/election-lease";
+        try (ChaosRun run = ChaosRun.builder("election-lease", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
+            .build()) {
+            latchWorkload(run, path, LeadershipPolicy.LEASE, new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "LEASE"));
+        }
+    }
+
+    /**
+     * Selectors with auto-requeue: each term lasts up to 300 ms, or until the selector interrupts
+     * {@code takeLeadership} because leadership was lost (the moment {@code hasLeadership()} turns
+     * false); the term's end is recorded then. Liveness after healing: every participant leads again.
+     */
+    @Test
+    void theLeaderSelector() throws Exception {
+        String path = "/chaos/selector";
+        History history = new History();
+        List<LeaderSelector> selectors = new ArrayList<>();
+        try (ChaosRun run = ChaosRun.builder("selector", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path).build()) {
+            Terms terms = new Terms(history, path, run.clients.size());
+            AtomicLongArray lastTerm = new AtomicLongArray(run.clients.size());
+            for (int i = 0; i < run.clients.size(); i++) {
+                int me = i;
+                LeaderSelector selector = new LeaderSelector(run.client(i), path, "p" + i, new LeaderSelectorListener() {
+                    @Override
+                    public void takeLeadership(BatonClient client) {
+                    }
+
+                    @Override
+                    public void takeLeadership(BatonClient client, long token) {
+                        terms.granted(me, token, run.client(me));
+                        lastTerm.set(me, System.nanoTime());
+                        try {
+                            work(Duration.ofMillis(300));
+                            terms.ended(me, false);
+                        } catch (InterruptedException interrupted) {
+                            terms.ended(me, true);
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                });
+                selector.autoRequeue();
+                selector.start();
+                selectors.add(selector);
+            }
+            run.runFaults();
+            long healed = run.healedNanos();
+            try {
+                await().atMost(ChaosRun.SESSION.plus(ChaosRun.LIVENESS_MARGIN)).until(() -> {
+                    for (int i = 0; i < selectors.size(); i++) {
+                        if (lastTerm.get(i) - healed < 0) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+            } catch (ConditionTimeoutException e) {
+                for (int i = 0; i < selectors.size(); i++) {
+                    if (lastTerm.get(i) - healed < 0) {
+                        run.stuck("p" + i + " did not lead again after the heal; state " + selectors.get(i).state());
+                    }
+                }
+            }
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(),
+                new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "CONNECTION"));
+            run.verdict(history.count(Event.Op.ACQUIRED), Map.of("CONNECTION at most one leader", result.violations()),
+                result.summary());
+        } finally {
+            selectors.forEach(LeaderSelector::close);
+        }
+    }
+
+    /**
+     * A leader's work for one term: it lasts {@code length} unless the selector interrupts it
+     * first, which is how a selector tells {@code takeLeadership} that leadership was lost. No
+     * polling of {@code hasLeadership()}: the interrupt is the signal a user's work relies on.
+     */
+    private static void work(Duration length) throws InterruptedException {
+        Object term = new Object();
+        long end = System.nanoTime() + length.toNanos();
+        synchronized (term) {
+            for (long left = length.toNanos(); left > 0; left = end - System.nanoTime()) {
+                term.wait(Math.max(1, left / 1_000_000)); // nobody notifies: only the deadline or an interrupt ends it
+            }
         }
     }
 }

@@ -1,164 +1,223 @@
 package dev.baton.chaos;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.baton.framework.BatonClient;
 import dev.baton.framework.ErrorPolicy;
-import dev.baton.framework.contention.Contention;
-import dev.baton.framework.contention.Decision;
-import dev.baton.framework.contention.Holding;
-import dev.baton.framework.contention.Ticket;
+import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.OwnershipLostException;
+import dev.baton.recipes.lock.InterProcessMultiLock;
 import dev.baton.recipes.lock.InterProcessMutex;
+import dev.baton.recipes.lock.InterProcessSemaphoreMutex;
 import dev.baton.recipes.lock.InterProcessSemaphoreV2;
-import dev.baton.recipes.lock.Lease;
-import dev.baton.recipes.lock.LockLease;
+import dev.baton.recipes.lock.LockListener;
+import dev.baton.recipes.lock.WriteLock;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.server.ServerMode;
 import dev.baton.test.Nemesis.Fault;
-import dev.baton.test.TestClients;
+import dev.baton.test.history.BoundedExclusion;
+import dev.baton.test.history.Event;
 import dev.baton.test.history.History;
-import dev.baton.test.history.MutualExclusion;
+import dev.baton.test.history.Zxids;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Locks under faults, on servers that run as child processes so the nemesis can SIGKILL the
- * ZooKeeper leader and SIGSTOP a server. A holder counts until its hold was known lost: by its
- * own loss signal, or by the nemesis ending its session on the servers.
+ * Every lock recipe under faults, on one ensemble of child-process servers (KILL_LEADER is a
+ * SIGKILL, PAUSE_SERVER a SIGSTOP). Five workers acquire, write to a fenced store, and release;
+ * {@link BoundedExclusion} judges their beliefs against the servers' record of the lock nodes.
  */
 class LockChaosTest {
-    private static final Fault[] ALL = {Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.LOSE_QUORUM, Fault.PAUSE_SERVER,
-        Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION};
+    /** Faults for the variants of a recipe already run under all eight: a leader SIGKILL, and the faults that end sessions. */
+    static final Fault[] SESSION_FAULTS = {Fault.KILL_LEADER, Fault.CUT_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION};
 
-    /** A resource that remembers the largest token it saw and refuses smaller ones. */
+    private static EmbeddedEnsemble ensemble;
+
+    @BeforeAll
+    static void start() {
+        ensemble = ChaosRun.childProcessEnsemble();
+    }
+
+    @AfterAll
+    static void stop() {
+        ensemble.close();
+    }
+
+    /** Acquires a hold for one worker: null on timeout. */
+    @FunctionalInterface
+    interface Acquirer {
+        Grant acquire(Duration timeout) throws InterruptedException;
+    }
+
+    /** A resource that remembers the largest token it saw and refuses smaller ones; every write goes in the history. */
     static final class FencedStore {
+        private final History history;
         private long highest = Long.MIN_VALUE;
-        final AtomicLong accepted = new AtomicLong();
-        final AtomicLong refused = new AtomicLong();
+        long accepted;
+        long refused;
 
-        synchronized boolean write(long token) {
-            if (token < highest) {
-                refused.incrementAndGet();
+        FencedStore(History history) {
+            this.history = history;
+        }
+
+        synchronized boolean write(String actor, long token) {
+            boolean ok = token >= highest;
+            if (ok) {
+                highest = token;
+                accepted++;
+            } else {
+                refused++;
+            }
+            history.fencedWrite(actor, "store", token, ok);
+            return ok;
+        }
+
+        String note() {
+            return "fenced store: " + accepted + " writes accepted, " + refused + " stale writes refused";
+        }
+    }
+
+    /**
+     * The lock workload: each worker acquires (2 s timeout), writes to the fenced store, holds for
+     * up to {@code holdMillis}, releases. Judged under {@code rules}; returns the judgement.
+     */
+    static BoundedExclusion.Result lockWorkload(ChaosRun run, String key, java.util.function.IntFunction<Acquirer> acquirers,
+                                                BoundedExclusion.Rules rules, int holdMillis) throws Exception {
+        History history = new History();
+        FencedStore store = new FencedStore(history);
+        Holds holds = new Holds(history, key, run.clients.size());
+        List<Acquirer> acquirer = new ArrayList<>();
+        for (int i = 0; i < run.clients.size(); i++) {
+            acquirer.add(acquirers.apply(i));
+        }
+        run.workers.start("locker", run.clients.size(), i -> {
+            Grant grant = acquirer.get(i).acquire(Duration.ofSeconds(2));
+            if (grant == null) {
                 return false;
             }
-            highest = token;
-            accepted.incrementAndGet();
+            holds.acquired(i, grant, run.client(i), false);
+            store.write(Holds.actor(i), grant.fencingToken());
+            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(holdMillis + 1)));
+            holds.release(i, grant);
             return true;
+        });
+        run.runFaults();
+        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(), rules);
+        run.verdict(history.count(Event.Op.ACQUIRED), Map.of(rules.policy() + " exclusion", result.violations()),
+            result.summary(), store.note());
+        return result;
+    }
+
+    static BoundedExclusion.Rules standard(int limit) {
+        return new BoundedExclusion.Rules(limit, ChaosRun.DELIVERY_MARGIN, "STANDARD");
+    }
+
+    @Test
+    void theMutexUnderEveryFault() throws Exception {
+        String path = "/chaos/mutex";
+        try (ChaosRun run = ChaosRun.builder("mutex", ensemble).watch(path).documented(OwnershipLostException.class).build()) {
+            lockWorkload(run, path, i -> new InterProcessMutex(run.client(i), path)::acquireLease, standard(1), 20);
         }
     }
 
     @Test
-    void theMutexNeverHasTwoHoldersAndTokensFenceStaleWriters() throws Exception {
-        History history = new History();
-        FencedStore store = new FencedStore();
-        String path = "/chaos/mutex";
-        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build()) {
-            ensemble.start();
-            Holds[] holds = {new Holds(history, path, 5)};
-            try (ChaosRun run = new ChaosRun("lock", ensemble, 5, Duration.ofSeconds(3), c -> holds[0].sessionExpired(c),
-                ALL[0], java.util.Arrays.copyOfRange(ALL, 1, ALL.length))) {
-                List<InterProcessMutex> mutexes = new ArrayList<>();
-                for (int i = 0; i < 5; i++) {
-                    mutexes.add(new InterProcessMutex(run.client(i), path));
-                }
-                Workers workers = new Workers();
-                workers.start("locker", 5, i -> {
-                    LockLease lease = mutexes.get(i).acquireLease(Duration.ofSeconds(2));
-                    if (lease == null) {
-                        return false;
-                    }
-                    holds[0].acquired(i, lease, run::beingExpired);
-                    store.write(lease.fencingToken());
-                    workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(20)));
-                    holds[0].release(i, lease);
-                    return true;
-                });
-                // the lock recipe's share of the run: two thirds here, one third for its semaphore
-                run.runFaults(ChaosRun.duration().multipliedBy(2).dividedBy(3));
-                workers.stop();
-                System.out.println("[lock] fenced store: " + store.accepted + " writes accepted, " + store.refused + " stale writes refused");
-                run.verdict(history.count(dev.baton.test.history.Event.Op.ACQUIRED), Map.of(
-                    "mutual exclusion", MutualExclusion.check(history.events()).violations()));
-            }
+    void theMutexUnderTheSessionOnlyPolicyKeepsItsDocumentedBound() throws Exception {
+        String path = "/chaos/mutex-session-only";
+        try (ChaosRun run = ChaosRun.builder("mutex-session-only", ensemble).policy(ErrorPolicy.SESSION_ONLY)
+            .faults(SESSION_FAULTS).watch(path).documented(OwnershipLostException.class).build()) {
+            lockWorkload(run, path, i -> new InterProcessMutex(run.client(i), path)::acquireLease,
+                new BoundedExclusion.Rules(1, ChaosRun.SESSION_ONLY_BOUND, "SESSION_ONLY"), 20);
         }
     }
 
     @Test
     void aSemaphoreNeverGrantsMoreLeasesThanItHas() throws Exception {
-        History history = new History();
         String path = "/chaos/semaphore";
-        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).build()) {
-            ensemble.start();
-            Holds[] holds = {new Holds(history, path, 5)};
-            try (ChaosRun run = new ChaosRun("semaphore", ensemble, 5, Duration.ofSeconds(3), c -> holds[0].sessionExpired(c),
-                Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT,
-                Fault.EXPIRE_SESSION)) {
-                List<InterProcessSemaphoreV2> semaphores = new ArrayList<>();
-                for (int i = 0; i < 5; i++) {
-                    semaphores.add(new InterProcessSemaphoreV2(run.client(i), path, 2));
-                }
-                Workers workers = new Workers();
-                workers.start("leaser", 5, i -> {
-                    Lease lease = semaphores.get(i).acquire(Duration.ofSeconds(2));
-                    if (lease == null) {
-                        return false;
-                    }
-                    holds[0].acquired(i, lease, run::beingExpired);
-                    workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(30)));
-                    holds[0].release(i, lease);
-                    return true;
-                });
-                run.runFaults(ChaosRun.duration().dividedBy(3));
-                workers.stop();
-                run.verdict(history.count(dev.baton.test.history.Event.Op.ACQUIRED), Map.of(
-                    "at most 2 lease holders", MutualExclusion.atMost(history.events(), 2).violations()));
-            }
+        try (ChaosRun run = ChaosRun.builder("semaphore", ensemble).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER,
+            Fault.CUT_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION).watch(path).documented(OwnershipLostException.class).build()) {
+            lockWorkload(run, path, i -> {
+                InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(run.client(i), path, 2);
+                return semaphore::acquire;
+            }, standard(2), 30);
         }
     }
 
-    /**
-     * The checkers can fail: a deliberately broken lock — its rule lets the first two in line hold —
-     * run by the same workload must be caught.
-     */
     @Test
-    void aBrokenLockThatLetsTwoHoldIsCaughtByTheChecker() throws Exception {
-        History history = new History();
-        String path = "/chaos/broken";
-        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(1).build()) {
-            ensemble.start();
-            List<BatonClient> clients = new ArrayList<>();
-            try {
-                for (int i = 0; i < 4; i++) {
-                    clients.add(TestClients.started(ensemble.connectString(), Duration.ofSeconds(5)));
-                }
-                Workers workers = new Workers();
-                workers.start("broken", 4, i -> {
-                    Contention broken = Contention.of(clients.get(i), path, "lock-",
-                        (line, mine) -> mine < 2 ? Decision.hold() : Decision.waitFor(line.get(mine - 2), false));
-                    Ticket ticket = broken.acquireBlocking(new byte[0], Duration.ofSeconds(2));
-                    if (ticket == null) {
-                        return false;
-                    }
-                    history.acquired(Holds.actor(i), path, ticket.fencingToken());
-                    workers.pace(Duration.ofMillis(5));
-                    history.released(Holds.actor(i), path);
-                    broken.release(ticket).get();
-                    return true;
-                });
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
-                    .until(() -> MutualExclusion.check(history.events()).violations().size() >= 3);
-                workers.stop();
-                List<String> caught = MutualExclusion.check(history.events()).violations();
-                System.out.println("[broken lock] the checker caught " + caught.size() + " violations, e.g. " + caught.get(0));
-                assertThat(caught).as("the checker must catch a lock that lets two hold").isNotEmpty();
-            } finally {
-                clients.forEach(BatonClient::close);
-            }
+    void theSemaphoreMutex() throws Exception {
+        String path = "/chaos/semaphore-mutex";
+        try (ChaosRun run = ChaosRun.builder("semaphore-mutex", ensemble).faults(SESSION_FAULTS).watch(path)
+            .documented(OwnershipLostException.class).build()) {
+            lockWorkload(run, path, i -> new InterProcessSemaphoreMutex(run.client(i), path)::acquireLease, standard(1), 20);
         }
+    }
+
+    @Test
+    void theMultiLock() throws Exception {
+        List<String> paths = List.of("/chaos/multi/a", "/chaos/multi/b");
+        try (ChaosRun run = ChaosRun.builder("multi-lock", ensemble).faults(SESSION_FAULTS).watch("/chaos/multi")
+            .documented(OwnershipLostException.class).build()) {
+            lockWorkload(run, "/chaos/multi", i -> new InterProcessMultiLock(run.client(i), paths)::acquireLease, standard(1), 20);
+        }
+    }
+
+    /** ZooKeeper's WriteLock API: lock() answers at once, the listener hears lockAcquired and lockReleased (also on loss). */
+    @Test
+    void zooKeepersWriteLock() throws Exception {
+        String dir = "/chaos/write-lock";
+        try (ChaosRun run = ChaosRun.builder("write-lock", ensemble).faults(SESSION_FAULTS).watch(dir).build()) {
+            History history = new History();
+            FencedStore store = new FencedStore(history);
+            run.workers.start("writer", run.clients.size(), i -> writeLockStep(run, i, dir, history, store));
+            run.runFaults();
+            BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(), standard(1));
+            run.verdict(history.count(Event.Op.ACQUIRED), Map.of("STANDARD exclusion", result.violations()), result.summary(),
+                store.note());
+        }
+    }
+
+    private static final Map<Integer, WriteLock> WRITE_LOCKS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Integer, Semaphore> ACQUIRED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Integer, AtomicBoolean> HOLDING = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static boolean writeLockStep(ChaosRun run, int i, String dir, History history, FencedStore store)
+        throws InterruptedException {
+        String actor = Holds.actor(i);
+        AtomicBoolean holding = HOLDING.computeIfAbsent(i, k -> new AtomicBoolean());
+        Semaphore acquired = ACQUIRED.computeIfAbsent(i, k -> new Semaphore(0));
+        WriteLock lock = WRITE_LOCKS.computeIfAbsent(i, k -> new WriteLock(run.client(i), dir, new LockListener() {
+            @Override
+            public void lockAcquired() {
+                acquired.release();
+            }
+
+            @Override
+            public void lockReleased() {
+                // the hold ended: by our unlock (recorded before it) or by a loss, which this records
+                if (holding.compareAndSet(true, false)) {
+                    history.lost(actor, dir);
+                }
+            }
+        }));
+        acquired.drainPermits();
+        boolean owner = lock.lock() || acquired.tryAcquire(2, TimeUnit.SECONDS);
+        if (!owner || !lock.isOwner()) {
+            lock.unlock();
+            return false;
+        }
+        long token = lock.fencingToken();
+        holding.set(true);
+        history.acquired(actor, dir, token, Zxids.lastSeen(run.client(i)), List.of(lock.getId()), false);
+        store.write(actor, token);
+        run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(21)));
+        if (holding.compareAndSet(true, false)) {
+            history.released(actor, dir);
+        }
+        lock.unlock();
+        return true;
     }
 }

@@ -1,82 +1,76 @@
 package dev.baton.chaos;
 
 import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.test.EnsembleTest;
 import dev.baton.test.Nemesis.Fault;
-import dev.baton.test.history.ReadersWriters;
+import dev.baton.test.history.BoundedExclusion;
+import dev.baton.test.history.Event;
+import dev.baton.test.history.History;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A read-mostly workload on one read/write lock under faults: never a writer with anyone else inside. */
-@EnsembleTest(nodes = 3)
 class RwLockChaosTest {
-    EmbeddedEnsemble ensemble;
+    private static EmbeddedEnsemble ensemble;
+
+    @BeforeAll
+    static void start() {
+        ensemble = ChaosRun.childProcessEnsemble();
+    }
+
+    @AfterAll
+    static void stop() {
+        ensemble.close();
+    }
+
+    /** Acquires one side for a worker: {@code write} says which; null on timeout. */
+    @FunctionalInterface
+    interface Sides {
+        Grant acquire(int worker, boolean write, Duration timeout) throws InterruptedException;
+    }
+
+    /** The workload: one acquisition in five a write; every hold recorded shared (read) or exclusive (write). */
+    static void rwWorkload(ChaosRun run, String path, Sides sides) throws Exception {
+        History history = new History();
+        Holds holds = new Holds(history, path, run.clients.size());
+        run.workers.start("rw", run.clients.size(), i -> {
+            boolean write = ThreadLocalRandom.current().nextInt(5) == 0;
+            Grant grant = sides.acquire(i, write, Duration.ofSeconds(2));
+            if (grant == null) {
+                return false;
+            }
+            holds.acquired(i, grant, run.client(i), !write);
+            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(15)));
+            holds.release(i, grant);
+            return true;
+        });
+        run.runFaults();
+        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(),
+            new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "STANDARD"));
+        run.verdict(history.count(Event.Op.ACQUIRED), Map.of("readers-writers exclusion", result.violations()),
+            result.summary());
+    }
 
     @Test
     void neverAWriterWithAnyoneElseInsideUnderFaults() throws Exception {
-        ReadersWriters history = new ReadersWriters();
-        AtomicReferenceArray<ReadersWriters.Hold> holds = new AtomicReferenceArray<>(5);
-        java.util.function.IntConsumer expired = c -> {
-            ReadersWriters.Hold hold = holds.getAndSet(c, null);
-            if (hold != null) {
-                history.lost(hold);
-            }
-        };
-        try (ChaosRun run = new ChaosRun("rwlock", ensemble, 5, Duration.ofSeconds(3), expired,
-            Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT,
-            Fault.EXPIRE_SESSION)) {
+        String path = "/chaos/rwlock";
+        try (ChaosRun run = ChaosRun.builder("rwlock", ensemble).faults(Fault.KILL_LEADER, Fault.PAUSE_SERVER,
+            Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION).watch(path)
+            .documented(OwnershipLostException.class).build()) {
             List<InterProcessReadWriteLock> locks = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
-                locks.add(new InterProcessReadWriteLock(run.client(i), "/chaos/rwlock"));
+            for (int i = 0; i < run.clients.size(); i++) {
+                locks.add(new InterProcessReadWriteLock(run.client(i), path));
             }
-            Workers workers = new Workers();
-            workers.start("rw", 5, i -> {
-                boolean write = ThreadLocalRandom.current().nextInt(10) < 2;
-                Grant grant = write
-                    ? locks.get(i).writeLock().acquireLease(Duration.ofSeconds(2))
-                    : locks.get(i).readLock().acquireLease(Duration.ofSeconds(2));
-                if (grant == null) {
-                    return false;
-                }
-                ReadersWriters.Hold hold;
-                // one step of the history (it records under its own lock); see ChaosRun.beingExpired
-                synchronized (history) {
-                    hold = history.entered("worker-" + i, write ? ReadersWriters.Mode.WRITE : ReadersWriters.Mode.READ,
-                        grant.fencingToken());
-                    holds.set(i, hold);
-                    if (run.beingExpired(i)) {
-                        expired.accept(i);
-                    }
-                }
-                grant.onLost(() -> {
-                    if (holds.compareAndSet(i, hold, null)) {
-                        history.lost(hold);
-                    }
-                });
-                workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(15)));
-                if (holds.compareAndSet(i, hold, null)) {
-                    history.exiting(hold);
-                    try {
-                        grant.release();
-                    } catch (RuntimeException lostMeanwhile) {
-                        // released first in the history; the loss came after
-                    }
-                } else {
-                    grant.releaseQuietly(); // counted lost already; its node must not hold up the others
-                }
-                return true;
-            });
-            run.runFaults();
-            workers.stop();
-            run.verdict(history.entries(ReadersWriters.Mode.READ) + history.entries(ReadersWriters.Mode.WRITE), Map.of(
-                "readers-writers exclusion", history.check().violations()));
+            rwWorkload(run, path, (i, write, timeout) -> write
+                ? locks.get(i).writeLock().acquireLease(timeout) : locks.get(i).readLock().acquireLease(timeout));
         }
     }
 }

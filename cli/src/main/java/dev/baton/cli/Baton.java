@@ -48,6 +48,11 @@ public final class Baton implements Runnable {
     @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version and exit.")
     boolean version;
 
+    /**
+     * Runs the {@code baton} command and exits the JVM with its exit code.
+     *
+     * @param args the command line, as {@code baton} was given it
+     */
     public static void main(String[] args) {
         if (System.getProperty("logback.configurationFile") == null) {
             System.setProperty("logback.configurationFile", "baton-logback.xml");
@@ -55,7 +60,13 @@ public final class Baton implements Runnable {
         System.exit(run(args));
     }
 
-    /** Runs the command line and returns the exit code (the tests call this in-process too). */
+    /**
+     * Runs the command line and returns the exit code (the tests call this in-process too).
+     *
+     * @param args the command line, as {@code baton} was given it
+     * @return the exit code: 0 ok, 1 not acquired in time, 64 usage error, 69 ensemble unreachable, 70
+     *     internal error, 75 lock or leadership lost, 130 interrupted, or the child command's own code
+     */
     public static int run(String... args) {
         return commandLine().execute(args);
     }

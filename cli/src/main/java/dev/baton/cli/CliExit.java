@@ -6,8 +6,15 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class CliExit extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The exit code the command ends with. */
     private final int code;
 
+    /**
+     * Ends the command with {@code code}, telling the person {@code message}.
+     *
+     * @param code the exit code (see {@link ExitCodes})
+     * @param message what to print on stderr, after {@code "baton: "}; null or empty prints nothing
+     */
     public CliExit(int code, String message) {
         super(message);
         this.code = code;
@@ -22,6 +29,7 @@ public final class CliExit extends RuntimeException {
         return new CliExit(ExitCodes.USAGE, message);
     }
 
+    /** {@return the exit code the command ends with (see {@link ExitCodes})} */
     public int code() {
         return code;
     }

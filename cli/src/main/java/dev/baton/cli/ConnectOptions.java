@@ -50,7 +50,7 @@ public final class ConnectOptions {
             + "at once); given, it also waits for an ensemble still starting.")
     Duration connectTimeout;
 
-    /** The connect string in effect. */
+    /** {@return the connect string in effect} */
     public String connectString() {
         if (connect != null) {
             return connect;
@@ -65,7 +65,7 @@ public final class ConnectOptions {
     }
 
     /**
-     * A started client, connected.
+     * {@return a started client, connected}
      *
      * @throws CliExit with {@link ExitCodes#UNAVAILABLE} when the ensemble cannot be reached (a
      *     host that does not resolve, nothing listening, no answer in time), or

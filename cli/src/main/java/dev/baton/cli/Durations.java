@@ -19,6 +19,14 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
         return parse(value);
     }
 
+    /**
+     * A duration as the command line writes it: {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}, or
+     * ISO-8601 ({@code PT10S}).
+     *
+     * @param value the text given on the command line
+     * @return the duration it names
+     * @throws picocli.CommandLine.TypeConversionException if it names none, saying which forms are accepted
+     */
     public static Duration parse(String value) {
         Matcher m = SIMPLE.matcher(value.trim());
         if (m.matches()) {
@@ -42,7 +50,11 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
         return parsed;
     }
 
-    /** A short human form: 1.5s, 200ms, 2m. */
+    /**
+     * {@return a short human form: 1.5s, 200ms, 2m}
+     *
+     * @param d the duration to show
+     */
     public static String format(Duration d) {
         long ms = d.toMillis();
         if (ms < 1000) {

@@ -17,7 +17,14 @@ public final class ExitCodes {
     /** Interrupted (Ctrl-C, SIGINT) while waiting; SIGTERM gives 143 and SIGHUP 129 (see {@link #forSignal}). */
     public static final int INTERRUPTED = 130;
 
-    /** A process ended by signal N exits 128+N: SIGHUP 129, SIGINT 130, SIGTERM 143. */
+    /**
+     * The exit code for a command ended by a signal: by shell convention, signal N gives 128+N.
+     *
+     * @param signal the signal's name without the {@code SIG} prefix: {@code "HUP"},
+     *     {@code "INT"} or {@code "TERM"}
+     * @return 129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM
+     * @throws IllegalArgumentException if {@code signal} is not one of those three
+     */
     public static int forSignal(String signal) {
         return 128 + switch (signal) {
             case "HUP" -> 1;

@@ -3,7 +3,12 @@ package dev.baton.framework;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.framework.cache.ChildrenCache;
+import dev.baton.framework.cache.NodeCache;
 import dev.baton.framework.cache.TreeCache;
+import dev.baton.framework.contention.Contention;
+import dev.baton.framework.contention.ContentionRule;
+import dev.baton.test.BadPaths;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
@@ -28,6 +33,14 @@ class BadInputTest {
         assertThatThrownBy(() -> client.delete().forPath("/"))
             .isInstanceOf(InvalidPathException.class).hasMessageContaining("the root node cannot be deleted");
         assertThat(client.getData().forPathAsync("no-slash")).isCompletedExceptionally();
+    }
+
+    @Test
+    void cachesAndTheEngineRefuseABadPathNamingThemselves(BatonClient client) {
+        BadPaths.assertRefusedExceptRoot("TreeCache", path -> TreeCache.builder(client, path));
+        BadPaths.assertRefusedExceptRoot("NodeCache", path -> new NodeCache(client, path));
+        BadPaths.assertRefusedExceptRoot("ChildrenCache", path -> new ChildrenCache(client, path));
+        BadPaths.assertRefused("Contention", path -> Contention.of(client, path, "lock-", ContentionRule.mutex()));
     }
 
     @Test

@@ -15,6 +15,9 @@ public interface AclProvider {
     /** Full access to the creator's authenticated identity, nothing to anyone else. */
     AclProvider CREATOR_ALL = path -> ZooDefs.Ids.CREATOR_ALL_ACL;
 
-    /** @param path the full path of the node being created (namespace included) */
+    /**
+     * @param path the full path of the node being created (namespace included)
+     * @return the ACL for the node at {@code path}
+     */
     List<ACL> aclForPath(String path);
 }

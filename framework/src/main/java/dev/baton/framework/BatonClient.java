@@ -39,6 +39,10 @@ import org.apache.zookeeper.client.ZKClientConfig;
  */
 public interface BatonClient extends AutoCloseable {
 
+    /**
+     * {@return a builder of a client: set at least the connect string, then {@code build()} and {@code
+     * start()}}
+     */
     static Builder builder() {
         return new Builder();
     }
@@ -52,73 +56,103 @@ public interface BatonClient extends AutoCloseable {
      */
     void start();
 
-    /** Waits until connected; returns false if {@code timeout} passes first. */
+    /**
+     * Waits until connected; returns false if {@code timeout} passes first.
+     *
+     * @param timeout how long to wait at most (a timeout too long to count waits without limit)
+     * @return whether the client is connected
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     boolean blockUntilConnected(Duration timeout) throws InterruptedException;
 
     /**
-     * The current state: SUSPENDED before the first connection, LOST once the client is closed
-     * (listeners are not told of a close: it is the caller's own act).
+     * {@return the current state: SUSPENDED before the first connection, LOST once the client is closed
+     * (listeners are not told of a close: it is the caller's own act)}
      */
     ConnectionState connectionState();
 
-    /** The current session's id, 0 before the first connection. */
+    /** {@return the current session's id, 0 before the first connection} */
     long sessionId();
 
-    /** The session timeout the servers granted (the requested one before the first connection). */
+    /** {@return the session timeout the servers granted (the requested one before the first connection)} */
     Duration negotiatedSessionTimeout();
 
     /**
-     * When ({@link System#nanoTime()}) the servers last certainly heard from the current session:
+     * {@return when ({@link System#nanoTime()}) the servers last certainly heard from the current session:
      * the send time of the latest answered request, or, after a disconnect, the earliest time the
-     * client could have last heard from them. A session cannot expire before this time plus the
+     * client could have last heard from them} A session cannot expire before this time plus the
      * negotiated session timeout.
      */
     long lastServerContactNanos();
 
-    /** The current ZooKeeper handle, for what the builders do not cover. It changes after a session expiry. */
+    /** {@return the current ZooKeeper handle, for what the builders do not cover} It changes after a session expiry. */
     ZooKeeper zookeeper();
 
+    /**
+     * Adds a listener of connection state changes; it runs on the event executor, in order.
+     *
+     * @param listener the listener to add
+     */
     void addConnectionStateListener(ConnectionStateListener listener);
 
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener the listener to remove
+     */
     void removeConnectionStateListener(ConnectionStateListener listener);
 
-    /** Which connection states recipes built on this client treat as loss. */
+    /** {@return which connection states recipes built on this client treat as loss} */
     ErrorPolicy errorPolicy();
 
-    /** Where listeners and watchers run: in order, never on ZooKeeper's event thread. */
+    /** {@return where listeners and watchers run: in order, never on ZooKeeper's event thread} */
     Executor eventExecutor();
 
     /**
-     * Where this client's futures complete (a small pool, never ZooKeeper's thread). Recipes
+     * {@return where this client's futures complete (a small pool, never ZooKeeper's thread)} Recipes
      * complete their own futures here too, so a caller's continuation never blocks event delivery.
      */
     Executor asyncExecutor();
 
-    /** The namespace every path is relative to, or null for none. */
+    /** {@return the namespace every path is relative to, or null for none} */
     String namespace();
 
-    /** A view of this client whose paths are relative to {@code namespace} (null or empty: none). It shares the connection. */
+    /**
+     * {@return a view of this client whose paths are relative to {@code namespace} (null or empty: none)} It
+     * shares the connection.
+     *
+     * @param namespace a relative path such as {@code "app"} or {@code "app/v2"}; null or empty for none
+     */
     BatonClient usingNamespace(String namespace);
 
+    /** {@return a new create: set its options, then run it with {@code forPath}} */
     CreateBuilder create();
 
+    /** {@return a new read of a node's data: run it with {@code forPath}} */
     GetDataBuilder getData();
 
+    /** {@return a new write of a node's data: run it with {@code forPath}} */
     SetDataBuilder setData();
 
+    /** {@return a new delete: set its options, then run it with {@code forPath}} */
     DeleteBuilder delete();
 
+    /** {@return a new existence check: run it with {@code forPath}} */
     ExistsBuilder checkExists();
 
+    /** {@return a new listing of a node's children: run it with {@code forPath}} */
     GetChildrenBuilder getChildren();
 
+    /** {@return a new transaction: add operations, then {@code commit()}} */
     TransactionBuilder transaction();
 
+    /** {@return a new sync, which makes the connected server catch up with the leader} */
     SyncBuilder sync();
 
+    /** {@return the persistent watches of this client: add and remove them} */
     WatchesBuilder watches();
 
-    /** Whether close() was called (on this client or the client this view belongs to). */
+    /** {@return whether close() was called (on this client or the client this view belongs to)} */
     boolean isClosed();
 
     /** Ends the session (its ephemeral nodes go) and stops every thread of the client. */
@@ -158,6 +192,10 @@ public interface BatonClient extends AutoCloseable {
          * The ensemble: {@code host:port[,host:port...][/chroot]}, for example
          * {@code "zk1:2181,zk2:2181,zk3:2181/app"}. An empty element ({@code "a:1,,b:2"}) or host
          * ({@code ":2181"}) is refused; host names are resolved by {@link BatonClient#start()}.
+         *
+         * @param connectString the ensemble: {@code host:port[,host:port...][/chroot]}, for example {@code
+         *     "zk1:2181,zk2:2181,zk3:2181/app"}
+         * @return this builder
          */
         public Builder connectString(String connectString) {
             Objects.requireNonNull(connectString, "connectString");
@@ -166,7 +204,12 @@ public interface BatonClient extends AutoCloseable {
             return this;
         }
 
-        /** Requested session timeout (the servers clamp it to their bounds). Default 30 s. */
+        /**
+         * Requested session timeout (the servers clamp it to their bounds). Default 30 s.
+         *
+         * @param timeout the session timeout to ask the servers for, positive
+         * @return this builder
+         */
         public Builder sessionTimeout(Duration timeout) {
             this.sessionTimeout = positive("sessionTimeout", timeout);
             if (timeout.toMillis() > Integer.MAX_VALUE) {
@@ -175,25 +218,48 @@ public interface BatonClient extends AutoCloseable {
             return this;
         }
 
-        /** How long an operation waits for a connection before failing with ConnectionLossException. Default 15 s. */
+        /**
+         * How long an operation waits for a connection before failing with ConnectionLossException. Default
+         * 15 s.
+         *
+         * @param timeout how long an operation waits for a connection before failing with
+         *     ConnectionLossException
+         * @return this builder
+         */
         public Builder connectionTimeout(Duration timeout) {
             this.connectionTimeout = positive("connectionTimeout", timeout);
             return this;
         }
 
-        /** Retries of recoverable failures. Default: exponential backoff from 100 ms, 5 retries, 5 s cap. */
+        /**
+         * Retries of recoverable failures. Default: exponential backoff from 100 ms, 5 retries, 5 s cap.
+         *
+         * @param policy decides whether and when a failed operation is tried again
+         * @return this builder
+         */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Objects.requireNonNull(policy, "retryPolicy");
             return this;
         }
 
-        /** Makes every path relative to {@code /namespace} (created when first needed). */
+        /**
+         * Makes every path relative to {@code /namespace} (created when first needed).
+         *
+         * @param namespace a relative path such as {@code "app"}; null or empty for none
+         * @return this builder
+         */
         public Builder namespace(String namespace) {
             this.namespace = Paths.validateNamespace(namespace);
             return this;
         }
 
-        /** Credentials for every session, e.g. {@code authorization("digest", "user:secret".getBytes(UTF_8))}. */
+        /**
+         * Credentials for every session, e.g. {@code authorization("digest", "user:secret".getBytes(UTF_8))}.
+         *
+         * @param scheme the authentication scheme, such as {@code "digest"}
+         * @param auth the credentials, as the scheme expects them
+         * @return this builder
+         */
         public Builder authorization(String scheme, byte[] auth) {
             Objects.requireNonNull(scheme, "scheme");
             Objects.requireNonNull(auth, "auth");
@@ -204,19 +270,34 @@ public interface BatonClient extends AutoCloseable {
             return this;
         }
 
-        /** ACLs for nodes created without one. Default {@link AclProvider#OPEN}. */
+        /**
+         * ACLs for nodes created without one. Default {@link AclProvider#OPEN}.
+         *
+         * @param provider gives the ACL of each node created without one
+         * @return this builder
+         */
         public Builder aclProvider(AclProvider provider) {
             this.aclProvider = Objects.requireNonNull(provider, "aclProvider");
             return this;
         }
 
-        /** ZooKeeper client settings passed through to every handle (TLS, SASL, socket implementation). */
+        /**
+         * ZooKeeper client settings passed through to every handle (TLS, SASL, socket implementation).
+         *
+         * @param config ZooKeeper's client settings
+         * @return this builder
+         */
         public Builder zkClientConfig(ZKClientConfig config) {
             this.clientConfig = Objects.requireNonNull(config, "zkClientConfig");
             return this;
         }
 
-        /** Allows connecting to servers cut off from their quorum, for reads (state READ_ONLY). Default off. */
+        /**
+         * Allows connecting to servers cut off from their quorum, for reads (state READ_ONLY). Default off.
+         *
+         * @param allowed whether to connect to a server without a quorum, for reads
+         * @return this builder
+         */
         public Builder canBeReadOnly(boolean allowed) {
             this.canBeReadOnly = allowed;
             return this;
@@ -225,13 +306,21 @@ public interface BatonClient extends AutoCloseable {
         /**
          * Where listeners and watchers run (in order, one at a time, even on a pool). Default: a
          * thread of the client's own.
+         *
+         * @param executor where listeners and watchers run (in order, one at a time, even on a pool)
+         * @return this builder
          */
         public Builder eventExecutor(Executor executor) {
             this.eventExecutor = Objects.requireNonNull(executor, "eventExecutor");
             return this;
         }
 
-        /** Which connection states recipes treat as loss. Default {@link ErrorPolicy#STANDARD}. */
+        /**
+         * Which connection states recipes treat as loss. Default {@link ErrorPolicy#STANDARD}.
+         *
+         * @param policy which connection states recipes treat as loss
+         * @return this builder
+         */
         public Builder errorPolicy(ErrorPolicy policy) {
             this.errorPolicy = Objects.requireNonNull(policy, "errorPolicy");
             return this;
@@ -241,6 +330,10 @@ public interface BatonClient extends AutoCloseable {
          * Whether SUSPENDED lasting longer than the negotiated session timeout is reported as LOST
          * (and the session abandoned for a new one) without waiting for the servers to say so.
          * Default true.
+         *
+         * @param enabled whether SUSPENDED lasting longer than the negotiated session timeout is reported as
+         *     LOST (and the session abandoned for a new one) without waiting for the servers to say so
+         * @return this builder
          */
         public Builder lostAfterSuspendedTimeout(boolean enabled) {
             this.lostAfterSuspendedTimeout = enabled;
@@ -250,6 +343,9 @@ public interface BatonClient extends AutoCloseable {
         /**
          * The largest request the servers accept ({@code jute.maxbuffer} on the servers). Data that
          * would exceed it fails with {@link DataTooLargeException} before it is sent.
+         *
+         * @param bytes the largest request the servers accept ({@code jute.maxbuffer} on the servers)
+         * @return this builder
          */
         public Builder maxRequestBytes(int bytes) {
             if (bytes < 1024) {
@@ -259,7 +355,11 @@ public interface BatonClient extends AutoCloseable {
             return this;
         }
 
-        /** Builds the client (not yet started). */
+        /**
+         * Builds the client (not yet started).
+         *
+         * @return the client, not yet started
+         */
         public BatonClient build() {
             if (connectString == null) {
                 throw new IllegalStateException("connectString is required: BatonClient.builder().connectString(\"host:2181\")");

@@ -14,13 +14,26 @@ public class BatonException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final transient KeeperException.Code code;
+    /** The operation that failed, or null. */
     private final String operation;
+    /** The path the operation was given, or null. */
     private final String path;
 
+    /**
+     * A failure described by {@code message} alone (no ZooKeeper code, operation or path).
+     *
+     * @param message what went wrong
+     */
     public BatonException(String message) {
         this(message, null);
     }
 
+    /**
+     * A failure described by {@code message}, caused by {@code cause}.
+     *
+     * @param message what went wrong
+     * @param cause the failure underneath, or null
+     */
     public BatonException(String message, Throwable cause) {
         super(message, cause);
         this.code = null;
@@ -31,6 +44,12 @@ public class BatonException extends RuntimeException {
     /**
      * A failure of {@code operation} on {@code path} with ZooKeeper's {@code code}; {@code what}
      * says what went wrong in words.
+     *
+     * @param code ZooKeeper's code, or null
+     * @param operation the operation that failed ({@code "create"}, {@code "getData"}, ...), or null
+     * @param path the path the operation was given (without the namespace), or null
+     * @param what what went wrong, in words
+     * @param cause the failure underneath, or null
      */
     protected BatonException(KeeperException.Code code, String operation, String path, String what, Throwable cause) {
         super(describe(operation, path, what), cause);
@@ -50,17 +69,21 @@ public class BatonException extends RuntimeException {
         return s.length() > 0 ? s + ": " + what : what;
     }
 
-    /** ZooKeeper's code for this failure, or null when it did not come from ZooKeeper. */
+    /**
+     * ZooKeeper's code for this failure, or null when it did not come from ZooKeeper.
+     *
+     * @return ZooKeeper's code for this failure, or null when it did not come from ZooKeeper
+     */
     public KeeperException.Code code() {
         return code;
     }
 
-    /** The operation that failed ({@code "create"}, {@code "getData"}, ...), or null. */
+    /** {@return the operation that failed ({@code "create"}, {@code "getData"}, ...), or null} */
     public String operation() {
         return operation;
     }
 
-    /** The path the operation was given (without the client's namespace), or null. */
+    /** {@return the path the operation was given (without the client's namespace), or null} */
     public String path() {
         return path;
     }

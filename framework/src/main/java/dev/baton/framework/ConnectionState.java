@@ -30,7 +30,7 @@ public enum ConnectionState {
     /** Connected to a server that is cut off from its quorum and serves reads only. */
     READ_ONLY;
 
-    /** Whether requests can reach a server in this state (reads only, for READ_ONLY). */
+    /** {@return whether requests can reach a server in this state (reads only, for READ_ONLY)} */
     public boolean isConnected() {
         return switch (this) {
             case CONNECTED, RECONNECTED, READ_ONLY -> true;

@@ -14,21 +14,43 @@ import org.apache.zookeeper.data.ACL;
  * ({@code forPath...}) runs the operation, retried by the client's retry policy.
  */
 public interface CreateBuilder {
-    /** Persistent (the default), ephemeral, sequential, container or TTL. */
+    /**
+     * Persistent (the default), ephemeral, sequential, container or TTL.
+     *
+     * @param mode the node's mode
+     * @return this builder
+     */
     CreateBuilder withMode(CreateMode mode);
 
-    /** Time to live of a TTL node (needs {@code PERSISTENT_WITH_TTL} or {@code PERSISTENT_SEQUENTIAL_WITH_TTL}). */
+    /**
+     * Time to live of a TTL node (needs {@code PERSISTENT_WITH_TTL} or {@code
+     * PERSISTENT_SEQUENTIAL_WITH_TTL}).
+     *
+     * @param ttl how long the node lives without a change or a child
+     * @return this builder
+     */
     CreateBuilder withTtl(Duration ttl);
 
-    /** The node's ACL (parents created on the way get the ACL provider's). */
+    /**
+     * The node's ACL (parents created on the way get the ACL provider's).
+     *
+     * @param acl the node's ACL (parents created on the way get the ACL provider's)
+     * @return this builder
+     */
     CreateBuilder withAcl(List<ACL> acl);
 
-    /** Creates missing parents as persistent nodes. */
+    /**
+     * Creates missing parents as persistent nodes.
+     *
+     * @return this builder
+     */
     CreateBuilder creatingParentsIfNeeded();
 
     /**
      * Creates missing parents as container nodes, which the servers delete once they are empty
      * (recipes use this so their folders do not accumulate).
+     *
+     * @return this builder
      */
     CreateBuilder creatingParentContainersIfNeeded();
 
@@ -40,6 +62,8 @@ public interface CreateBuilder {
      * <p>The uuid is new for every create call (its retries share it), so the name alone tells
      * this create's node from any other's; the data is stored as given. An ephemeral node found
      * under an earlier, expired session is deleted and the create sent again.
+     *
+     * @return this builder
      */
     CreateBuilder withProtection();
 
@@ -58,30 +82,78 @@ public interface CreateBuilder {
      * and whose data starts with the magic. Caveats: a plain ZooKeeper reader sees the mark,
      * {@code Stat.getDataLength()} counts it, it counts towards the request size limit, and
      * recovery reads the candidates' data, so the node's ACL must let its creator read it.
+     *
+     * @return this builder
      */
     CreateBuilder withSessionProtection();
 
-    /** If the node exists, sets its data instead (any version). */
+    /**
+     * If the node exists, sets its data instead (any version).
+     *
+     * @return this builder
+     */
     CreateBuilder orSetData();
 
     /**
      * If a retried create finds the node already there with the same data (and, for an ephemeral
      * node, owned by this session), counts that as success rather than NodeExists.
+     *
+     * @return this builder
      */
     CreateBuilder idempotent();
 
-    /** Creates the node with empty data; returns its path (with sequence and protection). */
+    /**
+     * Creates the node with empty data; returns its path (with sequence and protection).
+     *
+     * @param path the node's path (for a sequential node, the prefix the sequence is appended to)
+     * @return the created node's path, with its sequence and protection
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     String forPath(String path) throws InterruptedException;
 
-    /** Creates the node with {@code data}; returns its path (with sequence and protection). */
+    /**
+     * Creates the node with {@code data}; returns its path (with sequence and protection).
+     *
+     * @param path the node's path (for a sequential node, the prefix the sequence is appended to)
+     * @param data the node's data
+     * @return the created node's path, with its sequence and protection
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     String forPath(String path, byte[] data) throws InterruptedException;
 
-    /** Creates the node and returns its path and stat (the stat's czxid is its fencing token). */
+    /**
+     * Creates the node and returns its path and stat (the stat's czxid is its fencing token).
+     *
+     * @param path the node's path (for a sequential node, the prefix the sequence is appended to)
+     * @param data the node's data
+     * @return the created node's path and stat
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     CreatedNode forPathWithStat(String path, byte[] data) throws InterruptedException;
 
+    /**
+     * {@link #forPath(String)} without blocking a thread.
+     *
+     * @param path the node's path (for a sequential node, the prefix the sequence is appended to)
+     * @return the created node's path, or the failure
+     */
     CompletableFuture<String> forPathAsync(String path);
 
+    /**
+     * {@link #forPath(String, byte[])} without blocking a thread.
+     *
+     * @param path the node's path (for a sequential node, the prefix the sequence is appended to)
+     * @param data the node's data
+     * @return the created node's path, or the failure
+     */
     CompletableFuture<String> forPathAsync(String path, byte[] data);
 
+    /**
+     * {@link #forPathWithStat(String, byte[])} without blocking a thread.
+     *
+     * @param path the node's path (for a sequential node, the prefix the sequence is appended to)
+     * @param data the node's data
+     * @return the created node's path and stat, or the failure
+     */
     CompletableFuture<CreatedNode> forPathWithStatAsync(String path, byte[] data);
 }

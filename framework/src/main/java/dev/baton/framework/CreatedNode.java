@@ -10,7 +10,7 @@ import org.apache.zookeeper.data.Stat;
  *     recipes built on it
  */
 public record CreatedNode(String path, Stat stat) {
-    /** The last segment of {@link #path()}. */
+    /** {@return the last segment of {@link #path()}} */
     public String name() {
         return path.substring(path.lastIndexOf('/') + 1);
     }

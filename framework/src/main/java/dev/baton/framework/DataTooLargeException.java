@@ -11,9 +11,20 @@ import org.apache.zookeeper.KeeperException;
 public class DataTooLargeException extends BatonException {
     private static final long serialVersionUID = 1L;
 
+    /** Size of the data, in bytes. */
     private final int size;
+    /** The largest data the request could carry, in bytes. */
     private final int limit;
 
+    /**
+     * {@code operation} on {@code path} with {@code size} bytes of data, where the request could carry {@code
+     * limit}.
+     *
+     * @param operation the operation refused ({@code "create"}, {@code "setData"}, ...)
+     * @param path the path the operation was given
+     * @param size the data's size, in bytes
+     * @param limit the largest data the request could carry, in bytes
+     */
     public DataTooLargeException(String operation, String path, int size, int limit) {
         super(KeeperException.Code.BADARGUMENTS, operation, path,
             "data is " + size + " bytes; the server accepts at most " + limit + " bytes in one request", null);
@@ -21,12 +32,12 @@ public class DataTooLargeException extends BatonException {
         this.limit = limit;
     }
 
-    /** Size of the data, in bytes. */
+    /** {@return size of the data, in bytes} */
     public int size() {
         return size;
     }
 
-    /** The largest data this request could carry, in bytes. */
+    /** {@return the largest data this request could carry, in bytes} */
     public int limit() {
         return limit;
     }

@@ -28,7 +28,11 @@ public enum ErrorPolicy {
      */
     SESSION_ONLY;
 
-    /** Whether {@code state} means "what I hold may be lost" under this policy. */
+    /**
+     * {@return whether {@code state} means "what I hold may be lost" under this policy}
+     *
+     * @param state a connection state
+     */
     public boolean isLoss(ConnectionState state) {
         return switch (state) {
             case LOST -> true;
@@ -42,6 +46,9 @@ public enum ErrorPolicy {
      * quorum right now. True for SUSPENDED and for READ_ONLY, under every policy; false for
      * CONNECTED and RECONNECTED (a writable server, which is part of the quorum) and for LOST
      * (which is more than suspended: the session is gone).
+     *
+     * @param state a connection state
+     * @return whether holds treat it as SUSPENDED
      */
     public static boolean suspendsHolds(ConnectionState state) {
         return switch (state) {

@@ -26,6 +26,9 @@ public final class Timeouts {
     /**
      * {@code timeout} in nanoseconds, at most {@link #LONGEST}'s, so that adding it to a
      * {@link System#nanoTime()} reading cannot overflow.
+     *
+     * @param timeout a timeout
+     * @return the timeout in nanoseconds, at most {@link #LONGEST}'s
      */
     public static long nanos(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
@@ -35,6 +38,8 @@ public final class Timeouts {
     /**
      * {@link #nanos}, for a call whose timeout must not be negative.
      *
+     * @param timeout a timeout, not negative
+     * @return the timeout in nanoseconds, at most {@link #LONGEST}'s
      * @throws IllegalArgumentException naming the timeout, if it is negative
      */
     public static long nonNegativeNanos(Duration timeout) {
@@ -45,7 +50,12 @@ public final class Timeouts {
         return nanos(timeout);
     }
 
-    /** {@code timeout} in milliseconds, at most {@link #LONGEST}'s. */
+    /**
+     * {@code timeout} in milliseconds, at most {@link #LONGEST}'s.
+     *
+     * @param timeout a timeout
+     * @return the timeout in milliseconds, at most {@link #LONGEST}'s
+     */
     public static long millis(Duration timeout) {
         return nanos(timeout) / 1_000_000;
     }

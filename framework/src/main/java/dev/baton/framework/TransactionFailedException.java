@@ -12,8 +12,17 @@ public class TransactionFailedException extends BatonException {
     private static final long serialVersionUID = 1L;
 
     private final transient List<OpOutcome> outcomes;
+    /** Index of the operation that made the transaction fail, or -1. */
     private final int failedIndex;
 
+    /**
+     * A rejected transaction: {@code outcomes} says what the server said of each operation.
+     *
+     * @param operation the operation, {@code "transaction"} or the recipe's name for it
+     * @param outcomes the server's verdict on each operation, in the order they were added
+     * @param failedIndex the index of the operation that made it fail, or -1 if the server did not say
+     * @param code ZooKeeper's code for the failure
+     */
     public TransactionFailedException(String operation, List<OpOutcome> outcomes, int failedIndex, KeeperException.Code code) {
         super(code, operation, outcomes.isEmpty() || failedIndex < 0 ? null : outcomes.get(failedIndex).path(),
             "transaction rejected at operation " + failedIndex + " (" + code.name() + "); nothing was applied", null);
@@ -21,12 +30,12 @@ public class TransactionFailedException extends BatonException {
         this.failedIndex = failedIndex;
     }
 
-    /** Index of the operation that made the transaction fail, or -1 if the server did not say. */
+    /** {@return index of the operation that made the transaction fail, or -1 if the server did not say} */
     public int failedIndex() {
         return failedIndex;
     }
 
-    /** What the server said of each operation, in the order they were added. */
+    /** {@return what the server said of each operation, in the order they were added} */
     public List<OpOutcome> outcomes() {
         return outcomes;
     }

@@ -11,5 +11,14 @@ import org.apache.zookeeper.data.Stat;
  */
 public record TransactionResult(Type type, String path, Stat stat) {
     /** The kinds of operation a transaction can hold. */
-    public enum Type { CREATE, SET_DATA, DELETE, CHECK }
+    public enum Type {
+        /** A node was created. */
+        CREATE,
+        /** A node's data was set. */
+        SET_DATA,
+        /** A node was deleted. */
+        DELETE,
+        /** A node's version was checked. */
+        CHECK
+    }
 }

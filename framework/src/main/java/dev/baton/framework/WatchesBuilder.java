@@ -12,16 +12,53 @@ import org.apache.zookeeper.Watcher;
  * <p>Watches belong to a session: after a session expiry (LOST), add them again.
  */
 public interface WatchesBuilder {
+    /**
+     * Adds a persistent watch on {@code path}: it fires for every change until removed.
+     *
+     * @param path the watched node's path
+     * @param mode the node alone, or the node and everything below it
+     * @param watcher runs on the client's event executor, with paths without the namespace
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     void add(String path, AddWatchMode mode, Watcher watcher) throws InterruptedException;
 
+    /**
+     * {@link #add} without blocking a thread.
+     *
+     * @param path the watched node's path
+     * @param mode the node alone, or the node and everything below it
+     * @param watcher runs on the client's event executor, with paths without the namespace
+     * @return completes when the watch is set, or with the failure
+     */
     CompletableFuture<Void> addAsync(String path, AddWatchMode mode, Watcher watcher);
 
-    /** Removes {@code watcher} from {@code path} for the given kind of watch. */
+    /**
+     * Removes {@code watcher} from {@code path} for the given kind of watch.
+     *
+     * @param path the watched node's path
+     * @param watcher the watcher to remove
+     * @param type which of its watches to remove
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     void remove(String path, Watcher watcher, Watcher.WatcherType type) throws InterruptedException;
 
-    /** Removes {@code watcher} from {@code path}; completes (without failing) also when there was nothing to remove. */
+    /**
+     * Removes {@code watcher} from {@code path}; completes (without failing) also when there was nothing to
+     * remove.
+     *
+     * @param path the watched node's path
+     * @param watcher the watcher to remove
+     * @param type which of its watches to remove
+     * @return completes when the watch is removed, or with the failure
+     */
     CompletableFuture<Void> removeAsync(String path, Watcher watcher, Watcher.WatcherType type);
 
-    /** Removes every watcher of the given kind from {@code path}. */
+    /**
+     * Removes every watcher of the given kind from {@code path}.
+     *
+     * @param path the watched node's path
+     * @param type which watches to remove
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     void removeAll(String path, Watcher.WatcherType type) throws InterruptedException;
 }

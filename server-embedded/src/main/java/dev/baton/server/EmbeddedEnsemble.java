@@ -81,6 +81,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         }
     }
 
+    /** {@return a builder of an ensemble: one in-process server unless told otherwise} */
     public static Builder builder() {
         return new Builder();
     }
@@ -130,46 +131,58 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         awaitServing(nodes.keySet().stream().toList(), "start");
     }
 
-    /** The connect string of every server, for example {@code 127.0.0.1:41001,127.0.0.1:41002}. */
+    /** {@return the connect string of every server, for example {@code 127.0.0.1:41001,127.0.0.1:41002}} */
     public String connectString() {
         return nodes.values().stream()
             .map(n -> "127.0.0.1:" + n.spec().clientPort())
             .collect(Collectors.joining(","));
     }
 
-    /** The connect string of server {@code id} alone. */
+    /**
+     * {@return the connect string of server {@code id} alone}
+     *
+     * @param id a server's id, 1 to {@link #size()}
+     */
     public String connectString(int id) {
         return "127.0.0.1:" + node(id).spec().clientPort();
     }
 
-    /** The client port of server {@code id}. */
+    /**
+     * {@return the client port of server {@code id}}
+     *
+     * @param id a server's id, 1 to {@link #size()}
+     */
     public int clientPort(int id) {
         return node(id).spec().clientPort();
     }
 
-    /** Every loopback port this ensemble holds: client ports, and quorum and election ports. */
+    /** {@return every loopback port this ensemble holds: client ports, and quorum and election ports} */
     public List<Integer> ports() {
         return layout.reservations().stream().map(PortReservation::port).toList();
     }
 
-    /** Number of servers. */
+    /** {@return number of servers} */
     public int size() {
         return nodes.size();
     }
 
-    /** The data folder of this ensemble; server {@code id} keeps its data in {@code node-<id>}. */
+    /** {@return the data folder of this ensemble; server {@code id} keeps its data in {@code node-<id>}} */
     public Path dataDir() {
         return layout.root();
     }
 
-    /** What server {@code id} is doing now. */
+    /**
+     * {@return what server {@code id} is doing now}
+     *
+     * @param id a server's id, 1 to {@link #size()}
+     */
     public ServerRole role(int id) {
         return node(id).role();
     }
 
     /**
-     * The id of the current leader, waiting up to the start timeout while an election is under
-     * way. A one-node ensemble's only server counts as its leader.
+     * {@return the id of the current leader, waiting up to the start timeout while an election is under
+     * way} A one-node ensemble's only server counts as its leader.
      *
      * @throws EnsembleException if no server leads within the start timeout (no quorum running)
      */
@@ -187,7 +200,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         }
     }
 
-    /** The id of the server leading right now, without waiting. */
+    /** {@return the id of the server leading right now, without waiting} */
     public OptionalInt currentLeaderId() {
         for (Map.Entry<Integer, ServerNode> e : nodes.entrySet()) {
             ServerRole role = e.getValue().role();
@@ -201,6 +214,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     /**
      * Stops server {@code id}, keeping its data. Returns once its threads have ended and its
      * client port is closed. Stopping a stopped server does nothing.
+     *
+     * @param id a server's id, 1 to {@link #size()}
      */
     public void stop(int id) {
         ensureOpen();
@@ -210,6 +225,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     /**
      * Kills server {@code id} without any shutdown: SIGKILL for a child process (like a power cut),
      * a plain stop for an in-process server. Its data stays; {@link #restart(int)} brings it back.
+     *
+     * @param id a server's id, 1 to {@link #size()}
      */
     public void kill(int id) {
         ensureOpen();
@@ -224,24 +241,34 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     /**
      * Freezes server {@code id} with SIGSTOP: it keeps its sockets but answers nothing, like a
      * process in a long garbage-collection pause. Only for {@link ServerMode#CHILD_PROCESSES}.
+     *
+     * @param id a server's id, 1 to {@link #size()}
      */
     public void pause(int id) {
         ensureOpen();
         processNode(id, "pause").pause();
     }
 
-    /** Thaws a server frozen with {@link #pause(int)} (SIGCONT). */
+    /**
+     * Thaws a server frozen with {@link #pause(int)} (SIGCONT).
+     *
+     * @param id a server's id, 1 to {@link #size()}
+     */
     public void resume(int id) {
         ensureOpen();
         processNode(id, "resume").resume();
     }
 
-    /** The operating-system process id of server {@code id} (child-process mode only). */
+    /**
+     * {@return the operating-system process id of server {@code id} (child-process mode only)}
+     *
+     * @param id a server's id, 1 to {@link #size()}
+     */
     public long pid(int id) {
         return processNode(id, "pid").pid();
     }
 
-    /** Where the servers run. */
+    /** {@return where the servers run} */
     public ServerMode mode() {
         return mode;
     }
@@ -259,6 +286,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * Starts server {@code id} again with its data (stopping it first if it runs). When enough
      * servers run to form a quorum, returns once this one serves clients again, caught up with the
      * leader; otherwise returns once it is started.
+     *
+     * @param id a server's id, 1 to {@link #size()}
      */
     public void restart(int id) {
         ensureOpen();
@@ -371,13 +400,23 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private Builder() {
         }
 
-        /** Run servers in this JVM (the default) or each in a child JVM (needed to kill or freeze one). */
+        /**
+         * Run servers in this JVM (the default) or each in a child JVM (needed to kill or freeze one).
+         *
+         * @param serverMode in this JVM or each in a child JVM
+         * @return this builder
+         */
         public Builder mode(ServerMode serverMode) {
             this.mode = Objects.requireNonNull(serverMode, "mode");
             return this;
         }
 
-        /** Number of servers: 1 (standalone) or more (a quorum; 3 or 5 are usual). Default 1. */
+        /**
+         * Number of servers: 1 (standalone) or more (a quorum; 3 or 5 are usual). Default 1.
+         *
+         * @param count number of servers: 1 (standalone) or more (a quorum; 3 or 5 are usual)
+         * @return this builder
+         */
         public Builder nodes(int count) {
             if (count < 1) {
                 throw new IllegalArgumentException("nodes must be at least 1, was " + count);
@@ -392,6 +431,9 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         /**
          * Keep data in this folder (server {@code id} in {@code node-<id>}) and leave it on close.
          * By default data goes to a temporary folder that close() deletes.
+         *
+         * @param dir the folder to keep the servers' data in
+         * @return this builder
          */
         public Builder dataDir(Path dir) {
             this.dataDir = Objects.requireNonNull(dir, "dataDir");
@@ -401,6 +443,9 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         /**
          * Client port of server 1; server {@code n} listens on {@code port + n - 1}. By default
          * every port is a free one picked at build time.
+         *
+         * @param port the client port of server 1
+         * @return this builder
          */
         public Builder clientPort(int port) {
             if (port < 1 || port > 65535) {
@@ -410,14 +455,25 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             return this;
         }
 
-        /** ZooKeeper's tick: heartbeat interval and session-expiry granularity. Default 500 ms. */
+        /**
+         * ZooKeeper's tick: heartbeat interval and session-expiry granularity. Default 500 ms.
+         *
+         * @param tick the tick, positive
+         * @return this builder
+         */
         public Builder tickTime(Duration tick) {
             requirePositive("tickTime", tick);
             this.tickTime = tick;
             return this;
         }
 
-        /** Bounds on the session timeout the servers grant to clients. Default 1 s to 60 s. */
+        /**
+         * Bounds on the session timeout the servers grant to clients. Default 1 s to 60 s.
+         *
+         * @param min the shortest session timeout granted
+         * @param max the longest session timeout granted, at least {@code min}
+         * @return this builder
+         */
         public Builder sessionTimeoutBounds(Duration min, Duration max) {
             requirePositive("minSessionTimeout", min);
             requirePositive("maxSessionTimeout", max);
@@ -429,7 +485,12 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             return this;
         }
 
-        /** Ticks a follower may take to connect and sync to a new leader. Default 20. */
+        /**
+         * Ticks a follower may take to connect and sync to a new leader. Default 20.
+         *
+         * @param ticks ticks, 1 or more
+         * @return this builder
+         */
         public Builder initLimit(int ticks) {
             if (ticks < 1) {
                 throw new IllegalArgumentException("initLimit must be at least 1 tick, was " + ticks);
@@ -438,7 +499,12 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             return this;
         }
 
-        /** Ticks a follower may fall behind before the leader drops it. Default 6. */
+        /**
+         * Ticks a follower may fall behind before the leader drops it. Default 6.
+         *
+         * @param ticks ticks, 1 or more
+         * @return this builder
+         */
         public Builder syncLimit(int ticks) {
             if (ticks < 1) {
                 throw new IllegalArgumentException("syncLimit must be at least 1 tick, was " + ticks);
@@ -450,13 +516,21 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         /**
          * Whether every transaction is fsynced before it is acknowledged. Off by default (tests do
          * not need durability across power loss); turn on to measure or to run durably.
+         *
+         * @param on whether every transaction is fsynced before it is acknowledged
+         * @return this builder
          */
         public Builder forceSync(boolean on) {
             this.forceSync = on;
             return this;
         }
 
-        /** Connections one client address may hold; 0 (the default) means unlimited. */
+        /**
+         * Connections one client address may hold; 0 (the default) means unlimited.
+         *
+         * @param max connections per client address, 0 for unlimited
+         * @return this builder
+         */
         public Builder maxClientConnections(int max) {
             if (max < 0) {
                 throw new IllegalArgumentException("maxClientConnections must be 0 (unlimited) or more, was " + max);
@@ -465,7 +539,12 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             return this;
         }
 
-        /** How long start(), restart() and leaderId() wait for servers to serve. Default 30 s. */
+        /**
+         * How long start(), restart() and leaderId() wait for servers to serve. Default 30 s.
+         *
+         * @param timeout how long start(), restart() and leaderId() wait for servers to serve
+         * @return this builder
+         */
         public Builder startTimeout(Duration timeout) {
             requirePositive("startTimeout", timeout);
             this.startTimeout = timeout;
@@ -475,6 +554,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         /**
          * Checks the data folder and reserves the ports.
          *
+         * @return the ensemble, not yet started
          * @throws IllegalArgumentException if the data folder cannot be written or a requested
          *     client port is taken
          */

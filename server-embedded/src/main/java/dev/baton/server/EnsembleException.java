@@ -8,10 +8,21 @@ package dev.baton.server;
 public final class EnsembleException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An ensemble failure, explained in {@code message}.
+     *
+     * @param message which server, and what went wrong
+     */
     public EnsembleException(String message) {
         super(message);
     }
 
+    /**
+     * An ensemble failure, explained in {@code message}, caused by {@code cause}.
+     *
+     * @param message which server, and what went wrong
+     * @param cause the failure underneath, or null
+     */
     public EnsembleException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -22,6 +22,12 @@ public final class EnsembleMain {
     private EnsembleMain() {
     }
 
+    /**
+     * Runs an ensemble until Ctrl-C or SIGTERM: {@code --nodes N [--port P] [--data-dir DIR] [--durable]}.
+     *
+     * @param args the command line
+     * @throws InterruptedException if the main thread is interrupted while the ensemble serves
+     */
     public static void main(String[] args) throws InterruptedException {
         // quiet ZooKeeper's own logging when running as a program (a library user keeps theirs)
         if (System.getProperty("logback.configurationFile") == null) {

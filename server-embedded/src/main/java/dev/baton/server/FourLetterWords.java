@@ -17,13 +17,25 @@ public final class FourLetterWords {
     /**
      * Sends {@code command} to the server on loopback {@code port} and returns its whole answer.
      *
+     * @param port the server's client port on the loopback address
+     * @param command a four-letter word such as {@code srvr} or {@code ruok}
+     * @param timeout how long to wait for the whole answer
+     * @return the server's answer
      * @throws IOException if the server cannot be reached or does not answer within {@code timeout}
      */
     public static String send(int port, String command, Duration timeout) throws IOException {
         return send(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), command, timeout);
     }
 
-    /** Sends {@code command} to the server at {@code address} and returns its whole answer. */
+    /**
+     * Sends {@code command} to the server at {@code address} and returns its whole answer.
+     *
+     * @param address the server's client address
+     * @param command a four-letter word such as {@code srvr} or {@code ruok}
+     * @param timeout how long to wait for the whole answer
+     * @return the server's answer
+     * @throws IOException if the server cannot be reached or does not answer within {@code timeout}
+     */
     public static String send(InetSocketAddress address, String command, Duration timeout) throws IOException {
         if (command.length() != 4) {
             throw new IllegalArgumentException("a four-letter word has four letters, was '" + command + "'");
@@ -42,12 +54,22 @@ public final class FourLetterWords {
         }
     }
 
-    /** The {@code Mode:} line of a {@code srvr} answer ("leader", "follower", "standalone"), or null. */
+    /**
+     * {@return the {@code Mode:} line of a {@code srvr} answer ("leader", "follower", "standalone"), or null}
+     *
+     * @param srvrAnswer the answer to {@code srvr}
+     */
     public static String mode(String srvrAnswer) {
         return field(srvrAnswer, "Mode");
     }
 
-    /** The value of a {@code Name: value} line of an answer ({@code Zxid}, {@code Connections}, ...), or null. */
+    /**
+     * {@return the value of a {@code Name: value} line of an answer ({@code Zxid}, {@code Connections}, ...),
+     * or null}
+     *
+     * @param answer a four-letter word's answer
+     * @param name the line's name, without the colon
+     */
     public static String field(String answer, String name) {
         for (String line : answer.split("\n")) {
             if (line.startsWith(name + ": ")) {

@@ -15,7 +15,7 @@ public enum ServerRole {
     /** Not running (never started, stopped, or killed). */
     STOPPED;
 
-    /** Whether a client connected to this server can read and write. */
+    /** {@return whether a client connected to this server can read and write} */
     public boolean isServing() {
         return switch (this) {
             case STANDALONE, LEADER, FOLLOWER -> true;

@@ -67,6 +67,8 @@ public final class ChaosProxy implements AutoCloseable {
     /**
      * Starts a proxy in front of {@code targetHostPort} ({@code host:port}, one server).
      *
+     * @param targetHostPort the server to forward to, {@code host:port}
+     * @return the running proxy, on a free loopback port
      * @throws IllegalArgumentException if the target is not a single {@code host:port}
      */
     public static ChaosProxy start(String targetHostPort) {
@@ -88,11 +90,12 @@ public final class ChaosProxy implements AutoCloseable {
         }
     }
 
-    /** Where clients connect to go through this proxy, for example {@code 127.0.0.1:40123}. */
+    /** {@return where clients connect to go through this proxy, for example {@code 127.0.0.1:40123}} */
     public String connectString() {
         return "127.0.0.1:" + listener.getLocalPort();
     }
 
+    /** {@return the proxy's loopback port} */
     public int port() {
         return listener.getLocalPort();
     }
@@ -109,7 +112,12 @@ public final class ChaosProxy implements AutoCloseable {
         resume();
     }
 
-    /** Holds each chunk of data for {@code latency} before forwarding it; {@code Duration.ZERO} removes the delay. */
+    /**
+     * Holds each chunk of data for {@code latency} before forwarding it; {@code Duration.ZERO} removes the
+     * delay.
+     *
+     * @param latency how long to hold each chunk, zero for none
+     */
     public void delay(Duration latency) {
         Objects.requireNonNull(latency, "latency");
         if (latency.isNegative()) {
@@ -141,12 +149,12 @@ public final class ChaosProxy implements AutoCloseable {
         }
     }
 
-    /** Connections accepted since the proxy started (refused ones during a cut included). */
+    /** {@return connections accepted since the proxy started (refused ones during a cut included)} */
     public int connectionsAccepted() {
         return accepted.get();
     }
 
-    /** Connections currently forwarded. */
+    /** {@return connections currently forwarded} */
     public int liveConnections() {
         return links.size();
     }

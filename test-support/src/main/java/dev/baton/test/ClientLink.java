@@ -20,25 +20,36 @@ public final class ClientLink implements AutoCloseable {
         }
     }
 
-    /** A proxy in front of each server of {@code ensemble}. */
+    /**
+     * {@return a proxy in front of each server of {@code ensemble}}
+     *
+     * @param ensemble the ensemble to put the proxies in front of
+     */
     public static ClientLink to(EmbeddedEnsemble ensemble) {
         return new ClientLink(ensemble);
     }
 
-    /** Connect string through the proxies. */
+    /** {@return connect string through the proxies} */
     public String connectString() {
         return proxies.stream().map(ChaosProxy::connectString).collect(Collectors.joining(","));
     }
 
+    /** Drops every connection through the proxies and refuses new ones until {@link #heal()}. */
     public void cut() {
         proxies.forEach(ChaosProxy::cut);
     }
 
+    /** Lets connections through again and removes any delay. */
     public void heal() {
         proxies.forEach(ChaosProxy::heal);
         proxies.forEach(p -> p.delay(Duration.ZERO));
     }
 
+    /**
+     * Holds each chunk of traffic for {@code latency}, both ways.
+     *
+     * @param latency how long to hold each chunk, zero for none
+     */
     public void delay(Duration latency) {
         proxies.forEach(p -> p.delay(latency));
     }
@@ -48,6 +59,7 @@ public final class ClientLink implements AutoCloseable {
         proxies.forEach(ChaosProxy::pause);
     }
 
+    /** Lets traffic held by {@link #pause()} flow again. */
     public void resume() {
         proxies.forEach(ChaosProxy::resume);
     }

@@ -35,7 +35,14 @@ import org.apache.zookeeper.Watcher;
  */
 public final class CountingClient {
     /** A kind of read whose calls are counted. */
-    public enum Read { GET_CHILDREN, CHECK_EXISTS, GET_DATA }
+    public enum Read {
+        /** {@code getChildren()} calls. */
+        GET_CHILDREN,
+        /** {@code checkExists()} calls. */
+        CHECK_EXISTS,
+        /** {@code getData()} calls. */
+        GET_DATA
+    }
 
     private final BatonClient delegate;
     private final BatonClient proxy;
@@ -48,22 +55,35 @@ public final class CountingClient {
             new Class<?>[] {BatonClient.class}, this::onClient);
     }
 
-    /** Counts what goes through the returned view of {@code client}. */
+    /**
+     * Counts what goes through the returned view of {@code client}.
+     *
+     * @param client the client to count the calls and events of
+     * @return counters for a counting view of {@code client}
+     */
     public static CountingClient wrap(BatonClient client) {
         return new CountingClient(Objects.requireNonNull(client, "client"));
     }
 
-    /** The counting view; give it to the recipe under test. */
+    /** {@return the counting view; give it to the recipe under test} */
     public BatonClient client() {
         return proxy;
     }
 
-    /** Calls of {@code read} so far. */
+    /**
+     * {@return calls of {@code read} so far}
+     *
+     * @param read the kind of read
+     */
     public long reads(Read read) {
         return reads.computeIfAbsent(read, r -> new AtomicLong()).get();
     }
 
-    /** Watch events of {@code type} delivered so far to watchers set through this view. */
+    /**
+     * {@return watch events of {@code type} delivered so far to watchers set through this view}
+     *
+     * @param type the kind of watch event
+     */
     public long events(Watcher.Event.EventType type) {
         return events.computeIfAbsent(type, t -> new AtomicLong()).get();
     }
@@ -78,6 +98,9 @@ public final class CountingClient {
      * Waits until every watch event the servers sent before now has been delivered: a sync
      * round trip (ZooKeeper sends a connection's events before later replies), then a pass
      * through the client's event executor (where watchers run, in order).
+     *
+     * @param timeout how long to wait at most
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void quiesce(Duration timeout) throws InterruptedException {
         try {

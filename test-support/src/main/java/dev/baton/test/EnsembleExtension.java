@@ -59,7 +59,11 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
         return type == EmbeddedEnsemble.class ? ensemble : ensemble.connectString();
     }
 
-    /** The ensemble of the test class that {@code context} belongs to, started on first use. */
+    /**
+     * {@return the ensemble of the test class that {@code context} belongs to, started on first use}
+     *
+     * @param context a context of the test class or of one of its tests
+     */
     public static EmbeddedEnsemble ensemble(ExtensionContext context) {
         ExtensionContext owner = owningClassContext(context);
         return owner.getStore(NAMESPACE)

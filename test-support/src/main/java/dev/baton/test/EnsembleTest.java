@@ -33,12 +33,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Target(ElementType.TYPE)
 @ExtendWith(EnsembleExtension.class)
 public @interface EnsembleTest {
-    /** Servers in the ensemble: 1 (standalone, the default) or 3 or 5 (a quorum). */
+    /** {@return servers in the ensemble: 1 (standalone, the default) or 3 or 5 (a quorum)} */
     int nodes() default 1;
 
-    /** Whether the servers fsync each transaction (off by default: faster, and tests do not need it). */
+    /** {@return whether the servers fsync each transaction (off by default: faster, and tests do not need it)} */
     boolean forceSync() default false;
 
-    /** Session timeout of the {@code BatonClient}s injected into test parameters, in milliseconds. */
+    /** {@return session timeout of the {@code BatonClient}s injected into test parameters, in milliseconds} */
     int clientSessionTimeoutMillis() default 10_000;
 }

@@ -64,10 +64,15 @@ public abstract class LockContract {
     private String connectString;
     private String base;
 
-    /** A new lock object on {@code path}, used through {@code client}. */
+    /**
+     * {@return a new lock object on {@code path}, used through {@code client}}
+     *
+     * @param client the client the lock works through
+     * @param path the lock's path
+     */
     protected abstract InterProcessLock newLock(BatonClient client, String path);
 
-    /** Whether a thread that holds the lock may acquire it again. Default true. */
+    /** {@return whether a thread that holds the lock may acquire it again} Default true. */
     protected boolean reentrant() {
         return true;
     }
@@ -84,18 +89,26 @@ public abstract class LockContract {
         clients.clear();
     }
 
-    /** A started client of the ensemble, closed after the test. */
+    /** {@return a started client of the ensemble, closed after the test} */
     protected BatonClient client() {
         BatonClient client = TestClients.started(connectString, Duration.ofSeconds(10));
         clients.add(client);
         return client;
     }
 
-    /** The lock's path for the running test. */
+    /** {@return the lock's path for the running test} */
     protected String lockPath() {
         return base + "/lock";
     }
 
+    /**
+     * Several clients, each with several threads, take turns: never two holders, and each token is larger
+     * than the last.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if a worker failed
+     * @throws TimeoutException if the workers did not finish in time
+     */
     @Test
     public void oneHolderAtATimeAcrossClientsAndThreadsWithIncreasingTokens()
         throws InterruptedException, ExecutionException, TimeoutException {
@@ -124,6 +137,13 @@ public abstract class LockContract {
         awaitNoEphemeralNodes("after every hold was released");
     }
 
+    /**
+     * A waiter gets the lock once the holder releases it.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if the waiter failed
+     * @throws TimeoutException if the waiter did not get the lock in time
+     */
     @Test
     public void releaseLetsTheWaiterIn() throws InterruptedException, ExecutionException, TimeoutException {
         InterProcessLock first = newLock(client(), lockPath());
@@ -152,6 +172,14 @@ public abstract class LockContract {
         }
     }
 
+    /**
+     * A timeout too long to count ({@code Duration.ofMillis(Long.MAX_VALUE)}) waits for the lock instead of
+     * failing.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if the waiter failed
+     * @throws TimeoutException if the waiter did not get the lock in time
+     */
     @Test
     public void aTimeoutTooLongToCountWaitsAsLongAsItTakes() throws InterruptedException, ExecutionException, TimeoutException {
         BatonClient holderClient = client();
@@ -178,6 +206,11 @@ public abstract class LockContract {
         awaitNoEphemeralNodes("after both released");
     }
 
+    /**
+     * Every form of acquisition through a closed client fails at once with {@code ClientClosedException}.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     */
     @Test
     public void acquiringThroughAClosedClientFailsAtOnceInEveryForm() throws InterruptedException {
         BatonClient closed = client();
@@ -188,6 +221,11 @@ public abstract class LockContract {
         assertFalse(lock.isAcquiredInThisProcess());
     }
 
+    /**
+     * A timed acquisition that runs out returns false and leaves no node behind.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     */
     @Test
     public void timedOutAcquireReturnsFalseAndLeavesNoNode() throws InterruptedException {
         BatonClient holderClient = client();
@@ -205,6 +243,13 @@ public abstract class LockContract {
         awaitNoEphemeralNodes("after the holder released");
     }
 
+    /**
+     * An interrupted acquisition throws {@code InterruptedException} and leaves no node behind.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if the waiter failed otherwise
+     * @throws TimeoutException if the waiter did not end in time
+     */
     @Test
     public void interruptedAcquireThrowsAndLeavesNoNode() throws InterruptedException, ExecutionException, TimeoutException {
         BatonClient otherClient = client();
@@ -232,6 +277,14 @@ public abstract class LockContract {
         holder.release();
     }
 
+    /**
+     * Releasing without holding throws {@code IllegalMonitorStateException}, also from another thread than
+     * the holder's.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if the other thread failed otherwise
+     * @throws TimeoutException if the other thread did not end in time
+     */
     @Test
     public void releaseWithoutHoldingThrows() throws InterruptedException, ExecutionException, TimeoutException {
         InterProcessLock lock = newLock(client(), lockPath());
@@ -252,6 +305,11 @@ public abstract class LockContract {
         awaitNoEphemeralNodes("after the release");
     }
 
+    /**
+     * A re-entrant lock counts holds and keeps its token; a non-re-entrant one refuses a second acquire.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     */
     @Test
     public void reentrancyIsAsDeclaredAndKeepsTheToken() throws InterruptedException {
         InterProcessLock lock = newLock(client(), lockPath());
@@ -274,6 +332,11 @@ public abstract class LockContract {
         awaitNoEphemeralNodes("after the last release");
     }
 
+    /**
+     * The fencing token is there while the lock is held, and only then.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     */
     @Test
     public void fencingTokenOnlyWhileHeld() throws InterruptedException {
         InterProcessLock lock = newLock(client(), lockPath());
@@ -336,7 +399,12 @@ public abstract class LockContract {
         };
     }
 
-    /** Waits until no ephemeral node is left under the test's path. */
+    /**
+     * Waits until no ephemeral node is left under the test's path.
+     *
+     * @param when what the test just did, for the failure message
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     protected void awaitNoEphemeralNodes(String when) throws InterruptedException {
         BatonClient observer = client();
         awaitCondition("no ephemeral node under " + base + " " + when, () -> ephemeralNodes(observer, base, 0).isEmpty());
@@ -369,10 +437,20 @@ public abstract class LockContract {
     /** A condition that may throw InterruptedException. */
     @FunctionalInterface
     protected interface Condition {
+        /**
+         * {@return whether the condition holds now}
+         *
+         * @throws InterruptedException if the calling thread is interrupted while it checks
+         */
         boolean holds() throws InterruptedException;
     }
 
-    /** Waits until {@code condition} holds, failing after {@link #PATIENCE}. */
+    /**
+     * Waits until {@code condition} holds, failing after {@link #PATIENCE}.
+     *
+     * @param what the condition in words, for the failure message
+     * @param condition the condition
+     */
     protected static void awaitCondition(String what, Condition condition) {
         Awaitility.await(what).atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(condition::holds);
     }

@@ -37,6 +37,11 @@ public final class LockFaults {
     /** The paths of a lock's nodes, holding or waiting, in line order (a recipe's {@code participantNodes}). */
     @FunctionalInterface
     public interface Line {
+        /**
+         * {@return the paths of the lock's nodes, holding or waiting, in line order}
+         *
+         * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
+         */
         List<String> nodes() throws InterruptedException;
     }
 
@@ -46,6 +51,13 @@ public final class LockFaults {
      * the acquisition must be granted on the node it had made (the retried create found it: no
      * duplicate), and its release must leave the line empty.
      *
+     * @param ensemble the test's ensemble
+     * @param held a hold on the lock, taken by the test through another client
+     * @param line lists the lock's nodes
+     * @param acquisition starts an acquisition of the lock through the client it is given
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if the acquisition failed
+     * @throws TimeoutException if the acquisition did not complete in time
      */
     public static void lostCreateReplyLeavesNoDuplicateNode(EmbeddedEnsemble ensemble, Grant held, Line line,
                                                             Function<BatonClient, CompletableFuture<? extends Grant>> acquisition)
@@ -75,6 +87,13 @@ public final class LockFaults {
      * up behind a slow proxy, and the connection is cut. It must time out with null while cut
      * off, and once the connection is back its node must be gone, leaving only {@code held}'s.
      *
+     * @param ensemble the test's ensemble
+     * @param held a hold on the lock, taken by the test through another client
+     * @param line lists the lock's nodes
+     * @param acquisition starts a timed acquisition of the lock through the client it is given
+     * @throws InterruptedException if the test thread is interrupted
+     * @throws ExecutionException if the acquisition failed
+     * @throws TimeoutException if the acquisition did not complete in time
      */
     public static void acquisitionTimingOutWhileDisconnectedLeavesNoOrphan(
         EmbeddedEnsemble ensemble, Grant held, Line line,

@@ -22,7 +22,15 @@ import java.util.function.Consumer;
  * <p>Every choice — which fault, which server or client, how long it lasts, how long the quiet
  * between faults is — comes from one {@link Random} seeded by the caller, so a failing run can be
  * replayed with its seed (the interleaving with the clients' own work still varies). Each fault
- * is applied, held, and healed before the next one. The log has a line when a fault begins and
+ * is applied, held, and healed before the next one.
+ *
+ * <p><b>Every kind happens.</b> With {@link Builder#atLeast(int) atLeast(n)} the first {@code n}
+ * rounds of the schedule each inject every kind the run asks for once, in a seeded random order;
+ * after that each fault is drawn at random from those kinds. {@link #runFor} keeps injecting past
+ * its duration until every kind has happened {@code n} times (up to {@link #runFor(Duration,
+ * Duration) a limit}), and the {@link Report} says which kinds fell short, so a run that did not
+ * exercise a fault cannot pass for one that survived it. The rounds are built from whatever
+ * {@link Fault} values the run is given, so a new kind joins them without a change here. The log has a line when a fault begins and
  * one ({@code healed <fault> after <seconds>}) once its heal has returned, so a step that hangs is
  * the one without the second line. {@link #stop()} heals whatever is in effect, brings every
  * server back and returns what was injected.
@@ -55,18 +63,56 @@ public final class Nemesis implements AutoCloseable {
         /** Freeze one client's traffic for longer than its session timeout, then release it. */
         PAUSE_CLIENT,
         /** Make the servers expire one client's session. */
-        EXPIRE_SESSION
+        EXPIRE_SESSION,
+        /**
+         * SIGSTOP one {@link ClientProcess} — its whole JVM freezes — for the client pause length
+         * (longer than its session timeout), then SIGCONT: it wakes believing what it believed.
+         */
+        PAUSE_PROCESS,
+        /** SIGKILL one {@link ClientProcess}, and start a fresh one after the fault length. */
+        KILL_PROCESS
     }
 
-    /** What a run injected: counts by fault and the log of each, with times since the start. */
-    public record Report(long seed, Map<Fault, Integer> counts, List<String> log) {
+    /**
+     * What a run injected: counts by fault and the log of each, with times since the start.
+     *
+     * @param seed the schedule's seed, to replay the run
+     * @param counts how many times each kind was injected; a kind never injected is absent
+     * @param log the nemesis's log lines ({@code t+<seconds>s ...}), oldest first
+     * @param asked the kinds the run drew from: those asked for that this ensemble and these clients allow
+     * @param minimum how many times each kind in {@code asked} was guaranteed ({@link Builder#atLeast(int)})
+     */
+    public record Report(long seed, Map<Fault, Integer> counts, List<String> log, List<Fault> asked, int minimum) {
+        /**
+         * How many faults the run injected, of every kind.
+         *
+         * @return the sum of {@link #counts()}
+         */
         public int total() {
             return counts.values().stream().mapToInt(Integer::intValue).sum();
         }
 
+        /**
+         * The kinds the run drew from that happened fewer than {@code minimum} times: a test
+         * asserts this is empty so that it cannot pass without the faults it meant to survive.
+         *
+         * @return each such kind with how many times it did happen (0 included); empty when
+         *     every kind met the guarantee, and always with {@code minimum} 0
+         */
+        public Map<Fault, Integer> shortfall() {
+            Map<Fault, Integer> out = new EnumMap<>(Fault.class);
+            for (Fault f : asked) {
+                int n = counts.getOrDefault(f, 0);
+                if (n < minimum) {
+                    out.put(f, n);
+                }
+            }
+            return out;
+        }
+
         @Override
         public String toString() {
-            return "seed " + seed + ", " + total() + " faults " + counts;
+            return "seed " + seed + ", " + total() + " faults " + counts + (minimum > 0 ? ", at least " + minimum + " of each" : "");
         }
     }
 
@@ -76,11 +122,17 @@ public final class Nemesis implements AutoCloseable {
     private final List<Fault> faults;
     private final List<ClientLink> links;
     private final List<BatonClient> clients;
+    private final List<ClientProcess> processes;
+    private final java.util.function.ToIntFunction<Random> pickProcess;
     private final Duration minQuiet;
     private final Duration maxQuiet;
     private final Duration minFault;
     private final Duration maxFault;
     private final Duration clientPauseLength;
+    private final int minimum;
+    /** The faults still to inject in the current round of the guaranteed schedule. */
+    private final List<Fault> round = new ArrayList<>();
+    private int rounds;
     private final Consumer<String> out;
     private final java.util.function.IntConsumer onExpiring;
     private final java.util.function.IntConsumer onExpired;
@@ -100,11 +152,14 @@ public final class Nemesis implements AutoCloseable {
         this.random = new Random(b.seed);
         this.links = List.copyOf(b.links);
         this.clients = List.copyOf(b.clients);
+        this.processes = List.copyOf(b.processes);
+        this.pickProcess = b.pickProcess;
         this.minQuiet = b.minQuiet;
         this.maxQuiet = b.maxQuiet;
         this.minFault = b.minFault;
         this.maxFault = b.maxFault;
         this.clientPauseLength = b.clientPauseLength;
+        this.minimum = b.minimum;
         this.out = b.out;
         this.onExpiring = b.onExpiring;
         this.onExpired = b.onExpired;
@@ -128,13 +183,22 @@ public final class Nemesis implements AutoCloseable {
             case PAUSE_SERVER -> quorum && ensemble.mode() == ServerMode.CHILD_PROCESSES;
             case CUT_CLIENT, DELAY_CLIENT, PAUSE_CLIENT -> !links.isEmpty();
             case EXPIRE_SESSION -> !clients.isEmpty();
+            case PAUSE_PROCESS, KILL_PROCESS -> !processes.isEmpty();
         };
     }
 
+    /**
+     * A nemesis for {@code ensemble} whose faults are drawn from {@code seed}.
+     *
+     * @param ensemble the ensemble whose servers the server faults act on
+     * @param seed the seed of the schedule: the same seed draws the same faults
+     * @return a builder
+     */
     public static Builder builder(EmbeddedEnsemble ensemble, long seed) {
         return new Builder(ensemble, seed);
     }
 
+    /** {@return the seed of the schedule (printed when the nemesis starts, to replay a run)} */
     public long seed() {
         return seed;
     }
@@ -154,18 +218,53 @@ public final class Nemesis implements AutoCloseable {
     /**
      * Starts, injects faults for {@code duration} (the caller's workload runs meanwhile on its own
      * threads), then stops and heals. The bounded run of a chaos test.
+     *
+     * @param duration how long to inject faults
+     * @return what was injected
+     * @throws InterruptedException if the calling thread is interrupted while the faults run
      */
     public Report runFor(Duration duration) throws InterruptedException {
+        return runFor(duration, duration.multipliedBy(3).plusMinutes(1));
+    }
+
+    /**
+     * As {@link #runFor(Duration)}, but keeps injecting after {@code duration} until every kind
+     * has happened the {@link Builder#atLeast(int) guaranteed} number of times, for at most
+     * {@code limit} in all (the report's {@link Report#shortfall()} then names what is missing).
+     *
+     * @param duration how long to inject faults whatever the counts
+     * @param limit the longest the run may take, counted from its start; a limit shorter than
+     *     {@code duration} does not cut it short
+     * @return what was injected
+     * @throws IllegalStateException if the nemesis was already started, or a fault step failed
+     *     and ended the schedule early (see {@link #stop()})
+     * @throws InterruptedException if the calling thread is interrupted while the faults run (they
+     *     go on until {@link #stop()} or {@link #close()})
+     */
+    public Report runFor(Duration duration, Duration limit) throws InterruptedException {
         start();
         quiet(duration);
+        long deadline = startNanos + limit.toNanos();
+        while (!stopping && died == null && !minimumMet() && System.nanoTime() - deadline < 0) {
+            quiet(Duration.ofMillis(100));
+        }
         return stop();
+    }
+
+    private boolean minimumMet() {
+        synchronized (counts) {
+            return faults.stream().allMatch(f -> counts.getOrDefault(f, 0) >= minimum);
+        }
     }
 
     /**
      * Stops injecting, heals everything, and reports what was injected.
      *
+     * @return what was injected
      * @throws IllegalStateException after healing, if a fault step failed and ended the schedule
      *     early (a run that quietly stopped injecting would pass for a run that survived faults)
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the fault loop to
+     *     end
      */
     public Report stop() throws InterruptedException {
         stopping = true;
@@ -190,11 +289,11 @@ public final class Nemesis implements AutoCloseable {
             throw new IllegalStateException("the nemesis (seed " + seed + ") stopped injecting early: " + failure, failure);
         }
         synchronized (counts) {
-            return new Report(seed, new EnumMap<>(counts), List.copyOf(log));
+            return new Report(seed, new EnumMap<>(counts), List.copyOf(log), List.copyOf(faults), minimum);
         }
     }
 
-    /** Whether a fault step failed and ended the schedule early ({@link #stop()} then throws). */
+    /** {@return whether a fault step failed and ended the schedule early ({@link #stop()} then throws)} */
     public boolean failed() {
         return died != null;
     }
@@ -212,7 +311,7 @@ public final class Nemesis implements AutoCloseable {
                 if (!quiet(between(minQuiet, maxQuiet))) {
                     break;
                 }
-                Fault fault = faults.get(random.nextInt(faults.size()));
+                Fault fault = next();
                 Duration length = between(minFault, maxFault);
                 long began = System.nanoTime();
                 inject(fault, length);
@@ -292,7 +391,53 @@ public final class Nemesis implements AutoCloseable {
                 SessionKiller.expire(clients.get(c), ensemble.connectString(), Duration.ofSeconds(30));
                 onExpired.accept(c);
             }
+            case PAUSE_PROCESS -> {
+                ClientProcess process = process();
+                say(fault + " " + process.name() + " frozen for " + clientPauseLength);
+                process.pause();
+                hold(clientPauseLength, process::resume);
+            }
+            case KILL_PROCESS -> {
+                ClientProcess process = process();
+                say(fault + " " + process.name() + ", a fresh one after " + length);
+                process.kill();
+                hold(length, () -> restart(process));
+            }
         }
+    }
+
+    /** The client process a process fault hits. */
+    private ClientProcess process() {
+        int p = pickProcess == null ? random.nextInt(processes.size()) : pickProcess.applyAsInt(random);
+        if (p < 0 || p >= processes.size()) {
+            throw new IllegalStateException("the process picker chose " + p + "; there are " + processes.size() + " processes");
+        }
+        return processes.get(p);
+    }
+
+    private static void restart(ClientProcess process) {
+        try {
+            process.restart();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restarting " + process.name(), e);
+        }
+    }
+
+    /**
+     * The next fault: during the first {@code minimum} rounds, the rest of the current round (each
+     * round every kind once, shuffled by the seed); after them, any kind at random.
+     */
+    private Fault next() {
+        if (rounds < minimum || !round.isEmpty()) {
+            if (round.isEmpty()) {
+                round.addAll(faults);
+                java.util.Collections.shuffle(round, random);
+                rounds++;
+            }
+            return round.remove(round.size() - 1);
+        }
+        return faults.get(random.nextInt(faults.size()));
     }
 
     /** Keeps a fault in effect for {@code length} (or until stop), then heals it. */
@@ -335,6 +480,7 @@ public final class Nemesis implements AutoCloseable {
         }
         links.forEach(ClientLink::resume);
         links.forEach(ClientLink::heal);
+        processes.forEach(ClientProcess::resume);
         for (int id = 1; id <= ensemble.size(); id++) {
             ServerRole role = ensemble.role(id);
             if (role == ServerRole.PAUSED) {
@@ -364,11 +510,14 @@ public final class Nemesis implements AutoCloseable {
         private Set<Fault> faults = EnumSet.allOf(Fault.class);
         private final List<ClientLink> links = new ArrayList<>();
         private final List<BatonClient> clients = new ArrayList<>();
+        private final List<ClientProcess> processes = new ArrayList<>();
+        private java.util.function.ToIntFunction<Random> pickProcess;
         private Duration minQuiet = Duration.ofMillis(500);
         private Duration maxQuiet = Duration.ofSeconds(2);
         private Duration minFault = Duration.ofMillis(500);
         private Duration maxFault = Duration.ofSeconds(3);
         private Duration clientPauseLength = Duration.ofSeconds(5);
+        private int minimum;
         private Consumer<String> out = System.out::println;
         private java.util.function.IntConsumer onExpiring = c -> { };
         private java.util.function.IntConsumer onExpired = c -> { };
@@ -378,39 +527,114 @@ public final class Nemesis implements AutoCloseable {
             this.seed = seed;
         }
 
-        /** The kinds of fault to draw from (default: every kind this ensemble and these clients allow). */
+        /**
+         * The kinds of fault to draw from (default: every kind this ensemble and these clients allow).
+         *
+         * @param first a kind of fault
+         * @param more more kinds
+         * @return this builder
+         */
         public Builder faults(Fault first, Fault... more) {
             this.faults = EnumSet.of(first, more);
             return this;
         }
 
-        /** Client connections the client faults act on (one link per client). */
+        /**
+         * Guarantees every kind of fault of the run at least {@code n} times: the first {@code n}
+         * rounds inject each kind once, in a seeded order, and {@link Nemesis#runFor} runs on
+         * until they have. Default 0 (every draw at random).
+         *
+         * @param n how many times each kind must happen at least
+         * @return this builder
+         */
+        public Builder atLeast(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("the guaranteed count per fault kind must not be negative, was " + n);
+            }
+            this.minimum = n;
+            return this;
+        }
+
+        /**
+         * Client connections the client faults act on (one link per client).
+         *
+         * @param clientLinks one link per client, in the clients' order
+         * @return this builder
+         */
         public Builder links(List<ClientLink> clientLinks) {
             links.addAll(clientLinks);
             return this;
         }
 
-        /** Clients whose sessions EXPIRE_SESSION may end. */
+        /**
+         * Clients whose sessions EXPIRE_SESSION may end.
+         *
+         * @param sessionClients the clients, in the order {@link #onExpiring} and {@link #onExpired} number
+         *     them
+         * @return this builder
+         */
         public Builder clients(List<BatonClient> sessionClients) {
             clients.addAll(sessionClients);
             return this;
         }
 
-        /** Quiet time between faults. Default 0.5–2 s. */
+        /**
+         * Client processes that PAUSE_PROCESS freezes and KILL_PROCESS kills and starts again.
+         *
+         * @param clientProcesses the processes
+         * @return this builder
+         */
+        public Builder processes(List<ClientProcess> clientProcesses) {
+            processes.addAll(clientProcesses);
+            return this;
+        }
+
+        /**
+         * Chooses which client process PAUSE_PROCESS or KILL_PROCESS hits: given the nemesis's
+         * seeded {@link Random}, an index into the processes (default: any, uniformly). A lock
+         * test passes one that prefers the current holder, so that a pause lands mid-hold.
+         *
+         * @param picker the choice of process, from the nemesis's random
+         * @return this builder
+         */
+        public Builder pickProcess(java.util.function.ToIntFunction<Random> picker) {
+            this.pickProcess = Objects.requireNonNull(picker, "picker");
+            return this;
+        }
+
+        /**
+         * Quiet time between faults. Default 0.5–2 s.
+         *
+         * @param min the shortest quiet time
+         * @param max the longest quiet time, at least {@code min}
+         * @return this builder
+         */
         public Builder quietBetween(Duration min, Duration max) {
             this.minQuiet = min;
             this.maxQuiet = max;
             return this;
         }
 
-        /** How long a fault lasts. Default 0.5–3 s. */
+        /**
+         * How long a fault lasts. Default 0.5–3 s.
+         *
+         * @param min the shortest fault
+         * @param max the longest fault, at least {@code min}
+         * @return this builder
+         */
         public Builder faultLength(Duration min, Duration max) {
             this.minFault = min;
             this.maxFault = max;
             return this;
         }
 
-        /** How long PAUSE_CLIENT freezes a client: make it longer than the clients' session timeout. Default 5 s. */
+        /**
+         * How long PAUSE_CLIENT freezes a client's traffic and PAUSE_PROCESS a client process: make
+         * it longer than the clients' session timeout. Default 5 s.
+         *
+         * @param length how long the pause lasts
+         * @return this builder
+         */
         public Builder clientPause(Duration length) {
             this.clientPauseLength = length;
             return this;
@@ -421,6 +645,9 @@ public final class Nemesis implements AutoCloseable {
          * delete the session's ephemeral nodes while the kill runs, and other clients can see that
          * and act on it before the kill returns: a history that must count the client's holds as
          * lost no later than anyone could take their place records the loss here.
+         *
+         * @param listener told the client's index
+         * @return this builder
          */
         public Builder onExpiring(java.util.function.IntConsumer listener) {
             this.onExpiring = Objects.requireNonNull(listener, "onExpiring");
@@ -431,18 +658,27 @@ public final class Nemesis implements AutoCloseable {
          * Told the index of a client whose session EXPIRE_SESSION just ended — the servers have
          * committed the end, so whatever it held is gone (including anything granted to it while
          * the kill ran; see {@link #onExpiring}).
+         *
+         * @param listener told the client's index
+         * @return this builder
          */
         public Builder onExpired(java.util.function.IntConsumer listener) {
             this.onExpired = Objects.requireNonNull(listener, "onExpired");
             return this;
         }
 
-        /** Where the fault log goes as it happens (default: standard output). */
+        /**
+         * Where the fault log goes as it happens (default: standard output).
+         *
+         * @param sink where the fault log goes as it happens (default: standard output)
+         * @return this builder
+         */
         public Builder log(Consumer<String> sink) {
             this.out = Objects.requireNonNull(sink, "log");
             return this;
         }
 
+        /** {@return a nemesis with these settings, not yet started} */
         public Nemesis build() {
             return new Nemesis(this);
         }

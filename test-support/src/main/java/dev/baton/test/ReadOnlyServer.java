@@ -43,6 +43,9 @@ public final class ReadOnlyServer {
      * took the session back read-only (ConnectedReadOnly), and waits until the client reports
      * READ_ONLY.
      *
+     * @param client a started client, connected to a writable server; its session and its real
+     *     connection are left as they are
+     * @param timeout how long the client may take to report READ_ONLY
      * @throws IllegalStateException if the client is not connected to a writable server
      *     (CONNECTED or RECONNECTED), or does not report READ_ONLY within {@code timeout}
      */

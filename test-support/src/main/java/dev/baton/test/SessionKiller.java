@@ -29,7 +29,11 @@ public final class SessionKiller {
      * Ends {@code victim}'s session on the ensemble reached by {@code connectString} and returns
      * once the servers have committed its end.
      *
+     * @param victim the handle whose session to end
+     * @param connectString the ensemble's connect string (directly, not through a cut proxy)
+     * @param timeout how long to wait at most
      * @throws IllegalStateException if the ensemble cannot be reached within {@code timeout}
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public static void expire(ZooKeeper victim, String connectString, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(victim, "victim");
@@ -45,8 +49,12 @@ public final class SessionKiller {
      * {@code timeout}) until it has one, and ends that. (A client that has not yet heard that its
      * session ended still reports that session; ending it again changes nothing.)
      *
+     * @param client the client whose current session to end
+     * @param connectString the ensemble's connect string (directly, not through a cut proxy)
+     * @param timeout how long to wait at most, for a session and for its end
      * @throws IllegalStateException if the client has no session within {@code timeout}, or the
      *     ensemble cannot be reached within it
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public static void expire(BatonClient client, String connectString, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(client, "client");
@@ -62,7 +70,15 @@ public final class SessionKiller {
         expire(handle, connectString, timeout);
     }
 
-    /** Ends the session {@code sessionId} (with its password) on the ensemble at {@code connectString}. */
+    /**
+     * Ends the session {@code sessionId} (with its password) on the ensemble at {@code connectString}.
+     *
+     * @param sessionId the session's id
+     * @param password the session's password
+     * @param connectString the ensemble's connect string (directly, not through a cut proxy)
+     * @param timeout how long to wait at most
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public static void expire(long sessionId, byte[] password, String connectString, Duration timeout)
         throws InterruptedException {
         Objects.requireNonNull(connectString, "connectString");

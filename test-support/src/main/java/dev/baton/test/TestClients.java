@@ -11,7 +11,12 @@ public final class TestClients {
     private TestClients() {
     }
 
-    /** Builds, starts and waits for the connection; the caller closes the client. */
+    /**
+     * Builds, starts and waits for the connection; the caller closes the client.
+     *
+     * @param builder a client's settings
+     * @return the client, connected
+     */
     public static BatonClient started(BatonClient.Builder builder) {
         BatonClient client = builder.build();
         client.start();
@@ -28,7 +33,12 @@ public final class TestClients {
         return client;
     }
 
-    /** A started, connected client of {@code connectString} with a {@code sessionTimeout} session. */
+    /**
+     * {@return a started, connected client of {@code connectString} with a {@code sessionTimeout} session}
+     *
+     * @param connectString the ensemble's connect string
+     * @param sessionTimeout the session timeout to ask for
+     */
     public static BatonClient started(String connectString, Duration sessionTimeout) {
         return started(BatonClient.builder().connectString(connectString).sessionTimeout(sessionTimeout));
     }

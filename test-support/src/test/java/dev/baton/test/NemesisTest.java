@@ -69,6 +69,40 @@ class NemesisTest {
     }
 
     @Test
+    void everyKindAskedForHappensTheGuaranteedNumberOfTimes() throws Exception {
+        try (ClientLink link = ClientLink.to(ensemble);
+             BatonClient client = TestClients.started(link.connectString(), Duration.ofSeconds(10));
+             Nemesis nemesis = Nemesis.builder(ensemble, 7).links(List.of(link)).clients(List.of(client))
+                 .faults(Nemesis.Fault.RESTART_SERVER, Nemesis.Fault.CUT_CLIENT, Nemesis.Fault.DELAY_CLIENT,
+                     Nemesis.Fault.EXPIRE_SESSION)
+                 .atLeast(2)
+                 .quietBetween(Duration.ofMillis(10), Duration.ofMillis(20))
+                 .faultLength(Duration.ofMillis(50), Duration.ofMillis(100))
+                 .build()) {
+            // a duration far too short for eight faults: the run goes on until each kind happened twice
+            Nemesis.Report report = nemesis.runFor(Duration.ofMillis(100));
+            assertThat(report.shortfall()).as("kinds short of 2 in %s", report).isEmpty();
+            assertThat(report.counts()).containsOnlyKeys(Nemesis.Fault.RESTART_SERVER, Nemesis.Fault.CUT_CLIENT,
+                Nemesis.Fault.DELAY_CLIENT, Nemesis.Fault.EXPIRE_SESSION);
+            assertThat(report.counts().values()).allMatch(n -> n >= 2);
+        }
+    }
+
+    @Test
+    void aRunCutShortByItsLimitNamesTheKindsThatDidNotHappenEnough() throws Exception {
+        try (ClientLink link = ClientLink.to(ensemble);
+             Nemesis nemesis = Nemesis.builder(ensemble, 7).links(List.of(link))
+                 .faults(Nemesis.Fault.CUT_CLIENT, Nemesis.Fault.DELAY_CLIENT)
+                 .atLeast(50)
+                 .quietBetween(Duration.ofMillis(100), Duration.ofMillis(100))
+                 .faultLength(Duration.ofMillis(100), Duration.ofMillis(100))
+                 .build()) {
+            Nemesis.Report report = nemesis.runFor(Duration.ofMillis(100), Duration.ofSeconds(1));
+            assertThat(report.shortfall()).containsOnlyKeys(Nemesis.Fault.CUT_CLIENT, Nemesis.Fault.DELAY_CLIENT);
+        }
+    }
+
+    @Test
     void refusesAScheduleWithNothingItCanInject() {
         assertThatThrownBy(() -> Nemesis.builder(ensemble, 1).faults(Nemesis.Fault.CUT_CLIENT).build())
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("can be injected here");

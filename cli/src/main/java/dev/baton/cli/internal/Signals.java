@@ -19,7 +19,13 @@ public final class Signals {
     private Signals() {
     }
 
-    /** From now on, those signals go to {@code target} (by name: "INT", "TERM", "HUP") instead of ending the JVM. */
+    /**
+     * From now on, those signals go to {@code target} instead of ending the JVM. The handlers are
+     * installed on the first call; later calls only change the target.
+     *
+     * @param target called, on a thread the JDK starts for each signal, with the signal's name:
+     *     {@code "INT"}, {@code "TERM"} or {@code "HUP"}; {@code null} makes the signals do nothing
+     */
     public static synchronized void forwardTo(Consumer<String> target) {
         TARGET.set(target);
         if (installed) {

@@ -1,6 +1,7 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -13,25 +14,44 @@ public final class ChildrenCache implements AutoCloseable {
     private final TreeCache tree;
     private final String path;
 
+    /**
+     * A cache of the children of the node at {@code path}.
+     *
+     * @param client the client to read and watch with
+     * @param path the parent node's path
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid path
+     */
     public ChildrenCache(BatonClient client, String path) {
-        this.tree = TreeCache.builder(client, path).maxDepth(1).build();
+        this.tree = TreeCache.builder(client, ZPaths.validateBasePath("ChildrenCache", path)).maxDepth(1).build();
         this.path = path;
     }
 
+    /** Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load. */
     public void start() {
         tree.start();
     }
 
+    /**
+     * Waits for the first load.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the first load is done
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
         return tree.awaitInitialized(timeout);
     }
 
-    /** The children as last seen, by name, in name order. */
+    /** {@return the children as last seen, by name, in name order} */
     public Map<String, ChildData> children() {
         return tree.children(path);
     }
 
-    /** Hears ADDED, UPDATED and REMOVED for children, and INITIALIZED. */
+    /**
+     * Hears ADDED, UPDATED and REMOVED for children, and INITIALIZED.
+     *
+     * @param listener the listener to add
+     */
     public void addListener(CacheListener listener) {
         Objects.requireNonNull(listener, "listener");
         tree.addListener(event -> {

@@ -1,6 +1,7 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -12,24 +13,43 @@ import java.util.Optional;
 public final class NodeCache implements AutoCloseable {
     private final TreeCache tree;
 
+    /**
+     * A cache of the node at {@code path}.
+     *
+     * @param client the client to read and watch with
+     * @param path the node's path
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid path
+     */
     public NodeCache(BatonClient client, String path) {
-        this.tree = TreeCache.builder(client, path).maxDepth(0).build();
+        this.tree = TreeCache.builder(client, ZPaths.validateBasePath("NodeCache", path)).maxDepth(0).build();
     }
 
+    /** Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load. */
     public void start() {
         tree.start();
     }
 
+    /**
+     * Waits for the first load.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the first load is done
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
         return tree.awaitInitialized(timeout);
     }
 
-    /** The node as last seen, or empty if it does not exist. */
+    /** {@return the node as last seen, or empty if it does not exist} */
     public Optional<ChildData> current() {
         return tree.get(tree.root());
     }
 
-    /** Hears ADDED (the node was created), UPDATED, REMOVED, and INITIALIZED. */
+    /**
+     * Hears ADDED (the node was created), UPDATED, REMOVED, and INITIALIZED.
+     *
+     * @param listener the listener to add
+     */
     public void addListener(CacheListener listener) {
         tree.addListener(listener);
     }

@@ -89,13 +89,20 @@ public final class TreeCache implements AutoCloseable {
         this.listenerExecutor = builder.executor == null ? client.eventExecutor() : new SerialExecutor(builder.executor);
     }
 
-    /** A cache of the subtree at {@code path} (the node itself and all its descendants by default). */
+    /**
+     * {@return a cache of the subtree at {@code path} (the node itself and all its descendants by default)}
+     *
+     * @param client the client to read and watch with
+     * @param path the subtree's root
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid path
+     */
     public static Builder builder(BatonClient client, String path) {
         return new Builder(client, path);
     }
 
     /**
      * Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load.
+     * Needs no connection: without one the cache stays empty and loads when the client connects.
      *
      * @throws ClientClosedException if the client is closed (the cache could never load)
      */
@@ -114,25 +121,49 @@ public final class TreeCache implements AutoCloseable {
         enqueue(this::resync);
     }
 
-    /** Waits for the first full load; returns false if {@code timeout} passed first. */
+    /**
+     * Waits for the first full load; returns false if {@code timeout} passed first.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the first load is done
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
         return initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Adds a listener, told of every later change.
+     *
+     * @param listener the listener to add
+     */
     public void addListener(CacheListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener the listener to remove
+     */
     public void removeListener(CacheListener listener) {
         listeners.remove(listener);
     }
 
-    /** The cached node at {@code path}, if any. */
+    /**
+     * {@return the cached node at {@code path}, if any}
+     *
+     * @param path a path in the subtree
+     */
     public synchronized Optional<ChildData> get(String path) {
         return Optional.ofNullable(nodes.get(path));
     }
 
-    /** The cached children of {@code path}, by name, in name order. */
+    /**
+     * {@return the cached children of {@code path}, by name, in name order}
+     *
+     * @param path a path in the subtree
+     */
     public synchronized Map<String, ChildData> children(String path) {
         Map<String, ChildData> children = new LinkedHashMap<>();
         String prefix = path.equals("/") ? "/" : path + "/";
@@ -147,12 +178,12 @@ public final class TreeCache implements AutoCloseable {
         return children;
     }
 
-    /** Every cached node, by path. */
+    /** {@return every cached node, by path} */
     public synchronized Map<String, ChildData> snapshot() {
         return new LinkedHashMap<>(nodes);
     }
 
-    /** The cached subtree's root path. */
+    /** {@return the cached subtree's root path} */
     public String root() {
         return root;
     }
@@ -360,10 +391,15 @@ public final class TreeCache implements AutoCloseable {
 
         private Builder(BatonClient client, String root) {
             this.client = Objects.requireNonNull(client, "client");
-            this.root = Paths.validate("cache", root, false);
+            this.root = Paths.validateRecipe("TreeCache", root, true);
         }
 
-        /** How deep below the root to cache: 0 the root alone, 1 its children too, ... Default: everything. */
+        /**
+         * How deep below the root to cache: 0 the root alone, 1 its children too, ... Default: everything.
+         *
+         * @param depth how deep below the root to cache: 0 the root alone, 1 its children too, and so on
+         * @return this builder
+         */
         public Builder maxDepth(int depth) {
             if (depth < 0) {
                 throw new IllegalArgumentException("maxDepth must be 0 or more, was " + depth);
@@ -372,18 +408,29 @@ public final class TreeCache implements AutoCloseable {
             return this;
         }
 
-        /** Whether to keep node data (default) or only stats. */
+        /**
+         * Whether to keep node data (default) or only stats.
+         *
+         * @param keep whether to keep node data (default) or only stats
+         * @return this builder
+         */
         public Builder cacheData(boolean keep) {
             this.cacheData = keep;
             return this;
         }
 
-        /** Where listeners run (in order, one at a time). Default: the client's event executor. */
+        /**
+         * Where listeners run (in order, one at a time). Default: the client's event executor.
+         *
+         * @param listenerExecutor where listeners run (in order, one at a time)
+         * @return this builder
+         */
         public Builder executor(Executor listenerExecutor) {
             this.executor = Objects.requireNonNull(listenerExecutor, "executor");
             return this;
         }
 
+        /** {@return a cache with these settings, not yet started} */
         public TreeCache build() {
             return new TreeCache(this);
         }

@@ -33,6 +33,13 @@ public final class Acquisitions {
      * {@code source} mapped by {@code fn} (a null value stays null), where cancelling the result
      * cancels {@code source}, and a value that arrives after the result was cancelled is handed
      * to {@code orphan} so that what it grants is given back. For a side-effect-free {@code fn}.
+     *
+     * @param <T> what {@code source} completes with
+     * @param <R> what the result completes with
+     * @param source the acquisition
+     * @param fn maps its value
+     * @param orphan gives back a value that arrives after the result was cancelled
+     * @return the mapped future
      */
     public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan) {
         return map(source, fn, orphan, mapped -> { });
@@ -41,6 +48,14 @@ public final class Acquisitions {
     /**
      * {@link #map(CompletableFuture, Function, Consumer)} for an {@code fn} whose result must be
      * undone as a whole ({@code mappedOrphan}) when the result was cancelled while it was being made.
+     *
+     * @param <T> what {@code source} completes with
+     * @param <R> what the result completes with
+     * @param source the acquisition
+     * @param fn maps its value
+     * @param orphan gives back a value that arrives after the result was cancelled
+     * @param mappedOrphan gives back a mapped value made while the result was being cancelled
+     * @return the mapped future
      */
     public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan,
                                                   Consumer<R> mappedOrphan) {
@@ -82,6 +97,13 @@ public final class Acquisitions {
     /**
      * Waits for a future the caller started; an interrupt cancels it (so nothing of it is left)
      * and is rethrown. A value that arrived anyway is given to {@code orphan}.
+     *
+     * @param <T> what {@code future} completes with
+     * @param future the acquisition the caller started
+     * @param orphan gives back a value that arrived after an interrupt
+     * @return the future's value
+     * @throws InterruptedException if the calling thread is interrupted while it waits (the future is
+     *     cancelled)
      */
     public static <T> T await(CompletableFuture<T> future, Consumer<T> orphan) throws InterruptedException {
         try {
@@ -106,6 +128,10 @@ public final class Acquisitions {
      * connected), without being interruptible (the interrupt is kept). Failures that only mean
      * "the node goes later or went with the session" are logged: the guaranteed delete finishes
      * in the background.
+     *
+     * @param delete the release's delete
+     * @param wait whether to wait for it (the client is connected)
+     * @param what the released grant, for the log
      */
     public static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
         if (!wait) {
@@ -135,7 +161,13 @@ public final class Acquisitions {
         }
     }
 
-    /** {@code timeout}, checked for a timed acquisition: not null, not negative ({@link Duration#ZERO}: look once). */
+    /**
+     * {@code timeout}, checked for a timed acquisition: not null, not negative ({@link Duration#ZERO}: look
+     * once).
+     *
+     * @param timeout the timeout given
+     * @return {@code timeout}
+     */
     public static Duration checkTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative()) {
@@ -144,14 +176,23 @@ public final class Acquisitions {
         return timeout;
     }
 
-    /** Failures after which a node is deleted in the background, or is gone with its session. */
+    /**
+     * Failures after which a node is deleted in the background, or is gone with its session.
+     *
+     * @param cause a failure
+     * @return whether {@code cause} means the node is deleted in the background, or went with its session
+     */
     public static boolean isConnectionTrouble(Throwable cause) {
         return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
             || cause instanceof SessionMovedException || cause instanceof SessionExpiredException
             || cause instanceof ClientClosedException;
     }
 
-    /** The failure inside {@link CompletionException}s and {@link ExecutionException}s. */
+    /**
+     * {@return the failure inside {@link CompletionException}s and {@link ExecutionException}s}
+     *
+     * @param t a failure, maybe wrapped
+     */
     public static Throwable unwrap(Throwable t) {
         Throwable cause = t;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
@@ -160,7 +201,12 @@ public final class Acquisitions {
         return cause;
     }
 
-    /** {@code t}, unwrapped, as an unchecked exception to throw (an {@link Error} is thrown at once). */
+    /**
+     * {@code t}, unwrapped, as an unchecked exception to throw (an {@link Error} is thrown at once).
+     *
+     * @param t a failure, maybe wrapped
+     * @return never returns normally: {@code throw rethrow(t)} tells the compiler so
+     */
     public static RuntimeException rethrow(Throwable t) {
         Throwable cause = unwrap(t);
         if (cause instanceof RuntimeException r) {

@@ -14,7 +14,12 @@ public final class Contenders {
     private Contenders() {
     }
 
-    /** The children of a recipe's folder that belong to it, lowest sequence first. */
+    /**
+     * {@return the children of a recipe's folder that belong to it, lowest sequence first}
+     *
+     * @param children the names in the folder
+     * @param markers the recipe's markers
+     */
     public static List<String> inOrder(List<String> children, Set<String> markers) {
         List<String> mine = new ArrayList<>();
         for (String child : children) {
@@ -26,7 +31,12 @@ public final class Contenders {
         return mine;
     }
 
-    /** The sequence number of {@code name} (the digits after its marker), or -1 if it has none. */
+    /**
+     * {@return the sequence number of {@code name} (the digits after its marker), or -1 if it has none}
+     *
+     * @param name a node's name
+     * @param markers the recipe's markers
+     */
     public static long sequence(String name, Set<String> markers) {
         String marker = markerOf(name, markers);
         if (marker == null) {
@@ -41,8 +51,11 @@ public final class Contenders {
     }
 
     /**
-     * The marker {@code name} carries (its last occurrence wins), or null. An empty marker never
+     * {@return the marker {@code name} carries (its last occurrence wins), or null} An empty marker never
      * matches: it only names nodes (see {@link Contention#of}) and cannot say where a sequence starts.
+     *
+     * @param name a node's name
+     * @param markers the recipe's markers
      */
     public static String markerOf(String name, Set<String> markers) {
         String found = null;

@@ -56,29 +56,36 @@ public final class Contention {
                        boolean sessionProtection) {
         this.client = Objects.requireNonNull(client, "client");
         this.ops = WakeUps.repliesInPlace(client);
-        this.dir = Paths.validate("contention", dir, false);
+        this.dir = Paths.validateRecipe("Contention", dir, false);
         this.marker = Objects.requireNonNull(marker, "marker");
         this.markers = Set.copyOf(markers);
         this.rule = Objects.requireNonNull(rule, "rule");
         this.sessionProtection = sessionProtection;
         this.lateWatches = new LateWatches(client.asyncExecutor());
-        if (dir.equals("/")) {
-            throw new IllegalArgumentException("a recipe needs its own folder, not the root");
-        }
     }
 
     /**
-     * An engine for nodes named {@code <protection><marker><sequence>} in {@code dir}, ordered and
-     * judged by {@code rule}. An empty marker names nodes {@code <protection><sequence>} (the
+     * {@return an engine for nodes named {@code <protection><marker><sequence>} in {@code dir}, ordered and
+     * judged by {@code rule}} An empty marker names nodes {@code <protection><sequence>} (the
      * ZooKeeper recipes' {@code x-<sessionId>-<sequence>}); such an engine needs
      * {@code withMarkers(Set.of("", "-"))} to find its nodes, sorted by the digits after the last
      * {@code '-'}.
+     *
+     * @param client the client whose session the nodes belong to
+     * @param dir the recipe's folder
+     * @param marker what names this engine's nodes, such as {@code "lock-"}
+     * @param rule decides, from the sorted line, whether a contender holds or whom it waits for
      */
     public static Contention of(BatonClient client, String dir, String marker, ContentionRule rule) {
         return new Contention(client, dir, marker, Set.of(marker), rule, false);
     }
 
-    /** The same engine, counting nodes with any of {@code allMarkers} as contenders (read/write locks). */
+    /**
+     * {@return the same engine, counting nodes with any of {@code allMarkers} as contenders (read/write
+     * locks)}
+     *
+     * @param allMarkers every marker of the recipe's nodes
+     */
     public Contention withMarkers(Set<String> allMarkers) {
         if (!allMarkers.contains(marker)) {
             throw new IllegalArgumentException("markers " + allMarkers + " must include this engine's marker '" + marker + "'");
@@ -91,20 +98,28 @@ public final class Contention {
      * recipes' protection) instead of {@code _c_<uuid>-<marker><sequence>}. Each node's data then
      * starts with its create's mark ({@link dev.baton.framework.CreateBuilder#withSessionProtection()}),
      * so that two engines of one client in one folder never take each other's node.
+     *
+     * @return the same engine, with session protection
      */
     public Contention withSessionProtection() {
         return new Contention(client, dir, marker, markers, rule, true);
     }
 
-    /** The same engine with another rule (a read lock and a write lock share a folder). */
+    /**
+     * {@return the same engine with another rule (a read lock and a write lock share a folder)}
+     *
+     * @param otherRule the rule of the other kind of contender
+     */
     public Contention withRule(ContentionRule otherRule) {
         return new Contention(client, dir, marker, markers, otherRule, sessionProtection);
     }
 
+    /** {@return the client whose session the nodes belong to} */
     public BatonClient client() {
         return client;
     }
 
+    /** {@return the recipe's folder} */
     public String dir() {
         return dir;
     }
@@ -149,6 +164,11 @@ public final class Contention {
      * Blocking {@link #acquire}: returns the held ticket, or null on timeout. The calling thread
      * runs the attempt itself (see the class comment). An interrupt abandons the attempt (its
      * node is deleted) and is rethrown.
+     *
+     * @param data the contender node's data
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the held ticket, or null on timeout
+     * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
@@ -160,24 +180,41 @@ public final class Contention {
      * first moment; when the attempt had to wait, through the watch the engine already set on its
      * own node (no request of its own, see {@link Holding}). Cancelling the future abandons the
      * attempt, or gives back a hold that arrived meanwhile.
+     *
+     * @param data the contender node's data
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the hold, or null on timeout
      */
     public CompletableFuture<TicketHold> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
         return AttemptRunners.async(this, data, timeout, this::holdOf, TicketHold::stopMonitoring);
     }
 
-    /** Blocking {@link #acquireHold}: the hold, or null on timeout. An interrupt leaves nothing behind and is rethrown. */
+    /**
+     * Blocking {@link #acquireHold}: the hold, or null on timeout. An interrupt leaves nothing behind and is
+     * rethrown.
+     *
+     * @param data the contender node's data
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the hold, or null on timeout
+     * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
+     */
     public TicketHold acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
         return AttemptRunners.blocking(this, data, timeout, this::holdOf, TicketHold::delete);
     }
 
-    /** Gives the place up: deletes the ticket's node, in the background if the connection is down. */
+    /**
+     * Gives the place up: deletes the ticket's node, in the background if the connection is down.
+     *
+     * @param ticket the place to give up
+     * @return completes when the node is deleted
+     */
     public CompletableFuture<Void> release(Ticket ticket) {
         return client.delete().quietly().guaranteed().forPathAsync(ticket.path());
     }
 
-    /** The contenders' node names in line order, first holder first. */
+    /** {@return the contenders' node names in line order, first holder first} */
     public CompletableFuture<List<String>> contenders() {
         return client.getChildren().forPathAsync(dir)
             .thenApply(children -> Contenders.inOrder(children, markers))
@@ -189,7 +226,12 @@ public final class Contention {
             });
     }
 
-    /** What the rule says for {@code ticket} given the line right now (for inspection and tests). */
+    /**
+     * {@return what the rule says for {@code ticket} given the line right now (for inspection and tests)}
+     *
+     * @param ordered the contenders' names, in line order
+     * @param ticket a ticket of this engine
+     */
     public Decision decide(List<String> ordered, Ticket ticket) {
         int mine = ordered.indexOf(ticket.name());
         if (mine < 0) {
@@ -214,7 +256,13 @@ public final class Contention {
         return TicketHold.granted(this, granted.ticket(), granted.watch(), lateWatches);
     }
 
-    /** Thrown by recipes built on the engine when an acquisition failed for a reason other than time. */
+    /**
+     * Thrown by recipes built on the engine when an acquisition failed for a reason other than time.
+     *
+     * @param what the recipe and what it tried
+     * @param cause the failure underneath
+     * @return the exception to throw: {@code cause} itself when it is already a {@link BatonException}
+     */
     public static BatonException failure(String what, Throwable cause) {
         return new BatonException(what + ": " + cause.getMessage(), cause);
     }

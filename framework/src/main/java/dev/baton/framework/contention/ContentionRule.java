@@ -16,12 +16,13 @@ public interface ContentionRule {
     /**
      * @param ordered contenders' node names, by sequence number (lowest first)
      * @param mine index of my node in {@code ordered}
+     * @return whether the contender at {@code mine} holds, and if not, whom it waits for
      */
     Decision decide(List<String> ordered, int mine);
 
     /**
-     * One holder at a time, first come first served: the first node holds, every other waits for
-     * the node just before it (a chain, so one release wakes one waiter). The lock of mutexes,
+     * {@return one holder at a time, first come first served: the first node holds, every other waits for
+     * the node just before it (a chain, so one release wakes one waiter)} The lock of mutexes,
      * leader latches and selectors.
      */
     static ContentionRule mutex() {

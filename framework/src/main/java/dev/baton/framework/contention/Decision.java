@@ -15,6 +15,13 @@ import java.util.Objects;
 public record Decision(boolean holds, String watch, boolean holdsWhenWatchedGoes) {
     private static final Decision HOLD = new Decision(true, null, false);
 
+    /**
+     * Checks the components: a holder watches nothing, a waiter watches a node.
+     *
+     * @param holds whether the contender holds now
+     * @param watch the node to wait for when not holding; null when holding
+     * @param holdsWhenWatchedGoes whether the deletion of {@code watch} alone makes the contender a holder
+     */
     public Decision {
         if (holds && watch != null) {
             throw new IllegalArgumentException("a holder watches nothing, but watch was " + watch);
@@ -24,12 +31,18 @@ public record Decision(boolean holds, String watch, boolean holdsWhenWatchedGoes
         }
     }
 
-    /** The contender holds. */
+    /** {@return the contender holds} */
     public static Decision hold() {
         return HOLD;
     }
 
-    /** The contender waits for {@code node} to go; {@code holdsWhenGone} as in {@link #holdsWhenWatchedGoes()}. */
+    /**
+     * {@return the contender waits for {@code node} to go; {@code holdsWhenGone} as in {@link
+     * #holdsWhenWatchedGoes()}}
+     *
+     * @param node the node (name, not path) to wait for
+     * @param holdsWhenGone whether its deletion alone makes the contender a holder
+     */
     public static Decision waitFor(String node, boolean holdsWhenGone) {
         return new Decision(false, node, holdsWhenGone);
     }

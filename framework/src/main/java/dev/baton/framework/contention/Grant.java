@@ -35,19 +35,24 @@ public abstract class Grant implements AutoCloseable {
         this.onRelease = Objects.requireNonNull(onRelease, "onRelease");
     }
 
-    /** The hold this handle rests on. */
+    /** {@return the hold this handle rests on} */
     protected final Hold hold() {
         return hold;
     }
 
-    /** The exception a release of a lost grant throws; recipes override it to name their kind of grant. */
+    /**
+     * {@return the exception a release of a lost grant throws; recipes override it to name their kind of
+     * grant}
+     *
+     * @param message what was lost, and why
+     */
     protected OwnershipLostException newLostException(String message) {
         return new OwnershipLostException(message);
     }
 
     /**
-     * The fencing token: the creation zxid of the node this grant rests on, larger than that of
-     * every earlier holder of the same lock. Pass it with every write to a resource the lock
+     * {@return the fencing token: the creation zxid of the node this grant rests on, larger than that of
+     * every earlier holder of the same lock} Pass it with every write to a resource the lock
      * protects; the resource remembers the largest token it saw and rejects smaller ones.
      */
     public long fencingToken() {
@@ -55,14 +60,14 @@ public abstract class Grant implements AutoCloseable {
     }
 
     /**
-     * Whether the grant can still be trusted right now: not released, its session alive, its
-     * node in place, and the connection state not a loss under the client's error policy.
+     * {@return whether the grant can still be trusted right now: not released, its session alive, its
+     * node in place, and the connection state not a loss under the client's error policy}
      */
     public boolean isValid() {
         return state() == State.HELD && hold.isValid();
     }
 
-    /** Why the grant was lost, if it was. */
+    /** {@return why the grant was lost, if it was} */
     public Optional<String> lossReason() {
         return hold.lossReason();
     }
@@ -70,6 +75,8 @@ public abstract class Grant implements AutoCloseable {
     /**
      * Runs {@code callback} once when the grant is lost (at once if it already is), on the
      * client's event executor: keep it short and do not block in it. Not run after a release.
+     *
+     * @param callback what to run
      */
     public void onLost(Runnable callback) {
         hold.onLost(Objects.requireNonNull(callback, "callback"));
@@ -80,6 +87,7 @@ public abstract class Grant implements AutoCloseable {
      * commits only while the grant holds — the server decides, not a local flag. The transaction
      * must come from the client (and namespace) the lock was made with.
      *
+     * @param transaction a transaction of the lock's client
      * @return {@code transaction}, for chaining
      * @throws IllegalStateException if the grant was released
      */
@@ -91,7 +99,7 @@ public abstract class Grant implements AutoCloseable {
         return hold.guard(transaction);
     }
 
-    /** Paths of the node(s) the grant rests on. */
+    /** {@return paths of the node(s) the grant rests on} */
     public List<String> nodePaths() {
         return hold.nodes();
     }
@@ -115,6 +123,8 @@ public abstract class Grant implements AutoCloseable {
     /**
      * {@link #release()} without waiting: completes when the node is deleted, or exceptionally
      * with {@link OwnershipLostException} if the grant was lost before.
+     *
+     * @return completes when the node is deleted, or with the failure
      */
     public CompletableFuture<Void> releaseAsync() {
         Returned returned = giveBack();

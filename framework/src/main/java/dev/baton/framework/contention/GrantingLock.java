@@ -58,6 +58,9 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
     /**
      * Starts one acquisition: completes with the hold, or null when {@code timeout} passes first
      * (null timeout: no limit; zero: look once). Cancelling it abandons the attempt, leaving nothing.
+     *
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the hold, or null on timeout
      */
     protected abstract CompletableFuture<Hold> acquireHold(Duration timeout);
 
@@ -65,12 +68,23 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * {@link #acquireHold}, waited for on the calling thread: the hold, or null on timeout. An
      * interrupt leaves nothing behind and is rethrown. Locks whose engine can run the attempt on
      * the waiting thread itself override it (fewer thread hand-offs).
+     *
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the hold, or null on timeout
+     * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
+     *     behind)
      */
     protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
         return Acquisitions.await(acquireHold(timeout), Hold::delete);
     }
 
-    /** Makes the recipe's lease for {@code hold}; {@code onRelease} must be passed on to the {@link Grant}. */
+    /**
+     * Makes the recipe's lease for {@code hold}; {@code onRelease} must be passed on to the {@link Grant}.
+     *
+     * @param hold the hold the lease rests on
+     * @param onRelease what the lock does when the lease is released
+     * @return the recipe's lease
+     */
     protected abstract L newLease(Hold hold, Consumer<Grant> onRelease);
 
     /**
@@ -118,9 +132,19 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
         return !leases.isEmpty();
     }
 
-    /** Whether the calling thread holds the lock through the thread-bound API of this object. */
+    /** {@return whether the calling thread holds the lock through the thread-bound API of this object} */
     public final boolean isHeldByCurrentThread() {
         return owners.containsKey(Thread.currentThread());
+    }
+
+    /**
+     * Curator's name for {@link #isHeldByCurrentThread()}: whether the calling thread holds the
+     * lock through {@link #acquire()} (a lease from {@link #acquireLease()} belongs to no thread).
+     *
+     * @return what {@link #isHeldByCurrentThread()} returns
+     */
+    public final boolean isOwnedByCurrentThread() {
+        return isHeldByCurrentThread();
     }
 
     /**
@@ -137,7 +161,13 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
             .orElseThrow(() -> new IllegalStateException(subject + " is not held through this object, so it has no fencing token"));
     }
 
-    /** Waits until the lock is held and returns the hold as a handle any thread may release. */
+    /**
+     * Waits until the lock is held and returns the hold as a handle any thread may release.
+     *
+     * @return the lease
+     * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
+     *     behind)
+     */
     public final L acquireLease() throws InterruptedException {
         beforeBlocking();
         return leaseOrNull(acquireHoldBlocking(null));
@@ -147,7 +177,10 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * Waits up to {@code timeout} for the lock. {@link Duration#ZERO} tries once: it succeeds if
      * the lock is free now.
      *
+     * @param timeout how long to wait at most
      * @return the lease, or null on timeout (nothing of the attempt is left on the servers)
+     * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
+     *     behind)
      */
     public final L acquireLease(Duration timeout) throws InterruptedException {
         beforeBlocking();
@@ -157,28 +190,40 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
     /**
      * Acquires without blocking a thread: the future completes (on the client's async executor)
      * when the lock is held. Cancelling it abandons the attempt and deletes its node.
+     *
+     * @return the lease, once the lock is held
      */
     public final CompletableFuture<L> acquireAsync() {
         return leaseOf(acquireHold(null));
     }
 
-    /** {@link #acquireAsync()} with a timeout: completes with null when it passes first. */
+    /**
+     * {@link #acquireAsync()} with a timeout: completes with null when it passes first.
+     *
+     * @param timeout how long to wait at most
+     * @return the lease, or null on timeout
+     */
     public final CompletableFuture<L> acquireAsync(Duration timeout) {
         return leaseOf(acquireHold(Acquisitions.checkTimeout(timeout)));
     }
 
-    /** What this lock is, with its path(s): the {@code description} it was made with. */
+    /** {@return what this lock is, with its path(s): the {@code description} it was made with} */
     protected final String description() {
         return description;
     }
 
-    /** The lease of the calling thread's thread-bound hold, or null. */
+    /** {@return the lease of the calling thread's thread-bound hold, or null} */
     protected final L currentThreadLease() {
         Owned mine = owners.get(Thread.currentThread());
         return mine == null ? null : mine.lease;
     }
 
-    /** Leases of this lock for the holds {@code holds} completes with (cancelling it gives them back). */
+    /**
+     * Leases of this lock for the holds {@code holds} completes with (cancelling it gives them back).
+     *
+     * @param holds an acquisition's holds
+     * @return the leases, as the holds arrive
+     */
     protected final CompletableFuture<L> leaseOf(CompletableFuture<? extends Hold> holds) {
         return Acquisitions.map(holds, this::lease, Hold::delete, leases::remove);
     }

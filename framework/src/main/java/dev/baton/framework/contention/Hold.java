@@ -11,32 +11,49 @@ import java.util.concurrent.CompletableFuture;
  * on it; {@link TicketHold} is the grant of one node, and a recipe may combine several.
  */
 public interface Hold {
-    /** The creation zxid of the grant's node (the largest one, for a grant of several nodes). */
+    /** {@return the creation zxid of the grant's node (the largest one, for a grant of several nodes)} */
     long fencingToken();
 
-    /** Paths of the grant's nodes (relative to the client's namespace). */
+    /** {@return paths of the grant's nodes (relative to the client's namespace)} */
     List<String> nodes();
 
+    /** {@return whether the grant can still be trusted right now} */
     boolean isValid();
 
+    /** {@return why the grant was lost, if it was} */
     Optional<String> lossReason();
 
-    /** Runs {@code callback} once, on the client's event executor, when the grant is lost. */
+    /**
+     * Runs {@code callback} once, on the client's event executor, when the grant is lost.
+     *
+     * @param callback what to run
+     */
     void onLost(Runnable callback);
 
-    /** Adds to {@code transaction} a check that fails it unless every node of the grant still exists. */
+    /**
+     * Adds to {@code transaction} a check that fails it unless every node of the grant still exists.
+     *
+     * @param transaction a transaction of the grant's client
+     * @return {@code transaction}, for chaining
+     */
     TransactionBuilder guard(TransactionBuilder transaction);
 
-    /** Whether every client the grant's nodes live on is connected (so a delete can be waited for). */
+    /** {@return whether every client the grant's nodes live on is connected (so a delete can be waited for)} */
     boolean connected();
 
-    /** Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is down). */
+    /**
+     * Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is down).
+     *
+     * @return completes when the nodes are deleted
+     */
     CompletableFuture<Void> delete();
 
     /**
      * {@link #delete()}, waiting for it while the client is connected (uninterruptibly; an
      * interrupt is kept). Failures that only mean "the node goes later, or went with its
      * session" are not thrown: the guaranteed delete finishes in the background.
+     *
+     * @param what the grant, for the log
      */
     default void deleteAndWait(String what) {
         boolean wait = connected();

@@ -72,7 +72,14 @@ public final class Holding implements AutoCloseable {
         };
     }
 
-    /** Starts watching {@code ticket} under {@code policy}. */
+    /**
+     * Starts watching {@code ticket} under {@code policy}.
+     *
+     * @param client the client the ticket's node was created through
+     * @param ticket the held node
+     * @param policy which connection states count as loss
+     * @return the monitor
+     */
     public static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy) {
         return start(new Holding(client, ticket, Objects.requireNonNull(policy, "policy"), null, ownWatch(client, ticket)), true);
     }
@@ -98,6 +105,11 @@ public final class Holding implements AutoCloseable {
      * Starts watching {@code ticket} under {@link ErrorPolicy#SESSION_ONLY}, plus a lease: while
      * disconnected, the hold stays valid until {@code margin} before the earliest moment the
      * servers could expire the session.
+     *
+     * @param client the client the ticket's node was created through
+     * @param ticket the held node
+     * @param margin how long before the earliest possible session expiry the hold ends
+     * @return the monitor
      */
     public static Holding monitorWithLease(BatonClient client, Ticket ticket, Duration margin) {
         Objects.requireNonNull(margin, "margin");
@@ -125,11 +137,12 @@ public final class Holding implements AutoCloseable {
         return holding;
     }
 
+    /** {@return the held node} */
     public Ticket ticket() {
         return ticket;
     }
 
-    /** Whether the hold can still be trusted right now. */
+    /** {@return whether the hold can still be trusted right now} */
     public boolean isValid() {
         synchronized (this) {
             if (lostReason != null) {
@@ -146,12 +159,16 @@ public final class Holding implements AutoCloseable {
         return leaseMargin == null || !ErrorPolicy.suspendsHolds(state) || System.nanoTime() - leaseDeadline() < 0;
     }
 
-    /** Why the hold was lost, if it was. */
+    /** {@return why the hold was lost, if it was} */
     public synchronized Optional<String> lossReason() {
         return Optional.ofNullable(lostReason);
     }
 
-    /** Runs {@code callback} once when the hold is lost (soon, if it already is). */
+    /**
+     * Runs {@code callback} once when the hold is lost (soon, if it already is).
+     *
+     * @param callback what to run
+     */
     public void onLost(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         boolean now;

@@ -15,6 +15,11 @@ package dev.baton.framework.contention;
 public class OwnershipLostException extends IllegalMonitorStateException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A lost hold, explained in {@code message}.
+     *
+     * @param message what was held, and why it was lost
+     */
     public OwnershipLostException(String message) {
         super(message);
     }

@@ -10,7 +10,7 @@ package dev.baton.framework.contention;
  * @param sessionId the session that owns the node; the node, and whatever it grants, ends with it
  */
 public record Ticket(String path, long sequence, long fencingToken, long sessionId) {
-    /** The node's name (last path segment). */
+    /** {@return the node's name (last path segment)} */
     public String name() {
         return path.substring(path.lastIndexOf('/') + 1);
     }

@@ -28,6 +28,11 @@ public final class TicketHold implements Hold {
     /**
      * Starts monitoring {@code ticket} under the client's error policy; {@code deleter} gives its
      * node back (a guaranteed, quiet delete, such as {@link Contention#release}).
+     *
+     * @param client the client the ticket's node was created through
+     * @param ticket the held node
+     * @param deleter gives the node back
+     * @return the hold
      */
     public static TicketHold start(BatonClient client, Ticket ticket, Function<Ticket, CompletableFuture<Void>> deleter) {
         Objects.requireNonNull(client, "client");
@@ -42,10 +47,12 @@ public final class TicketHold implements Hold {
         return new TicketHold(client, ticket, Holding.monitor(client, ticket, client.errorPolicy(), watch, late), engine::release);
     }
 
+    /** {@return the held node} */
     public Ticket ticket() {
         return ticket;
     }
 
+    /** {@return the client the node was created through} */
     public BatonClient client() {
         return client;
     }

@@ -5,6 +5,7 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.NoConnectionException;
 import dev.baton.framework.Timeouts;
 import java.io.IOException;
 import java.time.Duration;
@@ -209,7 +210,7 @@ public final class Connection implements HandleSource {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new Errors.NoConnectionException(operation, path, timeout);
+                    throw new NoConnectionException(operation, path, timeout);
                 }
                 changed.awaitNanos(left);
             }
@@ -245,7 +246,7 @@ public final class Connection implements HandleSource {
             } finally {
                 lock.unlock();
             }
-            async.execute(() -> waiter.completeExceptionally(new Errors.NoConnectionException(operation, path, timeout)));
+            async.execute(() -> waiter.completeExceptionally(new NoConnectionException(operation, path, timeout)));
         }, timeout.toNanos(), TimeUnit.NANOSECONDS);
         waiter.whenComplete((v, e) -> timer.cancel(false));
         return waiter;

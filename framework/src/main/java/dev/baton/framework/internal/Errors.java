@@ -7,6 +7,7 @@ import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.InvalidAclException;
 import dev.baton.framework.NoAuthException;
 import dev.baton.framework.NoChildrenForEphemeralsException;
+import dev.baton.framework.NoConnectionException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.NotEmptyException;
@@ -66,17 +67,5 @@ public final class Errors {
             current = current.getCause();
         }
         return current;
-    }
-
-    /**
-     * No connection was found within the connection timeout. Not retried: the wait for a
-     * connection was the retry.
-     */
-    public static final class NoConnectionException extends ConnectionLossException {
-        private static final long serialVersionUID = 1L;
-
-        public NoConnectionException(String operation, String path, java.time.Duration waited) {
-            super(operation, path, "no connection to the ensemble within " + waited, null);
-        }
     }
 }

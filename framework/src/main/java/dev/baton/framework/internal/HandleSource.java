@@ -8,7 +8,7 @@ public interface HandleSource {
     /**
      * The current handle once it is connected, waiting up to the connection timeout.
      *
-     * @throws Errors.NoConnectionException if no connection comes within the connection timeout
+     * @throws dev.baton.framework.NoConnectionException if no connection comes within the connection timeout
      * @throws dev.baton.framework.ClientClosedException if the client is closed
      */
     ZooKeeper awaitConnected(String operation, String path) throws InterruptedException;

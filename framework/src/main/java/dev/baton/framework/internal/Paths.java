@@ -24,11 +24,42 @@ public final class Paths {
         try {
             PathUtils.validatePath(path, sequential);
         } catch (IllegalArgumentException e) {
-            String reason = e.getMessage();
-            int cause = reason == null ? -1 : reason.indexOf("caused by ");
-            throw new InvalidPathException(operation, path, cause >= 0 ? reason.substring(cause + "caused by ".length()) : reason);
+            throw new InvalidPathException(operation, path, reason(e));
         }
         return path;
+    }
+
+    /**
+     * Checks the path a recipe was given: what {@link #validate} checks, and, unless
+     * {@code rootAllowed}, that it is not the root (a recipe keeps its nodes in a folder of its own).
+     * Every message names {@code recipe}, the path received and the form expected.
+     *
+     * @throws InvalidPathException naming the recipe, the path and what is wrong with it
+     */
+    public static String validateRecipe(String recipe, String path, boolean rootAllowed) {
+        String expected = rootAllowed
+            ? "expected an absolute znode path such as /services"
+            : "expected an absolute znode path such as /app/reports";
+        if (path == null) {
+            throw new InvalidPathException(recipe, null, "a path is required (" + expected + ")");
+        }
+        try {
+            PathUtils.validatePath(path);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidPathException(recipe, path, reason(e) + " (" + expected + ")");
+        }
+        if (!rootAllowed && path.equals("/")) {
+            throw new InvalidPathException(recipe, path,
+                "a recipe needs a folder of its own, not the root (expected an absolute znode path such as /app/reports)");
+        }
+        return path;
+    }
+
+    /** ZooKeeper's reason without its "Invalid path string ... caused by" preamble. */
+    private static String reason(IllegalArgumentException e) {
+        String reason = e.getMessage();
+        int cause = reason == null ? -1 : reason.indexOf("caused by ");
+        return cause >= 0 ? reason.substring(cause + "caused by ".length()) : reason;
     }
 
     /** Checks a namespace: a relative path ({@code "app"}, {@code "app/v2"}) or null/empty for none. */

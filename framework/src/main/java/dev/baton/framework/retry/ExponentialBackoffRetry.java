@@ -22,10 +22,25 @@ public class ExponentialBackoffRetry implements RetryPolicy {
     private final Duration maxSleep;
     private final DoubleSupplier random;
 
+    /**
+     * Retries up to {@code maxRetries} times, waiting a random time that doubles from {@code baseSleep} each
+     * retry.
+     *
+     * @param baseSleep the base of the first wait, positive
+     * @param maxRetries how many retries, 0 or more
+     */
     public ExponentialBackoffRetry(Duration baseSleep, int maxRetries) {
         this(baseSleep, maxRetries, Duration.ofMillis(Integer.MAX_VALUE));
     }
 
+    /**
+     * Retries up to {@code maxRetries} times, waiting a random time that doubles from {@code baseSleep} each
+     * retry, at most {@code maxSleep}.
+     *
+     * @param baseSleep the base of the first wait, positive
+     * @param maxRetries how many retries, 0 or more
+     * @param maxSleep the longest wait, positive
+     */
     public ExponentialBackoffRetry(Duration baseSleep, int maxRetries, Duration maxSleep) {
         this(baseSleep, maxRetries, maxSleep, () -> ThreadLocalRandom.current().nextDouble());
     }

@@ -11,6 +11,11 @@ import java.util.Optional;
 public final class RetryForever implements RetryPolicy {
     private final Duration sleep;
 
+    /**
+     * Retries without end, waiting {@code sleep} before each retry.
+     *
+     * @param sleep the wait before each retry, not negative
+     */
     public RetryForever(Duration sleep) {
         this.sleep = Durations.nonNegative("sleep", sleep);
     }

@@ -9,6 +9,12 @@ public class RetryNTimes implements RetryPolicy {
     private final int n;
     private final Duration sleep;
 
+    /**
+     * Retries up to {@code n} times, waiting {@code sleep} before each retry.
+     *
+     * @param n how many retries, 0 or more
+     * @param sleep the wait before each retry, not negative
+     */
     public RetryNTimes(int n, Duration sleep) {
         this.n = Durations.nonNegative("n", n);
         this.sleep = Durations.nonNegative("sleep", sleep);

@@ -12,6 +12,13 @@ public final class RetryUntilElapsed implements RetryPolicy {
     private final Duration maxElapsed;
     private final Duration sleep;
 
+    /**
+     * Retries, waiting {@code sleep} before each retry, until {@code maxElapsed} has passed since the first
+     * attempt.
+     *
+     * @param maxElapsed how long after the first attempt retries may start
+     * @param sleep the wait before each retry, not negative
+     */
     public RetryUntilElapsed(Duration maxElapsed, Duration sleep) {
         this.maxElapsed = Durations.positive("maxElapsed", maxElapsed);
         this.sleep = Durations.nonNegative("sleep", sleep);

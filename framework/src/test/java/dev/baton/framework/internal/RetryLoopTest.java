@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.NoConnectionException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.retry.RetryNTimes;
@@ -156,7 +157,7 @@ class RetryLoopTest {
         public ZooKeeper awaitConnected(String operation, String path) {
             if (!connected) {
                 waits.incrementAndGet();
-                throw new Errors.NoConnectionException(operation, path, Duration.ofSeconds(15));
+                throw new NoConnectionException(operation, path, Duration.ofSeconds(15));
             }
             return null;
         }
@@ -165,7 +166,7 @@ class RetryLoopTest {
         public CompletableFuture<ZooKeeper> whenConnected(String operation, String path) {
             return connected
                 ? CompletableFuture.completedFuture(null)
-                : CompletableFuture.failedFuture(new Errors.NoConnectionException(operation, path, Duration.ofSeconds(15)));
+                : CompletableFuture.failedFuture(new NoConnectionException(operation, path, Duration.ofSeconds(15)));
         }
 
         @Override

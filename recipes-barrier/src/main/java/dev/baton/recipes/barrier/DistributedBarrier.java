@@ -30,12 +30,23 @@ public final class DistributedBarrier {
     private final BatonClient client;
     private final String path;
 
+    /**
+     * A barrier whose node is {@code path}: closed while the node exists.
+     *
+     * @param client the client to read and write the barrier's node with
+     * @param path the barrier's node, such as {@code /deploy/gate}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid path for a recipe
+     */
     public DistributedBarrier(BatonClient client, String path) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("DistributedBarrier", path);
+        this.path = ZPaths.validateRecipePath("DistributedBarrier", path);
     }
 
-    /** Closes the gate (creates the node, and its parents). Closing a closed gate is fine. */
+    /**
+     * Closes the gate (creates the node, and its parents). Closing a closed gate is fine.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public void setBarrier() throws InterruptedException {
         try {
             client.create().creatingParentContainersIfNeeded().forPath(path);
@@ -44,17 +55,31 @@ public final class DistributedBarrier {
         }
     }
 
-    /** Opens the gate (deletes the node); waiters pass. Opening an open gate is fine. */
+    /**
+     * Opens the gate (deletes the node); waiters pass. Opening an open gate is fine.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public void removeBarrier() throws InterruptedException {
         client.delete().quietly().forPath(path);
     }
 
-    /** Waits until the gate is open. */
+    /**
+     * Waits until the gate is open.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void waitOnBarrier() throws InterruptedException {
         NodeWait.until(client, path, stat -> stat == null, NodeWait.FOREVER);
     }
 
-    /** Waits up to {@code timeout} for the gate to open; returns whether it did. */
+    /**
+     * Waits up to {@code timeout} for the gate to open; returns whether it did.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the gate is open
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
         return NodeWait.until(client, path, stat -> stat == null, NodeWait.deadline(Timeouts.nonNegativeNanos(timeout)));

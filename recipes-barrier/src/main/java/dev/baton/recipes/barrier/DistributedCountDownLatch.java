@@ -53,15 +53,24 @@ public final class DistributedCountDownLatch {
     private final BatonClient client;
     private final String path;
 
+    /**
+     * A latch whose count is kept in the node {@code path}.
+     *
+     * @param client the client to read and write the latch's node with
+     * @param path the latch's node, such as {@code /jobs/load-done}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid path for a recipe
+     */
     public DistributedCountDownLatch(BatonClient client, String path) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("DistributedCountDownLatch", path);
+        this.path = ZPaths.validateRecipePath("DistributedCountDownLatch", path);
     }
 
     /**
      * Sets the count, if the latch is at zero (or was never set).
      *
+     * @param count the count to start from, 0 or more
      * @return true if set; false if a count-down is in progress (set it again once it reaches zero)
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     public boolean trySetCount(long count) throws InterruptedException {
         if (count < 0) {
@@ -100,7 +109,11 @@ public final class DistributedCountDownLatch {
         }
     }
 
-    /** Counts down by one; does nothing at zero. Counts exactly once even if a reply is lost. */
+    /**
+     * Counts down by one; does nothing at zero. Counts exactly once even if a reply is lost.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public void countDown() throws InterruptedException {
         Latch latch = read();
         if (latch == null || isDone(latch)) {
@@ -122,7 +135,11 @@ public final class DistributedCountDownLatch {
         }
     }
 
-    /** The count now: 0 when never set or when reached. */
+    /**
+     * {@return the count now: 0 when never set or when reached}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public long getCount() throws InterruptedException {
         Latch latch = read();
         if (latch == null || isDone(latch)) {
@@ -131,12 +148,22 @@ public final class DistributedCountDownLatch {
         return Math.max(0, latch.count() - countDowns(generation(latch.generation())));
     }
 
-    /** Waits until the count reaches zero. */
+    /**
+     * Waits until the count reaches zero.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void await() throws InterruptedException {
         await(NodeWait.FOREVER);
     }
 
-    /** Waits up to {@code timeout} for the count to reach zero; returns whether it did. */
+    /**
+     * Waits up to {@code timeout} for the count to reach zero; returns whether it did.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the count reached zero
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean await(Duration timeout) throws InterruptedException {
         return await(NodeWait.deadline(Timeouts.nonNegativeNanos(timeout)));
     }

@@ -71,9 +71,18 @@ public final class DistributedDoubleBarrier {
     private volatile Round round = Round.NONE;
     private final AtomicLong roundDeadline = new AtomicLong();
 
+    /**
+     * A member of the double barrier at {@code path} for {@code memberQty} members.
+     *
+     * @param client the client whose session this member's node belongs to
+     * @param path the barrier's folder, such as {@code /jobs/nightly}
+     * @param memberQty how many members enter and leave together, 1 or more (every member must give the same
+     *     number)
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public DistributedDoubleBarrier(BatonClient client, String path, int memberQty) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("DistributedDoubleBarrier", path);
+        this.path = ZPaths.validateRecipePath("DistributedDoubleBarrier", path);
         if (memberQty < 1) {
             throw new IllegalArgumentException("memberQty must be at least 1, was " + memberQty);
         }
@@ -88,6 +97,7 @@ public final class DistributedDoubleBarrier {
      *
      * @throws BarrierException if another thread entering through this same instance gave a
      *     timeout that ended the wait first (the member did not enter)
+     * @throws InterruptedException if the calling thread is interrupted while it waits (its node is removed)
      */
     public void enter() throws InterruptedException {
         if (!enter(-1)) {
@@ -96,7 +106,13 @@ public final class DistributedDoubleBarrier {
         }
     }
 
-    /** Waits up to {@code timeout} for {@code memberQty} members; false (and no node left) on timeout. */
+    /**
+     * Waits up to {@code timeout} for {@code memberQty} members; false (and no node left) on timeout.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the member entered
+     * @throws InterruptedException if the calling thread is interrupted while it waits (its node is removed)
+     */
     public boolean enter(Duration timeout) throws InterruptedException {
         return enter(Timeouts.nonNegativeNanos(timeout));
     }
@@ -235,12 +251,22 @@ public final class DistributedDoubleBarrier {
         return false;
     }
 
-    /** Waits until every member has left. */
+    /**
+     * Waits until every member has left.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void leave() throws InterruptedException {
         leave(-1);
     }
 
-    /** Waits up to {@code timeout} for every member to leave; false (and our node removed) on timeout. */
+    /**
+     * Waits up to {@code timeout} for every member to leave; false (and our node removed) on timeout.
+     *
+     * @param timeout how long to wait at most
+     * @return whether every member left in time
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean leave(Duration timeout) throws InterruptedException {
         return leave(Timeouts.nonNegativeNanos(timeout));
     }
@@ -303,7 +329,7 @@ public final class DistributedDoubleBarrier {
         }
     }
 
-    /** This member's node name in the current (or last) round. */
+    /** {@return this member's node name in the current (or last) round} */
     public String memberName() {
         return memberName;
     }

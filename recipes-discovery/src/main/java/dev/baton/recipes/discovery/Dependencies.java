@@ -33,9 +33,13 @@ final class Dependencies<T> {
         return missing;
     }
 
-    /** The required services still without a usable instance after waiting up to {@code timeout} (zero: check once). */
+    /**
+     * The required services still without a usable instance after waiting up to {@code timeout}
+     * (zero: check once). Without a connection nothing can be checked, so every required service
+     * counts as missing until the caches below have loaded, once the connection comes.
+     */
     Set<String> await(Duration timeout) throws InterruptedException {
-        Set<String> missing = missingNow();
+        Set<String> missing = discovery.client().connectionState().isConnected() ? missingNow() : new TreeSet<>(required);
         if (missing.isEmpty() || timeout.isZero()) {
             return missing;
         }

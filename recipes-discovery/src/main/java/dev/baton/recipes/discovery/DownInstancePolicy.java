@@ -19,6 +19,13 @@ public record DownInstancePolicy(int errorThreshold, Duration errorWindow, Durat
     /** Two errors within 30 s take an instance out for 30 s (Curator's default threshold and time). */
     public static final DownInstancePolicy DEFAULT = new DownInstancePolicy(2, Duration.ofSeconds(30), Duration.ofSeconds(30));
 
+    /**
+     * Checks the settings: a threshold of 1 or more, a positive window and down time.
+     *
+     * @param errorThreshold errors that take an instance out, 1 or more
+     * @param errorWindow how far apart those errors may be
+     * @param downTime how long an instance stays out
+     */
     public DownInstancePolicy {
         if (errorThreshold < 1) {
             throw new IllegalArgumentException("errorThreshold must be 1 or more, was " + errorThreshold);
@@ -27,7 +34,7 @@ public record DownInstancePolicy(int errorThreshold, Duration errorWindow, Durat
         positive("downTime", downTime);
     }
 
-    /** A policy that never takes an instance out. */
+    /** {@return a policy that never takes an instance out} */
     public static DownInstancePolicy never() {
         return new DownInstancePolicy(Integer.MAX_VALUE, Duration.ofNanos(1), Duration.ofNanos(1));
     }

@@ -29,13 +29,22 @@ public final class Instances<T> {
         this.list = Collections.unmodifiableList(Arrays.asList((ServiceInstance<T>[]) items));
     }
 
-    /** The empty snapshot. */
+    /**
+     * {@return the empty snapshot}
+     *
+     * @param <T> the payload type
+     */
     @SuppressWarnings("unchecked")
     public static <T> Instances<T> empty() {
         return (Instances<T>) EMPTY;
     }
 
-    /** A snapshot of {@code instances}, in their iteration order. */
+    /**
+     * {@return a snapshot of {@code instances}, in their iteration order}
+     *
+     * @param <T> the payload type
+     * @param instances the instances, none of them null
+     */
     public static <T> Instances<T> of(Collection<ServiceInstance<T>> instances) {
         Objects.requireNonNull(instances, "instances");
         if (instances.isEmpty()) {
@@ -48,26 +57,37 @@ public final class Instances<T> {
         return new Instances<>(copy);
     }
 
+    /** {@return how many instances the snapshot holds} */
     public int size() {
         return items.length;
     }
 
+    /** {@return whether the snapshot holds no instance} */
     public boolean isEmpty() {
         return items.length == 0;
     }
 
-    /** The instance at {@code index}, 0 to {@code size() - 1}. */
+    /**
+     * {@return the instance at {@code index}, 0 to {@code size() - 1}}
+     *
+     * @param index 0 to {@code size() - 1}
+     */
     @SuppressWarnings("unchecked")
     public ServiceInstance<T> get(int index) {
         return (ServiceInstance<T>) items[index];
     }
 
-    /** The instances as an unmodifiable list (no copy). */
+    /** {@return the instances as an unmodifiable list (no copy)} */
     public List<ServiceInstance<T>> asList() {
         return list;
     }
 
-    /** Position of the instance with id {@code id}, or -1. */
+    /**
+     * Position of the instance with id {@code id}, or -1.
+     *
+     * @param id an instance id
+     * @return the position of the instance with id {@code id}, or -1 if there is none
+     */
     public int indexOf(String id) {
         for (int i = 0; i < items.length; i++) {
             if (items[i].id().equals(id)) {
@@ -77,7 +97,11 @@ public final class Instances<T> {
         return -1;
     }
 
-    /** The instances that pass {@code filter}; this same snapshot if all of them do. */
+    /**
+     * {@return the instances that pass {@code filter}; this same snapshot if all of them do}
+     *
+     * @param filter which instances to keep
+     */
     public Instances<T> filter(Predicate<? super ServiceInstance<T>> filter) {
         Objects.requireNonNull(filter, "filter");
         ServiceInstance<?>[] kept = new ServiceInstance<?>[items.length];

@@ -14,6 +14,10 @@ package dev.baton.recipes.discovery;
  */
 @FunctionalInterface
 public interface ProviderStrategy<T> {
-    /** One of {@code instances} (never empty), or null to say "none of these". */
+    /**
+     * {@return one of {@code instances} (never empty), or null to say "none of these"}
+     *
+     * @param instances the usable instances: an immutable snapshot, never empty
+     */
     ServiceInstance<T> getInstance(Instances<T> instances);
 }

@@ -14,10 +14,16 @@ import java.util.random.RandomGenerator;
 public final class RandomStrategy<T> implements ProviderStrategy<T> {
     private final RandomGenerator random;
 
+    /** Random picks from {@link ThreadLocalRandom}. */
     public RandomStrategy() {
         this.random = null;
     }
 
+    /**
+     * Random picks from {@code random}.
+     *
+     * @param random the generator (thread-safe if the provider is shared; seeded for a reproducible sequence)
+     */
     public RandomStrategy(RandomGenerator random) {
         this.random = Objects.requireNonNull(random, "random");
     }

@@ -103,14 +103,9 @@ final class Registrations<T> {
         while (true) {
             Entry<T> entry = byId.computeIfAbsent(instance.id(), id -> new Entry<>());
             synchronized (entry) {
-                if (entry.removed) {
+                if (!adopt(entry, instance)) {
                     continue;  // unregistered meanwhile: take a fresh entry
                 }
-                if (entry.instance != null && !entry.instance.name().equals(instance.name())) {
-                    throw new IllegalArgumentException("instance id " + instance.id() + " is already registered for service '"
-                        + entry.instance.name() + "', not '" + instance.name() + "'");
-                }
-                entry.instance = instance;
                 try {
                     write(entry, bytes);
                 } catch (BatonException e) {
@@ -123,6 +118,62 @@ final class Registrations<T> {
                 return;
             }
         }
+    }
+
+    /**
+     * Registers {@code instance} without waiting for a connection: written now if the client is
+     * connected, otherwise kept and written by the re-registrar when the connection comes (as
+     * after every reconnection). A connection that fails during the write leaves it to the next
+     * connection as well. Bad input (an instance whose JSON is too large, an id registered for
+     * another service) fails at once either way.
+     */
+    void registerWhenConnected(ServiceInstance<T> instance) throws InterruptedException {
+        if (client.connectionState().isConnected()) {
+            try {
+                register(instance);
+            } catch (BatonException e) {
+                if (!isConnectionProblem(e)) {
+                    throw e;
+                }
+                LOG.warn("discovery {}: could not register instance {} of '{}' now ({}); it is written at the next connection",
+                    basePath, instance.id(), instance.name(), e.getMessage());
+            }
+            return;
+        }
+        json.encode(instance);
+        while (true) {
+            Entry<T> entry = byId.computeIfAbsent(instance.id(), id -> new Entry<>());
+            synchronized (entry) {
+                if (adopt(entry, instance)) {
+                    break;
+                }
+            }
+        }
+        // the connection may have come between the look above and the entry: its event's
+        // re-registration may have run without it, so write it now
+        if (client.connectionState().isConnected()) {
+            try {
+                reRegistrar.execute(this::reRegisterAll);
+            } catch (RejectedExecutionException e) {
+                // closed meanwhile: nothing to write
+            }
+        }
+    }
+
+    /**
+     * Makes {@code entry} hold {@code instance}; false if the entry was removed (take a fresh one).
+     * Call with the entry's lock held.
+     */
+    private static <T> boolean adopt(Entry<T> entry, ServiceInstance<T> instance) {
+        if (entry.removed) {
+            return false;
+        }
+        if (entry.instance != null && !entry.instance.name().equals(instance.name())) {
+            throw new IllegalArgumentException("instance id " + instance.id() + " is already registered for service '"
+                + entry.instance.name() + "', not '" + instance.name() + "'");
+        }
+        entry.instance = instance;
+        return true;
     }
 
     /** Replaces a registered instance's data. */
@@ -207,6 +258,9 @@ final class Registrations<T> {
         if (client.isClosed()) {
             forgetAfterClientClosed();
             return;
+        }
+        if (byId.isEmpty()) {
+            return; // nothing to remove: no reason to wait for a connection
         }
         boolean connected;
         try {

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * ServiceCache<Endpoint> cache = discovery.serviceCacheBuilder().name("orders").build();
  * cache.addListener(() -> log.info("orders now: {}", cache.getInstances()));
- * cache.start();   // returns after the first load
+ * cache.start();   // returns after the first load (at once without a connection: it loads when one comes)
  * }</pre>
  *
  * @param <T> the payload type
@@ -47,6 +47,7 @@ public final class ServiceCache<T> implements AutoCloseable {
 
     private enum State { LATENT, STARTED, CLOSED }
 
+    private final BatonClient client;
     private final String name;
     private final String path;
     private final InstanceJson<T> json;
@@ -61,6 +62,7 @@ public final class ServiceCache<T> implements AutoCloseable {
 
     ServiceCache(BatonClient client, String path, String name, InstanceJson<T> json, Executor executor, Duration startTimeout,
                  Consumer<? super ServiceCache<T>> onClose) {
+        this.client = client;
         this.name = name;
         this.path = path;
         this.json = json;
@@ -71,17 +73,27 @@ public final class ServiceCache<T> implements AutoCloseable {
     }
 
     /**
-     * Starts watching and waits for the first load.
+     * Starts watching and, while the client is connected, waits for the first load.
      *
-     * @throws DiscoveryException if the first load does not finish within the start timeout (the cache is then closed)
+     * <p>Without a connection it returns at once, empty: the cache loads when the client connects
+     * (a service booting during a ZooKeeper outage still comes up). {@link #awaitLoaded} is the
+     * waiting form, for a caller that wants the first load whatever it takes. A connection lost
+     * while it waits ends the wait the same way, without failing.
+     *
+     * @throws DiscoveryException if, connected, the first load does not finish within the start
+     *     timeout (the cache is then closed)
      * @throws IllegalStateException if already started or closed
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
         startInBackground();
-        if (!awaitLoaded(startTimeout)) {
+        if (!client.connectionState().isConnected()) {
+            return;
+        }
+        if (!awaitLoaded(startTimeout) && client.connectionState().isConnected()) {
             close();
             throw new DiscoveryException("service cache of '" + name + "' (" + path + ") did not load within " + startTimeout
-                + "; is the client connected?");
+                + " although the client is connected");
         }
     }
 
@@ -103,30 +115,50 @@ public final class ServiceCache<T> implements AutoCloseable {
         }
     }
 
-    /** Waits for the first load; false if {@code timeout} passed first. */
+    /**
+     * Waits for the first load; false if {@code timeout} passed first.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the first load is done
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
         return loaded.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
-    /** The service's instances as last seen, in node-name order (all of them, disabled ones too). */
+    /** {@return the service's instances as last seen, in node-name order (all of them, disabled ones too)} */
     public List<ServiceInstance<T>> getInstances() {
         return current.asList();
     }
 
-    /** The same, as the snapshot providers choose from. */
+    /**
+     * The same, as the snapshot providers choose from.
+     *
+     * @return the service's instances as last seen, as the snapshot providers choose from
+     */
     public Instances<T> instances() {
         return current;
     }
 
-    /** The service this cache follows. */
+    /** {@return the service this cache follows} */
     public String name() {
         return name;
     }
 
+    /**
+     * Adds a listener, told of every later change.
+     *
+     * @param listener the listener to add
+     */
     public void addListener(ServiceCacheListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener the listener to remove
+     */
     public void removeListener(ServiceCacheListener listener) {
         listeners.remove(listener);
     }

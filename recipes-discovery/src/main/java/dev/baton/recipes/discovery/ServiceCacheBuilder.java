@@ -23,19 +23,34 @@ public final class ServiceCacheBuilder<T> {
         this.discovery = discovery;
     }
 
-    /** The service to follow. Required. */
+    /**
+     * The service to follow. Required.
+     *
+     * @param name the service to follow
+     * @return this builder
+     */
     public ServiceCacheBuilder<T> name(String name) {
         this.name = Names.segment("service name", name);
         return this;
     }
 
-    /** Where listeners run (one at a time, in order). Default: the client's event executor. */
+    /**
+     * Where listeners run (one at a time, in order). Default: the client's event executor.
+     *
+     * @param executor where listeners run (one at a time, in order)
+     * @return this builder
+     */
     public ServiceCacheBuilder<T> executor(Executor executor) {
         this.executor = Objects.requireNonNull(executor, "executor");
         return this;
     }
 
-    /** How long {@link ServiceCache#start()} waits for the first load. Default {@link #DEFAULT_START_TIMEOUT}. */
+    /**
+     * How long {@link ServiceCache#start()} waits for the first load. Default {@link #DEFAULT_START_TIMEOUT}.
+     *
+     * @param timeout how long {@link ServiceCache#start()} waits for the first load
+     * @return this builder
+     */
     public ServiceCacheBuilder<T> startTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "startTimeout");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -45,7 +60,7 @@ public final class ServiceCacheBuilder<T> {
         return this;
     }
 
-    /** A new, not yet started cache; closed with the discovery if not before. */
+    /** {@return a new, not yet started cache; closed with the discovery if not before} */
     public ServiceCache<T> build() {
         if (name == null) {
             throw new IllegalStateException("name is required: serviceCacheBuilder().name(\"orders\")");

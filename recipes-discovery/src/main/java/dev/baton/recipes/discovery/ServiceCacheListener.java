@@ -8,5 +8,6 @@ package dev.baton.recipes.discovery;
  */
 @FunctionalInterface
 public interface ServiceCacheListener {
+    /** The cache's instances changed. */
     void cacheChanged();
 }

@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * <p>Guarantees and caveats: an ephemeral instance disappears when the client's session ends
  * (expiry, or a disconnection longer than the session timeout) and is registered again by itself
  * as soon as the client has a new session; in between, for up to the session timeout plus a
- * round trip, others do not see it. Registering while disconnected fails with
- * {@code ConnectionLossException} but is not forgotten: the instance is written at the next
- * connection (unregister it to cancel). Queries go to ZooKeeper on each call; for frequent reads
+ * round trip, others do not see it. {@link #start()} does not need a connection: it returns
+ * at once and its {@code thisInstance} is written when the client connects. Registering while
+ * disconnected fails with {@code ConnectionLossException} but is not forgotten: the instance is
+ * written at the next connection (unregister it to cancel). Queries go to ZooKeeper on each call; for frequent reads
  * use a {@link ServiceCache} or {@link ServiceProvider}. With {@link
  * ServiceDiscoveryBuilder#requireServices required services}, {@link #start()} checks (and can wait
  * for) them before registering. {@link #close()} removes this discovery's instances except
@@ -89,9 +90,18 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
      * dependency timeout for them), then registers {@code thisInstance} if one was given. On any
      * failure the discovery is closed.
      *
-     * @throws MissingDependencyException if a required service has no usable instance and the
-     *     builder says to fail (the default)
+     * <p>Without a connection it does not wait: {@code thisInstance} is kept and written as soon
+     * as the client connects (a fleet restarting during a ZooKeeper outage comes up, and appears
+     * in discovery when the ensemble is back); a connection lost during the write is handled the
+     * same way. Required services are the exception, because they cannot be checked without the
+     * ensemble: with no connection they count as missing, so a zero dependency timeout (the
+     * default) fails at once, and a positive one waits that long for the connection and then
+     * the services.
+     *
+     * @throws MissingDependencyException if a required service has no usable instance (or could
+     *     not be checked for lack of a connection) and the builder says to fail (the default)
      * @throws ClientClosedException if the client is closed
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void start() throws InterruptedException {
         if (client.isClosed()) {
@@ -108,15 +118,17 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         try {
             if (!requiredServices.isEmpty()) {
                 Set<String> missing = new Dependencies<>(this, requiredServices).await(dependencyTimeout);
+                boolean unseen = !client.connectionState().isConnected();
                 if (!missing.isEmpty() && failOnMissingDependencies) {
-                    throw new MissingDependencyException(missing, basePath);
+                    throw unseen ? MissingDependencyException.unchecked(missing, basePath) : new MissingDependencyException(missing, basePath);
                 }
                 if (!missing.isEmpty()) {
-                    LOG.warn("discovery {}: required services have no usable instance: {}", basePath, missing);
+                    LOG.warn("discovery {}: required services {}: {}", basePath,
+                        unseen ? "could not be checked (no connection)" : "have no usable instance", missing);
                 }
             }
             if (thisInstance != null) {
-                registerService(thisInstance);
+                registrations.registerWhenConnected(thisInstance);
             }
         } catch (RuntimeException | InterruptedException e) {
             close();
@@ -127,8 +139,10 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     /**
      * Registers {@code instance} (again, if its id is registered already: the node is rewritten).
      *
+     * @param instance the instance to register
      * @throws IllegalArgumentException if its JSON is larger than maxInstanceBytes, or its id is
      *     registered here for another service
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     public void registerService(ServiceInstance<T> instance) throws InterruptedException {
         requireStarted();
@@ -138,7 +152,9 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     /**
      * Replaces the data of a registered instance (same id and name).
      *
+     * @param instance the instance's new data
      * @throws DiscoveryException if the instance is not registered by this discovery
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     public void updateService(ServiceInstance<T> instance) throws InterruptedException {
         requireStarted();
@@ -149,8 +165,11 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
      * Sets a registered instance's {@link Health} (and {@code enabled = health == UP}); providers
      * stop or resume handing it out as soon as their caches see the change.
      *
+     * @param instance a registered instance (its id counts)
+     * @param health its new health
      * @return the instance as now registered
      * @throws DiscoveryException if the instance is not registered by this discovery
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     public ServiceInstance<T> setHealth(ServiceInstance<T> instance, Health health) throws InterruptedException {
         requireStarted();
@@ -162,18 +181,30 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         return updated;
     }
 
-    /** Removes {@code instance}'s registration and node (a missing node is not an error); false if it was not registered here. */
+    /**
+     * Removes {@code instance}'s registration and node (a missing node is not an error); false if it was not
+     * registered here.
+     *
+     * @param instance the instance to remove (its id counts)
+     * @return whether it was registered here
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public boolean unregisterService(ServiceInstance<T> instance) throws InterruptedException {
         requireStarted();
         return registrations.unregister(Objects.requireNonNull(instance, "instance").id());
     }
 
-    /** The instances this discovery has registered (and keeps registered). */
+    /** {@return the instances this discovery has registered (and keeps registered)} */
     public List<ServiceInstance<T>> registeredInstances() {
         return registrations.instances();
     }
 
-    /** The names of the services under the base path, sorted (a service whose last instance just went may still be listed). */
+    /**
+     * {@return the names of the services under the base path, sorted (a service whose last instance just went
+     * may still be listed)}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public Collection<String> queryForNames() throws InterruptedException {
         requireOpen();
         try {
@@ -183,7 +214,12 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         }
     }
 
-    /** The readable instances of service {@code name}, in node-name order, read now from ZooKeeper. */
+    /**
+     * {@return the readable instances of service {@code name}, in node-name order, read now from ZooKeeper}
+     *
+     * @param name the service's name
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
+     */
     public Collection<ServiceInstance<T>> queryForInstances(String name) throws InterruptedException {
         requireOpen();
         String servicePath = pathFor(Names.segment("service name", name));
@@ -215,7 +251,14 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         return found;
     }
 
-    /** Instance {@code id} of service {@code name}, or null if there is none (or its data is not a readable instance). */
+    /**
+     * {@return instance {@code id} of service {@code name}, or null if there is none (or its data is not a
+     * readable instance)}
+     *
+     * @param name the service's name
+     * @param id the instance's id
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public ServiceInstance<T> queryForInstance(String name, String id) throws InterruptedException {
         requireOpen();
         String path = Names.join(pathFor(Names.segment("service name", name)), Names.segment("instance id", id));
@@ -226,23 +269,32 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         }
     }
 
-    /** The required services (see the builder) that have no usable (enabled, UP) instance now, sorted. */
+    /**
+     * {@return the required services (see the builder) that have no usable (enabled, UP) instance now,
+     * sorted}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
+     */
     public Set<String> missingDependencies() throws InterruptedException {
         return new Dependencies<>(this, requiredServices).missingNow();
     }
 
+    /** {@return a builder of a load balancer over one service's instances, closed with this discovery} */
     public ServiceProviderBuilder<T> serviceProviderBuilder() {
         return new ServiceProviderBuilder<>(this);
     }
 
+    /** {@return a builder of a local copy of one service's instances, closed with this discovery} */
     public ServiceCacheBuilder<T> serviceCacheBuilder() {
         return new ServiceCacheBuilder<>(this);
     }
 
+    /** {@return the registry's root} */
     public String basePath() {
         return basePath;
     }
 
+    /** {@return the client this discovery reads and writes with} */
     public BatonClient client() {
         return client;
     }

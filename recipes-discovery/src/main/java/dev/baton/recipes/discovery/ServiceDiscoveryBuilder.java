@@ -43,27 +43,46 @@ public final class ServiceDiscoveryBuilder<T> {
     }
 
     /**
-     * A builder for instances whose payload is a {@code payloadClass} (use {@code Void.class} for
-     * none, {@code Object.class} for plain JSON maps, lists and values). Payloads read from
+     * {@return a builder for instances whose payload is a {@code payloadClass} (use {@code Void.class} for
+     * none, {@code Object.class} for plain JSON maps, lists and values)} Payloads read from
      * ZooKeeper are always bound to this class.
+     *
+     * @param <T> the payload type
+     * @param payloadClass the payload's class
      */
     public static <T> ServiceDiscoveryBuilder<T> builder(Class<T> payloadClass) {
         return new ServiceDiscoveryBuilder<>(Objects.requireNonNull(payloadClass, "payloadClass"));
     }
 
-    /** The client (started by the caller). Required. */
+    /**
+     * The client (started by the caller). Required.
+     *
+     * @param client the client (started by the caller)
+     * @return this builder
+     */
     public ServiceDiscoveryBuilder<T> client(BatonClient client) {
         this.client = Objects.requireNonNull(client, "client");
         return this;
     }
 
-    /** The registry's root, such as {@code "/services"}; Curator services must use the same. Required. */
+    /**
+     * The registry's root, such as {@code "/services"}; Curator services must use the same. Required.
+     *
+     * @param basePath the registry's root, such as {@code "/services"}; Curator services must use the same
+     * @return this builder
+     * @throws dev.baton.framework.InvalidPathException if {@code basePath} is not a valid absolute path
+     */
     public ServiceDiscoveryBuilder<T> basePath(String basePath) {
         this.basePath = Names.basePath(basePath);
         return this;
     }
 
-    /** An instance registered by {@link ServiceDiscovery#start()}. */
+    /**
+     * An instance registered by {@link ServiceDiscovery#start()}.
+     *
+     * @param instance an instance registered by {@link ServiceDiscovery#start()}
+     * @return this builder
+     */
     public ServiceDiscoveryBuilder<T> thisInstance(ServiceInstance<T> instance) {
         this.thisInstance = Objects.requireNonNull(instance, "thisInstance");
         return this;
@@ -73,13 +92,21 @@ public final class ServiceDiscoveryBuilder<T> {
      * The Jackson mapper for payloads (for modules such as Java time). A copy is used, with
      * default typing switched off so that class names in data stay inert; unknown payload
      * properties are ignored unless the mapper says otherwise.
+     *
+     * @param mapper the Jackson mapper for payloads (for modules such as Java time)
+     * @return this builder
      */
     public ServiceDiscoveryBuilder<T> objectMapper(ObjectMapper mapper) {
         this.mapper = Objects.requireNonNull(mapper, "objectMapper").copy().deactivateDefaultTyping();
         return this;
     }
 
-    /** Largest instance JSON written or read, 1 KiB to 1 MiB. Default {@link #DEFAULT_MAX_INSTANCE_BYTES}. */
+    /**
+     * Largest instance JSON written or read, 1 KiB to 1 MiB. Default {@link #DEFAULT_MAX_INSTANCE_BYTES}.
+     *
+     * @param bytes the limit, 1,024 to 1,048,576
+     * @return this builder
+     */
     public ServiceDiscoveryBuilder<T> maxInstanceBytes(int bytes) {
         if (bytes < 1024 || bytes > 1024 * 1024) {
             throw new IllegalArgumentException("maxInstanceBytes must be 1024 to 1048576, was " + bytes);
@@ -92,6 +119,9 @@ public final class ServiceDiscoveryBuilder<T> {
      * Services this one cannot work without: {@link ServiceDiscovery#start()} checks that each has
      * a usable (enabled, UP) instance before registering anything, and fails with
      * {@link MissingDependencyException} (or warns, see {@link #failOnMissingDependencies}).
+     *
+     * @param names the required services' names
+     * @return this builder
      */
     public ServiceDiscoveryBuilder<T> requireServices(String... names) {
         for (String name : Objects.requireNonNull(names, "names")) {
@@ -100,7 +130,12 @@ public final class ServiceDiscoveryBuilder<T> {
         return this;
     }
 
-    /** How long start() waits for missing required services to appear. Default zero: check once. */
+    /**
+     * How long start() waits for missing required services to appear. Default zero: check once.
+     *
+     * @param timeout how long start() waits for missing required services to appear
+     * @return this builder
+     */
     public ServiceDiscoveryBuilder<T> dependencyTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "dependencyTimeout");
         if (timeout.isNegative()) {
@@ -110,7 +145,12 @@ public final class ServiceDiscoveryBuilder<T> {
         return this;
     }
 
-    /** Whether a missing required service fails start() (default) or is only logged as a warning. */
+    /**
+     * Whether a missing required service fails start() (default) or is only logged as a warning.
+     *
+     * @param fail whether a missing required service fails start() (default) or is only logged as a warning
+     * @return this builder
+     */
     public ServiceDiscoveryBuilder<T> failOnMissingDependencies(boolean fail) {
         this.failOnMissingDependencies = fail;
         return this;
@@ -121,6 +161,11 @@ public final class ServiceDiscoveryBuilder<T> {
         return JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
     }
 
+    /**
+     * {@return a discovery with these settings, not yet started}
+     *
+     * @throws IllegalStateException if no client was given
+     */
     public ServiceDiscovery<T> build() {
         if (client == null) {
             throw new IllegalStateException("client is required: ServiceDiscoveryBuilder.builder(T.class).client(client)");

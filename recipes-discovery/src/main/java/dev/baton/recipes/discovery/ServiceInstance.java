@@ -74,100 +74,196 @@ public final class ServiceInstance<T> {
         this.health = Health.parse(metadata.get(Health.METADATA_KEY));
     }
 
-    /** A new builder: id defaults to a random UUID, address to this host's first non-loopback IPv4 address. */
+    /**
+     * {@return a new builder: id defaults to a random UUID, address to this host's first non-loopback IPv4
+     * address}
+     *
+     * @param <T> the payload type
+     */
     public static <T> ServiceInstanceBuilder<T> builder() {
         return new ServiceInstanceBuilder<>();
     }
 
-    /** A builder holding this instance's values, to make a changed copy. */
+    /** {@return a builder holding this instance's values, to make a changed copy} */
     public ServiceInstanceBuilder<T> toBuilder() {
         return new ServiceInstanceBuilder<T>().name(name).id(id).address(address).ports(port, sslPort).payload(payload)
             .serviceType(serviceType).uriSpec(uriSpec).enabled(enabled).registrationTimeUTC(registrationTimeUTC).metadata(metadata);
     }
 
+    /** {@return the service's name} */
     public String name() {
         return name;
     }
 
+    /** {@return this instance's id, unique within the service} */
     public String id() {
         return id;
     }
 
-    /** The address (host name or IP), or null if the registrant gave none. */
+    /** {@return the address (host name or IP), or null if the registrant gave none} */
     public String address() {
         return address;
     }
 
-    /** The port, or null for none. */
+    /** {@return the port, or null for none} */
     public Integer port() {
         return port;
     }
 
-    /** The TLS port, or null for none. */
+    /** {@return the TLS port, or null for none} */
     public Integer sslPort() {
         return sslPort;
     }
 
-    /** The payload, bound to the type the discovery was built for; null for none. */
+    /** {@return the payload, bound to the type the discovery was built for; null for none} */
     public T payload() {
         return payload;
     }
 
-    /** When the instance was built, in milliseconds since the epoch (UTC). */
+    /** {@return when the instance was built, in milliseconds since the epoch (UTC)} */
     public long registrationTimeUTC() {
         return registrationTimeUTC;
     }
 
+    /** {@return how the instance's node lives: with the registrant's session, or beyond it} */
     public ServiceType serviceType() {
         return serviceType;
     }
 
-    /** The URI template, such as {@code "{scheme}://{address}:{port}"}, or null for none. */
+    /** {@return the URI template, such as {@code "{scheme}://{address}:{port}"}, or null for none} */
     public String uriSpec() {
         return uriSpec;
     }
 
-    /** Whether the registrant offers this instance; a {@link ServiceProvider} never returns a disabled one. */
+    /** {@return whether the registrant offers this instance; a {@link ServiceProvider} never returns a disabled one} */
     public boolean enabled() {
         return enabled;
     }
 
-    /** Free-form string metadata (sorted by key); Curator ignores it. */
+    /** {@return free-form string metadata (sorted by key); Curator ignores it} */
     public Map<String, String> metadata() {
         return metadata;
     }
 
-    /** The zone in the metadata, or null. */
+    /** {@return the zone in the metadata, or null} */
     public String zone() {
         return metadata.get(ZONE_KEY);
     }
 
-    /** The weight in the metadata, {@link #DEFAULT_WEIGHT} when there is none or it is not a whole number 0 or more. */
+    /** {@return the weight in the metadata, {@link #DEFAULT_WEIGHT} when there is none or it is not a whole number 0 or more} */
     public int weight() {
         return weight;
     }
 
-    /** The health in the metadata: UP when there is none. */
+    /** {@return the health in the metadata: UP when there is none} */
     public Health health() {
         return health;
     }
 
-    /** Whether a provider may hand this instance out: enabled and UP. */
+    /** {@return whether a provider may hand this instance out: enabled and UP} */
     public boolean isAvailable() {
         return enabled && health == Health.UP;
     }
 
+    // Curator's accessor names, for code moving from Curator: each returns what the short name returns.
+
     /**
-     * The URI template with this instance's values filled in: {@code scheme} ("https" when there
+     * Curator's name for {@link #name()}.
+     *
+     * @return what {@link #name()} returns
+     */
+    public String getName() {
+        return name;
+    }
+
+    /**
+     * Curator's name for {@link #id()}.
+     *
+     * @return what {@link #id()} returns
+     */
+    public String getId() {
+        return id;
+    }
+
+    /**
+     * Curator's name for {@link #address()}.
+     *
+     * @return what {@link #address()} returns
+     */
+    public String getAddress() {
+        return address;
+    }
+
+    /**
+     * Curator's name for {@link #port()}.
+     *
+     * @return what {@link #port()} returns
+     */
+    public Integer getPort() {
+        return port;
+    }
+
+    /**
+     * Curator's name for {@link #sslPort()}.
+     *
+     * @return what {@link #sslPort()} returns
+     */
+    public Integer getSslPort() {
+        return sslPort;
+    }
+
+    /**
+     * Curator's name for {@link #payload()}.
+     *
+     * @return what {@link #payload()} returns
+     */
+    public T getPayload() {
+        return payload;
+    }
+
+    /**
+     * Curator's name for {@link #registrationTimeUTC()}.
+     *
+     * @return what {@link #registrationTimeUTC()} returns
+     */
+    public long getRegistrationTimeUTC() {
+        return registrationTimeUTC;
+    }
+
+    /**
+     * Curator's name for {@link #serviceType()}.
+     *
+     * @return what {@link #serviceType()} returns
+     */
+    public ServiceType getServiceType() {
+        return serviceType;
+    }
+
+    /**
+     * Curator's name for {@link #enabled()}.
+     *
+     * @return what {@link #enabled()} returns
+     */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /**
+     * {@return the URI template with this instance's values filled in: {@code scheme} ("https" when there
      * is an SSL port, else "http"), {@code name}, {@code id}, {@code address}, {@code port},
-     * {@code ssl-port}, {@code registration-time-utc}, {@code service-type} (lower case). Empty
+     * {@code ssl-port}, {@code registration-time-utc}, {@code service-type} (lower case)} Empty
      * when there is no template; an unknown variable stays as {@code {variable}}.
      */
     public String buildUriSpec() {
         return buildUriSpec(Map.of());
     }
 
-    /** As {@link #buildUriSpec()}, with extra (or overriding) variables. */
+    /**
+     * As {@link #buildUriSpec()}, with extra (or overriding) variables.
+     *
+     * @param variables more variables, or values that replace the instance's own
+     * @return the filled-in template, empty when there is none
+     */
     public String buildUriSpec(Map<String, ?> variables) {
         Objects.requireNonNull(variables, "variables");
         Map<String, Object> values = new HashMap<>();
@@ -186,6 +282,7 @@ public final class ServiceInstance<T> {
     /**
      * {@link #buildUriSpec()} as a {@link URI}.
      *
+     * @return the filled-in template as a URI
      * @throws IllegalStateException if there is no template, or it does not make a valid URI
      */
     public URI uri() {

@@ -66,9 +66,13 @@ public final class ServiceProvider<T> implements AutoCloseable {
     }
 
     /**
-     * Starts the provider's cache and waits for its first load.
+     * Starts the provider's cache and, while the client is connected, waits for its first load
+     * (see {@link ServiceCache#start()}). Without a connection it returns at once and
+     * {@link #getInstance()} returns null until the cache has loaded, once the client connects.
      *
-     * @throws DiscoveryException if the cache does not load within its start timeout (the provider is then closed)
+     * @throws DiscoveryException if, connected, the cache does not load within its start timeout
+     *     (the provider is then closed)
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
         synchronized (this) {
@@ -92,7 +96,7 @@ public final class ServiceProvider<T> implements AutoCloseable {
     }
 
     /**
-     * An instance chosen by the strategy among the usable ones, or null if there is none.
+     * {@return an instance chosen by the strategy among the usable ones, or null if there is none}
      *
      * @throws IllegalStateException if the provider is not started or is closed
      */
@@ -101,7 +105,7 @@ public final class ServiceProvider<T> implements AutoCloseable {
         return usable.isEmpty() ? null : strategy.getInstance(usable);
     }
 
-    /** Every usable instance (enabled, UP, passing the filter, not taken out), in node-name order. */
+    /** {@return every usable instance (enabled, UP, passing the filter, not taken out), in node-name order} */
     public List<ServiceInstance<T>> getAllInstances() {
         return usable().asList();
     }
@@ -109,6 +113,8 @@ public final class ServiceProvider<T> implements AutoCloseable {
     /**
      * Reports that a call to {@code instance} failed; enough errors within the policy's window take
      * it out of this provider for the policy's down time.
+     *
+     * @param instance the instance a call to failed (its id counts)
      */
     public void noteError(ServiceInstance<T> instance) {
         Objects.requireNonNull(instance, "instance");
@@ -119,7 +125,7 @@ public final class ServiceProvider<T> implements AutoCloseable {
         }
     }
 
-    /** The service this provider balances over. */
+    /** {@return the service this provider balances over} */
     public String serviceName() {
         return serviceName;
     }

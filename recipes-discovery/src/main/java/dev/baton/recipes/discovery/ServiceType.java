@@ -24,7 +24,7 @@ public enum ServiceType {
         };
     }
 
-    /** Whether the node ends with the registrant's session. */
+    /** {@return whether the node ends with the registrant's session} */
     public boolean isEphemeral() {
         return switch (this) {
             case DYNAMIC, DYNAMIC_SEQUENTIAL -> true;

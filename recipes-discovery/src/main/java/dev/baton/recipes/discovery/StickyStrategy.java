@@ -18,7 +18,11 @@ public final class StickyStrategy<T> implements ProviderStrategy<T> {
     private record Choice<T>(Instances<T> from, ServiceInstance<T> instance) {
     }
 
-    /** Sticks to what {@code chooser} picks (for example a {@link RandomStrategy}, so clients spread out). */
+    /**
+     * Sticks to what {@code chooser} picks (for example a {@link RandomStrategy}, so clients spread out).
+     *
+     * @param chooser picks an instance when there is none to stick to
+     */
     public StickyStrategy(ProviderStrategy<T> chooser) {
         this.chooser = Objects.requireNonNull(chooser, "chooser");
     }

@@ -36,13 +36,23 @@ public final class WeightedStrategy<T> implements ProviderStrategy<T> {
         this(ServiceInstance::weight);
     }
 
-    /** Weights from {@code weightOf} (negative results count as 0), randomness from {@link ThreadLocalRandom}. */
+    /**
+     * Weights from {@code weightOf} (negative results count as 0), randomness from {@link ThreadLocalRandom}.
+     *
+     * @param weightOf an instance's weight
+     */
     public WeightedStrategy(ToIntFunction<? super ServiceInstance<T>> weightOf) {
         this.weightOf = Objects.requireNonNull(weightOf, "weightOf");
         this.random = null;
     }
 
-    /** Weights from {@code weightOf}, randomness from {@code random} (thread-safe if shared; seeded for reproducible tests). */
+    /**
+     * Weights from {@code weightOf}, randomness from {@code random} (thread-safe if shared; seeded for
+     * reproducible tests).
+     *
+     * @param weightOf an instance's weight
+     * @param random the generator (thread-safe if the provider is shared)
+     */
     public WeightedStrategy(ToIntFunction<? super ServiceInstance<T>> weightOf, RandomGenerator random) {
         this.weightOf = Objects.requireNonNull(weightOf, "weightOf");
         this.random = Objects.requireNonNull(random, "random");

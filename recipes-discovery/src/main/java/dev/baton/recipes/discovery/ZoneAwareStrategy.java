@@ -31,12 +31,22 @@ public final class ZoneAwareStrategy<T> implements ProviderStrategy<T> {
     private record Split<T>(Instances<T> from, Instances<T> local) {
     }
 
-    /** Zone from the metadata, round-robin inside it. */
+    /**
+     * Zone from the metadata, round-robin inside it.
+     *
+     * @param localZone the caller's zone, not blank
+     */
     public ZoneAwareStrategy(String localZone) {
         this(localZone, ServiceInstance::zone, new RoundRobinStrategy<>());
     }
 
-    /** Zone from {@code zoneOf} (null: no zone), {@code within} picking inside the chosen set. */
+    /**
+     * Zone from {@code zoneOf} (null: no zone), {@code within} picking inside the chosen set.
+     *
+     * @param localZone the caller's zone, not blank
+     * @param zoneOf an instance's zone, or null for none
+     * @param within picks inside the chosen set
+     */
     public ZoneAwareStrategy(String localZone, Function<? super ServiceInstance<T>, String> zoneOf, ProviderStrategy<T> within) {
         Objects.requireNonNull(localZone, "localZone");
         if (localZone.isBlank()) {
@@ -47,7 +57,7 @@ public final class ZoneAwareStrategy<T> implements ProviderStrategy<T> {
         this.within = Objects.requireNonNull(within, "within");
     }
 
-    /** The caller's zone. */
+    /** {@return the caller's zone} */
     public String localZone() {
         return localZone;
     }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
@@ -187,7 +188,7 @@ class ServiceDiscoveryTest {
     @Test
     void builderChecksEachSetting(BatonClient a) {
         assertThatThrownBy(() -> ServiceDiscoveryBuilder.builder(Endpoint.class).basePath("services"))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'services'");
+            .isInstanceOf(InvalidPathException.class).hasMessageContaining("'services'");
         assertThatThrownBy(() -> ServiceDiscoveryBuilder.builder(Endpoint.class).basePath("/x").build())
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("client is required");
         assertThatThrownBy(() -> ServiceDiscoveryBuilder.builder(Endpoint.class).client(a).build())

@@ -98,4 +98,20 @@ class ServiceInstanceTest {
         assertThatThrownBy(() -> b.metadata("", "v")).hasMessageContaining("metadata key must not be empty");
         assertThatThrownBy(b::build).isInstanceOf(IllegalStateException.class).hasMessageContaining("name is required");
     }
+
+    @Test
+    void curatorsAccessorNamesReturnWhatTheShortNamesReturn() {
+        ServiceInstance<String> instance = ServiceInstance.<String>builder()
+            .name("orders").id("o-1").address("10.0.0.7").port(8080).sslPort(8443).payload("v2")
+            .registrationTimeUTC(1234L).serviceType(ServiceType.STATIC).enabled(false).build();
+        assertThat(instance.getName()).isEqualTo(instance.name()).isEqualTo("orders");
+        assertThat(instance.getId()).isEqualTo(instance.id()).isEqualTo("o-1");
+        assertThat(instance.getAddress()).isEqualTo(instance.address()).isEqualTo("10.0.0.7");
+        assertThat(instance.getPort()).isEqualTo(instance.port()).isEqualTo(8080);
+        assertThat(instance.getSslPort()).isEqualTo(instance.sslPort()).isEqualTo(8443);
+        assertThat(instance.getPayload()).isEqualTo(instance.payload()).isEqualTo("v2");
+        assertThat(instance.getRegistrationTimeUTC()).isEqualTo(instance.registrationTimeUTC()).isEqualTo(1234L);
+        assertThat(instance.getServiceType()).isEqualTo(instance.serviceType()).isEqualTo(ServiceType.STATIC);
+        assertThat(instance.isEnabled()).isEqualTo(instance.enabled()).isFalse();
+    }
 }

@@ -1,6 +1,7 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.election.internal.Leadership;
 import dev.baton.recipes.election.internal.Line;
 import java.time.Duration;
@@ -28,16 +29,21 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
     LeadershipPolicy policy;
     Duration leaseMargin;
 
-    ElectionBuilder(BatonClient client, String path, String participantId, String marker) {
+    ElectionBuilder(String recipe, BatonClient client, String path, String participantId, String marker) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = Objects.requireNonNull(path, "path");
+        this.path = ZPaths.validateRecipePath(recipe, path);
         this.participantId = Objects.requireNonNull(participantId, "participantId");
         Leadership.participantData(participantId); // fails now, saying why, if it is too long
         this.marker = marker;
-        Line.of(client, path, marker); // fails now, naming the path, if it is not a valid folder
     }
 
-    /** When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY: SESSION). */
+    /**
+     * When to step down. Default: from the client's error policy (STANDARD: CONNECTION, SESSION_ONLY:
+     * SESSION).
+     *
+     * @param leadershipPolicy when to step down
+     * @return this builder
+     */
     public B policy(LeadershipPolicy leadershipPolicy) {
         this.policy = Objects.requireNonNull(leadershipPolicy, "policy");
         return self();
@@ -48,6 +54,9 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
      * disconnected leader steps down. Default: a tenth of the negotiated session timeout (at least
      * 50 ms). It must cover the leader's timer and callback latency; a pause longer than it (GC,
      * VM freeze) can still overlap with the next leader.
+     *
+     * @param margin how long before the earliest possible session expiry to step down, not negative
+     * @return this builder
      */
     public B leaseMargin(Duration margin) {
         Objects.requireNonNull(margin, "leaseMargin");

@@ -4,6 +4,11 @@ import dev.baton.framework.BatonException;
 
 /** A latch or selector was used, or waited on, after it was closed. */
 public final class ElectionClosedException extends BatonException {
+    /**
+     * A closed election recipe, named in {@code message}.
+     *
+     * @param message which recipe, on which path, was closed
+     */
     public ElectionClosedException(String message) {
         super(message);
     }

@@ -6,5 +6,10 @@ package dev.baton.recipes.election;
  */
 @FunctionalInterface
 public interface ElectionListener {
+    /**
+     * Called with each report, in order, one at a time.
+     *
+     * @param event who leads now, or that nobody does
+     */
     void electionChanged(ElectionEvent event);
 }

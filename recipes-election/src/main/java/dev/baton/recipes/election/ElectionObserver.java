@@ -3,6 +3,7 @@ package dev.baton.recipes.election;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.NodeData;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
 import dev.baton.recipes.election.ElectionEvent.NoLeader;
 import dev.baton.recipes.election.internal.ConnectionChanges;
@@ -54,7 +55,14 @@ public final class ElectionObserver implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ElectionObserver.class);
 
     /** Where an observer is in its life. */
-    public enum State { LATENT, OBSERVING, CLOSED }
+    public enum State {
+        /** Built, not started. */
+        LATENT,
+        /** Started: following the election and reporting changes. */
+        OBSERVING,
+        /** Closed for good. */
+        CLOSED
+    }
 
     private final BatonClient client;
     private final Line line;
@@ -71,13 +79,23 @@ public final class ElectionObserver implements Closeable {
     private boolean reading;
     private boolean readAgain;
 
+    /**
+     * An observer of the election at {@code path} (a latch's or a selector's, Curator's or Baton's).
+     *
+     * @param client the client to read the election with
+     * @param path the election's folder
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public ElectionObserver(BatonClient client, String path) {
         this.client = Objects.requireNonNull(client, "client");
-        this.line = Line.observing(client, Objects.requireNonNull(path, "path"));
+        this.line = Line.observing(client, ZPaths.validateRecipePath("ElectionObserver", path));
         this.notifier = new Notifier(client.asyncExecutor(), "election observer " + path);
     }
 
-    /** Starts following (in the background); the first report says who leads now. */
+    /**
+     * Starts following (in the background); the first report says who leads now. Needs no
+     * connection: without one the first report comes once the client connects.
+     */
     public void start() {
         synchronized (this) {
             if (state != State.LATENT) {
@@ -89,7 +107,11 @@ public final class ElectionObserver implements Closeable {
         refresh();
     }
 
-    /** Adds a listener; if something was reported already, it hears the latest report first. */
+    /**
+     * Adds a listener; if something was reported already, it hears the latest report first.
+     *
+     * @param listener the listener to add
+     */
     public void addListener(ElectionListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (this) {
@@ -102,15 +124,21 @@ public final class ElectionObserver implements Closeable {
         notifier.flush();
     }
 
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener the listener to remove
+     */
     public void removeListener(ElectionListener listener) {
         listeners.remove(listener);
     }
 
-    /** The latest report, if any yet. */
+    /** {@return the latest report, if any yet} */
     public synchronized Optional<ElectionEvent> current() {
         return Optional.ofNullable(last);
     }
 
+    /** {@return where the observer is in its life} */
     public synchronized State state() {
         return state;
     }

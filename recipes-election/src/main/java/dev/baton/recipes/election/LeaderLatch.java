@@ -95,7 +95,15 @@ public final class LeaderLatch implements Closeable {
     // guarded by this (and so is the term in leadership: there exactly while LEADER)
     private State state = State.LATENT;
 
-    /** A latch with the default settings (see {@link Builder}). */
+    /**
+     * A latch with the default settings (see {@link Builder}).
+     *
+     * @param client the client whose session the latch's node belongs to
+     * @param path the election's folder, such as {@code /app/leader}
+     * @param participantId what this participant publishes in its node (at most {@link
+     *     ElectionBuilder#MAX_PARTICIPANT_ID_BYTES} in UTF-8)
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public LeaderLatch(BatonClient client, String path, String participantId) {
         this(builder(client, path, participantId));
     }
@@ -111,13 +119,23 @@ public final class LeaderLatch implements Closeable {
             leadership.name(), this::lead);
     }
 
-    /** Configures a latch: policy, lease margin, listener executor. */
+    /**
+     * Configures a latch: policy, lease margin, listener executor.
+     *
+     * @param client the client whose session the latch's node belongs to
+     * @param path the election's folder, such as {@code /app/leader}
+     * @param participantId what this participant publishes in its node (at most {@link
+     *     ElectionBuilder#MAX_PARTICIPANT_ID_BYTES} in UTF-8)
+     * @return a builder; {@link Builder#build()} makes the latch
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public static Builder builder(BatonClient client, String path, String participantId) {
         return new Builder(client, path, participantId);
     }
 
     /**
-     * Joins the election (in the background).
+     * Joins the election (in the background). Needs no connection: without one it returns at once
+     * and the latch joins the line when the client connects.
      *
      * @throws ClientClosedException if the client is closed (nothing could ever be elected)
      */
@@ -142,6 +160,8 @@ public final class LeaderLatch implements Closeable {
      * Leaves the election. Returns once the node is deleted (or, without a connection, left to
      * the client's background deletion), and, in NOTIFY_LEADER mode, after the listeners' {@code
      * notLeader()}; when called from a listener it returns at once and the rest follows.
+     *
+     * @param mode whether a leading latch runs its listeners' {@code notLeader()} first
      */
     public void close(CloseMode mode) {
         Objects.requireNonNull(mode, "mode");
@@ -176,17 +196,23 @@ public final class LeaderLatch implements Closeable {
         }
     }
 
-    /** Whether this latch leads now: state LEADER and its policy's checks (session, connection, lease deadline) pass. */
+    /** {@return whether this latch leads now: state LEADER and its policy's checks (session, connection, lease deadline) pass} */
     public boolean hasLeadership() {
         return leadership.hasLeadership();
     }
 
-    /** The current term's token (czxid of this latch's node) while leading, else {@link #NO_TOKEN}. */
+    /** {@return the current term's token (czxid of this latch's node) while leading, else {@link #NO_TOKEN}} */
     public long leadershipToken() {
         return leadership.leadershipToken();
     }
 
-    /** Waits until this latch leads. */
+    /**
+     * Waits, as long as it takes, until this latch leads.
+     *
+     * @throws IllegalStateException if the latch was not started
+     * @throws ElectionClosedException if the latch is or becomes closed while waiting
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public void await() throws InterruptedException {
         synchronized (this) {
             while (!leadingNow()) {
@@ -195,7 +221,17 @@ public final class LeaderLatch implements Closeable {
         }
     }
 
-    /** Waits up to {@code timeout} for this latch to lead; returns whether it does. */
+    /**
+     * Waits up to {@code timeout} for this latch to lead (Curator's {@code await(long, TimeUnit)}).
+     * A zero timeout only looks; a timeout too long to count waits without limit.
+     *
+     * @param timeout how long to wait at most
+     * @return whether the latch leads when the call returns (its policy's checks pass)
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws IllegalStateException if the latch was not started
+     * @throws ElectionClosedException if the latch is or becomes closed while waiting
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
     public boolean await(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
         synchronized (this) {
@@ -223,6 +259,8 @@ public final class LeaderLatch implements Closeable {
     /**
      * Listeners hear every later change; one added while the latch leads hears {@code isLeader}
      * at once (so no grant is missed).
+     *
+     * @param listener the listener to add
      */
     public void addListener(LeaderLatchListener listener) {
         Objects.requireNonNull(listener, "listener");
@@ -236,6 +274,11 @@ public final class LeaderLatch implements Closeable {
         notifier.flush();
     }
 
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener the listener to remove
+     */
     public void removeListener(LeaderLatchListener listener) {
         listeners.remove(listener);
     }
@@ -244,32 +287,55 @@ public final class LeaderLatch implements Closeable {
      * Replaces the id this leader publishes (in its node, where {@link #getParticipants()},
      * observers and Curator see it) without a new election; kept if it joins again later.
      *
+     * @param id the id to publish
      * @throws NotLeaderException if this latch does not lead
      * @throws IllegalArgumentException if {@code id} is longer than
      *     {@link ElectionBuilder#MAX_PARTICIPANT_ID_BYTES} in UTF-8
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     public void proclaim(String id) throws InterruptedException {
         candidacy.publishing(leadership.proclaim(id));
     }
 
-    /** The participant whose node is first in line, or {@code Participant("", false)} if nobody is in line. */
+    /**
+     * {@return the participant whose node is first in line, or {@code Participant("", false)} if nobody is in
+     * line}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reads
+     */
     public Participant getLeader() throws InterruptedException {
         return line.leader();
     }
 
-    /** Every participant, in line order (the leader first). */
+    /**
+     * {@return every participant, in line order (the leader first)}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reads
+     */
     public Collection<Participant> getParticipants() throws InterruptedException {
         return line.participants();
     }
 
+    /** {@return where the latch is in its life} */
     public synchronized State state() {
         return state;
     }
 
+    /** {@return the id this participant was created with} */
     public String participantId() {
         return participantId;
     }
 
+    /**
+     * Curator's name for {@link #participantId()}: the id this participant was created with.
+     *
+     * @return what {@link #participantId()} returns
+     */
+    public String getId() {
+        return participantId();
+    }
+
+    /** {@return the election's folder} */
     public String path() {
         return path;
     }
@@ -333,15 +399,21 @@ public final class LeaderLatch implements Closeable {
         private Executor executor;
 
         private Builder(BatonClient client, String path, String participantId) {
-            super(client, path, participantId, Line.LATCH);
+            super("LeaderLatch", client, path, participantId, Line.LATCH);
         }
 
-        /** Where listeners run (one call at a time, in order). Default: the client's async executor. */
+        /**
+         * Where listeners run (one call at a time, in order). Default: the client's async executor.
+         *
+         * @param listenerExecutor where listeners run (one call at a time, in order)
+         * @return this builder
+         */
         public Builder listenerExecutor(Executor listenerExecutor) {
             this.executor = Objects.requireNonNull(listenerExecutor, "listenerExecutor");
             return this;
         }
 
+        /** {@return a latch with these settings, not yet started} */
         public LeaderLatch build() {
             return new LeaderLatch(this);
         }

@@ -22,12 +22,19 @@ public interface LeaderLatchListener {
     /**
      * This latch leads now, in the term identified by {@code token} (the czxid of its node:
      * larger than every earlier leader's). Forwards to {@link #isLeader()} unless overridden.
+     *
+     * @param token the term's fencing token: larger than every earlier leader's
      */
     default void isLeader(long token) {
         isLeader();
     }
 
-    /** A listener from two callbacks: {@code onLeader} receives the term's token. */
+    /**
+     * {@return a listener from two callbacks: {@code onLeader} receives the term's token}
+     *
+     * @param onLeader called with the term's token when the latch starts to lead
+     * @param onNotLeader called when it stops leading
+     */
     static LeaderLatchListener of(LongConsumer onLeader, Runnable onNotLeader) {
         Objects.requireNonNull(onLeader, "onLeader");
         Objects.requireNonNull(onNotLeader, "onNotLeader");

@@ -79,7 +79,16 @@ public final class LeaderSelector implements Closeable {
     private Thread thread;
     private byte[] published;
 
-    /** A selector with the default settings (see {@link Builder}). */
+    /**
+     * A selector with the default settings (see {@link Builder}).
+     *
+     * @param client the client whose session the selector's node belongs to
+     * @param path the election's folder, such as {@code /jobs/compaction/leader}
+     * @param participantId what this participant publishes in its node (at most {@link
+     *     ElectionBuilder#MAX_PARTICIPANT_ID_BYTES} in UTF-8)
+     * @param listener the work to run while leading
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public LeaderSelector(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
         this(builder(client, path, participantId, listener));
     }
@@ -100,13 +109,24 @@ public final class LeaderSelector implements Closeable {
         this.published = b.participantId.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Configures a selector: policy, lease margin, thread factory. */
+    /**
+     * Configures a selector: policy, lease margin, thread factory.
+     *
+     * @param client the client whose session the selector's node belongs to
+     * @param path the election's folder, such as {@code /jobs/compaction/leader}
+     * @param participantId what this participant publishes in its node (at most {@link
+     *     ElectionBuilder#MAX_PARTICIPANT_ID_BYTES} in UTF-8)
+     * @param listener the work to run while leading
+     * @return a builder; {@link Builder#build()} makes the selector
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public static Builder builder(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
         return new Builder(client, path, participantId, listener);
     }
 
     /**
-     * Queues the first turn.
+     * Queues the first turn. Needs no connection: without one it returns at once and the turn
+     * joins the line when the client connects.
      *
      * @throws ClientClosedException if the client is closed (no turn could ever come)
      */
@@ -131,6 +151,7 @@ public final class LeaderSelector implements Closeable {
      * Queues one more turn (after the current one, if any). Returns false if one was already
      * queued.
      *
+     * @return whether a turn was queued (false if one already was)
      * @throws IllegalStateException before start; {@link ElectionClosedException} after close
      */
     public boolean requeue() {
@@ -155,12 +176,12 @@ public final class LeaderSelector implements Closeable {
         return true;
     }
 
-    /** Whether {@code takeLeadership} is running and leadership is still valid under the policy. */
+    /** {@return whether {@code takeLeadership} is running and leadership is still valid under the policy} */
     public boolean hasLeadership() {
         return leadership.hasLeadership();
     }
 
-    /** The current term's token while leading, else {@link LeaderLatch#NO_TOKEN}. */
+    /** {@return the current term's token while leading, else {@link LeaderLatch#NO_TOKEN}} */
     public long leadershipToken() {
         return leadership.leadershipToken();
     }
@@ -174,7 +195,13 @@ public final class LeaderSelector implements Closeable {
         }
     }
 
-    /** Replaces the id this leader publishes, without a new election. @throws NotLeaderException if not leading */
+    /**
+     * Replaces the id this leader publishes, without a new election.
+     *
+     * @param id the id to publish
+     * @throws NotLeaderException if this selector does not lead
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     */
     public void proclaim(String id) throws InterruptedException {
         byte[] data = leadership.proclaim(id);
         synchronized (this) {
@@ -182,10 +209,21 @@ public final class LeaderSelector implements Closeable {
         }
     }
 
+    /**
+     * {@return the participant whose node is first in line, or {@code Participant("", false)} if nobody is in
+     * line}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reads
+     */
     public Participant getLeader() throws InterruptedException {
         return line.leader();
     }
 
+    /**
+     * {@return every participant, in line order (the leader first)}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reads
+     */
     public Collection<Participant> getParticipants() throws InterruptedException {
         return line.participants();
     }
@@ -219,12 +257,23 @@ public final class LeaderSelector implements Closeable {
         }
     }
 
+    /** {@return where the selector is in its life} */
     public synchronized State state() {
         return state;
     }
 
+    /** {@return the id this participant was created with} */
     public String participantId() {
         return participantId;
+    }
+
+    /**
+     * Curator's name for {@link #participantId()}: the id this participant was created with.
+     *
+     * @return what {@link #participantId()} returns
+     */
+    public String getId() {
+        return participantId();
     }
 
     @Override
@@ -351,16 +400,22 @@ public final class LeaderSelector implements Closeable {
         private ThreadFactory threads;
 
         private Builder(BatonClient client, String path, String participantId, LeaderSelectorListener listener) {
-            super(client, path, participantId, Line.SELECTOR);
+            super("LeaderSelector", client, path, participantId, Line.SELECTOR);
             this.listener = Objects.requireNonNull(listener, "listener");
         }
 
-        /** Makes the selector's thread. Default: daemon threads named after the election. */
+        /**
+         * Makes the selector's thread. Default: daemon threads named after the election.
+         *
+         * @param factory makes the thread that runs {@code takeLeadership}
+         * @return this builder
+         */
         public Builder threadFactory(ThreadFactory factory) {
             this.threads = Objects.requireNonNull(factory, "threadFactory");
             return this;
         }
 
+        /** {@return a selector with these settings, not yet started} */
         public LeaderSelector build() {
             return new LeaderSelector(this);
         }

@@ -15,13 +15,22 @@ import dev.baton.framework.BatonClient;
  */
 @FunctionalInterface
 public interface LeaderSelectorListener {
-    /** Lead until this returns. */
+    /**
+     * Lead until this returns.
+     *
+     * @param client the selector's client
+     * @throws Exception anything the work throws: logged, and leadership is released
+     */
     void takeLeadership(BatonClient client) throws Exception;
 
     /**
      * Lead until this returns, in the term identified by {@code token} (the czxid of the
      * selector's node: larger than every earlier leader's; give it to fenced resources). Forwards
      * to {@link #takeLeadership(BatonClient)} unless overridden.
+     *
+     * @param client the selector's client
+     * @param token the term's fencing token: larger than every earlier leader's
+     * @throws Exception anything the work throws: logged, and leadership is released
      */
     default void takeLeadership(BatonClient client, long token) throws Exception {
         takeLeadership(client);

@@ -44,7 +44,11 @@ public enum LeadershipPolicy {
     /** The smallest lease margin the default picks: covers timer and callback latency. */
     static final Duration MIN_DEFAULT_MARGIN = Duration.ofMillis(50);
 
-    /** The policy matching a client's error policy. */
+    /**
+     * {@return the policy matching a client's error policy}
+     *
+     * @param errorPolicy a client's error policy
+     */
     public static LeadershipPolicy of(ErrorPolicy errorPolicy) {
         return switch (errorPolicy) {
             case STANDARD -> CONNECTION;
@@ -53,8 +57,10 @@ public enum LeadershipPolicy {
     }
 
     /**
-     * Whether entering {@code state} by itself ends leadership under this policy (LEASE ends it
-     * later, at the lease deadline, if the disconnect lasts).
+     * {@return whether entering {@code state} by itself ends leadership under this policy (LEASE ends it
+     * later, at the lease deadline, if the disconnect lasts)}
+     *
+     * @param state the connection state entered
      */
     public boolean stepsDownOn(ConnectionState state) {
         return switch (state) {
@@ -65,8 +71,10 @@ public enum LeadershipPolicy {
     }
 
     /**
-     * The lease margin used when none is configured: a tenth of the negotiated session timeout,
-     * at least {@link #MIN_DEFAULT_MARGIN}.
+     * {@return the lease margin used when none is configured: a tenth of the negotiated session timeout,
+     * at least {@link #MIN_DEFAULT_MARGIN}}
+     *
+     * @param negotiatedSessionTimeout the session timeout the servers granted
      */
     public static Duration defaultLeaseMargin(Duration negotiatedSessionTimeout) {
         Duration tenth = negotiatedSessionTimeout.dividedBy(10);

@@ -13,7 +13,22 @@ import java.util.Objects;
  *     node is still first)
  */
 public record Participant(String id, boolean isLeader) {
+    /**
+     * Checks that there is an id.
+     *
+     * @param id what the participant publishes in its node
+     * @param isLeader whether its node is first in line
+     */
     public Participant {
         Objects.requireNonNull(id, "id");
+    }
+
+    /**
+     * Curator's name for {@link #id()}.
+     *
+     * @return what {@link #id()} returns
+     */
+    public String getId() {
+        return id;
     }
 }

@@ -236,4 +236,17 @@ class LeaderLatchTest {
         }
         throw new AssertionError("no node with czxid " + token + " in " + path);
     }
+
+    @Test
+    void curatorsNamesAnswerLikeBatonsOwn(BatonClient a) throws Exception {
+        try (LeaderLatch latch = new LeaderLatch(a, "/latch/curator-names", "node-1");
+             LeaderSelector selector = new LeaderSelector(a, "/selector/curator-names", "node-2", client -> { })) {
+            assertThat(latch.getId()).isEqualTo(latch.participantId()).isEqualTo("node-1");
+            assertThat(selector.getId()).isEqualTo(selector.participantId()).isEqualTo("node-2");
+            latch.start();
+            assertThat(latch.await(WAIT)).isTrue();
+            Participant leader = latch.getLeader();
+            assertThat(leader.getId()).isEqualTo(leader.id()).isEqualTo("node-1");
+        }
+    }
 }

@@ -43,12 +43,22 @@ import java.util.function.Function;
 public final class InterProcessMultiLock extends HandleLock {
     private final List<HandleLock> locks;
 
-    /** A multi-lock of one {@link InterProcessMutex} per path, taken in the order of {@code paths}. */
+    /**
+     * A multi-lock of one {@link InterProcessMutex} per path, taken in the order of {@code paths}.
+     *
+     * @param client the client whose session the locks' nodes belong to
+     * @param paths the mutexes' folders, distinct, in the one order every process uses
+     * @throws dev.baton.framework.InvalidPathException if a path is not a valid folder for a recipe
+     */
     public InterProcessMultiLock(BatonClient client, List<String> paths) {
         this(mutexes(client, paths));
     }
 
-    /** A multi-lock of {@code locks}, taken in list order (every lock of this module qualifies). */
+    /**
+     * A multi-lock of {@code locks}, taken in list order (every lock of this module qualifies).
+     *
+     * @param locks the parts, distinct, in the one order every process uses
+     */
     public InterProcessMultiLock(List<? extends LeasableLock> locks) {
         super("InterProcessMultiLock " + describe(locks), true);
         Set<LeasableLock> seen = new HashSet<>();
@@ -79,6 +89,7 @@ public final class InterProcessMultiLock extends HandleLock {
         if (new HashSet<>(paths).size() != paths.size()) {
             throw new IllegalArgumentException("paths must be distinct (a path listed twice would wait for itself), were " + paths);
         }
+        paths.forEach(path -> LockPaths.validate("InterProcessMultiLock", path));
         return paths.stream().map(path -> new InterProcessMutex(client, path)).toList();
     }
 

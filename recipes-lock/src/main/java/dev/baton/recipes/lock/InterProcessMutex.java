@@ -54,7 +54,13 @@ public final class InterProcessMutex extends HandleLock {
     private final Contention contention;
     private final byte[] participantData;
 
-    /** A mutex on {@code path} (its folder is created when first needed, as a container). */
+    /**
+     * A mutex on {@code path} (its folder is created when first needed, as a container).
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param path the lock's folder, such as {@code /locks/reports}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public InterProcessMutex(BatonClient client, String path) {
         this(client, path, NO_DATA);
     }
@@ -62,6 +68,11 @@ public final class InterProcessMutex extends HandleLock {
     /**
      * A mutex on {@code path} whose nodes carry {@code participantData} (for example the
      * process's name, so operators can see who holds or waits).
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param path the lock's folder, such as {@code /locks/reports}
+     * @param participantData the data of each node this lock creates (copied)
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
      */
     public InterProcessMutex(BatonClient client, String path, byte[] participantData) {
         super("InterProcessMutex " + path, true);
@@ -71,14 +82,16 @@ public final class InterProcessMutex extends HandleLock {
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
     }
 
-    /** The lock's folder. */
+    /** {@return the lock's folder} */
     public String path() {
         return contention.dir();
     }
 
     /**
-     * The paths of the nodes of everyone holding or waiting, in line order: the holder first.
+     * {@return the paths of the nodes of everyone holding or waiting, in line order: the holder first}
      * Curator's contenders appear too.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
      */
     public List<String> participantNodes() throws InterruptedException {
         try {
@@ -86,6 +99,16 @@ public final class InterProcessMutex extends HandleLock {
         } catch (ExecutionException e) {
             throw Acquisitions.rethrow(e.getCause());
         }
+    }
+
+    /**
+     * Curator's name for {@link #participantNodes()}.
+     *
+     * @return what {@link #participantNodes()} returns
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
+     */
+    public List<String> getParticipantNodes() throws InterruptedException {
+        return participantNodes();
     }
 
     @Override

@@ -30,11 +30,20 @@ import java.util.concurrent.CompletableFuture;
 public final class InterProcessSemaphoreMutex extends HandleLock {
     private final InterProcessSemaphoreV2 semaphore;
 
+    /**
+     * A mutex on {@code path}: a semaphore of one lease, with Curator's semaphore layout.
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param path the lock's folder, such as {@code /locks/migration}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public InterProcessSemaphoreMutex(BatonClient client, String path) {
         super("InterProcessSemaphoreMutex " + path, false);
+        LockPaths.validate("InterProcessSemaphoreMutex", path);
         this.semaphore = new InterProcessSemaphoreV2(client, path, 1);
     }
 
+    /** {@return the lock's folder} */
     public String path() {
         return semaphore.path();
     }

@@ -62,6 +62,9 @@ public final class InterProcessSemaphoreV2 {
     /**
      * A semaphore on {@code path} with {@code maxLeases} leases.
      *
+     * @param client the client whose session the leases' nodes belong to
+     * @param path the semaphore's folder, such as {@code /semaphores/db}
+     * @param maxLeases how many leases exist, 1 or more (every participant must give the same number)
      * @throws IllegalArgumentException if {@code maxLeases} is less than 1
      * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid ZooKeeper path
      */
@@ -78,15 +81,23 @@ public final class InterProcessSemaphoreV2 {
         this.leasesDir = path + "/" + LEASES;
     }
 
+    /** {@return the semaphore's folder} */
     public String path() {
         return path;
     }
 
+    /** {@return how many leases the semaphore has} */
     public int maxLeases() {
         return maxLeases;
     }
 
-    /** Waits until a lease is free and takes it. */
+    /**
+     * Waits until a lease is free and takes it.
+     *
+     * @return the lease
+     * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
+     *     behind)
+     */
     public Lease acquire() throws InterruptedException {
         return Acquisitions.await(acquireAsync(null), Lease::releaseQuietly);
     }
@@ -94,13 +105,22 @@ public final class InterProcessSemaphoreV2 {
     /**
      * Waits up to {@code timeout} for a lease ({@link Duration#ZERO}: takes one only if one is free now).
      *
+     * @param timeout how long to wait at most
      * @return the lease, or null on timeout
+     * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
+     *     behind)
      */
     public Lease acquire(Duration timeout) throws InterruptedException {
         return Acquisitions.await(acquireAsync(Acquisitions.checkTimeout(timeout)), Lease::releaseQuietly);
     }
 
-    /** Waits until {@code qty} leases are taken. */
+    /**
+     * Waits until {@code qty} leases are taken.
+     *
+     * @param qty how many leases, 1 to {@link #maxLeases()}
+     * @return the leases
+     * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
+     */
     public Collection<Lease> acquire(int qty) throws InterruptedException {
         return Acquisitions.await(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
     }
@@ -108,7 +128,10 @@ public final class InterProcessSemaphoreV2 {
     /**
      * Waits up to {@code timeout} in all for {@code qty} leases.
      *
+     * @param qty how many leases, 1 to {@link #maxLeases()}
+     * @param timeout how long to wait at most, for all of them
      * @return the leases, or null on timeout (then none is kept)
+     * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
      */
     public Collection<Lease> acquire(int qty, Duration timeout) throws InterruptedException {
         return Acquisitions.await(acquireAsync(qty, Acquisitions.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
@@ -117,12 +140,22 @@ public final class InterProcessSemaphoreV2 {
     /**
      * Takes a lease without parking a thread; completes with null if {@code timeout} (null: no
      * limit) passes first. Cancelling the future gives back whatever it took.
+     *
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the lease, or null on timeout
      */
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
         return Acquisitions.map(acquireHold(timeout), this::lease, Hold::delete);
     }
 
-    /** {@code qty} leases without parking a thread, all or none, within {@code timeout} in all (null: no limit). */
+    /**
+     * {@code qty} leases without parking a thread, all or none, within {@code timeout} in all (null: no
+     * limit).
+     *
+     * @param qty how many leases, 1 to {@link #maxLeases()}
+     * @param timeout how long to wait at most, for all of them, or null for no limit
+     * @return the leases, or null on timeout (then none is kept)
+     */
     public CompletableFuture<List<Lease>> acquireAsync(int qty, Duration timeout) {
         if (qty < 1 || qty > maxLeases) {
             throw new IllegalArgumentException("qty must be between 1 and maxLeases (" + maxLeases + "), was " + qty);
@@ -134,6 +167,7 @@ public final class InterProcessSemaphoreV2 {
     /**
      * Gives {@code lease} back (the same as closing it).
      *
+     * @param lease a lease of this semaphore
      * @throws LockOwnershipLostException if the lease was lost before
      */
     public void returnLease(Lease lease) {
@@ -143,6 +177,7 @@ public final class InterProcessSemaphoreV2 {
     /**
      * Gives every lease back, even if some were lost.
      *
+     * @param leases leases of this semaphore
      * @throws LockOwnershipLostException after returning them all, if any was lost
      */
     public void returnAll(Collection<Lease> leases) {
@@ -159,13 +194,27 @@ public final class InterProcessSemaphoreV2 {
         }
     }
 
-    /** Names of the lease nodes now in {@code leases/}, oldest first (Curator's leases included). */
+    /**
+     * {@return names of the lease nodes now in {@code leases/}, oldest first (Curator's leases included)}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
+     */
     public List<String> participantNodes() throws InterruptedException {
         try {
             return Contenders.inOrder(client.getChildren().forPath(leasesDir), LeaseAcquisition.LEASE_MARKERS);
         } catch (NoNodeException e) {
             return List.of();
         }
+    }
+
+    /**
+     * Curator's name for {@link #participantNodes()}.
+     *
+     * @return what {@link #participantNodes()} returns
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
+     */
+    public List<String> getParticipantNodes() throws InterruptedException {
+        return participantNodes();
     }
 
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */

@@ -15,24 +15,40 @@ import java.util.concurrent.locks.Lock;
  * lock and asks for a lease waits for itself.
  */
 public sealed interface LeasableLock extends InterProcessLock permits HandleLock {
-    /** Waits until the lock is held and returns the hold as a handle any thread may release. */
+    /**
+     * Waits until the lock is held and returns the hold as a handle any thread may release.
+     *
+     * @return the lease
+     * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
+     *     behind)
+     */
     LockLease acquireLease() throws InterruptedException;
 
     /**
      * Waits up to {@code timeout} for the lock. {@link Duration#ZERO} tries once: it succeeds if
      * the lock is free now.
      *
+     * @param timeout how long to wait at most
      * @return the lease, or null on timeout (nothing of the attempt is left on the servers)
+     * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
+     *     behind)
      */
     LockLease acquireLease(Duration timeout) throws InterruptedException;
 
     /**
      * Acquires without blocking a thread: the future completes (on the client's async executor)
      * when the lock is held. Cancelling it abandons the attempt and deletes its node.
+     *
+     * @return the lease, once the lock is held
      */
     CompletableFuture<LockLease> acquireAsync();
 
-    /** {@link #acquireAsync()} with a timeout: completes with null when it passes first. */
+    /**
+     * {@link #acquireAsync()} with a timeout: completes with null when it passes first.
+     *
+     * @param timeout how long to wait at most
+     * @return the lease, or null on timeout
+     */
     CompletableFuture<LockLease> acquireAsync(Duration timeout);
 
     /**
@@ -45,6 +61,6 @@ public sealed interface LeasableLock extends InterProcessLock permits HandleLock
         return InterProcessLock.super.asLock();
     }
 
-    /** Whether the current thread holds the lock through the thread-bound API of this object. */
+    /** {@return whether the current thread holds the lock through the thread-bound API of this object} */
     boolean isHeldByCurrentThread();
 }

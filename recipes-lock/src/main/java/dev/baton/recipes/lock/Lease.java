@@ -28,8 +28,17 @@ public final class Lease extends Grant {
         return new LockOwnershipLostException(message);
     }
 
-    /** The name of the lease's node in the semaphore's {@code leases} folder. */
+    /** {@return the name of the lease's node in the semaphore's {@code leases} folder} */
     public String nodeName() {
+        return nodeName;
+    }
+
+    /**
+     * Curator's name for {@link #nodeName()}.
+     *
+     * @return what {@link #nodeName()} returns
+     */
+    public String getNodeName() {
         return nodeName;
     }
 }

@@ -29,7 +29,9 @@ import org.apache.zookeeper.Watcher;
  * says the lease holds; give the internal mutex back. Only the internal mutex's holder ever waits
  * on the children watch, so a returned lease wakes one process, not every waiter; and Curator's
  * semaphore takes the same steps on the same nodes, so the two share a semaphore safely. If the
- * lease node disappears while counting (the session ended), it starts over.
+ * session ends while the lease node is being created, or the lease node disappears while counting,
+ * it starts over: a new place at the internal mutex and a new lease node, on the new session,
+ * within the same deadline.
  */
 final class LeaseAcquisition {
     static final Set<String> LEASE_MARKERS = Set.of(InterProcessSemaphoreV2.LEASE_MARKER);
@@ -117,12 +119,32 @@ final class LeaseAcquisition {
             inFlight = creating;
         }
         creating.whenComplete((node, e) -> {
-            if (e != null) {
-                fail(e);
-            } else {
+            if (e == null) {
                 created(node);
+            } else if (Acquisitions.unwrap(e) instanceof SessionExpiredException) {
+                sessionEndedWhileCreating(ticket);
+            } else {
+                fail(e);
             }
         });
+    }
+
+    /**
+     * The session ended while the lease node was being created: the node, if the servers made it,
+     * went with the session, and so did our place at the internal mutex. As {@link #count} does
+     * for the same failure, give the mutex back and take a new place, on the new session; the
+     * deadline still bounds the whole.
+     */
+    private void sessionEndedWhileCreating(Ticket ticket) {
+        synchronized (this) {
+            if (result.isDone() || mutexTicket != ticket) {
+                return; // abandoned meanwhile: abandon() gave back what we had
+            }
+            mutexTicket = null;
+            inFlight = null;
+        }
+        internalMutex.release(ticket);
+        lock();
     }
 
     private void created(CreatedNode node) {

@@ -17,6 +17,11 @@ import dev.baton.framework.contention.OwnershipLostException;
 public final class LockOwnershipLostException extends OwnershipLostException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A lost hold, explained in {@code message}.
+     *
+     * @param message which lock, and why its hold was lost
+     */
     public LockOwnershipLostException(String message) {
         super(message);
     }

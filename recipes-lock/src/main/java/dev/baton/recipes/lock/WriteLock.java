@@ -68,7 +68,13 @@ public final class WriteLock implements AutoCloseable {
     private Holding holding;
     private volatile String nodeName;
 
-    /** A lock in {@code dir} that tells {@code listener} (may be null) of acquisitions and releases. */
+    /**
+     * A lock in {@code dir} that tells {@code listener} (may be null) of acquisitions and releases.
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param dir the lock's folder, such as {@code /locks/config}
+     * @param listener told of each acquisition and release, or null
+     */
     public WriteLock(BatonClient client, String dir, LockListener listener) {
         Objects.requireNonNull(client, "client");
         LockPaths.validate("WriteLock", dir);
@@ -78,6 +84,12 @@ public final class WriteLock implements AutoCloseable {
         this.contention = Contention.of(client, dir, "", ContentionRule.mutex()).withMarkers(MARKERS).withSessionProtection();
     }
 
+    /**
+     * A lock in {@code dir} without a listener.
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param dir the lock's folder, such as {@code /locks/config}
+     */
     public WriteLock(BatonClient client, String dir) {
         this(client, dir, null);
     }
@@ -87,6 +99,7 @@ public final class WriteLock implements AutoCloseable {
      * once. Does not wait for the lock.
      *
      * @return whether the lock is held now; if false, {@code lockAcquired()} follows when it is
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
      */
     public boolean lock() throws InterruptedException {
         CompletableFuture<Boolean> firstLook = new CompletableFuture<>();
@@ -183,23 +196,24 @@ public final class WriteLock implements AutoCloseable {
         unlock();
     }
 
-    /** Whether this process holds the lock now (false once the hold is lost). */
+    /** {@return whether this process holds the lock now (false once the hold is lost)} */
     public synchronized boolean isOwner() {
         return state == State.OWNER && holding.isValid();
     }
 
-    /** The path of this process's node in line, or null when it has none. */
+    /** {@return the path of this process's node in line, or null when it has none} */
     public String getId() {
         String name = nodeName;
         return name == null ? null : dir + "/" + name;
     }
 
+    /** {@return the lock's folder} */
     public String getDir() {
         return dir;
     }
 
     /**
-     * The creation zxid of the owner's node: larger than any earlier owner's.
+     * {@return the creation zxid of the owner's node: larger than any earlier owner's}
      *
      * @throws IllegalStateException if this process does not own the lock
      */

@@ -231,4 +231,20 @@ class InterProcessMutexTest {
         assertThatThrownBy(mutex::release).isInstanceOf(IllegalMonitorStateException.class)
             .hasMessageContaining("does not hold InterProcessMutex /mutex/bad");
     }
+
+    @Test
+    void curatorsNamesAnswerLikeBatonsOwn(BatonClient a) throws Exception {
+        InterProcessMutex mutex = new InterProcessMutex(a, "/mutex/curator-names");
+        assertThat(mutex.isOwnedByCurrentThread()).isFalse();
+        mutex.acquire();
+        try {
+            assertThat(mutex.isOwnedByCurrentThread()).isTrue();
+            assertThat(mutex.getParticipantNodes()).isEqualTo(mutex.participantNodes()).hasSize(1);
+            assertThat(CompletableFuture.supplyAsync(mutex::isOwnedByCurrentThread).get())
+                .as("another thread does not own it").isFalse();
+        } finally {
+            mutex.release();
+        }
+        assertThat(mutex.isOwnedByCurrentThread()).isFalse();
+    }
 }

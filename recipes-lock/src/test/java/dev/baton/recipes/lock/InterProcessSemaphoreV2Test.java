@@ -172,4 +172,13 @@ class InterProcessSemaphoreV2Test {
             .hasCauseInstanceOf(ClientClosedException.class);
         assertThatThrownBy(() -> mutex.acquireLease(Duration.ofSeconds(5))).isInstanceOf(ClientClosedException.class);
     }
+
+    @Test
+    void curatorsNamesAnswerLikeBatonsOwn(BatonClient a) throws Exception {
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(a, "/semaphore/curator-names", 2);
+        try (Lease lease = semaphore.acquire()) {
+            assertThat(lease.getNodeName()).isEqualTo(lease.nodeName()).contains("-lease-");
+            assertThat(semaphore.getParticipantNodes()).isEqualTo(semaphore.participantNodes()).containsExactly(lease.nodeName());
+        }
+    }
 }

@@ -11,7 +11,12 @@ package dev.baton.recipes.queue;
  *     the node's whole data if it could not be read as an item
  */
 public record DeadLetter(String path, String itemPath, String error, byte[] item) {
-    /** The item, deserialized. */
+    /**
+     * {@return the item, deserialized}
+     *
+     * @param <T> the queue's item type
+     * @param serializer the queue's serializer
+     */
     public <T> T item(QueueSerializer<T> serializer) {
         return serializer.deserialize(item);
     }

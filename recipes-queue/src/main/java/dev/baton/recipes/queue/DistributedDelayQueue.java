@@ -21,17 +21,37 @@ public final class DistributedDelayQueue<T> extends QueueFront<T> {
         super(engine);
     }
 
-    /** Adds {@code item}, to be delivered at or after {@code deliverAtEpochMillis} (positive). */
+    /**
+     * Adds {@code item}, to be delivered at or after {@code deliverAtEpochMillis} (positive).
+     *
+     * @param item the item
+     * @param deliverAtEpochMillis the earliest time to deliver it, in milliseconds since the epoch
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void put(T item, long deliverAtEpochMillis) throws InterruptedException {
         engine.putOrFail(one(item), part(deliverAtEpochMillis));
     }
 
-    /** {@link #put(Object, long)}, waiting up to {@code maxWait} for room; false if there was none. */
+    /**
+     * {@link #put(Object, long)}, waiting up to {@code maxWait} for room; false if there was none.
+     *
+     * @param item the item
+     * @param deliverAtEpochMillis the earliest time to deliver it, in milliseconds since the epoch
+     * @param maxWait how long to wait for room in a bounded queue
+     * @return whether the item was put
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean put(T item, long deliverAtEpochMillis, Duration maxWait) throws InterruptedException {
         return engine.put(one(item), part(deliverAtEpochMillis), maxWait);
     }
 
-    /** Adds {@code items}, all due at {@code deliverAtEpochMillis}, in one transaction. */
+    /**
+     * Adds {@code items}, all due at {@code deliverAtEpochMillis}, in one transaction.
+     *
+     * @param items the items, 1 to 5,000
+     * @param deliverAtEpochMillis the earliest time to deliver them, in milliseconds since the epoch
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void putMulti(List<T> items, long deliverAtEpochMillis) throws InterruptedException {
         engine.putOrFail(items, part(deliverAtEpochMillis));
     }

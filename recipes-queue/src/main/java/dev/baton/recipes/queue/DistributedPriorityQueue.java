@@ -20,17 +20,39 @@ public final class DistributedPriorityQueue<T> extends QueueFront<T> {
         super(engine);
     }
 
-    /** Adds {@code item} with {@code priority} (lower comes out first); waits for room as {@link DistributedQueue#put}. */
+    /**
+     * Adds {@code item} with {@code priority} (lower comes out first); waits for room as {@link
+     * DistributedQueue#put}.
+     *
+     * @param item the item
+     * @param priority its priority: lower numbers come out first
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void put(T item, int priority) throws InterruptedException {
         engine.putOrFail(one(item), ItemNames.priorityPart(priority));
     }
 
-    /** Adds {@code item} with {@code priority}, waiting up to {@code maxWait} for room; false if there was none. */
+    /**
+     * Adds {@code item} with {@code priority}, waiting up to {@code maxWait} for room; false if there was
+     * none.
+     *
+     * @param item the item
+     * @param priority its priority: lower numbers come out first
+     * @param maxWait how long to wait for room in a bounded queue
+     * @return whether the item was put
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean put(T item, int priority, Duration maxWait) throws InterruptedException {
         return engine.put(one(item), ItemNames.priorityPart(priority), maxWait);
     }
 
-    /** Adds {@code items}, all with {@code priority}, in one transaction. */
+    /**
+     * Adds {@code items}, all with {@code priority}, in one transaction.
+     *
+     * @param items the items, 1 to 5,000
+     * @param priority their priority: lower numbers come out first
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void putMulti(List<T> items, int priority) throws InterruptedException {
         engine.putOrFail(items, ItemNames.priorityPart(priority));
     }

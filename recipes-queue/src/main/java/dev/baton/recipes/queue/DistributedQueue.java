@@ -43,15 +43,24 @@ public final class DistributedQueue<T> extends QueueFront<T> {
     /**
      * Adds {@code item}; with maxItems, waits up to the put timeout for room.
      *
+     * @param item the item
      * @throws QueueFullException if there was no room within the put timeout
      * @throws QueueSerializationException if the serializer failed
      * @throws dev.baton.framework.DataTooLargeException if the item is larger than the servers accept
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void put(T item) throws InterruptedException {
         engine.putOrFail(one(item), "");
     }
 
-    /** Adds {@code item}, waiting up to {@code maxWait} for room; false if there was none. */
+    /**
+     * Adds {@code item}, waiting up to {@code maxWait} for room; false if there was none.
+     *
+     * @param item the item
+     * @param maxWait how long to wait for room in a bounded queue
+     * @return whether the item was put
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean put(T item, Duration maxWait) throws InterruptedException {
         return engine.put(one(item), "", maxWait);
     }
@@ -59,12 +68,22 @@ public final class DistributedQueue<T> extends QueueFront<T> {
     /**
      * Adds {@code items} (1 to 5,000) in one ZooKeeper transaction: all of them or none, in this
      * order.
+     *
+     * @param items the items, 1 to 5,000
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void putMulti(List<T> items) throws InterruptedException {
         engine.putOrFail(items, "");
     }
 
-    /** {@link #putMulti(List)}, waiting up to {@code maxWait} for room; false if there was none. */
+    /**
+     * {@link #putMulti(List)}, waiting up to {@code maxWait} for room; false if there was none.
+     *
+     * @param items the items, 1 to 5,000
+     * @param maxWait how long to wait for room in a bounded queue
+     * @return whether the items were put
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public boolean putMulti(List<T> items, Duration maxWait) throws InterruptedException {
         return engine.put(items, "", maxWait);
     }

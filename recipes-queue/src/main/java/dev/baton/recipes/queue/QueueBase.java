@@ -4,15 +4,32 @@ import java.util.List;
 
 /** What every {@link DistributedQueue} form offers besides its puts. */
 public interface QueueBase<T> extends AutoCloseable {
-    /** Creates the queue's nodes and, if the queue has a consumer, starts consuming. Once. */
+    /**
+     * Starts the queue, once: if it has a consumer, a consumer thread makes the queue's nodes and
+     * consumes. It does not wait for ZooKeeper: without a connection it returns at once, and the
+     * consumer starts consuming (and a producer can put) when the client connects.
+     *
+     * @throws InterruptedException declared for callers written when {@code start()} waited for
+     *     the queue's nodes; it no longer waits, so it is not thrown
+     */
     void start() throws InterruptedException;
 
+    /** {@return where the queue is in its life} */
     QueueState state();
 
-    /** How many items wait (including ones locked by a consumer): one listing of the queue node and one read per shard. */
+    /**
+     * {@return how many items wait (including ones locked by a consumer): one listing of the queue node and
+     * one read per shard}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     long count() throws InterruptedException;
 
-    /** The dead letters under the queue's dead-letter path, oldest first (at most 1,000). */
+    /**
+     * {@return the dead letters under the queue's dead-letter path, oldest first (at most 1,000)}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     List<DeadLetter> deadLetters() throws InterruptedException;
 
     /**

@@ -1,9 +1,10 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.queue.internal.ItemOrder;
 import dev.baton.recipes.queue.internal.QueueEngine;
-import dev.baton.recipes.queue.internal.QueuePaths;
 import dev.baton.recipes.queue.internal.QueueSettings;
 import java.time.Duration;
 import java.util.Objects;
@@ -53,11 +54,19 @@ public final class QueueBuilder<T> {
         this.client = Objects.requireNonNull(client, "client");
         this.consumer = consumer;
         this.serializer = Objects.requireNonNull(serializer, "serializer");
-        this.path = QueuePaths.validate("path", path);
+        this.path = ZPaths.validateRecipePath("DistributedQueue", path);
     }
 
     /**
      * A queue at {@code path}. {@code consumer} may be null for a queue that only puts.
+     *
+     * @param <T> the item type
+     * @param client the client whose session the queue's requests use
+     * @param consumer called with each item, or null for a queue that only puts
+     * @param serializer turns items into bytes and back
+     * @param path the queue's folder, such as {@code /app/jobs}
+     * @return a builder; one of the {@code build...()} methods makes the queue
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
      */
     public static <T> QueueBuilder<T> builder(BatonClient client, QueueConsumer<T> consumer, QueueSerializer<T> serializer,
                                               String path) {
@@ -67,37 +76,61 @@ public final class QueueBuilder<T> {
     /**
      * Guaranteed delivery: items are locked under {@code lockPath} while consumed and removed
      * only after the consumer returned. Without it, an item is removed when it is handed over.
+     *
+     * @param lockPath the folder for the items' locks, outside the queue's folder
+     * @return this builder
+     * @throws dev.baton.framework.InvalidPathException if {@code lockPath} is not a valid folder outside the
+     *     queue's
      */
     public QueueBuilder<T> lockPath(String lockPath) {
-        this.lockPath = QueuePaths.validate("lockPath", lockPath);
+        this.lockPath = ZPaths.validateRecipePath("DistributedQueue lockPath", lockPath);
         if (lockPath.equals(path) || lockPath.startsWith(path + "/")) {
-            throw new IllegalArgumentException("lockPath must be outside the queue path " + path + ", was " + lockPath);
+            throw new InvalidPathException("DistributedQueue lockPath", lockPath,
+                "the lock folder must be outside the queue path " + path + " (expected a folder such as " + path + "-locks)");
         }
         return this;
     }
 
-    /** Where items given up on are recorded. Default {@code <path>/dead-letters}. */
+    /**
+     * Where items given up on are recorded. Default {@code <path>/dead-letters}.
+     *
+     * @param deadLetterPath where items given up on are recorded
+     * @return this builder
+     */
     public QueueBuilder<T> deadLetterPath(String deadLetterPath) {
-        this.deadLetterPath = QueuePaths.validate("deadLetterPath", deadLetterPath);
+        this.deadLetterPath = ZPaths.validateRecipePath("DistributedQueue deadLetterPath", deadLetterPath);
         return this;
     }
 
     /**
      * Bounds the queue: a put waits (up to the put timeout) while this many items wait. The bound
      * is checked before each put, so concurrent producers may overshoot it by a put each.
+     *
+     * @param maxItems the bound, 1 or more
+     * @return this builder
      */
     public QueueBuilder<T> maxItems(int maxItems) {
         this.maxItems = atLeastOne("maxItems", maxItems);
         return this;
     }
 
-    /** How long {@code put(item)} waits for room in a bounded queue before QueueFullException. Default 10 s. */
+    /**
+     * How long {@code put(item)} waits for room in a bounded queue before QueueFullException. Default 10 s.
+     *
+     * @param timeout how long {@code put(item)} waits for room in a bounded queue before QueueFullException
+     * @return this builder
+     */
     public QueueBuilder<T> putTimeout(Duration timeout) {
         this.putTimeout = nonNegative("putTimeout", timeout);
         return this;
     }
 
-    /** How many items are consumed at the same time. Default 1 (one after another, in order). */
+    /**
+     * How many items are consumed at the same time. Default 1 (one after another, in order).
+     *
+     * @param concurrency how many items are consumed at the same time
+     * @return this builder
+     */
     public QueueBuilder<T> concurrency(int concurrency) {
         this.concurrency = atLeastOne("concurrency", concurrency);
         return this;
@@ -113,6 +146,7 @@ public final class QueueBuilder<T> {
      * {@link #buildQueue()} refuses a batch larger than 1 there.
      *
      * @param items 1 to {@link #MAX_TAKE_BATCH}
+     * @return this builder
      */
     public QueueBuilder<T> takeBatch(int items) {
         if (items < 1 || items > MAX_TAKE_BATCH) {
@@ -122,52 +156,77 @@ public final class QueueBuilder<T> {
         return this;
     }
 
-    /** Where the consumer runs. Default: threads of the queue's own (as many as the concurrency). */
+    /**
+     * Where the consumer runs. Default: threads of the queue's own (as many as the concurrency).
+     *
+     * @param executor where the consumer runs
+     * @return this builder
+     */
     public QueueBuilder<T> executor(Executor executor) {
         this.executor = Objects.requireNonNull(executor, "executor");
         return this;
     }
 
-    /** How many times a consumer that throws is given an item before it becomes a dead letter. Default 3. */
+    /**
+     * How many times a consumer that throws is given an item before it becomes a dead letter. Default 3.
+     *
+     * @param attempts how many times a consumer that throws is given an item before it becomes a dead letter
+     * @return this builder
+     */
     public QueueBuilder<T> maxDeliveryAttempts(int attempts) {
         this.maxDeliveryAttempts = atLeastOne("maxDeliveryAttempts", attempts);
         return this;
     }
 
-    /** Pause before the n-th retry of a failed item: n times this. Default 100 ms. */
+    /**
+     * Pause before the n-th retry of a failed item: n times this. Default 100 ms.
+     *
+     * @param backoff the pause before the first retry; the n-th waits n times as long
+     * @return this builder
+     */
     public QueueBuilder<T> retryBackoff(Duration backoff) {
         this.retryBackoff = nonNegative("retryBackoff", backoff);
         return this;
     }
 
-    /** Where puts go; consumers read both layouts. Default {@link QueueLayout#SHARDED}. */
+    /**
+     * Where puts go; consumers read both layouts. Default {@link QueueLayout#SHARDED}.
+     *
+     * @param layout where puts go; consumers read both layouts
+     * @return this builder
+     */
     public QueueBuilder<T> layout(QueueLayout layout) {
         this.layout = Objects.requireNonNull(layout, "layout");
         return this;
     }
 
-    /** How long close() lets deliveries under way finish before interrupting them. Default 10 s. */
+    /**
+     * How long close() lets deliveries under way finish before interrupting them. Default 10 s.
+     *
+     * @param timeout how long close() lets deliveries under way finish before interrupting them
+     * @return this builder
+     */
     public QueueBuilder<T> closeTimeout(Duration timeout) {
         this.closeTimeout = nonNegative("closeTimeout", timeout);
         return this;
     }
 
-    /** A FIFO queue. */
+    /** {@return a FIFO queue} */
     public DistributedQueue<T> buildQueue() {
         return new DistributedQueue<>(engine(ItemOrder.FIFO));
     }
 
-    /** A queue ordered by priority, lowest first. */
+    /** {@return a queue ordered by priority, lowest first} */
     public DistributedPriorityQueue<T> buildPriorityQueue() {
         return new DistributedPriorityQueue<>(engine(ItemOrder.PRIORITY));
     }
 
-    /** A queue whose items are delivered no earlier than their time. */
+    /** {@return a queue whose items are delivered no earlier than their time} */
     public DistributedDelayQueue<T> buildDelayQueue() {
         return new DistributedDelayQueue<>(engine(ItemOrder.DELAY));
     }
 
-    /** A FIFO queue whose items carry ids and can be removed by id. */
+    /** {@return a FIFO queue whose items carry ids and can be removed by id} */
     public DistributedIdQueue<T> buildIdQueue() {
         return new DistributedIdQueue<>(engine(ItemOrder.ID));
     }

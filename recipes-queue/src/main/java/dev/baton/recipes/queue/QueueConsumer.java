@@ -12,5 +12,11 @@ package dev.baton.recipes.queue;
  */
 @FunctionalInterface
 public interface QueueConsumer<T> {
+    /**
+     * Processes {@code message}; returning means done, throwing means failed.
+     *
+     * @param message the item
+     * @throws Exception anything the work throws: the item is offered again, or becomes a dead letter
+     */
     void consumeMessage(T message) throws Exception;
 }

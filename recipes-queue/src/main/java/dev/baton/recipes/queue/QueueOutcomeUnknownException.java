@@ -20,31 +20,46 @@ public class QueueOutcomeUnknownException extends BatonException {
     private static final long serialVersionUID = 1L;
 
     private final transient List<byte[]> items;
+    /** The item's node for a take, the path put into for a put. */
     private final String itemPath;
 
-    /** For a put ({@code item} null) or a take of one item. */
+    /**
+     * For a put ({@code item} null) or a take of one item.
+     *
+     * @param message what was done, and why its outcome is unknown
+     * @param itemPath the item's node for a take, the path put into for a put
+     * @param item the item's bytes for a take, null for a put
+     * @param cause the failure underneath, or null
+     */
     public QueueOutcomeUnknownException(String message, String itemPath, byte[] item, Throwable cause) {
         this(message, itemPath, item == null ? List.of() : List.of(item), cause);
     }
 
-    /** For a take of {@code items} in one transaction, {@code itemPath} the first one's node. */
+    /**
+     * For a take of {@code items} in one transaction, {@code itemPath} the first one's node.
+     *
+     * @param message what was done, and why its outcome is unknown
+     * @param itemPath the first item's node
+     * @param items every item's bytes, in queue order
+     * @param cause the failure underneath, or null
+     */
     public QueueOutcomeUnknownException(String message, String itemPath, List<byte[]> items, Throwable cause) {
         super(message, cause);
         this.itemPath = itemPath;
         this.items = items.stream().map(byte[]::clone).toList();
     }
 
-    /** The (first) item's bytes for a take (as stored in its node), null for a put. */
+    /** {@return the (first) item's bytes for a take (as stored in its node), null for a put} */
     public byte[] item() {
         return items.isEmpty() ? null : items.get(0).clone();
     }
 
-    /** Every item's bytes for a take, in queue order (one for a single take); empty for a put. */
+    /** {@return every item's bytes for a take, in queue order (one for a single take); empty for a put} */
     public List<byte[]> items() {
         return items.stream().map(byte[]::clone).toList();
     }
 
-    /** The item's node for a take, the path put into for a put. */
+    /** {@return the item's node for a take, the path put into for a put} */
     public String itemPath() {
         return itemPath;
     }

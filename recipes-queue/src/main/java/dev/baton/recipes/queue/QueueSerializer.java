@@ -7,7 +7,19 @@ package dev.baton.recipes.queue;
  * item to the dead letters.
  */
 public interface QueueSerializer<T> {
+    /**
+     * Turns {@code item} into the bytes stored in ZooKeeper.
+     *
+     * @param item the item being put
+     * @return its bytes
+     */
     byte[] serialize(T item);
 
+    /**
+     * Turns stored bytes back into an item.
+     *
+     * @param bytes what {@link #serialize} made
+     * @return the item
+     */
     T deserialize(byte[] bytes);
 }

@@ -3,9 +3,9 @@ package dev.baton.recipes.queue;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.Timeouts;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.queue.internal.ItemOrder;
 import dev.baton.recipes.queue.internal.ItemRef;
-import dev.baton.recipes.queue.internal.QueuePaths;
 import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.recipes.queue.internal.Receipts;
 import dev.baton.recipes.queue.internal.Signal;
@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.Watcher;
@@ -79,15 +80,28 @@ public final class SimpleDistributedQueue {
     private final ArrayDeque<Pending> batch = new ArrayDeque<>();
     private volatile boolean ensured;
 
-    /** A queue at {@code path} in the sharded layout. */
+    /**
+     * A queue at {@code path} in the sharded layout.
+     *
+     * @param client the client whose session the queue's requests use
+     * @param path the queue's folder, such as {@code /app/jobs}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public SimpleDistributedQueue(BatonClient client, String path) {
         this(client, path, QueueLayout.SHARDED);
     }
 
-    /** A queue at {@code path}; {@code layout} says where offers put items (takes read both). */
+    /**
+     * A queue at {@code path}; {@code layout} says where offers put items (takes read both).
+     *
+     * @param client the client whose session the queue's requests use
+     * @param path the queue's folder, such as {@code /app/jobs}
+     * @param layout where offers put items: {@link QueueLayout#FLAT} where Curator's consumers see them
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public SimpleDistributedQueue(BatonClient client, String path, QueueLayout layout) {
         this.client = Objects.requireNonNull(client, "client");
-        QueuePaths.validate("path", path);
+        ZPaths.validateRecipePath("SimpleDistributedQueue", path);
         Objects.requireNonNull(layout, "layout");
         this.store = new QueueStore(client, path, PREFIX, ItemOrder.FIFO, layout == QueueLayout.FLAT,
             Receipts.shared(client, path + "/receipts"));
@@ -96,8 +110,11 @@ public final class SimpleDistributedQueue {
     /**
      * Adds {@code data} at the tail. Returns true (the signature is the ZooKeeper recipe's).
      *
+     * @param data the item
+     * @return true
      * @throws dev.baton.framework.DataTooLargeException if the item is larger than the servers accept
      * @throws QueueOutcomeUnknownException if the session ended while the reply was lost
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     public boolean offer(byte[] data) throws InterruptedException {
         Objects.requireNonNull(data, "data: a queue item cannot be null (use an empty array for an empty item)");
@@ -106,18 +123,34 @@ public final class SimpleDistributedQueue {
         return true;
     }
 
-    /** Removes and returns the head, or null if the queue is empty. */
+    /**
+     * Removes and returns the head, or null if the queue is empty.
+     *
+     * @return the head, or null if the queue is empty
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
+     */
     public byte[] poll() throws InterruptedException {
         ensurePath();
         return first(takeSome(1, null));
     }
 
-    /** Removes and returns the head, waiting for one as long as it takes. */
+    /**
+     * Removes and returns the head, waiting for one as long as it takes.
+     *
+     * @return the head
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public byte[] take() throws InterruptedException {
         return first(await(1, Long.MAX_VALUE));
     }
 
-    /** Removes and returns the head, waiting up to {@code timeout} for one; null if none came. */
+    /**
+     * Removes and returns the head, waiting up to {@code timeout} for one; null if none came.
+     *
+     * @param timeout how long to wait at most
+     * @return the head, or null if none came in time
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public byte[] poll(Duration timeout) throws InterruptedException {
         return first(await(1, deadline(timeout)));
     }
@@ -131,8 +164,10 @@ public final class SimpleDistributedQueue {
      * all of them.
      *
      * @param max 1 to {@link #MAX_POLL_MULTI}
+     * @return the items, in queue order; empty if the queue is empty
      * @throws QueueOutcomeUnknownException if the session ended while the reply was lost; it
      *     carries every item of that transaction ({@link QueueOutcomeUnknownException#items()})
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
      */
     public List<byte[]> pollMulti(int max) throws InterruptedException {
         checkMax(max);
@@ -143,6 +178,11 @@ public final class SimpleDistributedQueue {
     /**
      * {@link #pollMulti(int)}, waiting up to {@code timeout} for at least one item; an empty list
      * if none came.
+     *
+     * @param max 1 to {@link #MAX_POLL_MULTI}
+     * @param timeout how long to wait at most
+     * @return the items, in queue order; empty if none came in time
+     * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public List<byte[]> pollMulti(int max, Duration timeout) throws InterruptedException {
         checkMax(max);
@@ -170,15 +210,22 @@ public final class SimpleDistributedQueue {
     }
 
     /**
-     * How many items wait, in every shard (each shard counted from its stat, so this costs one
-     * listing of the shards and one read per shard, not a listing of every item).
+     * {@return how many items wait, in every shard (each shard counted from its stat, so this costs one
+     * listing of the shards and one read per shard, not a listing of every item)}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
      */
     public long size() throws InterruptedException {
         ensurePath();
         return store.count();
     }
 
-    /** Returns the head without removing it, or null if the queue is empty. */
+    /**
+     * Returns the head without removing it, or null if the queue is empty.
+     *
+     * @return the head, or null if the queue is empty
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
+     */
     public byte[] peek() throws InterruptedException {
         ensurePath();
         boolean listed = false;
@@ -203,6 +250,38 @@ public final class SimpleDistributedQueue {
                 batch.remove(head);
             }
         }
+    }
+
+    /**
+     * Curator's name: the head without removing it, like {@link #peek()}, but an empty queue
+     * throws instead of returning null.
+     *
+     * @return the head
+     * @throws NoSuchElementException if the queue is empty
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
+     */
+    public byte[] element() throws InterruptedException {
+        byte[] head = peek();
+        if (head == null) {
+            throw new NoSuchElementException("queue " + store.path() + " is empty");
+        }
+        return head;
+    }
+
+    /**
+     * Curator's name: removes and returns the head, like {@link #poll()}, but an empty queue
+     * throws instead of returning null.
+     *
+     * @return the head
+     * @throws NoSuchElementException if the queue is empty
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
+     */
+    public byte[] remove() throws InterruptedException {
+        byte[] head = poll();
+        if (head == null) {
+            throw new NoSuchElementException("queue " + store.path() + " is empty");
+        }
+        return head;
     }
 
     private List<byte[]> await(int max, long deadlineNanos) throws InterruptedException {

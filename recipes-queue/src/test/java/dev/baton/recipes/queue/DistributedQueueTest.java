@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
@@ -307,12 +308,12 @@ class DistributedQueueTest {
             assertThatThrownBy(() -> queue.start()).isInstanceOf(IllegalStateException.class);
             assertThat(queue.count()).as("nothing was put by the failed calls").isZero();
         }
-        assertThatThrownBy(() -> QueueBuilder.builder(client, null, Strings.UTF8, "relative")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> QueueBuilder.builder(client, null, Strings.UTF8, "relative")).isInstanceOf(InvalidPathException.class)
             .hasMessageContaining("relative");
         assertThatThrownBy(() -> QueueBuilder.builder(client, null, Strings.UTF8, path).maxItems(0))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
         assertThatThrownBy(() -> QueueBuilder.builder(client, null, Strings.UTF8, path).lockPath(path + "/locks"))
-            .isInstanceOf(IllegalArgumentException.class);
+            .isInstanceOf(InvalidPathException.class);
         assertThatThrownBy(() -> QueueBuilder.builder(client, null, Strings.UTF8, path).concurrency(0))
             .isInstanceOf(IllegalArgumentException.class);
         try (DistributedDelayQueue<String> delay = QueueBuilder.builder(client, null, Strings.UTF8, path + "-d").buildDelayQueue();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.recipes.queue.internal.ItemNames;
 import dev.baton.test.EnsembleTest;
@@ -15,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import java.util.NoSuchElementException;
 
 @EnsembleTest
 class SimpleDistributedQueueTest {
@@ -110,7 +112,7 @@ class SimpleDistributedQueueTest {
         SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
         assertThatThrownBy(() -> queue.offer(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("null");
         assertThatThrownBy(() -> queue.offer(new byte[2 * 1024 * 1024])).isInstanceOf(DataTooLargeException.class);
-        assertThatThrownBy(() -> new SimpleDistributedQueue(client, "no-slash")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new SimpleDistributedQueue(client, "no-slash")).isInstanceOf(InvalidPathException.class)
             .hasMessageContaining("no-slash");
         assertThatThrownBy(() -> queue.poll(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> queue.pollMulti(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0");
@@ -207,5 +209,19 @@ class SimpleDistributedQueueTest {
 
     private static List<String> range(int from, int to) {
         return java.util.stream.IntStream.range(from, to).mapToObj(i -> "item-" + i).toList();
+    }
+
+    @Test
+    void curatorsElementAndRemoveThrowOnAnEmptyQueueWherePeekAndPollReturnNull(BatonClient client, TestInfo info)
+        throws Exception {
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(client, path(info));
+        assertThatThrownBy(queue::element).isInstanceOf(NoSuchElementException.class).hasMessageContaining("is empty");
+        assertThatThrownBy(queue::remove).isInstanceOf(NoSuchElementException.class).hasMessageContaining("is empty");
+        queue.offer("a".getBytes(UTF_8));
+        queue.offer("b".getBytes(UTF_8));
+        assertThat(new String(queue.element(), UTF_8)).isEqualTo("a");
+        assertThat(new String(queue.remove(), UTF_8)).isEqualTo("a");
+        assertThat(new String(queue.remove(), UTF_8)).isEqualTo("b");
+        assertThat(queue.peek()).isNull();
     }
 }

@@ -1,7 +1,6 @@
 package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
@@ -67,7 +66,13 @@ public final class InterProcessReadWriteLock {
     private final ReadLock readLock;
     private final WriteLock writeLock;
 
-    /** A read/write lock on {@code path} (its folder is created when first needed, as a container). */
+    /**
+     * A read/write lock on {@code path} (its folder is created when first needed, as a container).
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param path the lock's folder, such as {@code /locks/catalog}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
     public InterProcessReadWriteLock(BatonClient client, String path) {
         this(client, path, NO_DATA);
     }
@@ -75,13 +80,15 @@ public final class InterProcessReadWriteLock {
     /**
      * A read/write lock on {@code path} whose nodes carry {@code participantData} (for example
      * the process's name, so operators can see who holds or waits).
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param path the lock's folder, such as {@code /locks/catalog}
+     * @param participantData the data of each node this lock creates (copied)
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
      */
     public InterProcessReadWriteLock(BatonClient client, String path, byte[] participantData) {
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validate("InterProcessReadWriteLock", path);
-        if (path.equals("/")) {
-            throw new InvalidPathException("InterProcessReadWriteLock", path, "a lock needs its own folder, not the root");
-        }
+        this.path = ZPaths.validateRecipePath("InterProcessReadWriteLock", path);
         this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
         // one line: each engine names its own nodes and counts the other's as contenders
         this.writers = Contention.of(client, path, ReadWriteRules.WRITE_MARKER, ReadWriteRules::write)
@@ -92,22 +99,27 @@ public final class InterProcessReadWriteLock {
         this.writeLock = new WriteLock();
     }
 
-    /** The read side: held by many at once, never while a writer holds. */
+    /** {@return the read side: held by many at once, never while a writer holds} */
     public ReadLock readLock() {
         return readLock;
     }
 
-    /** The write side: held by one, alone. */
+    /** {@return the write side: held by one, alone} */
     public WriteLock writeLock() {
         return writeLock;
     }
 
-    /** The lock's folder. */
+    /** {@return the lock's folder} */
     public String path() {
         return path;
     }
 
-    /** The paths of every reader's and writer's node, holding or waiting, in line order (Curator's included). */
+    /**
+     * {@return the paths of every reader's and writer's node, holding or waiting, in line order (Curator's
+     * included)}
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
+     */
     public List<String> participantNodes() throws InterruptedException {
         try {
             return writers.contenders().get().stream().map(name -> ZPaths.join(path, name)).toList();

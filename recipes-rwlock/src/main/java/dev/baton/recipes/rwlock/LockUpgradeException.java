@@ -10,6 +10,11 @@ package dev.baton.recipes.rwlock;
 public final class LockUpgradeException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A refused upgrade, explained in {@code message}.
+     *
+     * @param message which lock, which thread, and what to do instead
+     */
     public LockUpgradeException(String message) {
         super(message);
     }

@@ -39,14 +39,18 @@ public final class ReadWriteRules {
     private ReadWriteRules() {
     }
 
-    /** Whether {@code node} (a name in the line) is a writer's. */
+    /**
+     * {@return whether {@code node} (a name in the line) is a writer's}
+     *
+     * @param node a node's name in the lock's folder
+     */
     public static boolean isWriter(String node) {
         return WRITE_MARKER.equals(Contenders.markerOf(node, MARKERS));
     }
 
     /**
-     * A reader's decision: hold when no writer is ahead; otherwise wait for the nearest writer
-     * ahead, taking the hand-off when it is the only one.
+     * {@return a reader's decision: hold when no writer is ahead; otherwise wait for the nearest writer
+     * ahead, taking the hand-off when it is the only one}
      *
      * @param ordered the line, by sequence number
      * @param mine index of the reader's node in {@code ordered}
@@ -68,8 +72,8 @@ public final class ReadWriteRules {
     }
 
     /**
-     * A writer's decision: hold when first; otherwise wait for the node just before, taking the
-     * hand-off only when that node is a reader at the head of the line.
+     * {@return a writer's decision: hold when first; otherwise wait for the node just before, taking the
+     * hand-off only when that node is a reader at the head of the line}
      *
      * @param ordered the line, by sequence number
      * @param mine index of the writer's node in {@code ordered}

@@ -49,12 +49,18 @@ public final class WriteLease extends Grant {
      * @return the read hold; its token is this lease's token
      * @throws dev.baton.framework.contention.OwnershipLostException if this lease was lost (or
      *     released) before the downgrade could be made
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the transaction's
+     *     reply
      */
     public ReadLease downgrade() throws InterruptedException {
         return Acquisitions.await(downgradeAsync(), ReadLease::releaseQuietly);
     }
 
-    /** {@link #downgrade()} without blocking a thread. */
+    /**
+     * {@link #downgrade()} without blocking a thread.
+     *
+     * @return the read hold, or a failure as {@link #downgrade()} would throw
+     */
     public CompletableFuture<ReadLease> downgradeAsync() {
         return downgrader.apply(this);
     }

@@ -323,4 +323,17 @@ class InterProcessReadWriteLockTest {
         assertThat(rw.toString()).contains(rw.path());
         assertThat(rw.writeLock().toString()).contains("write lock of " + rw.path()).contains("not held");
     }
+
+    @Test
+    void curatorsIsOwnedByCurrentThreadAnswersForEachSide(BatonClient client) throws Exception {
+        InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, "/rwlock/curator-names");
+        rw.writeLock().acquire();
+        try {
+            assertThat(rw.writeLock().isOwnedByCurrentThread()).isTrue();
+            assertThat(rw.readLock().isOwnedByCurrentThread()).isFalse();
+        } finally {
+            rw.writeLock().release();
+        }
+        assertThat(rw.writeLock().isOwnedByCurrentThread()).isFalse();
+    }
 }

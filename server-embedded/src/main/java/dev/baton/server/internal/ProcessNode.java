@@ -1,26 +1,23 @@
 package dev.baton.server.internal;
 
+import dev.baton.server.ChildJvm;
 import dev.baton.server.FourLetterWords;
 import dev.baton.server.ServerRole;
-import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One server as a child JVM running ZooKeeper's own {@code QuorumPeerMain} with a generated
  * {@code zoo.cfg} — so a test can kill it with SIGKILL, or freeze it with SIGSTOP to imitate a
  * long garbage-collection pause or a hung machine, which an in-process server cannot do.
  *
- * <p>The child runs on this JVM's class path and Java; its output goes to {@code server.log} in
- * its data folder. Its role is read with the {@code srvr} four-letter word.
+ * <p>The child is a {@link ChildJvm} (this JVM's class path and Java); its output goes to
+ * {@code server.log} in its data folder. Its role is read with the {@code srvr} four-letter word.
  */
 public final class ProcessNode implements ServerNode {
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
@@ -30,8 +27,7 @@ public final class ProcessNode implements ServerNode {
     private final NodeSpec spec;
     private final List<NodeSpec> members;
     private final ServerSettings settings;
-    private Process process;
-    private boolean paused;
+    private ChildJvm jvm;
 
     public ProcessNode(NodeSpec spec, List<NodeSpec> members, ServerSettings settings) {
         this.spec = spec;
@@ -46,40 +42,28 @@ public final class ProcessNode implements ServerNode {
 
     @Override
     public synchronized void start() throws IOException {
-        if (process != null && process.isAlive()) {
+        if (jvm != null && jvm.isAlive()) {
             return;
         }
         Path config = writeConfig();
         Path logConfig = writeLogConfig();
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx256m");
-        command.add("-XX:+UseSerialGC");
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-Djava.net.preferIPv4Stack=true");
-        command.add("-Dlogback.configurationFile=" + logConfig);
-        command.add("-Dzookeeper.forceSync=" + (settings.forceSync() ? "yes" : "no"));
-        for (Map.Entry<String, String> property : ServerJvmSettings.PROPERTIES.entrySet()) {
-            command.add("-D" + property.getKey() + "=" + property.getValue());
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add("org.apache.zookeeper.server.quorum.QuorumPeerMain");
-        command.add(config.toString());
-        File log = spec.dataDir().resolve("server.log").toFile();
-        process = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log))
+        ChildJvm.Builder child = ChildJvm.builder("org.apache.zookeeper.server.quorum.QuorumPeerMain")
+            .heap("256m")
+            .systemProperty("logback.configurationFile", logConfig.toString())
+            .systemProperty("zookeeper.forceSync", settings.forceSync() ? "yes" : "no");
+        ServerJvmSettings.PROPERTIES.forEach(child::systemProperty);
+        jvm = child.args(List.of(config.toString()))
+            .errorToOutput()
+            .output(ProcessBuilder.Redirect.appendTo(spec.dataDir().resolve("server.log").toFile()))
             .start();
-        paused = false;
         awaitListening();
     }
 
     private void awaitListening() throws IOException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() - deadline < 0) {
-            if (!process.isAlive()) {
-                throw new IOException("server " + spec.id() + " exited with code " + process.exitValue()
+            if (!jvm.isAlive()) {
+                throw new IOException("server " + spec.id() + " exited with code " + jvm.process().exitValue()
                     + "; see " + spec.dataDir().resolve("server.log"));
             }
             try {
@@ -111,52 +95,43 @@ public final class ProcessNode implements ServerNode {
     }
 
     private void end(boolean forcibly) {
-        if (process == null) {
+        if (jvm == null) {
             return;
         }
-        if (paused) {
-            signal("CONT");
-            paused = false;
-        }
-        if (forcibly) {
-            process.destroyForcibly();
-        } else {
-            process.destroy();
-        }
         try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (forcibly) {
+                jvm.kill();
+            } else {
+                jvm.stop(STOP_TIMEOUT);
             }
         } catch (InterruptedException e) {
+            // ServerNode.stop() cannot throw it: keep the interrupt for the caller to see
             Thread.currentThread().interrupt();
         }
-        process = null;
+        jvm = null;
     }
 
     /** Freezes the server (SIGSTOP): its sockets stay open but it answers nothing. */
     public synchronized void pause() {
-        if (process == null || !process.isAlive()) {
+        if (jvm == null || !jvm.isAlive()) {
             throw new IllegalStateException("server " + spec.id() + " is not running, so it cannot be paused");
         }
-        signal("STOP");
-        paused = true;
+        jvm.pause();
     }
 
     /** Thaws a paused server (SIGCONT). */
     public synchronized void resume() {
-        if (paused && process != null) {
-            signal("CONT");
+        if (jvm != null) {
+            jvm.resume();
         }
-        paused = false;
     }
 
     @Override
     public synchronized ServerRole role() {
-        if (process == null || !process.isAlive()) {
+        if (jvm == null || !jvm.isAlive()) {
             return ServerRole.STOPPED;
         }
-        if (paused) {
+        if (jvm.isPaused()) {
             return ServerRole.PAUSED;
         }
         try {
@@ -177,24 +152,10 @@ public final class ProcessNode implements ServerNode {
 
     /** The child's process id, while it runs. */
     public synchronized long pid() {
-        if (process == null) {
+        if (jvm == null) {
             throw new IllegalStateException("server " + spec.id() + " is not running");
         }
-        return process.pid();
-    }
-
-    private void signal(String name) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run kill -" + name, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling server " + spec.id(), e);
-        }
+        return jvm.pid();
     }
 
     private Path writeConfig() throws IOException {

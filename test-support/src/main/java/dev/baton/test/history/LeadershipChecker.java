@@ -44,11 +44,16 @@ public final class LeadershipChecker {
      */
     public record Verdict(List<String> violations, long terms, int excusedOverlaps, Map<String, Long> stillLeading,
                           List<Event> history) {
+        /** {@return whether the history showed no violation} */
         public boolean ok() {
             return violations.isEmpty();
         }
 
-        /** Throws an AssertionError that lists the violations and the history, unless the history is correct. */
+        /**
+         * Throws an AssertionError that lists the violations and the history, unless the history is correct.
+         *
+         * @return this verdict
+         */
         public Verdict assertAtMostOneLeader() {
             if (!ok()) {
                 throw new AssertionError("leadership history broke its promises:\n  " + String.join("\n  ", violations)
@@ -57,7 +62,11 @@ public final class LeadershipChecker {
             return this;
         }
 
-        /** Like {@link #assertAtMostOneLeader()}, and also that no overlap needed an excuse. */
+        /**
+         * Like {@link #assertAtMostOneLeader()}, and also that no overlap needed an excuse.
+         *
+         * @return this verdict
+         */
         public Verdict assertNeverTwoLeaders() {
             assertAtMostOneLeader();
             if (excusedOverlaps > 0) {
@@ -68,7 +77,12 @@ public final class LeadershipChecker {
         }
     }
 
-    /** Judges {@code history} (entries in order). */
+    /**
+     * Judges {@code history} (entries in order).
+     *
+     * @param history the entries, in order
+     * @return the verdict: the violations found, and what the history held
+     */
     public static Verdict check(List<Event> history) {
         List<String> violations = new ArrayList<>();
         Map<String, Granted> leading = new LinkedHashMap<>();
@@ -125,7 +139,11 @@ public final class LeadershipChecker {
         return new Verdict(List.copyOf(violations), terms, excused, still, history);
     }
 
-    /** The history, one entry a line, times in milliseconds from its start. */
+    /**
+     * {@return the history, one entry a line, times in milliseconds from its start}
+     *
+     * @param history the entries, in order
+     */
     public static String describe(List<Event> history) {
         StringBuilder out = new StringBuilder();
         long start = history.isEmpty() ? 0 : history.get(0).nanos();

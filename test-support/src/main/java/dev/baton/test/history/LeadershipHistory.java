@@ -27,8 +27,10 @@ import java.util.Map;
 public final class LeadershipHistory {
     /** One entry. {@code order} is its position in the history, {@code nanos} when it was recorded. */
     public sealed interface Event permits Granted, Ended, Revoked {
+        /** {@return the entry's position in the history} */
         long order();
 
+        /** {@return {@link System#nanoTime()} when the entry was recorded} */
         long nanos();
     }
 
@@ -47,39 +49,53 @@ public final class LeadershipHistory {
     private final List<Event> events = new ArrayList<>();
     private final Map<String, Long> open = new HashMap<>();
 
-    /** Records that {@code participant} leads now, in term {@code token}. */
+    /**
+     * Records that {@code participant} leads now, in term {@code token}.
+     *
+     * @param participant who
+     * @param token the term's token
+     */
     public synchronized void granted(String participant, long token) {
         events.add(new Granted(events.size(), System.nanoTime(), participant, token));
         open.put(participant, token);
     }
 
-    /** Records that {@code participant} no longer leads. */
+    /**
+     * Records that {@code participant} no longer leads.
+     *
+     * @param participant who
+     */
     public synchronized void ended(String participant) {
         Long token = open.remove(participant);
         events.add(new Ended(events.size(), System.nanoTime(), participant, token == null ? -1 : token));
     }
 
-    /** Records that the test is about to end term {@code token} without its leader's participation. */
+    /**
+     * Records that the test is about to end term {@code token} without its leader's participation.
+     *
+     * @param token the term being ended
+     * @param how how, in words (for the report)
+     */
     public synchronized void revoked(long token, String how) {
         events.add(new Revoked(events.size(), System.nanoTime(), token, how));
     }
 
-    /** Every entry so far, in order. */
+    /** {@return every entry so far, in order} */
     public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 
-    /** Participants leading right now (per the history), with their terms. */
+    /** {@return participants leading right now (per the history), with their terms} */
     public synchronized Map<String, Long> leaders() {
         return Map.copyOf(open);
     }
 
-    /** How many terms were granted so far. */
+    /** {@return how many terms were granted so far} */
     public synchronized long grants() {
         return events.stream().filter(Granted.class::isInstance).count();
     }
 
-    /** The term the most recent grant carries, or -1. */
+    /** {@return the term the most recent grant carries, or -1} */
     public synchronized long lastToken() {
         for (int i = events.size() - 1; i >= 0; i--) {
             if (events.get(i) instanceof Granted granted) {
@@ -89,7 +105,11 @@ public final class LeadershipHistory {
         return -1;
     }
 
-    /** Judges the history so far. */
+    /**
+     * Judges the history so far.
+     *
+     * @return the verdict
+     */
     public LeadershipChecker.Verdict check() {
         return LeadershipChecker.check(events());
     }

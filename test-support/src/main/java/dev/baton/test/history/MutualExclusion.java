@@ -19,7 +19,11 @@ public final class MutualExclusion {
     private MutualExclusion() {
     }
 
-    /** One holder at a time per key, releases only by the holder, and increasing tokens. */
+    /**
+     * {@return one holder at a time per key, releases only by the holder, and increasing tokens}
+     *
+     * @param history the events, in order
+     */
     public static Verdict check(List<Event> history) {
         List<String> violations = new ArrayList<>();
         Map<String, Event> holders = new HashMap<>();
@@ -52,6 +56,10 @@ public final class MutualExclusion {
     /**
      * For each key, at most {@code limit} actors hold at once (a semaphore's leases); a hold ends
      * with RELEASED or LOST.
+     *
+     * @param history the events, in order
+     * @param limit how many may hold a key at once
+     * @return the verdict
      */
     public static Verdict atMost(List<Event> history, int limit) {
         List<String> violations = new ArrayList<>();
@@ -71,7 +79,12 @@ public final class MutualExclusion {
         return new Verdict("at most " + limit + " holders", history.size(), violations);
     }
 
-    /** For each key, every acquisition's fencing token is larger than every earlier one's. */
+    /**
+     * For each key, every acquisition's fencing token is larger than every earlier one's.
+     *
+     * @param history the events, in order
+     * @return the verdict
+     */
     public static Verdict tokensIncrease(List<Event> history) {
         List<String> violations = new ArrayList<>();
         Map<String, Event> largest = new HashMap<>();

@@ -37,10 +37,22 @@ import java.util.Set;
  */
 public final class ReadersWriters {
     /** The kind of hold. */
-    public enum Mode { READ, WRITE }
+    public enum Mode {
+        /** A read hold: shared with other readers. */
+        READ,
+        /** A write hold: alone. */
+        WRITE
+    }
 
     /** What happened to a hold. */
-    public enum Kind { ENTERED, EXITING, LOST }
+    public enum Kind {
+        /** The hold began. */
+        ENTERED,
+        /** The hold is about to be released. */
+        EXITING,
+        /** The holder learned the hold was lost. */
+        LOST
+    }
 
     /** One event, in record order; {@code hold} numbers the hold it belongs to (from its ENTERED event). */
     public record Event(long order, Kind kind, long hold, String actor, Mode mode, long token) {
@@ -56,7 +68,14 @@ public final class ReadersWriters {
 
     private final List<Event> events = new ArrayList<>();
 
-    /** {@code actor} now holds the lock in {@code mode}, with fencing token {@code token}. */
+    /**
+     * {@code actor} now holds the lock in {@code mode}, with fencing token {@code token}.
+     *
+     * @param actor who
+     * @param mode read or write
+     * @param token the hold's token
+     * @return the hold, to pass to {@link #exiting} or {@link #lost}
+     */
     public synchronized Hold entered(String actor, Mode mode, long token) {
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(mode, "mode");
@@ -65,12 +84,20 @@ public final class ReadersWriters {
         return hold;
     }
 
-    /** The hold stops acting as one; call it before the release. */
+    /**
+     * The hold stops acting as one; call it before the release.
+     *
+     * @param hold what {@link #entered} returned
+     */
     public synchronized void exiting(Hold hold) {
         add(Kind.EXITING, Objects.requireNonNull(hold, "hold"));
     }
 
-    /** The holder learned that the hold was lost; it no longer acts as one. */
+    /**
+     * The holder learned that the hold was lost; it no longer acts as one.
+     *
+     * @param hold what {@link #entered} returned
+     */
     public synchronized void lost(Hold hold) {
         add(Kind.LOST, Objects.requireNonNull(hold, "hold"));
     }
@@ -79,16 +106,21 @@ public final class ReadersWriters {
         events.add(new Event(events.size(), kind, hold.id(), hold.actor(), hold.mode(), hold.token()));
     }
 
+    /** {@return every event so far, in order} */
     public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 
-    /** How many holds entered in {@code mode}. */
+    /**
+     * {@return how many holds entered in {@code mode}}
+     *
+     * @param mode read or write
+     */
     public synchronized long entries(Mode mode) {
         return events.stream().filter(e -> e.kind() == Kind.ENTERED && e.mode() == mode).count();
     }
 
-    /** The most read holds that were in at once. */
+    /** {@return the most read holds that were in at once} */
     public synchronized int mostConcurrentReaders() {
         int in = 0;
         int most = 0;
@@ -106,14 +138,22 @@ public final class ReadersWriters {
         return most;
     }
 
-    /** Exclusion and turns. */
+    /**
+     * Exclusion and turns.
+     *
+     * @return the verdict
+     */
     public synchronized Verdict check() {
         List<String> violations = exclusionViolations();
         violations.addAll(turnViolations());
         return new Verdict("readers-writers exclusion and turns", events.size(), violations);
     }
 
-    /** Turns alone (for histories with lost holds, whose overlap a fenced resource absorbs). */
+    /**
+     * Turns alone (for histories with lost holds, whose overlap a fenced resource absorbs).
+     *
+     * @return the verdict
+     */
     public synchronized Verdict checkTurns() {
         return new Verdict("readers-writers turns", events.size(), turnViolations());
     }

@@ -9,10 +9,18 @@ import java.util.List;
 public record Verdict(String invariant, int eventsChecked, List<String> violations) {
     private static final int SHOWN = 20;
 
+    /**
+     * Keeps an unmodifiable copy of the violations.
+     *
+     * @param invariant the invariant checked
+     * @param eventsChecked how many events the checker looked at
+     * @param violations every violation found
+     */
     public Verdict {
         violations = List.copyOf(violations);
     }
 
+    /** {@return whether the invariant held} */
     public boolean isOk() {
         return violations.isEmpty();
     }

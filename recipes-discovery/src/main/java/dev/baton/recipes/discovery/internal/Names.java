@@ -1,5 +1,7 @@
 package dev.baton.recipes.discovery.internal;
 
+import dev.baton.framework.InvalidPathException;
+import dev.baton.framework.ZPaths;
 import java.util.Objects;
 import org.apache.zookeeper.common.PathUtils;
 
@@ -27,16 +29,13 @@ public final class Names {
         return value;
     }
 
-    /** Checks an absolute znode path such as {@code "/services"}. */
+    /**
+     * Checks an absolute znode path such as {@code "/services"} (the root is allowed).
+     *
+     * @throws InvalidPathException naming the discovery's base path, the value and the expectation
+     */
     public static String basePath(String path) {
-        Objects.requireNonNull(path, "basePath");
-        try {
-            PathUtils.validatePath(path);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("basePath must be an absolute znode path like \"/services\", was '" + path
-                + "': " + e.getMessage(), e);
-        }
-        return path;
+        return ZPaths.validateBasePath("ServiceDiscovery basePath", path);
     }
 
     /** {@code parent + "/" + child}, without doubling the slash under the root. */

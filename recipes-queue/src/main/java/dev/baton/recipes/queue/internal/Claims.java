@@ -54,6 +54,15 @@ public final class Claims {
         this.deadLetters = deadLetters;
     }
 
+    /** Creates the lock path (a persistent node, missing parents as containers) if it is not there. */
+    public void ensureLockPath() throws InterruptedException {
+        try {
+            client.create().creatingParentContainersIfNeeded().forPath(lockPath);
+        } catch (NodeExistsException e) {
+            // there already
+        }
+    }
+
     /** Locks and reads the item; null if another consumer holds it or it is gone. */
     public Claim tryClaim(ItemRef ref) throws InterruptedException {
         if (!held.add(ref.lockName())) {

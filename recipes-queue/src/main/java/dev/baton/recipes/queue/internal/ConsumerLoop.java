@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * put meanwhile come after it anyway). A priority or delay batch is listed again when a watch says
  * something changed and either a tenth of it is done or ten times the listing's own duration has
  * passed, so a more urgent item waits at most that long and listing stays a bounded share of the
- * work. An empty queue leaves watches and sleeps until they fire.
+ * work. That choice is made each time a consumer slot comes free, before anything is handed to it,
+ * so an item put while every slot was busy is weighed against the rest of the listing instead of
+ * coming after its next item. An empty queue leaves watches and sleeps until they fire.
  *
  * <p>An item is taken (plain mode) or locked (guaranteed mode) only when one of the
  * {@code concurrency} consumer slots is free, on the executor, so at most {@code concurrency}
@@ -67,8 +69,13 @@ public final class ConsumerLoop<T> implements Runnable {
 
     @Override
     public void run() {
+        boolean prepared = false;
         while (running.getAsBoolean()) {
             try {
+                if (!prepared) {
+                    prepare();
+                    prepared = true;
+                }
                 cycle();
             } catch (InterruptedException e) {
                 if (!running.getAsBoolean()) {
@@ -85,6 +92,18 @@ public final class ConsumerLoop<T> implements Runnable {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * Makes the queue node, whose watch tells an idle consumer that items arrived, and the lock
+     * path. Done here, on the consumer thread and retried like every step, so that the queue's
+     * start() needs no connection.
+     */
+    private void prepare() throws InterruptedException {
+        store.ensurePath();
+        if (claims != null) {
+            claims.ensureLockPath();
         }
     }
 
@@ -109,27 +128,24 @@ public final class ConsumerLoop<T> implements Runnable {
         int handled = 0;
         List<CompletableFuture<NodeData>> reads = new ArrayList<>(Collections.nCopies(batch.size(), null));
         for (int i = 0; i < batch.size(); ) {
-            ItemRef ref = batch.get(i);
-            if (!running.getAsBoolean()) {
+            if (claims == null) {
+                readAhead(batch, reads, i, slotEnd(batch, i) + READ_AHEAD);
+            }
+            // Wait for a free slot first and only then choose what to hand it: an item put while every
+            // slot was busy must be able to come next, not after the next item of this listing.
+            permits.acquire();
+            if (!running.getAsBoolean() || mayJumpAhead(seen, listed, listing, handled, batch.size())) {
+                permits.release();
+                return; // closing, or something arrived that may come first: list again
+            }
+            long due = store.order() == ItemOrder.DELAY ? dueIn(batch.get(i)) : 0;
+            if (due > 0) {
+                permits.release();
+                // the batch is sorted by due time: nothing after this is due either
+                signal.awaitChange(seen, System.nanoTime() + Math.min(due, RECHECK.toMillis()) * 1_000_000);
                 return;
             }
-            if (store.order().newItemsMayJumpAhead() && signal.generation() != seen
-                && (handled >= batch.size() / 10 || System.nanoTime() - listed >= 10 * listing)) {
-                return; // something arrived that may come first: list again
-            }
-            if (store.order() == ItemOrder.DELAY) {
-                long due = dueIn(ref);
-                if (due > 0) {
-                    // the batch is sorted by due time: nothing after this is due either
-                    signal.awaitChange(seen, System.nanoTime() + Math.min(due, RECHECK.toMillis()) * 1_000_000);
-                    return;
-                }
-            }
             int end = slotEnd(batch, i);
-            if (claims == null) {
-                readAhead(batch, reads, i, end + READ_AHEAD);
-            }
-            permits.acquire();
             List<ItemRef> refs = List.copyOf(batch.subList(i, end));
             List<CompletableFuture<NodeData>> slotReads = new ArrayList<>(reads.subList(i, end));
             for (int k = i; k < end; k++) {
@@ -139,6 +155,16 @@ public final class ConsumerLoop<T> implements Runnable {
             handled += end - i;
             i = end;
         }
+    }
+
+    /**
+     * Whether a priority or delay batch should be listed again before the next slot is filled: a
+     * watch fired since the listing, and a tenth of the batch is done or ten times the listing's
+     * own duration has passed (so listing stays a bounded share of the work).
+     */
+    private boolean mayJumpAhead(long seen, long listed, long listing, int handled, int batchSize) {
+        return store.order().newItemsMayJumpAhead() && signal.generation() != seen
+            && (handled >= batchSize / 10 || System.nanoTime() - listed >= 10 * listing);
     }
 
     /** Where the slot starting at {@code i} ends: after this item and, with a take batch, the next ones that are due. */

@@ -52,20 +52,22 @@ public final class QueueEngine<T> {
         return state.get();
     }
 
-    /** Creates the queue's nodes and, if there is a consumer, starts consuming. */
-    public void start() throws InterruptedException {
+    /**
+     * Starts the queue without waiting for ZooKeeper: a consumer thread makes the queue's nodes
+     * and consumes, retrying while there is no connection; a queue without a consumer asks for
+     * its node in the background (a put makes whatever it misses anyway).
+     */
+    public void start() {
         if (!state.compareAndSet(QueueState.LATENT, QueueState.STARTED)) {
             throw new IllegalStateException("start() may be called once, on a new queue; it is " + state.get());
         }
-        store.ensurePath();
-        if (settings.lockPath() != null) {
-            try {
-                settings.client().create().creatingParentContainersIfNeeded().forPath(settings.lockPath());
-            } catch (NodeExistsException e) {
-                // there already
-            }
-        }
         if (settings.consumer() == null) {
+            settings.client().create().creatingParentContainersIfNeeded().forPathAsync(settings.path()).exceptionally(e -> {
+                if (!(Waits.unwrap(e) instanceof NodeExistsException)) {
+                    LOG.debug("queue {}: its node was not made at start ({}); the first put makes it", settings.path(), e.toString());
+                }
+                return null;
+            });
             return;
         }
         var executor = settings.executor();

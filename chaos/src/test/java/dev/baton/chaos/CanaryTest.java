@@ -1,0 +1,349 @@
+package dev.baton.chaos;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.contention.Contention;
+import dev.baton.framework.contention.ContentionRule;
+import dev.baton.framework.contention.Decision;
+import dev.baton.framework.contention.Grant;
+import dev.baton.framework.contention.Hold;
+import dev.baton.framework.contention.OwnershipLostException;
+import dev.baton.framework.contention.TicketHold;
+import dev.baton.recipes.queue.DistributedQueue;
+import dev.baton.recipes.queue.QueueBuilder;
+import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.Nemesis.Fault;
+import dev.baton.test.SessionKiller;
+import dev.baton.test.history.BoundedExclusion;
+import dev.baton.test.history.QueueHistory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A checker without a canary is not trusted: each test here runs a deliberately broken variant of
+ * a recipe through the same workload and the same checker as the real recipe's chaos test, and
+ * asserts the checker catches it. One server is enough; the faults are only those a canary needs.
+ */
+@EnsembleTest(nodes = 1)
+class CanaryTest {
+    private static final Duration SHORT = Duration.ofSeconds(3);
+    /** Lets the first two in line hold: a lock (or election) that grants twice. */
+    private static final ContentionRule FIRST_TWO =
+        (line, mine) -> mine < 2 ? Decision.hold() : Decision.waitFor(line.get(mine - 2), false);
+
+    EmbeddedEnsemble ensemble;
+
+    private ChaosRun.Builder canary(String name, String... watch) {
+        return ChaosRun.builder("canary-" + name, ensemble).faults(Fault.DELAY_CLIENT).duration(SHORT).watch(watch);
+    }
+
+    /** A grant over a hold; {@code signalsLoss} false makes a holder that never hears of its loss. */
+    static Grant grant(Hold hold, boolean signalsLoss) {
+        Hold shown = signalsLoss ? hold : new Hold() {
+            @Override
+            public long fencingToken() {
+                return hold.fencingToken();
+            }
+
+            @Override
+            public List<String> nodes() {
+                return hold.nodes();
+            }
+
+            @Override
+            public boolean isValid() {
+                return true;
+            }
+
+            @Override
+            public Optional<String> lossReason() {
+                return Optional.empty();
+            }
+
+            @Override
+            public void onLost(Runnable callback) {
+                // the broken part: the loss is never told
+            }
+
+            @Override
+            public TransactionBuilder guard(TransactionBuilder transaction) {
+                return hold.guard(transaction);
+            }
+
+            @Override
+            public boolean connected() {
+                return hold.connected();
+            }
+
+            @Override
+            public CompletableFuture<Void> delete() {
+                return hold.delete();
+            }
+        };
+        return new Grant(shown, "canary grant", g -> { }) { };
+    }
+
+    private static LockChaosTest.Acquirer broken(BatonClient client, String path, ContentionRule rule, boolean signalsLoss) {
+        Contention contention = Contention.of(client, path, "lock-", rule);
+        return timeout -> {
+            TicketHold hold = contention.acquireHoldBlocking(new byte[0], timeout);
+            return hold == null ? null : grant(hold, signalsLoss);
+        };
+    }
+
+    @Test
+    void aMutexThatLetsTwoHoldIsCaught() {
+        String path = "/canary/mutex";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("mutex", path).build()) {
+                LockChaosTest.lockWorkload(run, path, i -> broken(run.client(i), path, FIRST_TWO, true),
+                    LockChaosTest.standard(1), 20);
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("double grant");
+    }
+
+    /** A holder that never signals loss: its session is expired while it holds, and it holds on. */
+    @Test
+    void aHolderThatNeverSignalsLossIsCaught() {
+        String path = "/canary/no-loss-signal";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("no-loss-signal", path).clients(3).build()) {
+                AtomicInteger holder = new AtomicInteger(-1);
+                // the fault this canary needs: end the session of whoever holds, while it holds
+                run.workers.start("expirer", 1, w -> {
+                    run.workers.pace(Duration.ofMillis(700));
+                    int h = holder.get();
+                    if (h >= 0) {
+                        SessionKiller.expire(run.client(h), ensemble.connectString(), Duration.ofSeconds(10));
+                        return true;
+                    }
+                    return false;
+                });
+                LockChaosTest.lockWorkload(run, path, i -> {
+                    LockChaosTest.Acquirer inner = broken(run.client(i), path, ContentionRule.mutex(), false);
+                    return timeout -> {
+                        Grant g = inner.acquire(timeout);
+                        if (g != null) {
+                            holder.set(i);
+                        }
+                        return g;
+                    };
+                }, LockChaosTest.standard(1), 1500);
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("after that deletion");
+    }
+
+    /** An election whose first two participants in line both believe they lead. */
+    @Test
+    void anElectionWithTwoLeadersIsCaught() {
+        String path = "/canary/election";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("election", path).build()) {
+                dev.baton.test.history.History history = new dev.baton.test.history.History();
+                ElectionChaosTest.Terms terms = new ElectionChaosTest.Terms(history, path, run.clients.size());
+                run.workers.start("participant", run.clients.size(), i -> {
+                    TicketHold term = Contention.of(run.client(i), path, "latch-", FIRST_TWO)
+                        .acquireHoldBlocking(("p" + i).getBytes(UTF_8), Duration.ofSeconds(2));
+                    if (term == null) {
+                        return false;
+                    }
+                    terms.granted(i, term.fencingToken(), run.client(i));
+                    run.workers.pace(Duration.ofMillis(100));
+                    terms.ended(i, false);
+                    term.delete().get();
+                    return true;
+                });
+                run.runFaults();
+                BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(),
+                    new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "CONNECTION"));
+                run.verdict(history.count(dev.baton.test.history.Event.Op.ACQUIRED),
+                    Map.of("CONNECTION at most one leader", result.violations()), result.summary());
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("double grant");
+    }
+
+    /** A read/write lock whose write side admits a writer among readers (it takes the read rule). */
+    @Test
+    void aReadWriteLockThatAdmitsAWriterWithReadersIsCaught() {
+        String path = "/canary/rwlock";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("rwlock", path).documented(OwnershipLostException.class).build()) {
+                List<InterProcessReadWriteLock> locks = new ArrayList<>();
+                for (int i = 0; i < run.clients.size(); i++) {
+                    locks.add(new InterProcessReadWriteLock(run.client(i), path));
+                }
+                RwLockChaosTest.rwWorkload(run, path, (i, write, timeout) -> locks.get(i).readLock().acquireLease(timeout));
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("double grant");
+    }
+
+    /**
+     * A double barrier built to open on 2 members, judged as one of 3, with three members (with
+     * five, a third member's node is nearly always there by chance).
+     */
+    @Test
+    void aBarrierThatOpensOnTwoOfThreeIsCaught() {
+        String path = "/canary/barrier";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("barrier", path).clients(3).build()) {
+                BarrierChaosTest.doubleBarrierWorkload(run, path, 2, 3);
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("3 needed");
+    }
+
+    /**
+     * A count-down latch whose waiters return when one count-down is still missing: it reads the
+     * latch's generation and count and lists that generation's count-downs.
+     */
+    @Test
+    void aLatchThatOpensBeforeZeroIsCaught() {
+        String path = "/canary/latch";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("latch", path).build()) {
+                BarrierChaosTest.latchWorkload(run, path, (client, timeout) -> openAtOne(client, path, timeout));
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("not at zero");
+    }
+
+    private static boolean openAtOne(BatonClient client, String path, Duration timeout) {
+        try {
+            org.awaitility.Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(5)).ignoreExceptions().until(() -> {
+                String[] latch;
+                try {
+                    latch = new String(client.getData().forPath(path), UTF_8).split(" ");
+                } catch (NoNodeException never) {
+                    return true;
+                }
+                long counted = client.getChildren().forPath(path + "/g-" + latch[0]).stream()
+                    .filter(n -> !n.equals("done")).count();
+                return counted >= Long.parseLong(latch[1]) - 1; // the broken part: one short of zero
+            });
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Consumers that take an item by reading it and deleting it, with no claim: two of them read
+     * the same first item and both deliver it.
+     */
+    @Test
+    void aQueueThatDeliversTwiceIsCaught() {
+        String path = "/canary/queue";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("double-delivery", path, path + "-locks").build()) {
+                QueueHistory history = new QueueHistory();
+                DistributedQueue<String> producer = QueueBuilder.builder(run.client(4), null, QueueChaosTest.TEXT, path)
+                    .layout(dev.baton.recipes.queue.QueueLayout.FLAT).buildQueue();
+                producer.start();
+                AtomicInteger next = new AtomicInteger();
+                run.workers.start("producer", 1, p -> {
+                    String item = "p0-" + next.getAndIncrement();
+                    producer.put(item);
+                    history.put("producer-0", item);
+                    run.workers.pace(Duration.ofMillis(5));
+                    return true;
+                });
+                run.workers.start("consumer", 3, c -> {
+                    BatonClient client = run.client(c);
+                    List<String> items = client.getChildren().forPath(path).stream().filter(n -> n.startsWith("queue-"))
+                        .sorted().toList();
+                    if (items.isEmpty()) {
+                        return true;
+                    }
+                    String first = path + "/" + items.get(0);
+                    byte[] data;
+                    try {
+                        data = client.getData().forPath(first);
+                    } catch (NoNodeException taken) {
+                        return true;
+                    }
+                    for (String item : QueueChaosTest.itemIds(data)) {
+                        history.started("consumer-" + c, item, client.sessionId());
+                        history.completed("consumer-" + c, item, client.sessionId());
+                    }
+                    try {
+                        client.delete().forPath(first);
+                    } catch (NoNodeException taken) {
+                        // another consumer deleted it first: the broken part, it was delivered twice
+                    }
+                    return true;
+                });
+                run.runFaults();
+                producer.close();
+                QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth(), path, path + "-locks", "queue-",
+                    QueueChaosTest::itemIds);
+                run.verdict(history.completedItems(), Map.of(verdict.check(), verdict.problems()));
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("duplicate");
+    }
+
+    /**
+     * CURATOR-605's class: a consumer claims an item, consumes it, its session ends (so its claim
+     * is gone), and it acknowledges anyway by deleting the item from its next session.
+     */
+    @Test
+    void aQueueThatAcknowledgesOnADeadClaimIsCaught() {
+        String path = "/canary/dead-claim";
+        String locks = path + "-locks";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("dead-claim-ack", path, locks).build()) {
+                QueueHistory history = new QueueHistory();
+                DistributedQueue<String> producer = QueueBuilder.builder(run.client(4), null, QueueChaosTest.TEXT, path)
+                    .layout(dev.baton.recipes.queue.QueueLayout.FLAT).buildQueue();
+                producer.start();
+                for (int i = 0; i < 3; i++) {
+                    producer.put("p0-" + i);
+                    history.put("producer-0", "p0-" + i);
+                }
+                producer.close();
+                BatonClient client = run.client(0);
+                run.workers.start("consumer", 1, c -> {
+                    List<String> items = client.getChildren().forPath(path).stream().filter(n -> n.startsWith("queue-"))
+                        .sorted().toList();
+                    if (items.isEmpty()) {
+                        run.workers.pace(Duration.ofMillis(50));
+                        return true;
+                    }
+                    String name = items.get(0);
+                    try {
+                        client.create().withMode(CreateMode.EPHEMERAL).creatingParentContainersIfNeeded()
+                            .forPath(locks + "/" + name);
+                    } catch (NodeExistsException held) {
+                        return false;
+                    }
+                    long session = client.sessionId();
+                    byte[] data = client.getData().forPath(path + "/" + name);
+                    for (String item : QueueChaosTest.itemIds(data)) {
+                        history.started("consumer-0", item, session);
+                        history.completed("consumer-0", item, session);
+                    }
+                    SessionKiller.expire(client, ensemble.connectString(), Duration.ofSeconds(10));
+                    // the broken part: acknowledge without the claim, which died with the session
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                        .until(() -> client.sessionId() != session && client.connectionState().isConnected());
+                    client.delete().forPath(path + "/" + name);
+                    return true;
+                });
+                run.runFaults();
+                QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth(), path, locks, "queue-", QueueChaosTest::itemIds);
+                run.verdict(history.completedItems(), Map.of(verdict.check(), verdict.problems()));
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("dead claim");
+    }
+}

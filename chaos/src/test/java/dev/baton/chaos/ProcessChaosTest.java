@@ -1,0 +1,258 @@
+package dev.baton.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.ServerMode;
+import dev.baton.test.ClientProcess;
+import dev.baton.test.ClientProcess.Message;
+import dev.baton.test.Nemesis;
+import dev.baton.test.Nemesis.Fault;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mutex with its holders in JVMs of their own, under the faults only a whole process
+ * suffers: frozen with SIGSTOP past its session timeout (a long GC pause, a stopped VM), and
+ * killed with SIGKILL. A process frozen while it holds cannot learn that its session ended and
+ * the lock went to someone else; when it wakes it goes on writing. No lock can prevent that; the
+ * fencing token does: a fenced store in this JVM refuses every write with a token older than
+ * one it has accepted. The test proves both halves: such stale writes happen, and the store
+ * refuses each of them.
+ */
+class ProcessChaosTest {
+    private static final String PATH = "/chaos/process-mutex";
+    private static final Duration SESSION = Duration.ofSeconds(3);
+    private static final int WRITES_PER_HOLD = 25;
+    private static final Duration BETWEEN_WRITES = Duration.ofMillis(20);
+    private static final MutexWorker.Style[] PROCESS_STYLES = {
+        MutexWorker.Style.FENCED, MutexWorker.Style.FENCED, MutexWorker.Style.CAREFUL};
+    private static final int THREAD_WORKERS = 2;
+    private static final List<Fault> FAULTS =
+        List.of(Fault.PAUSE_PROCESS, Fault.KILL_PROCESS, Fault.KILL_LEADER, Fault.EXPIRE_SESSION);
+
+    @BeforeAll
+    static void unixOnly() {
+        assumeTrue(ClientProcess.supported(), "client processes are paused with SIGSTOP/SIGCONT, which needs a Unix-like"
+            + " system; this is " + System.getProperty("os.name"));
+    }
+
+    @Test
+    void theMutexHoldsAcrossProcessesAndTheFenceRefusesEveryWriteOfAHolderThatWokeTooLate() throws Exception {
+        long seed = ChaosRun.seed();
+        Duration length = ChaosRun.duration();
+        ProcessHistory history = new ProcessHistory(SESSION);
+        FencedStore store = new FencedStore();
+        Nemesis.Report report = null;
+        long began = System.nanoTime();
+        Duration ran = Duration.ZERO;
+        List<String> stuck = new ArrayList<>();
+        List<String> surprises = new ArrayList<>();
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build()) {
+            ensemble.start();
+            List<ClientProcess> processes = new ArrayList<>();
+            List<BatonClient> clients = new ArrayList<>();
+            try {
+                long starting = System.nanoTime();
+                for (int i = 0; i < PROCESS_STYLES.length; i++) {
+                    processes.add(worker("proc-" + i, ensemble.connectString(), PROCESS_STYLES[i], WRITES_PER_HOLD, SESSION,
+                        history::record, store));
+                }
+                await().atMost(Duration.ofSeconds(60)).until(() -> history.count(ProcessHistory.ACQUIRED) >= 1);
+                System.out.printf("[process-mutex] %d worker JVMs started and the first acquired in %.1f s%n",
+                    processes.size(), (System.nanoTime() - starting) / 1e9);
+                Workers threads = new Workers(ChaosRun.CONNECTION_TROUBLE);
+                List<MutexWorker> inProcess = new ArrayList<>();
+                for (int i = 0; i < THREAD_WORKERS; i++) {
+                    clients.add(TestClients.started(ensemble.connectString(), SESSION));
+                    inProcess.add(threadWorker("thread-" + i, clients.get(i), threads, history, store));
+                }
+                threads.start("thread", THREAD_WORKERS, i -> inProcess.get(i).step());
+                try (Nemesis nemesis = Nemesis.builder(ensemble, seed).clients(clients).processes(processes)
+                         .faults(FAULTS.get(0), FAULTS.subList(1, FAULTS.size()).toArray(Fault[]::new))
+                         .pickProcess(random -> holderFirst(history, processes, random))
+                         .quietBetween(Duration.ofMillis(300), Duration.ofMillis(1500))
+                         .faultLength(Duration.ofMillis(500), Duration.ofMillis(2500))
+                         .clientPause(SESSION.plusSeconds(2))
+                         .onExpiring(c -> history.record("thread-" + c, Instant.now(), ProcessHistory.EXPIRING, 0))
+                         .onExpired(c -> history.record("thread-" + c, Instant.now(), ProcessHistory.EXPIRED, 0))
+                         .log(line -> System.out.println("[process-mutex] " + line))
+                         .build()) {
+                    began = System.nanoTime();
+                    nemesis.start();
+                    runUntilCovered(nemesis, history, store, length, began);
+                    report = nemesis.stop();
+                    ran = Duration.ofNanos(System.nanoTime() - began);
+                }
+                stuck.addAll(actorsThatDoNotAcquireAgain(history, processes));
+                threads.stop();
+                surprises.addAll(threads.surprises());
+            } finally {
+                for (ClientProcess p : processes) {
+                    p.close();
+                }
+                clients.forEach(BatonClient::close);
+            }
+        }
+        ProcessHistory.Judgement j = history.judge(store, report.counts().getOrDefault(Fault.KILL_PROCESS, 0));
+        List<Duration> startUps = history.startUps().stream().sorted().toList();
+        System.out.printf("[process-mutex] worker JVM start to a connected client: %d starts, median %d ms, max %d ms%n",
+            startUps.size(), startUps.get(startUps.size() / 2).toMillis(), startUps.get(startUps.size() - 1).toMillis());
+        System.out.printf("[process-mutex] fenced store: %d writes, %d accepted, %d refused; %d stale (a larger token accepted"
+                + " before); %d stale writes by a holder that woke from a pause past its session, %d after its session was"
+                + " expired; %d pauses overlapped a newer holder; per actor %s; worker errors %s%n",
+            j.writes(), j.accepted(), j.refused(), j.stale(), j.staleAfterPause(), j.staleAfterExpiry(), j.pausedOverlaps(),
+            store.perActor(), j.errors());
+        Map<String, List<String>> checks = new LinkedHashMap<>(j.checks());
+        checks.put("liveness after healing", stuck);
+        checks.put("no undocumented exceptions", surprises);
+        ChaosRun.verdict("process-mutex", seed, ran, FAULTS, report, j.holds(), checks, List.of());
+        assertThat(j.refused()).as("the store refused exactly the stale writes").isEqualTo(j.stale());
+        assertThat(j.staleAfterPause()).as("stale writes by a holder that woke from a pause past its session").isPositive();
+    }
+
+    /**
+     * Runs the faults for {@code length}, and on until the run has what it is for: a holder that
+     * wrote after waking from a pause past its session, and a killed process (the nemesis draws
+     * faults at random). Gives up 45 s later; the verdict's coverage check then fails.
+     */
+    private static void runUntilCovered(Nemesis nemesis, ProcessHistory history, FencedStore store, Duration length,
+                                        long began) {
+        try {
+            await().atMost(length.plusSeconds(45)).pollInterval(Duration.ofMillis(500)).until(() -> nemesis.failed()
+                || System.nanoTime() - began >= length.toNanos()
+                && history.count(ClientProcess.KILLED) > 0 && history.staleAfterPause(store) > 0);
+        } catch (ConditionTimeoutException e) {
+            System.out.println("[process-mutex] the run did not cover every process fault in time; see the coverage check");
+        }
+    }
+
+    /**
+     * Once the faults are healed every worker must take the lock again — and a worker that woke
+     * from a pause has by then heard that its session ended, which the judge needs to know.
+     * Returns the workers that did not within 30 s.
+     */
+    private static List<String> actorsThatDoNotAcquireAgain(ProcessHistory history, List<ClientProcess> processes) {
+        Instant healed = Instant.now();
+        List<String> actors = new ArrayList<>();
+        processes.forEach(p -> actors.add(p.name()));
+        for (int i = 0; i < THREAD_WORKERS; i++) {
+            actors.add("thread-" + i);
+        }
+        java.util.function.Supplier<List<String>> waiting = () -> actors.stream()
+            .filter(a -> history.marks().stream().noneMatch(m -> m.actor().equals(a) && m.kind().equals(ProcessHistory.ACQUIRED)
+                && m.time().isAfter(healed)))
+            .toList();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> waiting.get().isEmpty());
+        } catch (ConditionTimeoutException e) {
+            return waiting.get().stream().map(a -> a + " did not take the lock within 30 s of the faults being healed").toList();
+        }
+        return List.of();
+    }
+
+    /** The process that holds the mutex now, if one does (so that a pause lands mid-hold); else any. */
+    private static int holderFirst(ProcessHistory history, List<ClientProcess> processes, java.util.Random random) {
+        String holder = history.holder();
+        for (int i = 0; i < processes.size(); i++) {
+            if (processes.get(i).name().equals(holder)) {
+                return i;
+            }
+        }
+        return random.nextInt(processes.size());
+    }
+
+    /**
+     * A SIGKILLed holder sends nothing: its node stays until the servers expire its session, and
+     * then the next in line takes the lock. Bound: the session timeout, plus one server tick (the
+     * servers check expiry once a tick), plus a second for the waiter to hear, acquire and report
+     * on a busy machine.
+     */
+    @Test
+    void aKilledHoldersNodeGoesWithItsSessionAndTheNextWorkerAcquires() throws Exception {
+        Duration session = Duration.ofSeconds(2);
+        Duration tick = Duration.ofMillis(500);
+        Duration bound = session.plus(tick).plusSeconds(1);
+        List<Message> messages = new CopyOnWriteArrayList<>();
+        FencedStore store = new FencedStore();
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(1).tickTime(tick).build()) {
+            ensemble.start();
+            try (BatonClient observer = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+                 ClientProcess a = worker("holder-a", ensemble.connectString(), MutexWorker.Style.FENCED, 1_000_000, session,
+                     messages::add, store);
+                 ClientProcess b = worker("holder-b", ensemble.connectString(), MutexWorker.Style.FENCED, 1_000_000, session,
+                     messages::add, store)) {
+                Message first = awaitMessage(messages, m -> m.kind().equals(ProcessHistory.ACQUIRED));
+                ClientProcess holder = first.process().equals(a.name()) ? a : b;
+                ClientProcess next = holder == a ? b : a;
+                String node = first.field(1);
+                await().atMost(Duration.ofSeconds(30)).until(() -> observer.getChildren().forPath(PATH).size() == 2);
+
+                holder.kill();
+                Instant killed = awaitMessage(messages, m -> m.kind().equals(ClientProcess.KILLED)).time();
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> observer.checkExists().forPath(node) == null);
+                Duration nodeGone = Duration.between(killed, Instant.now());
+                Message taken = awaitMessage(messages, m -> m.process().equals(next.name())
+                    && m.kind().equals(ProcessHistory.ACQUIRED));
+                Duration acquired = Duration.between(killed, taken.time());
+
+                System.out.printf("[kill liveness] %s killed holding %s; its node went %d ms later, %s acquired %d ms after"
+                    + " the kill (bound %d ms = session %d + tick %d + 1000)%n", holder.name(), node, nodeGone.toMillis(),
+                    next.name(), acquired.toMillis(), bound.toMillis(), session.toMillis(), tick.toMillis());
+                assertThat(taken.longField(0)).as("the next holder's token").isGreaterThan(first.longField(0));
+                assertThat(nodeGone).as("the killed holder's node lasts no longer than its session").isLessThanOrEqualTo(bound);
+                assertThat(acquired).as("the next worker acquires once the session is gone").isLessThanOrEqualTo(bound);
+            }
+        }
+    }
+
+    private static Message awaitMessage(List<Message> messages, Predicate<Message> what) {
+        return await().atMost(Duration.ofSeconds(60))
+            .until(() -> messages.stream().filter(what).findFirst(), Optional::isPresent).get();
+    }
+
+    /** A {@link MutexWorkerMain} in a child JVM, writing to {@code store} through the line protocol. */
+    private static ClientProcess worker(String name, String connect, MutexWorker.Style style, int writes, Duration session,
+                                        Consumer<Message> onMessage, FencedStore store) throws java.io.IOException {
+        return ClientProcess.builder(name, MutexWorkerMain.class)
+            .args(connect, PATH, style.name(), Integer.toString(writes), Long.toString(BETWEEN_WRITES.toMillis()),
+                Long.toString(session.toMillis()))
+            .onMessage(onMessage)
+            .onRequest(m -> store.write(m.process(), m.longField(0), m.time()) ? "accepted" : "refused")
+            .log(ChaosRun.reports().resolve("process-mutex-" + name + ".log"))
+            .start();
+    }
+
+    /** A fenced writer on a thread of this JVM, recording and writing directly. */
+    private static MutexWorker threadWorker(String actor, BatonClient client, Workers threads, ProcessHistory history,
+                                            FencedStore store) {
+        MutexWorker.Sink sink = new MutexWorker.Sink() {
+            @Override
+            public void report(String kind, long value, String... more) {
+                history.record(actor, Instant.now(), kind, value, more);
+            }
+
+            @Override
+            public boolean write(long token) {
+                return store.write(actor, token, Instant.now());
+            }
+        };
+        return new MutexWorker(client, PATH, MutexWorker.Style.FENCED, WRITES_PER_HOLD, BETWEEN_WRITES, sink, threads::pace);
+    }
+}

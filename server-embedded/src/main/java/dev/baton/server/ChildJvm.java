@@ -1,0 +1,381 @@
+package dev.baton.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A JVM started as a child of this one — on this JVM's own Java and class path — that a test can
+ * freeze, thaw and kill with real signals. It is the one launcher behind child-process servers
+ * ({@link ServerMode#CHILD_PROCESSES}) and behind baton-test-support's client processes.
+ *
+ * <p>The child gets a small heap, the serial collector and the client compiler only, because
+ * tests start many short-lived JVMs on small machines and start-up time dominates. Standard
+ * input, output and error are pipes unless the builder redirects them.
+ *
+ * <p>Signals: {@link #pause()} sends SIGSTOP and returns once the kernel reports the process
+ * stopped (read from {@code /proc} on Linux; elsewhere once {@code kill} returns), so nothing the
+ * child does can be stamped later than the moment {@code pause()} returns. {@link #resume()}
+ * sends SIGCONT, {@link #kill()} SIGKILL and waits for the exit, {@link #stop(Duration)} SIGTERM
+ * (after SIGCONT if paused, or the signal would wait) and SIGKILL if the child outlives the grace
+ * period. SIGSTOP and SIGCONT go through the {@code kill} command, so pausing needs a Unix-like
+ * system: {@link #signalsSupported()} says whether this one is; on Windows {@code pause()} and
+ * {@code resume()} fail with {@link UnsupportedOperationException}.
+ *
+ * <p>Lifetime: a JVM shutdown hook SIGKILLs every child still running when this JVM exits, so a
+ * test run that ends, even abnormally, leaves no child behind. A parent killed with SIGKILL runs
+ * no hook: a child that must not outlive it should also exit when its standard input reaches
+ * end-of-file (test-support's client processes do).
+ *
+ * <pre>{@code
+ * ChildJvm child = ChildJvm.builder("com.example.Worker").args(List.of("127.0.0.1:2181")).start();
+ * child.pause();    // frozen: sockets open, nothing runs
+ * child.resume();
+ * child.kill();     // SIGKILL, like a power cut
+ * }</pre>
+ */
+public final class ChildJvm {
+    private static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
+    private static final Set<ChildJvm> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(
+            () -> RUNNING.forEach(child -> child.process.destroyForcibly()), "baton-child-jvm-reaper"));
+    }
+
+    private final String mainClass;
+    private final Process process;
+    private boolean paused;
+
+    private ChildJvm(String mainClass, Process process) {
+        this.mainClass = mainClass;
+        this.process = process;
+        RUNNING.add(this);
+        process.onExit().thenRun(() -> RUNNING.remove(this));
+    }
+
+    /**
+     * Starts configuring a child that will run {@code mainClass}.
+     *
+     * @param mainClass the fully qualified name of a class with a {@code main} method, on this
+     *     JVM's class path (the child is started with the same class path)
+     * @return a builder with the defaults described on its setters; nothing is started until
+     *     {@link Builder#start()}
+     * @throws NullPointerException if {@code mainClass} is null
+     */
+    public static Builder builder(String mainClass) {
+        return new Builder(mainClass);
+    }
+
+    /**
+     * Whether this platform can pause and resume a child (SIGSTOP/SIGCONT through {@code kill}).
+     *
+     * @return {@code false} on Windows, {@code true} on every other system
+     */
+    public static boolean signalsSupported() {
+        return !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+    }
+
+    /**
+     * The child's process, for its standard streams and its exit.
+     *
+     * @return the process this JVM started; the same object on every call
+     */
+    public Process process() {
+        return process;
+    }
+
+    /**
+     * The child's operating-system process id.
+     *
+     * @return the pid, as {@code kill} and {@code /proc} know it
+     */
+    public long pid() {
+        return process.pid();
+    }
+
+    /**
+     * Whether the child has not exited yet. A paused child is alive.
+     *
+     * @return {@code true} until the child process has ended, for whatever reason
+     */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Whether the child is frozen by {@link #pause()}.
+     *
+     * @return {@code true} if it was paused, has not been resumed since, and is still alive
+     */
+    public synchronized boolean isPaused() {
+        return paused && process.isAlive();
+    }
+
+    /**
+     * Freezes the child (SIGSTOP): every thread stops, sockets and pipes stay open. Returns once
+     * the child is stopped.
+     *
+     * @throws IllegalStateException if it is not running, the signal cannot be sent, or the child
+     *     is not reported stopped within 5 s
+     * @throws UnsupportedOperationException if this platform cannot send SIGSTOP (see
+     *     {@link #signalsSupported()})
+     */
+    public synchronized void pause() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(this + " is not running, so it cannot be paused");
+        }
+        signal("STOP");
+        paused = true;
+        awaitStopped();
+    }
+
+    /**
+     * Thaws a child frozen by {@link #pause()} (SIGCONT); does nothing if it is not paused.
+     *
+     * @throws IllegalStateException if the signal cannot be sent
+     * @throws UnsupportedOperationException if this platform cannot send SIGCONT (see
+     *     {@link #signalsSupported()})
+     */
+    public synchronized void resume() {
+        if (paused && process.isAlive()) {
+            signal("CONT");
+        }
+        paused = false;
+    }
+
+    /**
+     * Kills the child with SIGKILL — no shutdown of any kind — and waits until it has exited.
+     *
+     * @throws IllegalStateException if it is still alive 10 s after the signal
+     * @throws InterruptedException if this thread is interrupted while waiting for the exit (the
+     *     signal has been sent)
+     */
+    public synchronized void kill() throws InterruptedException {
+        process.destroyForcibly();
+        paused = false;
+        if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(this + " was still alive " + EXIT_TIMEOUT + " after SIGKILL");
+        }
+    }
+
+    /**
+     * Stops the child with SIGTERM (thawing it first if paused, or the signal would wait), and
+     * kills it with SIGKILL if it has not exited within {@code grace}. Returns once it has exited;
+     * does nothing if it already has.
+     *
+     * @param grace how long the child may take to exit after SIGTERM before it is killed
+     * @throws IllegalStateException if it is still alive 10 s after SIGKILL, or a paused child
+     *     cannot be thawed
+     * @throws InterruptedException if this thread is interrupted while waiting for the exit
+     * @throws NullPointerException if {@code grace} is null
+     */
+    public synchronized void stop(Duration grace) throws InterruptedException {
+        Objects.requireNonNull(grace, "grace");
+        if (!process.isAlive()) {
+            return;
+        }
+        resume();
+        process.destroy();
+        if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+            kill();
+        }
+    }
+
+    private void signal(String name) {
+        if (!signalsSupported()) {
+            throw new UnsupportedOperationException("SIG" + name + " needs a Unix-like system; this is "
+                + System.getProperty("os.name"));
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            if (!kill.waitFor(SIGNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill -" + name, e);
+        } catch (InterruptedException e) {
+            // the signal may or may not have been sent: say so rather than guess
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + name + " to " + this, e);
+        }
+    }
+
+    /**
+     * Waits until the kernel reports the child stopped. {@code kill} only queues the signal; a
+     * caller that stamps "paused at" must know the child can no longer act.
+     */
+    private void awaitStopped() {
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        if (!Files.exists(stat)) {
+            return;  // no procfs: the signal was sent, which is as far as this platform lets us see
+        }
+        long deadline = System.nanoTime() + SIGNAL_TIMEOUT.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            char state = processState(stat);
+            if (state == 'T' || state == 't' || state == 'X' || state == 'Z' || !process.isAlive()) {
+                return;
+            }
+            LockSupport.parkNanos(200_000);  // the kernel stops it within microseconds; do not take a core from it
+        }
+        throw new IllegalStateException(this + " did not stop within " + SIGNAL_TIMEOUT + " of SIGSTOP");
+    }
+
+    /** The state letter of {@code /proc/<pid>/stat} (after the command name, which may hold spaces). */
+    private static char processState(Path stat) {
+        try {
+            String line = Files.readString(stat, StandardCharsets.US_ASCII);
+            return line.charAt(line.lastIndexOf(')') + 2);
+        } catch (IOException | RuntimeException gone) {
+            return 'X';
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "child JVM " + process.pid() + " (" + mainClass + ")";
+    }
+
+    /** Configures a {@link ChildJvm}. */
+    public static final class Builder {
+        private final String mainClass;
+        private String heap = "128m";
+        private final Map<String, String> properties = new LinkedHashMap<>();
+        private final List<String> args = new ArrayList<>();
+        private ProcessBuilder.Redirect input = ProcessBuilder.Redirect.PIPE;
+        private ProcessBuilder.Redirect output = ProcessBuilder.Redirect.PIPE;
+        private ProcessBuilder.Redirect error = ProcessBuilder.Redirect.PIPE;
+        private boolean errorToOutput;
+
+        private Builder(String mainClass) {
+            this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
+        }
+
+        /**
+         * Sets the child's maximum heap. Default 128m.
+         *
+         * @param size the size as {@code -Xmx} takes it, such as {@code "256m"}; not checked here,
+         *     so a malformed size makes the child fail at start-up
+         * @return this builder
+         * @throws NullPointerException if {@code size} is null
+         */
+        public Builder heap(String size) {
+            this.heap = Objects.requireNonNull(size, "size");
+            return this;
+        }
+
+        /**
+         * Adds a {@code -D} system property for the child; setting the same key again replaces
+         * the value.
+         *
+         * @param key the property name
+         * @param value the property value
+         * @return this builder
+         * @throws NullPointerException if {@code key} or {@code value} is null
+         */
+        public Builder systemProperty(String key, String value) {
+            properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /**
+         * Appends arguments to the main class, after any added before.
+         *
+         * @param arguments the arguments, in order
+         * @return this builder
+         * @throws NullPointerException if {@code arguments} or one of its elements is null
+         */
+        public Builder args(List<String> arguments) {
+            arguments.forEach(a -> args.add(Objects.requireNonNull(a, "argument")));
+            return this;
+        }
+
+        /**
+         * Sets where the child's standard input comes from (default: a pipe from this JVM).
+         *
+         * @param redirect the redirection, as {@link ProcessBuilder} takes it
+         * @return this builder
+         * @throws NullPointerException if {@code redirect} is null
+         */
+        public Builder input(ProcessBuilder.Redirect redirect) {
+            this.input = Objects.requireNonNull(redirect, "redirect");
+            return this;
+        }
+
+        /**
+         * Sets where the child's standard output goes (default: a pipe to this JVM).
+         *
+         * @param redirect the redirection, as {@link ProcessBuilder} takes it
+         * @return this builder
+         * @throws NullPointerException if {@code redirect} is null
+         */
+        public Builder output(ProcessBuilder.Redirect redirect) {
+            this.output = Objects.requireNonNull(redirect, "redirect");
+            return this;
+        }
+
+        /**
+         * Sets where the child's standard error goes (default: a pipe to this JVM).
+         *
+         * @param redirect the redirection, as {@link ProcessBuilder} takes it
+         * @return this builder
+         * @throws NullPointerException if {@code redirect} is null
+         */
+        public Builder error(ProcessBuilder.Redirect redirect) {
+            this.error = Objects.requireNonNull(redirect, "redirect");
+            return this;
+        }
+
+        /**
+         * Sends standard error where standard output goes; overrides {@link #error(ProcessBuilder.Redirect)}.
+         *
+         * @return this builder
+         */
+        public Builder errorToOutput() {
+            this.errorToOutput = true;
+            return this;
+        }
+
+        /**
+         * Starts the child on this JVM's Java and class path. Returns as soon as the process
+         * exists, not when its main class is running.
+         *
+         * @return the running child, killed by this JVM's shutdown hook if still alive at exit
+         * @throws IOException if the process cannot be started
+         */
+        public ChildJvm start() throws IOException {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.add("-Xmx" + heap);
+            command.add("-XX:+UseSerialGC");
+            command.add("-XX:TieredStopAtLevel=1");
+            command.add("-Djava.net.preferIPv4Stack=true");
+            properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+            command.add("-cp");
+            command.add(System.getProperty("java.class.path"));
+            command.add(mainClass);
+            command.addAll(args);
+            ProcessBuilder builder = new ProcessBuilder(command).redirectInput(input).redirectOutput(output);
+            if (errorToOutput) {
+                builder.redirectErrorStream(true);
+            } else {
+                builder.redirectError(error);
+            }
+            return new ChildJvm(mainClass, builder.start());
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.baton.test;
+
+import java.time.Duration;
+
+/**
+ * A client process for {@link ClientProcessTest}: reports that it is ready, asks its parent to
+ * echo a word, then ticks every 20 ms for as long as it runs.
+ */
+final class EchoChild {
+    private EchoChild() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        ParentChannel parent = ParentChannel.open();
+        System.out.println("not protocol: System.out goes to standard error once the channel is open");
+        parent.report("ready", (Object[]) args);
+        try {
+            parent.report("answered", parent.ask(Duration.ofSeconds(30), "echo", "hello"));
+        } catch (IllegalStateException e) {
+            parent.report("ask-failed");
+        }
+        for (long n = 0; ; n++) {
+            parent.report("tick", n);
+            Thread.sleep(20);  // the child's own pace, not a test waiting for something
+        }
+    }
+}
