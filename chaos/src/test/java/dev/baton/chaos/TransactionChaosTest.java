@@ -1,48 +1,60 @@
 package dev.baton.chaos;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.NodeExistsException;
 import dev.baton.recipes.transaction.Decision;
 import dev.baton.recipes.transaction.PendingTransaction;
 import dev.baton.recipes.transaction.Transaction;
 import dev.baton.recipes.transaction.TransactionCoordinator;
+import dev.baton.recipes.transaction.TransactionException;
 import dev.baton.recipes.transaction.TransactionFolder;
 import dev.baton.recipes.transaction.TransactionHandler;
 import dev.baton.recipes.transaction.TransactionParticipant;
 import dev.baton.recipes.transaction.TransactionStatus;
 import dev.baton.recipes.transaction.Vote;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.test.EnsembleTest;
-import dev.baton.test.Nemesis.Fault;
 import dev.baton.test.TestClients;
 import dev.baton.test.history.TransactionHistory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two-phase commit under faults: five clients each run a participant and a coordinator that keeps
- * up to four transactions in flight over 2–4 random participants; participants vote commit,
- * abort, throw, or take longer than the deadline, and are restarted (a new incarnation) now and
- * then. Judged by {@link TransactionHistory}: atomic commitment, validity, told once per
- * incarnation, and termination within the deadline plus {@link #MARGIN} (counted from the end of
- * the faults for a deadline that fell inside them); after the faults every participant must have
- * been told and every transaction's nodes removed.
+ * Two-phase commit under faults, on one child-process ensemble: five clients each run a
+ * participant and a coordinator that keeps up to three transactions in flight over 2–4 random
+ * participants; participants vote commit, abort, throw, or take longer than the deadline, and
+ * are restarted (a new incarnation) now and then. Judged by {@link TransactionHistory}: atomic
+ * commitment, validity, told once per incarnation, and termination within the deadline plus
+ * {@link #MARGIN} (counted from the heal for a deadline that fell inside the faults); after the
+ * heal every participant must have been told and every transaction's nodes removed. Two canaries
+ * show the checker catches a site that acts on its own tally and a coordinator that decides
+ * commit without every vote.
+ *
+ * <p>The workload's choices (participants, votes, slow prepares, restart victims) come from
+ * {@link Random}s seeded from the run's seed, so {@code -Dbaton.chaos.seed} replays them along
+ * with the fault schedule (the threads' interleaving is still the machine's).
  */
-@EnsembleTest(nodes = 3)
 class TransactionChaosTest {
     private static final String FOLDER = "/chaos/tx";
     private static final Duration DEADLINE = Duration.ofSeconds(2);
@@ -54,28 +66,42 @@ class TransactionChaosTest {
     private static final Duration MARGIN = Duration.ofSeconds(5);
     /**
      * Decided transactions not everyone acknowledged are removed after this: longer than any
-     * participant is away here (a client frozen for 5 s, then a new session; a restart that
-     * waits out a fault), or a participant could come back to find its transaction gone.
+     * participant is away here (a client frozen for a session timeout and a second, then a new
+     * session; a restart that waits out a fault), or a participant could come back to find its
+     * transaction gone.
      */
     private static final Duration RETENTION = Duration.ofSeconds(12);
     private static final int SITES = 5;
+    private static final int IN_FLIGHT = 3;
 
-    EmbeddedEnsemble ensemble;
+    private static EmbeddedEnsemble ensemble;
+
+    @BeforeAll
+    static void start() {
+        ensemble = ChaosRun.childProcessEnsemble();
+    }
+
+    @AfterAll
+    static void stop() {
+        ensemble.close();
+    }
 
     /**
-     * A participant's handler: random votes and work, every answer and every outcome recorded.
-     * Its prepare is durable as the recipe asks: an answer is kept (in {@link #DURABLE}, which
-     * outlives incarnations) before it is returned, and a later prepare of the same transaction
-     * answers the same.
+     * A participant's handler: votes and slow work drawn from its participant's seeded random,
+     * every answer and every outcome recorded. Its prepare is durable as the recipe asks: an
+     * answer is kept (in {@code durable}, which outlives incarnations) before it is returned, and
+     * a later prepare of the same transaction answers the same.
      */
     static class Recorded implements TransactionHandler {
-        /** Each participant's prepare record, by participant and transaction: true commit, false abort. */
-        private static final Map<String, Boolean> DURABLE = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<String, Boolean> durable;
+        private final Random random;
         private final TransactionHistory history;
         private final String me;
         private final String incarnation;
 
-        Recorded(TransactionHistory history, String me, String incarnation) {
+        Recorded(Map<String, Boolean> durable, Random random, TransactionHistory history, String me, String incarnation) {
+            this.durable = durable;
+            this.random = random;
             this.history = history;
             this.me = me;
             this.incarnation = incarnation;
@@ -83,18 +109,23 @@ class TransactionChaosTest {
 
         @Override
         public Vote prepare(Transaction tx) throws Exception {
-            Boolean recorded = DURABLE.get(me + "/" + tx.id());
+            Boolean recorded = durable.get(me + "/" + tx.id());
             if (recorded != null) {
                 history.voted(tx.id(), tx.participants(), me, recorded);
                 return recorded ? Vote.COMMIT : Vote.ABORT;
             }
-            int roll = ThreadLocalRandom.current().nextInt(100);
+            int roll;
+            long slow;
+            synchronized (random) {
+                roll = random.nextInt(100);
+                slow = DEADLINE.toMillis() / 2 + random.nextInt((int) DEADLINE.toMillis());
+            }
             if (roll < 10) {
                 // simulated work that outlasts the deadline about half the time: the vote races the deadline
-                TimeUnit.MILLISECONDS.sleep(ThreadLocalRandom.current().nextLong(DEADLINE.toMillis() / 2, DEADLINE.toMillis() * 3 / 2));
+                TimeUnit.MILLISECONDS.sleep(slow);
             }
             boolean commit = roll < 94;
-            DURABLE.put(me + "/" + tx.id(), commit);
+            durable.put(me + "/" + tx.id(), commit);
             history.voted(tx.id(), tx.participants(), me, commit);
             if (roll >= 94 && roll < 97) {
                 throw new IllegalStateException("simulated failure in prepare");
@@ -113,64 +144,103 @@ class TransactionChaosTest {
         }
     }
 
+    /** The participants of one run, each restartable as a new incarnation. */
+    private static final class Sites implements AutoCloseable {
+        final TransactionHistory history;
+        final String folder;
+        final ExecutorService handlers = Executors.newFixedThreadPool(4 * SITES);
+        final Map<String, Boolean> durable = new ConcurrentHashMap<>();
+        final List<Random> randoms = new ArrayList<>();
+        final AtomicReferenceArray<TransactionParticipant> live;
+        final AtomicInteger incarnations = new AtomicInteger();
+
+        Sites(TransactionHistory history, String folder, long seed, int count) {
+            this.history = history;
+            this.folder = folder;
+            this.live = new AtomicReferenceArray<>(count);
+            for (int i = 0; i < count; i++) {
+                randoms.add(new Random(seed * 31 + i));
+            }
+        }
+
+        /** Starts participant {@code i}'s next incarnation on {@code client}. */
+        void start(BatonClient client, int i) throws InterruptedException {
+            String id = "p" + i;
+            TransactionParticipant p = TransactionParticipant.builder(client, folder, id,
+                    new Recorded(durable, randoms.get(i), history, id, id + "#" + incarnations.incrementAndGet()))
+                .handlerExecutor(handlers).retention(RETENTION).startTimeout(Duration.ofSeconds(20)).build();
+            p.start();
+            live.set(i, p);
+        }
+
+        /** The incarnation of {@code i} dies: no more calls into its handler begin. */
+        void kill(int i) {
+            TransactionParticipant p = live.getAndSet(i, null);
+            if (p != null) {
+                p.close();
+            }
+        }
+
+        @Override
+        public void close() {
+            for (int i = 0; i < live.length(); i++) {
+                kill(i);
+            }
+            handlers.shutdownNow();
+        }
+    }
+
     @Test
     void everyoneAgreesCommitsAreValidAndEveryTransactionEndsUnderFaults() throws Exception {
         TransactionHistory history = new TransactionHistory();
-        ExecutorService handlers = Executors.newFixedThreadPool(4 * SITES);
-        AtomicReferenceArray<TransactionParticipant> participants = new AtomicReferenceArray<>(SITES);
-        AtomicInteger incarnations = new AtomicInteger();
-        try (ChaosRun run = new ChaosRun("transaction", ensemble, SITES, Duration.ofSeconds(3),
-            Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.LOSE_QUORUM, Fault.CUT_CLIENT, Fault.DELAY_CLIENT,
-            Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION)) {
+        List<TransactionCoordinator> coordinators = new ArrayList<>();
+        try (ChaosRun run = ChaosRun.builder("transaction", ensemble).clients(SITES).watch(FOLDER).build();
+             Sites sites = new Sites(history, FOLDER, run.seed, SITES)) {
             for (int i = 0; i < SITES; i++) {
-                participants.set(i, startParticipant(run.client(i), i, history, handlers, incarnations));
-            }
-            List<TransactionCoordinator> coordinators = new ArrayList<>();
-            for (int i = 0; i < SITES; i++) {
+                sites.start(run.client(i), i);
                 coordinators.add(TransactionCoordinator.builder(run.client(i), FOLDER).build());
             }
-            Workers workers = new Workers();
+            Random choices = new Random(run.seed);
             Semaphore[] inFlight = new Semaphore[SITES];
             for (int i = 0; i < SITES; i++) {
-                inFlight[i] = new Semaphore(4);
+                inFlight[i] = new Semaphore(IN_FLIGHT);
             }
-            workers.start("coordinator", SITES, i -> startOne(coordinators.get(i), "coordinator-" + i, inFlight[i], history));
-            workers.start("restarter", 1, i -> {
-                workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextLong(2000, 4000)));
-                int victim = ThreadLocalRandom.current().nextInt(SITES);
-                participants.get(victim).close(); // the incarnation dies; a new one takes over its id
-                participants.set(victim, null);
-                // a start fails while the client has no connection for too long: start it again, as a supervisor would
-                while (participants.get(victim) == null && !workers.stopping()) {
+            run.workers.start("coordinator", SITES, i -> startOne(coordinators.get(i), "coordinator-" + i, inFlight[i], history,
+                choices));
+            run.workers.start("restarter", 1, i -> {
+                long pause;
+                int victim;
+                synchronized (choices) {
+                    pause = 1500 + choices.nextInt(2000);
+                    victim = choices.nextInt(SITES);
+                }
+                run.workers.pace(Duration.ofMillis(pause));
+                sites.kill(victim); // the incarnation dies; a new one takes over its id
+                // a start fails while the client has no connection for too long: start again, as a supervisor would
+                while (!run.workers.stopping()) {
                     try {
-                        participants.set(victim, startParticipant(run.client(victim), victim, history, handlers, incarnations));
-                    } catch (RuntimeException e) {
-                        workers.pace(Duration.ofMillis(500));
+                        sites.start(run.client(victim), victim);
+                        return true;
+                    } catch (TransactionException notLoaded) {
+                        run.workers.pace(Duration.ofMillis(300));
                     }
                 }
                 return false;
             });
-            run.runFaults(ChaosRun.duration().multipliedBy(2).dividedBy(3));
-            history.healthyFrom(System.nanoTime());
-            // a little more work on the healed ensemble, judged by the same deadline + margin
-            new Workers().pace(Duration.ofSeconds(2));
-            workers.stop();
+            run.runFaults();
+            history.healthyFrom(run.healedNanos());
             for (int i = 0; i < SITES; i++) {
-                if (participants.get(i) == null) {
-                    participants.set(i, startParticipant(run.client(i), i, history, handlers, incarnations));
+                if (sites.live.get(i) == null) {
+                    sites.start(run.client(i), i);
                 }
             }
 
             awaitQuietly(Duration.ofSeconds(30), history::everyParticipantTold);
             TransactionFolder folder = new TransactionFolder(run.client(0), FOLDER);
-            awaitQuietly(Duration.ofSeconds(30), () -> folder.transactions().isEmpty());
-            List<String> leftOver = folder.transactions().stream()
-                .map(t -> t.id() + " " + t.transaction().participants() + " votes " + t.votes() + " decision " + t.decision()
-                    + " acknowledged by " + t.acknowledged() + (t.coordinatorAcknowledged() ? " and the coordinator" : ""))
-                .toList();
+            // nodes of a transaction whose start threw after its create landed wait out the retention
+            awaitQuietly(RETENTION.plusSeconds(15), () -> folder.transactions().isEmpty());
+            List<String> leftOver = folder.transactions().stream().map(TransactionChaosTest::describe).toList();
             Map<Boolean, Long> outcomes = history.decidedByOutcome();
-            System.out.println("[transaction] " + history.startedCount() + " transactions started, " + outcomes.get(true)
-                + " committed, " + outcomes.get(false) + " aborted, " + incarnations.get() + " participant incarnations");
             Map<String, List<String>> checks = new LinkedHashMap<>();
             checks.put("atomic commitment", history.checkAtomicCommitment().violations());
             checks.put("validity", history.checkValidity().violations());
@@ -178,51 +248,43 @@ class TransactionChaosTest {
             checks.put("termination", history.checkTermination(MARGIN).violations());
             checks.put("every participant told", history.checkEveryParticipantTold().violations());
             checks.put("nodes cleaned up", leftOver);
-            run.verdict(history.startedCount(), checks);
-            assertThat(outcomes.get(true)).as("some transactions committed").isPositive();
-            assertThat(outcomes.get(false)).as("some transactions aborted").isPositive();
-            coordinators.forEach(TransactionCoordinator::close);
+            run.verdict(history.startedCount(), checks, history.startedCount() + " transactions started, " + outcomes.get(true)
+                + " committed, " + outcomes.get(false) + " aborted, " + sites.incarnations.get() + " participant incarnations");
+            assertThat(outcomes.get(true)).as("some transactions committed (seed %d)", run.seed).isPositive();
+            assertThat(outcomes.get(false)).as("some transactions aborted (seed %d)", run.seed).isPositive();
         } finally {
-            for (int i = 0; i < SITES; i++) {
-                if (participants.get(i) != null) {
-                    participants.get(i).close();
-                }
-            }
-            handlers.shutdownNow();
+            coordinators.forEach(TransactionCoordinator::close);
         }
     }
 
+    private static String describe(TransactionStatus t) {
+        return t.id() + " " + t.transaction().participants() + " votes " + t.votes() + " decision " + t.decision()
+            + " acknowledged by " + t.acknowledged() + (t.coordinatorAcknowledged() ? " and the coordinator" : "");
+    }
+
     /** Waits for {@code condition} up to {@code limit}; the verdict then says what did not happen. */
-    private static void awaitQuietly(Duration limit, java.util.concurrent.Callable<Boolean> condition) {
+    private static void awaitQuietly(Duration limit, Callable<Boolean> condition) {
         try {
-            await().atMost(limit).ignoreExceptions().until(condition);
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            await().atMost(limit).pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(condition);
+        } catch (ConditionTimeoutException e) {
             // reported by the checks
         }
     }
 
-    private static TransactionParticipant startParticipant(BatonClient client, int i, TransactionHistory history,
-                                                           ExecutorService handlers, AtomicInteger incarnations)
-        throws InterruptedException {
-        String id = "p" + i;
-        TransactionParticipant p = TransactionParticipant.builder(client, FOLDER, id,
-                new Recorded(history, id, id + "#" + incarnations.incrementAndGet()))
-            .handlerExecutor(handlers).retention(RETENTION).startTimeout(Duration.ofSeconds(60)).build();
-        p.start();
-        return p;
-    }
-
-    /** Starts one transaction over 2–4 random participants, keeping at most four of this coordinator's in flight. */
-    private static boolean startOne(TransactionCoordinator coordinator, String name, Semaphore inFlight, TransactionHistory history)
-        throws InterruptedException {
+    /** Starts one transaction over 2–4 random participants, keeping at most {@link #IN_FLIGHT} of this coordinator's in flight. */
+    private static boolean startOne(TransactionCoordinator coordinator, String name, Semaphore inFlight, TransactionHistory history,
+                                    Random choices) throws InterruptedException {
         inFlight.acquire();
         List<String> ids = new ArrayList<>(List.of("p0", "p1", "p2", "p3", "p4"));
-        java.util.Collections.shuffle(ids);
-        List<String> chosen = ids.subList(0, 2 + ThreadLocalRandom.current().nextInt(3));
+        List<String> chosen;
+        synchronized (choices) {
+            Collections.shuffle(ids, choices);
+            chosen = List.copyOf(ids.subList(0, 2 + choices.nextInt(3)));
+        }
         long t0 = System.nanoTime();
         PendingTransaction tx;
         try {
-            tx = coordinator.start(chosen, name.getBytes(java.nio.charset.StandardCharsets.UTF_8), DEADLINE);
+            tx = coordinator.start(chosen, name.getBytes(UTF_8), DEADLINE);
         } catch (RuntimeException e) {
             inFlight.release(); // no connection for too long: it may exist; its participants decide it
             throw e;
@@ -238,95 +300,140 @@ class TransactionChaosTest {
     }
 
     /**
-     * The checker can fail: a site that acts on its own tally — commit when it has seen every
-     * vote commit, abort when its own deadline (on a clock that runs a fifth fast) passes with
-     * votes missing — instead of on the decision node, run beside honest participants whose votes
-     * race the deadline, must be caught.
+     * The short healthy workload the canaries break: participants a and b and a coordinator
+     * starting one transaction at a time over both (deadline 1 s), with b's vote landing around
+     * the deadline and sometimes abort. {@code rogue} runs beside it, polling the folder, until the
+     * checker {@code caught} returns violations (or 30 s pass).
      */
-    @Test
-    void aSiteActingOnItsOwnTallyIsCaught() throws Exception {
-        String folder = "/chaos/tx-canary";
-        TransactionHistory history = new TransactionHistory();
-        List<AutoCloseable> open = new ArrayList<>();
+    private static List<String> canaryRun(String folder, TransactionHistory history, Rogue rogue,
+                                          Callable<List<String>> caught) throws Exception {
         Duration deadline = Duration.ofSeconds(1);
+        List<AutoCloseable> open = new ArrayList<>();
         ExecutorService handlers = Executors.newCachedThreadPool();
+        Workers workers = new Workers(ChaosRun.CONNECTION_TROUBLE);
         try {
             BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
             open.add(client);
+            Random random = new Random(ChaosRun.seed());
             for (String id : List.of("a", "b")) {
-                TransactionParticipant p = TransactionParticipant.builder(client, folder, id, new Recorded(history, id, id) {
+                TransactionParticipant p = TransactionParticipant.builder(client, folder, id, new TransactionHandler() {
                     @Override
                     public Vote prepare(Transaction tx) throws Exception {
+                        boolean commit = true;
                         if (id.equals("b")) {
+                            long wait;
+                            synchronized (random) {
+                                wait = 500 + random.nextInt(800);
+                                commit = random.nextInt(4) > 0;
+                            }
                             // b's vote lands around the deadline: the race an own tally gets wrong
-                            TimeUnit.MILLISECONDS.sleep(ThreadLocalRandom.current().nextLong(500, 1300));
+                            TimeUnit.MILLISECONDS.sleep(wait);
                         }
-                        history.voted(tx.id(), tx.participants(), id, true);
-                        return Vote.COMMIT;
+                        history.voted(tx.id(), tx.participants(), id, commit);
+                        return commit ? Vote.COMMIT : Vote.ABORT;
+                    }
+
+                    @Override
+                    public void commit(Transaction tx) {
+                        history.told(tx.id(), tx.participants(), id, id, true);
+                    }
+
+                    @Override
+                    public void abort(Transaction tx) {
+                        history.told(tx.id(), tx.participants(), id, id, false);
                     }
                 }).handlerExecutor(handlers).build();
                 p.start();
                 open.add(0, p);
             }
-            // the canary votes through a real participant, but acts on what it tallies itself
-            TransactionParticipant canary = TransactionParticipant.builder(client, folder, "canary", new TransactionHandler() {
-                @Override
-                public Vote prepare(Transaction tx) {
-                    history.voted(tx.id(), tx.participants(), "canary", true);
-                    return Vote.COMMIT;
-                }
-
-                @Override
-                public void commit(Transaction tx) {
-                }
-
-                @Override
-                public void abort(Transaction tx) {
-                }
-            }).build();
-            canary.start();
-            open.add(0, canary);
             TransactionCoordinator coordinator = TransactionCoordinator.builder(client, folder).build();
+            open.add(0, coordinator);
             TransactionFolder view = new TransactionFolder(client, folder);
-            Map<String, Long> firstSeen = new HashMap<>();
-            Map<String, Boolean> acted = new HashMap<>();
-            Workers workers = new Workers();
             workers.start("coordinator", 1, i -> {
-                PendingTransaction tx = coordinator.start(List.of("a", "b", "canary"), new byte[0], deadline);
-                history.started(tx.id(), "coordinator", List.of("a", "b", "canary"), deadline, System.nanoTime());
+                long t0 = System.nanoTime();
+                PendingTransaction tx = coordinator.start(List.of("a", "b"), new byte[0], deadline);
+                history.started(tx.id(), "coordinator", List.of("a", "b"), deadline, t0);
                 Decision d = tx.await(Duration.ofSeconds(10));
                 if (d != null) {
                     history.reported(tx.id(), "coordinator", d.isCommit());
                 }
                 return true;
             });
-            workers.start("canary-tally", 1, i -> {
+            workers.start("rogue", 1, i -> {
                 for (TransactionStatus s : view.transactions()) {
-                    long seen = firstSeen.computeIfAbsent(s.id(), k -> System.nanoTime());
-                    if (acted.containsKey(s.id())) {
-                        continue;
-                    }
-                    boolean allCommit = s.votes().size() == 3 && !s.votes().containsValue(Vote.ABORT);
-                    boolean ownDeadline = System.nanoTime() - seen > deadline.toNanos() * 4 / 5;
-                    if (allCommit || s.votes().containsValue(Vote.ABORT) || ownDeadline) {
-                        acted.put(s.id(), allCommit);
-                        history.told(s.id(), s.transaction().participants(), "canary", "canary", allCommit);
-                    }
+                    rogue.look(client, folder + "/transactions/" + s.id(), s, deadline);
                 }
                 workers.pace(Duration.ofMillis(10));
-                return false;
+                return true;
             });
-            await().atMost(Duration.ofSeconds(30)).until(() -> !history.checkAtomicCommitment().isOk());
+            awaitQuietly(Duration.ofSeconds(30), () -> !caught.call().isEmpty());
             workers.stop();
-            List<String> caught = history.checkAtomicCommitment().violations();
-            System.out.println("[transaction canary] the checker caught " + caught.size() + " disagreement(s), e.g. " + caught.get(0));
-            assertThat(caught).as("a site acting on its own tally must be caught").isNotEmpty()
-                .allSatisfy(v -> assertThat(v).contains("canary"));
+            assertThat(workers.surprises()).as("the canary's workload ran cleanly").isEmpty();
+            return caught.call();
         } finally {
+            workers.stop();
             for (AutoCloseable c : open) {
                 c.close();
             }
             handlers.shutdownNow();
         }
+    }
+
+    /** What a canary does beside the honest workload, each time it reads a transaction. */
+    @FunctionalInterface
+    private interface Rogue {
+        void look(BatonClient client, String txPath, TransactionStatus seen, Duration deadline) throws Exception;
+    }
+
+    /**
+     * Atomic commitment can fail: a site that acts on its own tally — commit when it has seen
+     * every vote commit, abort when its own deadline (on a clock that runs a fifth fast) passes
+     * with votes missing — instead of on the decision node must be caught.
+     */
+    @Test
+    void aSiteActingOnItsOwnTallyIsCaught() throws Exception {
+        TransactionHistory history = new TransactionHistory();
+        Map<String, Long> firstSeen = new HashMap<>();
+        Map<String, Boolean> acted = new HashMap<>();
+        List<String> caught = canaryRun("/chaos/tx-canary-tally", history, (client, path, s, deadline) -> {
+            long seen = firstSeen.computeIfAbsent(s.id(), k -> System.nanoTime());
+            if (acted.containsKey(s.id()) || s.decided()) {
+                return;
+            }
+            boolean allCommit = s.votes().size() == 2 && !s.votes().containsValue(Vote.ABORT);
+            boolean ownDeadline = System.nanoTime() - seen > deadline.toNanos() * 4 / 5;
+            if (allCommit || s.votes().containsValue(Vote.ABORT) || ownDeadline) {
+                acted.put(s.id(), allCommit);
+                history.told(s.id(), s.transaction().participants(), "canary", "canary", allCommit);
+            }
+        }, () -> history.checkAtomicCommitment().violations());
+        System.out.println("[transaction canary] atomic commitment caught " + caught.size() + " disagreement(s), e.g. "
+            + (caught.isEmpty() ? "none" : caught.get(0)));
+        assertThat(caught).as("a site acting on its own tally must be caught").isNotEmpty()
+            .allSatisfy(v -> assertThat(v).contains("canary"));
+    }
+
+    /**
+     * Validity can fail: a coordinator that records commit as soon as it sees a transaction,
+     * without the check of the votes the recipe puts in the same write, must be caught — the
+     * honest participants are told that commit (it is what the decision node says), including b
+     * when it voted abort.
+     */
+    @Test
+    void aCoordinatorThatDecidesCommitWithoutEveryVoteIsCaught() throws Exception {
+        TransactionHistory history = new TransactionHistory();
+        List<String> caught = canaryRun("/chaos/tx-canary-validity", history, (client, path, s, deadline) -> {
+            if (!s.decided()) {
+                try {
+                    client.create().forPath(path + "/decision", "commit\nrecorded by a rogue coordinator".getBytes(UTF_8));
+                } catch (NodeExistsException decidedMeanwhile) {
+                    // someone recorded first: nothing to break this time
+                }
+            }
+        }, () -> history.checkValidity().violations());
+        System.out.println("[transaction canary] validity caught " + caught.size() + " commit(s) without every vote, e.g. "
+            + (caught.isEmpty() ? "none" : caught.get(0)));
+        assertThat(caught).as("a commit recorded without every commit vote must be caught").isNotEmpty()
+            .allSatisfy(v -> assertThat(v).containsAnyOf("never voted commit", "voted abort"));
     }
 }
