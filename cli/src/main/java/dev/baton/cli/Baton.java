@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
         BarrierCommand.Latch.class,
         QueueCommand.class,
         DiscoveryCommand.class,
+        TxCommand.class,
         TreeCommands.Ls.class,
         TreeCommands.Get.class,
         TreeCommands.Set.class,

@@ -7,6 +7,11 @@ package dev.baton.recipes.transaction;
 public class InvalidTransactionException extends TransactionException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A refused transaction.
+     *
+     * @param message what was expected and what was received
+     */
     public InvalidTransactionException(String message) {
         super(message);
     }

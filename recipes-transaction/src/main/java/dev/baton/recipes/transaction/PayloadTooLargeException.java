@@ -7,6 +7,13 @@ public class PayloadTooLargeException extends TransactionException {
     private final int size;
     private final int limit;
 
+    /**
+     * A payload over the limit.
+     *
+     * @param folder the coordinator's folder
+     * @param size the payload's size in bytes
+     * @param limit the largest size accepted
+     */
     public PayloadTooLargeException(String folder, int size, int limit) {
         super("transaction payload for " + folder + " is " + size + " bytes; the coordinator accepts at most " + limit
             + " bytes (TransactionCoordinator.Builder.maxPayloadBytes)");
@@ -14,10 +21,20 @@ public class PayloadTooLargeException extends TransactionException {
         this.limit = limit;
     }
 
+    /**
+     * The refused payload's size.
+     *
+     * @return its size in bytes
+     */
     public int size() {
         return size;
     }
 
+    /**
+     * The coordinator's limit.
+     *
+     * @return the largest payload accepted, in bytes
+     */
     public int limit() {
         return limit;
     }

@@ -46,16 +46,29 @@ public final class PendingTransaction {
         this.decisionNode = new NodeCache(client, Layout.decision(path));
     }
 
-    /** The transaction's id (its node's name). */
+    /**
+     * The transaction's id.
+     *
+     * @return its node's name
+     */
     public String id() {
         return transaction.id();
     }
 
-    /** The transaction node's path. */
+    /**
+     * The transaction node's path.
+     *
+     * @return the full path
+     */
     public String path() {
         return path;
     }
 
+    /**
+     * What was started.
+     *
+     * @return the transaction as its participants are handed it
+     */
     public Transaction transaction() {
         return transaction;
     }
@@ -64,6 +77,8 @@ public final class PendingTransaction {
      * Completes with the decision as read from the decision node; fails with
      * {@link TransactionException} if the coordinator was closed first, or if the transaction's
      * nodes were removed (retention, an operator) before the decision could be read.
+     *
+     * @return a new future of the decision (completing it does not complete this transaction's)
      */
     public CompletableFuture<Decision> decision() {
         return decision.copy();
@@ -72,8 +87,10 @@ public final class PendingTransaction {
     /**
      * Waits for the decision.
      *
+     * @param timeout how long to wait at most
      * @return the decision, or null if {@code timeout} passed first
      * @throws TransactionException if the decision can no longer be learned (see {@link #decision()})
+     * @throws InterruptedException if interrupted while waiting
      */
     public Decision await(Duration timeout) throws InterruptedException {
         try {
@@ -85,6 +102,11 @@ public final class PendingTransaction {
         }
     }
 
+    /**
+     * Whether the decision was read.
+     *
+     * @return true once {@link #decision()} completed with a decision
+     */
     public boolean isDecided() {
         return decision.isDone() && !decision.isCompletedExceptionally();
     }

@@ -16,6 +16,14 @@ import java.util.Objects;
  *     first saw the transaction (see {@link TransactionCoordinator})
  */
 public record Transaction(String id, List<String> participants, byte[] payload, Duration deadline) {
+    /**
+     * Copies the participants and the payload, so the record cannot change under its holder.
+     *
+     * @param id the transaction's id
+     * @param participants the participants' ids
+     * @param payload the payload
+     * @param deadline the deadline
+     */
     public Transaction {
         Objects.requireNonNull(id, "id");
         participants = List.copyOf(participants);
@@ -23,13 +31,21 @@ public record Transaction(String id, List<String> participants, byte[] payload, 
         Objects.requireNonNull(deadline, "deadline");
     }
 
-    /** A copy of the payload. */
+    /**
+     * The payload.
+     *
+     * @return a copy of the payload
+     */
     @Override
     public byte[] payload() {
         return payload.clone();
     }
 
-    /** The sequence number the folder gave the transaction (the digits after {@code tx-}), for ordering. */
+    /**
+     * The sequence number the folder gave the transaction (the digits after {@code tx-}), for ordering.
+     *
+     * @return the sequence number, or -1 if the id has none
+     */
     public long sequence() {
         return Layout.sequence(id);
     }

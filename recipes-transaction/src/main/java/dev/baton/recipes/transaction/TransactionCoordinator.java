@@ -78,7 +78,13 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.maxPayloadBytes = builder.maxPayloadBytes;
     }
 
-    /** A coordinator of transactions in {@code folder}. */
+    /**
+     * Configures a coordinator of the transactions in {@code folder}.
+     *
+     * @param client a started client
+     * @param folder the transaction folder (the participants use the same path)
+     * @return a builder
+     */
     public static Builder builder(BatonClient client, String folder) {
         return new Builder(client, folder);
     }
@@ -89,10 +95,13 @@ public final class TransactionCoordinator implements AutoCloseable {
      *
      * @param participants the registered ids of the participants (at least one)
      * @param payload what the participants are asked to prepare
-     * @param deadline how long the participants have to vote, from now; must be positive
+     * @param deadline how long the participants have to vote, from now; must be positive (longer than a year is cut to a year)
+     * @return the transaction, whose decision can be awaited
      * @throws InvalidTransactionException for an empty set, a malformed id, or a deadline not in the future
      * @throws UnknownParticipantException if an id is not registered in the folder
      * @throws PayloadTooLargeException if the payload is over the coordinator's limit
+     * @throws IllegalStateException if the coordinator is closed
+     * @throws InterruptedException if interrupted while writing
      */
     public PendingTransaction start(Collection<String> participants, byte[] payload, Duration deadline)
         throws InterruptedException {
@@ -130,7 +139,12 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** Longest deadline kept: a year (longer ones are cut to it). */
     static final Duration MAX_DEADLINE = Duration.ofDays(365);
 
-    /** The ids registered in the folder now. */
+    /**
+     * The ids registered in the folder now.
+     *
+     * @return the ids, read afresh
+     * @throws InterruptedException if interrupted while reading
+     */
     public Set<String> registeredParticipants() throws InterruptedException {
         return Set.copyOf(registered());
     }
@@ -143,7 +157,11 @@ public final class TransactionCoordinator implements AutoCloseable {
         }
     }
 
-    /** The folder this coordinator starts transactions in. */
+    /**
+     * The folder this coordinator starts transactions in.
+     *
+     * @return its path
+     */
     public String folder() {
         return layout.folder;
     }
@@ -172,7 +190,13 @@ public final class TransactionCoordinator implements AutoCloseable {
             this.layout = new Layout(folder);
         }
 
-        /** Largest payload accepted, 1 byte to 1,000,000 bytes. Default {@value #DEFAULT_MAX_PAYLOAD_BYTES}. */
+        /**
+         * Largest payload accepted. Default {@value #DEFAULT_MAX_PAYLOAD_BYTES}.
+         *
+         * @param bytes 1 to 1,000,000
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder maxPayloadBytes(int bytes) {
             if (bytes < 1 || bytes > 1_000_000) {
                 throw new IllegalArgumentException("maxPayloadBytes must be 1 to 1000000 (ZooKeeper's requests stop at 1 MiB), was "
@@ -182,6 +206,11 @@ public final class TransactionCoordinator implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Builds the coordinator; it writes nothing until {@link TransactionCoordinator#start}.
+         *
+         * @return the coordinator
+         */
         public TransactionCoordinator build() {
             return new TransactionCoordinator(this);
         }

@@ -19,16 +19,33 @@ public final class TransactionFolder {
     private final BatonClient client;
     private final Layout layout;
 
+    /**
+     * A look at {@code folder} through {@code client}.
+     *
+     * @param client a started client
+     * @param folder the transaction folder's path (as given to the coordinator and participants)
+     * @throws dev.baton.framework.InvalidPathException if the path is not a valid absolute path
+     */
     public TransactionFolder(BatonClient client, String folder) {
         this.client = Objects.requireNonNull(client, "client");
         this.layout = new Layout(folder);
     }
 
+    /**
+     * The folder's path.
+     *
+     * @return the path given
+     */
     public String path() {
         return layout.folder;
     }
 
-    /** The participant ids registered in the folder, sorted. */
+    /**
+     * The participant ids registered in the folder.
+     *
+     * @return the ids, sorted (empty if the folder does not exist)
+     * @throws InterruptedException if interrupted while reading
+     */
     public SortedSet<String> participants() throws InterruptedException {
         return new TreeSet<>(children(layout.participants));
     }
@@ -36,6 +53,9 @@ public final class TransactionFolder {
     /**
      * Every transaction in the folder, oldest first. A node that does not hold a transaction is
      * skipped; one removed while being read is left out.
+     *
+     * @return the transactions, by sequence number
+     * @throws InterruptedException if interrupted while reading
      */
     public List<TransactionStatus> transactions() throws InterruptedException {
         List<TransactionStatus> all = new ArrayList<>();
@@ -50,7 +70,13 @@ public final class TransactionFolder {
         return all;
     }
 
-    /** The transaction {@code id}, if it is still there. */
+    /**
+     * One transaction, read afresh.
+     *
+     * @param id the transaction's id (its node's name)
+     * @return its status, or empty if it is not there
+     * @throws InterruptedException if interrupted while reading
+     */
     public Optional<TransactionStatus> transaction(String id) throws InterruptedException {
         Objects.requireNonNull(id, "id");
         if (id.isEmpty() || id.contains("/")) {

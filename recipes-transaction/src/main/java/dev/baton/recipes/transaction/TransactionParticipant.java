@@ -95,7 +95,16 @@ public final class TransactionParticipant implements AutoCloseable {
         this.actions = new SiteActions(this);
     }
 
-    /** A participant with id {@code participantId} in the transactions of {@code folder}. */
+    /**
+     * Configures a participant with id {@code participantId} in the transactions of {@code folder}.
+     *
+     * @param client a started client
+     * @param folder the transaction folder (the coordinators use the same path)
+     * @param participantId 1 to 100 letters, digits, {@code .}, {@code _} or {@code -}
+     * @param handler the participant's prepare, commit and abort
+     * @return a builder
+     * @throws InvalidTransactionException if the id cannot name a node
+     */
     public static Builder builder(BatonClient client, String folder, String participantId, TransactionHandler handler) {
         return new Builder(client, folder, participantId, handler);
     }
@@ -105,6 +114,8 @@ public final class TransactionParticipant implements AutoCloseable {
      * the transactions already there are then handled in the background.
      *
      * @throws TransactionException if the folder did not load within the start timeout (the participant is then closed)
+     * @throws IllegalStateException if it was started or closed before
+     * @throws InterruptedException if interrupted while registering or loading
      */
     public void start() throws InterruptedException {
         synchronized (this) {
@@ -129,7 +140,11 @@ public final class TransactionParticipant implements AutoCloseable {
         }
     }
 
-    /** This participant's id. */
+    /**
+     * This participant's id.
+     *
+     * @return the id it registered
+     */
     public String id() {
         return id;
     }
@@ -271,6 +286,9 @@ public final class TransactionParticipant implements AutoCloseable {
         /**
          * Where the handler runs. Default: one thread of the participant's own, so the handler
          * sees one call at a time; give a pool to prepare several transactions at once.
+         *
+         * @param handlerExecutor runs the handler's calls
+         * @return this builder
          */
         public Builder handlerExecutor(Executor handlerExecutor) {
             this.executor = Objects.requireNonNull(handlerExecutor, "handlerExecutor");
@@ -281,6 +299,10 @@ public final class TransactionParticipant implements AutoCloseable {
          * How long a decided transaction's nodes are kept, from when this participant first saw
          * the decision, if not every party acknowledged it. Default one day. A participant away
          * for longer may find its transactions gone.
+         *
+         * @param period a positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
          */
         public Builder retention(Duration period) {
             Objects.requireNonNull(period, "retention");
@@ -291,13 +313,23 @@ public final class TransactionParticipant implements AutoCloseable {
             return this;
         }
 
-        /** How long {@link #start()} waits for the folder to load. Default 30 s. */
+        /**
+         * How long {@link TransactionParticipant#start()} waits for the folder to load. Default 30 s.
+         *
+         * @param timeout a non-negative duration
+         * @return this builder
+         */
         public Builder startTimeout(Duration timeout) {
             Timeouts.nonNegativeNanos(timeout);
             this.startTimeout = timeout;
             return this;
         }
 
+        /**
+         * Builds the participant; it does nothing until {@link TransactionParticipant#start()}.
+         *
+         * @return the participant
+         */
         public TransactionParticipant build() {
             return new TransactionParticipant(this);
         }

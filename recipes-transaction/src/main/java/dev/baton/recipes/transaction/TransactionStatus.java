@@ -22,6 +22,16 @@ import java.util.TreeSet;
  */
 public record TransactionStatus(Transaction transaction, Instant created, Map<String, Vote> votes, Optional<Decision> decision,
                                 Set<String> acknowledged, boolean coordinatorAcknowledged) {
+    /**
+     * Copies the votes and acknowledgements into sorted, unmodifiable collections.
+     *
+     * @param transaction what was started
+     * @param created when the servers created its node
+     * @param votes the votes cast so far, by participant
+     * @param decision the decision, once recorded
+     * @param acknowledged the participants that acknowledged the decision
+     * @param coordinatorAcknowledged whether the coordinator acknowledged it
+     */
     public TransactionStatus {
         Objects.requireNonNull(transaction, "transaction");
         votes = Collections.unmodifiableMap(new TreeMap<>(votes));
@@ -29,15 +39,29 @@ public record TransactionStatus(Transaction transaction, Instant created, Map<St
         acknowledged = Collections.unmodifiableSet(new TreeSet<>(acknowledged));
     }
 
+    /**
+     * The transaction's id.
+     *
+     * @return the id (its node's name)
+     */
     public String id() {
         return transaction.id();
     }
 
+    /**
+     * Whether a decision was recorded.
+     *
+     * @return true once the decision node exists
+     */
     public boolean decided() {
         return decision.isPresent();
     }
 
-    /** Decided, every participant acknowledged, and the coordinator too: the nodes can go. */
+    /**
+     * Whether the transaction is decided and every participant, and the coordinator, acknowledged it.
+     *
+     * @return true when the nodes can go
+     */
     public boolean fullyAcknowledged() {
         return decided() && coordinatorAcknowledged && acknowledged.containsAll(transaction.participants());
     }

@@ -13,13 +13,24 @@ public class UnknownParticipantException extends TransactionException {
 
     private final SortedSet<String> unknown;
 
+    /**
+     * Participants not registered in the folder.
+     *
+     * @param folder the folder
+     * @param unknown the ids named but not registered
+     * @param registered the ids registered
+     */
     public UnknownParticipantException(String folder, Set<String> unknown, Set<String> registered) {
         super("unknown participant(s) " + new TreeSet<>(unknown) + " in " + folder + ": expected ids registered there, "
             + (registered.isEmpty() ? "and none is" : "which are " + new TreeSet<>(registered)));
         this.unknown = new TreeSet<>(unknown);
     }
 
-    /** The ids that are not registered. */
+    /**
+     * The ids that are not registered.
+     *
+     * @return a sorted copy
+     */
     public SortedSet<String> unknown() {
         return new TreeSet<>(unknown);
     }

@@ -45,11 +45,24 @@ import java.util.TreeSet;
  */
 public final class TransactionHistory {
     /** What happened. */
-    public enum Kind { STARTED, VOTED, TOLD, REPORTED }
+    public enum Kind {
+        /** A coordinator's start returned. */
+        STARTED,
+        /** A participant's prepare answered. */
+        VOTED,
+        /** A participant's handler was told the outcome. */
+        TOLD,
+        /** A coordinator learned the outcome. */
+        REPORTED
+    }
 
     /**
      * One event, in record order.
      *
+     * @param order its place in the history (0 first)
+     * @param nanos when it was recorded ({@link System#nanoTime()}; for STARTED, just before the start was called)
+     * @param kind what happened
+     * @param tx the transaction's id
      * @param actor the participant (VOTED, TOLD) or coordinator (STARTED, REPORTED)
      * @param incarnation the participant's incarnation (TOLD), else empty
      * @param commit the vote (VOTED) or the outcome (TOLD, REPORTED); true for STARTED
@@ -73,7 +86,15 @@ public final class TransactionHistory {
     private final List<Event> events = new ArrayList<>();
     private long healthyFrom = Long.MIN_VALUE;
 
-    /** {@code coordinator} started {@code tx}; {@code startedNanos} is {@link System#nanoTime()} just before it called start. */
+    /**
+     * Records that a coordinator's start returned.
+     *
+     * @param tx the transaction's id
+     * @param coordinator who started it
+     * @param participants the participants it names
+     * @param deadline its deadline, from which termination is judged
+     * @param startedNanos {@link System#nanoTime()} just before start was called
+     */
     public synchronized void started(String tx, String coordinator, Collection<String> participants, Duration deadline,
                                      long startedNanos) {
         Objects.requireNonNull(deadline, "deadline");
@@ -81,22 +102,47 @@ public final class TransactionHistory {
             deadline));
     }
 
-    /** {@code participant}'s prepare of {@code tx} answered {@code commit} (false: abort, or it threw). */
+    /**
+     * Records a participant's answer to prepare.
+     *
+     * @param tx the transaction's id
+     * @param participants the transaction's participants, as the participant was handed them
+     * @param participant who answered
+     * @param commit true for commit; false for abort, or a prepare that threw
+     */
     public void voted(String tx, Collection<String> participants, String participant, boolean commit) {
         add(Kind.VOTED, tx, participant, "", commit, participants);
     }
 
-    /** {@code participant} (incarnation {@code incarnation}) is told {@code tx} committed ({@code commit}) or aborted. */
+    /**
+     * Records that a participant's handler is told the outcome.
+     *
+     * @param tx the transaction's id
+     * @param participants the transaction's participants, as the participant was handed them
+     * @param participant who is told
+     * @param incarnation which incarnation of the participant (a new one per restart)
+     * @param commit true if told commit, false if told abort
+     */
     public void told(String tx, Collection<String> participants, String participant, String incarnation, boolean commit) {
         add(Kind.TOLD, tx, participant, incarnation, commit, participants);
     }
 
-    /** {@code coordinator} learned {@code tx}'s decision. */
+    /**
+     * Records that a coordinator learned the decision.
+     *
+     * @param tx the transaction's id
+     * @param coordinator who learned it
+     * @param commit true for commit, false for abort
+     */
     public void reported(String tx, String coordinator, boolean commit) {
         add(Kind.REPORTED, tx, coordinator, "", commit, List.of());
     }
 
-    /** The faults are over from {@code nanos} ({@link System#nanoTime()}) on: the ensemble and the clients are healthy. */
+    /**
+     * Records the end of the faults: from then on the ensemble and the clients are healthy.
+     *
+     * @param nanos when ({@link System#nanoTime()})
+     */
     public synchronized void healthyFrom(long nanos) {
         this.healthyFrom = nanos;
     }
@@ -107,16 +153,29 @@ public final class TransactionHistory {
             Objects.requireNonNull(actor, "actor"), incarnation, commit, List.copyOf(participants), Duration.ZERO));
     }
 
+    /**
+     * Every event so far.
+     *
+     * @return a copy, in record order
+     */
     public synchronized List<Event> events() {
         return List.copyOf(events);
     }
 
-    /** How many transactions were started. */
+    /**
+     * How many transactions were started.
+     *
+     * @return the number of STARTED events
+     */
     public synchronized long startedCount() {
         return events.stream().filter(e -> e.kind() == Kind.STARTED).count();
     }
 
-    /** How many distinct transactions someone was told or reported the outcome of, by outcome. */
+    /**
+     * How many distinct transactions someone was told or reported the outcome of, by outcome.
+     *
+     * @return true (commit) and false (abort) to counts, both present
+     */
     public synchronized Map<Boolean, Long> decidedByOutcome() {
         Map<String, Boolean> first = new LinkedHashMap<>();
         events.stream().filter(e -> e.kind() == Kind.TOLD || e.kind() == Kind.REPORTED)
@@ -126,12 +185,20 @@ public final class TransactionHistory {
         return counts;
     }
 
-    /** Whether every started transaction's participants have each been told its outcome (by some incarnation). */
+    /**
+     * Whether every started transaction's participants have each been told its outcome.
+     *
+     * @return true once each participant of each started transaction was told, by some incarnation
+     */
     public boolean everyParticipantTold() {
         return checkEveryParticipantTold().isOk();
     }
 
-    /** Every participant of every started transaction was told its outcome, by some incarnation. */
+    /**
+     * Checks that every participant of every started transaction was told its outcome, by some incarnation.
+     *
+     * @return the verdict, one violation per transaction with participants never told
+     */
     public synchronized Verdict checkEveryParticipantTold() {
         Map<String, java.util.Set<String>> told = new HashMap<>();
         for (Event e : byKind(Kind.TOLD)) {
@@ -148,7 +215,11 @@ public final class TransactionHistory {
         return new Verdict("every participant told", events.size(), violations);
     }
 
-    /** Never one party told commit and another abort for the same transaction. */
+    /**
+     * Checks atomic commitment: never one party told commit and another abort for the same transaction.
+     *
+     * @return the verdict, one violation per disagreeing event
+     */
     public synchronized Verdict checkAtomicCommitment() {
         List<String> violations = new ArrayList<>();
         Map<String, Event> firstOutcome = new HashMap<>();
@@ -164,7 +235,11 @@ public final class TransactionHistory {
         return new Verdict("atomic commitment", events.size(), violations);
     }
 
-    /** Commit only if every participant voted commit (and none voted abort). */
+    /**
+     * Checks validity: commit only if every participant voted commit (and none voted abort).
+     *
+     * @return the verdict, one violation per committed transaction without every commit vote
+     */
     public synchronized Verdict checkValidity() {
         List<String> violations = new ArrayList<>();
         Map<String, Event> commits = new LinkedHashMap<>();
@@ -192,7 +267,11 @@ public final class TransactionHistory {
         return new Verdict("validity", events.size(), violations);
     }
 
-    /** No incarnation of a participant told twice about one transaction. */
+    /**
+     * Checks that no incarnation of a participant is told twice about one transaction.
+     *
+     * @return the verdict, one violation per repeated telling
+     */
     public synchronized Verdict checkToldOncePerIncarnation() {
         List<String> violations = new ArrayList<>();
         Map<String, Event> seen = new HashMap<>();
@@ -206,8 +285,12 @@ public final class TransactionHistory {
     }
 
     /**
-     * Every started transaction seen decided by {@code max(start + deadline, healthy from) + margin}:
-     * a transaction never seen decided, or seen decided later, is a violation.
+     * Checks termination: every started transaction seen decided by
+     * {@code max(start + deadline, healthy from) + margin}; a transaction never seen decided, or
+     * seen decided later, is a violation.
+     *
+     * @param margin how long after its due time a transaction may still be decided
+     * @return the verdict
      */
     public synchronized Verdict checkTermination(Duration margin) {
         List<String> violations = new ArrayList<>();
