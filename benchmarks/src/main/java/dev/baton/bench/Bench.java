@@ -21,6 +21,7 @@ public final class Bench {
         BENCHMARKS.put("locks", LockBenchmark::main);
         BENCHMARKS.put("election", ElectionBenchmark::main);
         BENCHMARKS.put("rwlock", RwLockBenchmark::main);
+        BENCHMARKS.put("transactions", TransactionBenchmark::main);
     }
 
     private Bench() {
