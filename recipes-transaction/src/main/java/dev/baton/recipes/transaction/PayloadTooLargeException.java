@@ -4,7 +4,9 @@ package dev.baton.recipes.transaction;
 public class PayloadTooLargeException extends TransactionException {
     private static final long serialVersionUID = 1L;
 
+    /** The refused payload's size in bytes. */
     private final int size;
+    /** The coordinator's limit in bytes. */
     private final int limit;
 
     /**

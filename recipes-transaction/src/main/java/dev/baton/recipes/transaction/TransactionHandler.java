@@ -20,16 +20,28 @@ public interface TransactionHandler {
     /**
      * Prepares {@code tx}: do the work, make it durable, hold what the commit needs. Throwing is
      * voting abort.
+     *
+     * @param tx the transaction, with its payload
+     * @return this participant's vote
+     * @throws Exception anything: it is an abort vote, with the exception as its reason
      */
     Vote prepare(Transaction tx) throws Exception;
 
-    /** The transaction committed: apply what prepare held. */
+    /**
+     * The transaction committed: apply what prepare held.
+     *
+     * @param tx the transaction
+     * @throws Exception anything: logged, not acknowledged, so the next incarnation is told again
+     */
     void commit(Transaction tx) throws Exception;
 
     /**
      * The transaction aborted: release what prepare held. Also called for a transaction decided
      * before this participant prepared it (nothing to release then), and for one whose nodes
      * vanished before this participant's vote was written (it cannot have committed without it).
+     *
+     * @param tx the transaction
+     * @throws Exception anything: logged, not acknowledged, so the next incarnation is told again
      */
     void abort(Transaction tx) throws Exception;
 
@@ -38,6 +50,9 @@ public interface TransactionHandler {
      * decision: it was away for longer than the folder's retention, or someone deleted the nodes.
      * The outcome cannot be learned from ZooKeeper any more; the participant logs this as an
      * error. Resolve it from the other participants' records. Default: nothing more.
+     *
+     * @param tx the transaction whose outcome is lost
+     * @throws Exception anything: logged
      */
     default void outcomeUnknown(Transaction tx) throws Exception {
     }

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 public class UnknownParticipantException extends TransactionException {
     private static final long serialVersionUID = 1L;
 
+    /** The ids named but not registered. */
     private final SortedSet<String> unknown;
 
     /**
