@@ -216,16 +216,7 @@ class TransactionChaosTest {
                 }
                 run.workers.pace(Duration.ofMillis(pause));
                 sites.kill(victim); // the incarnation dies; a new one takes over its id
-                // a start fails while the client has no connection for too long: start again, as a supervisor would
-                while (!run.workers.stopping()) {
-                    try {
-                        sites.start(run.client(victim), victim);
-                        return true;
-                    } catch (TransactionException notLoaded) {
-                        run.workers.pace(Duration.ofMillis(300));
-                    }
-                }
-                return false;
+                return restart(run, sites, victim);
             });
             run.runFaults();
             history.healthyFrom(run.healedNanos());
@@ -255,6 +246,27 @@ class TransactionChaosTest {
         } finally {
             coordinators.forEach(TransactionCoordinator::close);
         }
+    }
+
+    /**
+     * Starts participant {@code i}'s next incarnation, again and again while the client has no
+     * connection (as a supervisor would), so that no participant stays away for longer than the
+     * faults last; each failed start is counted by the workers.
+     */
+    private static boolean restart(ChaosRun run, Sites sites, int i) throws InterruptedException {
+        while (!run.workers.stopping()) {
+            try {
+                sites.start(run.client(i), i);
+                return true;
+            } catch (TransactionException | dev.baton.framework.ConnectionLossException
+                     | dev.baton.framework.SessionExpiredException | dev.baton.framework.OperationTimeoutException e) {
+                if (!(e instanceof TransactionException)) {
+                    run.workers.failed("restarter", e);
+                }
+                run.workers.pace(Duration.ofMillis(300));
+            }
+        }
+        return false;
     }
 
     private static String describe(TransactionStatus t) {
