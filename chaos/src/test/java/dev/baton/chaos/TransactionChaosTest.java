@@ -323,8 +323,9 @@ class TransactionChaosTest {
     /**
      * The short healthy workload the canaries break: participants a and b and a coordinator
      * starting one transaction at a time over both (deadline 1 s), with b's vote landing just
-     * before the deadline (after 850-950 ms) and one time in four abort. {@code rogue} runs beside it, polling the folder, until the
-     * checker {@code caught} returns violations (or 30 s pass).
+     * before the deadline (after 850-950 ms) and one time in four abort. {@code rogue} runs
+     * beside it, polling the folder, until the checker {@code caught} returns violations (or 30 s
+     * pass).
      */
     private static List<String> canaryRun(String folder, TransactionHistory history, Rogue rogue,
                                           Callable<List<String>> caught) throws Exception {
