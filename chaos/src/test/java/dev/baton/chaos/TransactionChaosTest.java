@@ -249,7 +249,9 @@ class TransactionChaosTest {
             checks.put("every participant told", history.checkEveryParticipantTold().violations());
             checks.put("nodes cleaned up", leftOver);
             run.verdict(history.startedCount(), checks, history.startedCount() + " transactions started, " + outcomes.get(true)
-                + " committed, " + outcomes.get(false) + " aborted, " + sites.incarnations.get() + " participant incarnations");
+                + " committed, " + outcomes.get(false) + " aborted, " + sites.incarnations.get() + " participant incarnations",
+                "termination: the latest first decision came " + latestAgainstDue(history, run.healedNanos()) / 1_000_000
+                    + " ms after max(start + deadline, heal) (the margin allows " + MARGIN.toMillis() + " ms)");
             assertThat(outcomes.get(true)).as("some transactions committed (seed %d)", run.seed).isPositive();
             assertThat(outcomes.get(false)).as("some transactions aborted (seed %d)", run.seed).isPositive();
         } finally {
@@ -276,6 +278,30 @@ class TransactionChaosTest {
             }
         }
         return false;
+    }
+
+    /**
+     * How far past {@code max(start + deadline, heal)} the latest transaction was first seen
+     * decided, in ns (negative: every one before its due time): the headroom the margin has.
+     */
+    private static long latestAgainstDue(TransactionHistory history, long healed) {
+        Map<String, Long> due = new HashMap<>();
+        Map<String, Long> decided = new HashMap<>();
+        for (TransactionHistory.Event e : history.events()) {
+            switch (e.kind()) {
+                case STARTED -> due.put(e.tx(), Math.max(e.nanos() + e.deadline().toNanos(), healed));
+                case TOLD, REPORTED -> decided.merge(e.tx(), e.nanos(), Math::min);
+                case VOTED -> {
+                }
+            }
+        }
+        long latest = Long.MIN_VALUE;
+        for (Map.Entry<String, Long> d : due.entrySet()) {
+            if (decided.containsKey(d.getKey())) {
+                latest = Math.max(latest, decided.get(d.getKey()) - d.getValue());
+            }
+        }
+        return latest;
     }
 
     private static String describe(TransactionStatus t) {
