@@ -209,7 +209,14 @@ public final class TransactionHistory {
             TreeSet<String> untold = new TreeSet<>(start.participants());
             untold.removeAll(told.getOrDefault(start.tx(), java.util.Set.of()));
             if (!untold.isEmpty()) {
-                violations.add(start + ": " + untold + " never told");
+                // what each of them did do: whether it ever saw the transaction is where to look first
+                List<String> did = new ArrayList<>();
+                for (String p : untold) {
+                    List<String> own = events.stream().filter(e -> e.tx().equals(start.tx()) && e.actor().equals(p))
+                        .map(e -> e.kind() == Kind.VOTED ? "voted " + (e.commit() ? "commit" : "abort") : e.kind().name()).toList();
+                    did.add(p + (own.isEmpty() ? " did nothing" : " " + String.join(", ", own)));
+                }
+                violations.add(start + ": " + untold + " never told (" + String.join("; ", did) + ")");
             }
         }
         return new Verdict("every participant told", events.size(), violations);
