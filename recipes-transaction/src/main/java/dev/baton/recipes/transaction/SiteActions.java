@@ -53,16 +53,28 @@ final class SiteActions {
         }
     }
 
-    /** Prepares, unless an earlier incarnation's vote is on the servers (the view may not show it yet). */
+    /**
+     * Prepares, unless an earlier incarnation's vote is on the servers (the view may not show it
+     * yet) — or the transaction is not there at all. A missing vote only means "no vote" while
+     * the transaction node exists: a view can show a transaction already cleaned up (acknowledged
+     * by an earlier incarnation that was told, say), whose vote node is gone with it. Votes are
+     * only ever deleted together with their transaction, so a vote found missing and then the
+     * transaction found present means the vote was missing while the transaction existed.
+     */
     private void prepare(Site site) {
-        p.client.checkExists().forPathAsync(Layout.vote(site.path, p.id)).whenComplete((stat, e) -> {
-            if (e != null) {
-                // cannot tell whether a vote is there: do not prepare blind; look again soon
+        p.client.checkExists().forPathAsync(Layout.vote(site.path, p.id)).thenCompose(vote -> vote != null
+            ? CompletableFuture.completedFuture(Boolean.TRUE)
+            : p.client.checkExists().forPathAsync(site.path).thenApply(tx -> tx == null ? null : Boolean.FALSE)
+        ).whenComplete((voted, e) -> {
+            if (e != null || voted == null) {
+                // cannot tell whether a vote is there, or the transaction is not (or not yet, on a
+                // server behind the view): do not prepare blind; look again soon, when the view
+                // will show it gone (nothing to tell) or the check will find it
                 synchronized (p) {
                     site.checkFailed();
                 }
                 again(site);
-            } else if (stat != null) {
+            } else if (voted) {
                 synchronized (p) {
                     site.foundEarlierVote();
                 }
