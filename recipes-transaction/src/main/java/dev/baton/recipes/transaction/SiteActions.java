@@ -161,19 +161,22 @@ final class SiteActions {
     /**
      * Reads the votes afresh and records what they allow (with {@code deadlinePassed}, an abort
      * if any is missing); a failed step is tried again, afresh, a second later. Whatever is
-     * recorded reaches the handler only through the view of the decision node.
+     * recorded reaches the handler only as read from the decision node: this read, or the view.
      */
     private void decide(Site site, boolean deadlinePassed) {
         Reads.status(p.client, site.path).thenCompose(status -> {
             if (status.isEmpty() || status.get().decided()) {
-                return CompletableFuture.completedFuture(null);
+                return CompletableFuture.completedFuture(status);
             }
             return Tally.of(site.tx, status.get().votes(), deadlinePassed, p.id)
-                .map(tally -> Writes.settledIsDone(Writes.record(p.client, site.path, tally)))
-                .orElse(CompletableFuture.completedFuture(null));
-        }).whenComplete((v, e) -> {
+                .map(tally -> Writes.settledIsDone(Writes.record(p.client, site.path, tally))
+                    .thenCompose(v -> Reads.status(p.client, site.path))) // read back whatever was recorded
+                .orElse(CompletableFuture.completedFuture(status));
+        }).whenComplete((status, e) -> {
             if (e != null && !Reads.closed(e) && p.isCurrent(site)) {
                 after(PendingTransaction.AGAIN.toNanos(), () -> decide(site, deadlinePassed));
+            } else if (status != null && status.isPresent() && status.get().decided()) {
+                p.lookAt(site, status.get()); // the decision as read from its node, whatever the view shows yet
             } else {
                 p.lookAt(site.tx.id());
             }

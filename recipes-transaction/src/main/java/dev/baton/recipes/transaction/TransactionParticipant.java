@@ -225,6 +225,23 @@ public final class TransactionParticipant implements AutoCloseable {
         actions.take(site, step, seen);
     }
 
+    /**
+     * Takes the step {@code site} calls for given {@code fresh}, a read of the transaction's nodes
+     * just made: a participant whose view of the folder lags (the cache applies every change in
+     * the folder, one read at a time) still learns the decision its own read found in the
+     * decision node.
+     */
+    void lookAt(Site site, TransactionStatus fresh) {
+        Site.Step step;
+        synchronized (this) {
+            if (!isCurrent(site)) {
+                return;
+            }
+            step = site.next(fresh);
+        }
+        actions.take(site, step, fresh);
+    }
+
     /** The site for a transaction first seen, or null (remembered) if it does not name this participant. */
     private Site newSite(String txId, String path, ChildData node) {
         Transaction tx;
