@@ -12,7 +12,7 @@ import picocli.CommandLine;
  * anything by it.
  */
 public final class Durations implements CommandLine.ITypeConverter<Duration> {
-    private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h)");
+    private static final Pattern SIMPLE = Pattern.compile("(-?)(\\d+)(ms|s|m|h)");
 
     @Override
     public Duration convert(String value) {
@@ -30,13 +30,20 @@ public final class Durations implements CommandLine.ITypeConverter<Duration> {
     public static Duration parse(String value) {
         Matcher m = SIMPLE.matcher(value.trim());
         if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
+            if (!m.group(1).isEmpty()) {
+                throw new CommandLine.TypeConversionException("'" + value + "' must not be negative");
+            }
+            try {
+                long n = Long.parseLong(m.group(2));
+                return switch (m.group(3)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    default -> Duration.ofHours(n);
+                };
+            } catch (NumberFormatException | ArithmeticException tooLarge) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is too large for a duration");
+            }
         }
         Duration parsed;
         try {

@@ -91,6 +91,21 @@ final class BatonProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether this JVM was started with SIGINT ignored, as every job a non-interactive shell puts in
+     * the background is (POSIX). baton inherits that disposition and the JVM cannot undo it, so a
+     * SIGINT sent to baton is then dropped by the kernel: Ctrl-C behaviour cannot be tested here.
+     */
+    static boolean sigintIgnoredHere() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                long ignored = Long.parseLong(line.substring("SigIgn:".length()).trim(), 16);
+                return (ignored & (1L << (2 - 1))) != 0;   // bit n-1 stands for signal n; SIGINT is 2
+            }
+        }
+        return false;
+    }
+
     /** Sends {@code signal} ("INT", "TERM") to baton itself. */
     void signal(String signal) throws IOException, InterruptedException {
         new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();

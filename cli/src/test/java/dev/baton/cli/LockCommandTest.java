@@ -2,6 +2,7 @@ package dev.baton.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
@@ -105,15 +106,19 @@ class LockCommandTest {
             await().atMost(WAIT).until(() -> Files.exists(marker));
             try (BatonProcess waiter = BatonProcess.start(dir, env(), "lock", name(info), "--", "true")) {
                 await().atMost(WAIT).until(() -> nodes(observer, path).size() == 2);
-                waiter.signal("INT");
-                assertThat(waiter.exitCode(WAIT)).as("Ctrl-C: 128 + SIGINT").isEqualTo(130);
-                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 1);
-            }
-            try (BatonProcess waiter = BatonProcess.start(dir, env(), "lock", name(info), "--", "true")) {
-                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 2);
                 waiter.signal("TERM");
                 assertThat(waiter.exitCode(WAIT)).as("128 + SIGTERM").isEqualTo(143);
                 assertThat(waiter.stderr()).contains("interrupted (SIGTERM) while waiting");
+                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 1);
+            }
+            // a job put in the background by a non-interactive shell starts with SIGINT ignored, and baton
+            // inherits that: the kernel drops the signal, so Ctrl-C can only be checked where it is not
+            assumeFalse(BatonProcess.sigintIgnoredHere(), "this JVM was started with SIGINT ignored (a background job of a "
+                + "non-interactive shell); baton inherits that, so SIGINT cannot reach it here. SIGTERM was checked.");
+            try (BatonProcess waiter = BatonProcess.start(dir, env(), "lock", name(info), "--", "true")) {
+                await().atMost(WAIT).until(() -> nodes(observer, path).size() == 2);
+                waiter.signal("INT");
+                assertThat(waiter.exitCode(WAIT)).as("Ctrl-C: 128 + SIGINT").isEqualTo(130);
                 await().atMost(WAIT).until(() -> nodes(observer, path).size() == 1);
             }
         }
