@@ -164,7 +164,12 @@ final class SiteActions {
      * recorded reaches the handler only as read from the decision node: this read, or the view.
      */
     private void decide(Site site, boolean deadlinePassed) {
-        Reads.status(p.client, site.path).thenCompose(status -> {
+        // at the deadline, first bring this client's server up to the leader: a follower that lags
+        // would show the votes and the decision as they were, which is how the view fell behind
+        CompletableFuture<Void> caughtUp = deadlinePassed
+            ? p.client.sync().forPathAsync(p.layout.transactions)
+            : CompletableFuture.completedFuture(null); // after this site's own write: the read sees it
+        caughtUp.thenCompose(synced -> Reads.status(p.client, site.path)).thenCompose(status -> {
             if (status.isEmpty() || status.get().decided()) {
                 return CompletableFuture.completedFuture(status);
             }
