@@ -226,7 +226,22 @@ public final class TreeCache implements AutoCloseable {
             return;
         }
         switch (event.getType()) {
-            case NodeCreated, NodeDataChanged -> enqueue(() -> refresh(path));
+            case NodeCreated, NodeDataChanged -> {
+                if (closed) {
+                    return;
+                }
+                // read at once, apply in order: the reads of a burst of events overlap instead of each
+                // waiting a round trip behind the last (a cache of a busy folder fell seconds behind).
+                // Replies on one session come in the order the reads were sent, so applying them in
+                // event order keeps the view moving forward; a node found gone is left to its
+                // NodeDeleted event, which comes after this one.
+                CompletableFuture<ChildData> read = read(path);
+                enqueue(() -> read.thenAccept(found -> {
+                    if (found != null) {
+                        put(found);
+                    }
+                }));
+            }
             case NodeDeleted -> enqueue(() -> {
                 removeSubtree(path);
                 return CompletableFuture.completedFuture(null);
@@ -235,17 +250,6 @@ public final class TreeCache implements AutoCloseable {
                 // persistent recursive watches report no child-list events; connection events come through the state listener
             }
         }
-    }
-
-    /** Reads one node again and applies what the server says now. */
-    private CompletableFuture<Void> refresh(String path) {
-        return read(path).thenAccept(found -> {
-            if (found == null) {
-                removeSubtree(path);
-            } else {
-                put(found);
-            }
-        });
     }
 
     /** Installs the watch if this session has none, loads the whole subtree, and applies the differences. */
