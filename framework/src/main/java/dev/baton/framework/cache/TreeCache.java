@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Algorithm: one {@code PERSISTENT_RECURSIVE} watch on the root (never one per node); a full
  * load walks the subtree down to {@code maxDepth}; each watch event (created, data changed,
- * deleted) is applied in order — a created or changed node is read again first. Everything —
- * loads and events — runs through one queue, one step at a time, so the cache applies changes in
- * the order the servers made them. Listeners hear ADDED, UPDATED and REMOVED, and INITIALIZED
+ * deleted) is applied in order — a created or changed node is read again first (the read is sent
+ * when the event comes, so the reads of a burst overlap; their replies are applied in event order).
+ * Everything — loads and events — is applied through one queue, one step at a time, so the cache
+ * applies changes in the order the servers made them. Listeners hear ADDED, UPDATED and REMOVED, and INITIALIZED
  * once after the first load, in order, on the cache's executor.
  *
  * <p>Guarantees and caveats: after a reconnect the cache loads the whole subtree again and
