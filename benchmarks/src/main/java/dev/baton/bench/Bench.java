@@ -22,6 +22,7 @@ public final class Bench {
         BENCHMARKS.put("election", ElectionBenchmark::main);
         BENCHMARKS.put("rwlock", RwLockBenchmark::main);
         BENCHMARKS.put("transactions", TransactionBenchmark::main);
+        BENCHMARKS.put("config", ConfigBenchmark::main);
     }
 
     private Bench() {

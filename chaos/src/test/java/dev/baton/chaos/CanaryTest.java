@@ -105,6 +105,22 @@ class CanaryTest {
         };
     }
 
+    /**
+     * The classic hand-written config watcher, which re-registers its one-shot watch after each
+     * event but not after a session expiry, through the config store's workload and checker: it
+     * must be caught ending stale. It is stale for good once its session is gone, so the watchers
+     * get a few seconds to converge instead of the store's thirty.
+     */
+    @Test
+    void aConfigWatcherThatLosesItsWatchWithItsSessionIsCaught() {
+        String base = "/canary/config";
+        assertThatThrownBy(() -> {
+            try (ChaosRun run = canary("config", base).build()) {
+                ConfigChaosTest.configWorkload(run, base, ConfigChaosTest::handWrittenWatcher, Duration.ofSeconds(3));
+            }
+        }).isInstanceOf(AssertionError.class).hasMessageContaining("watcher-2 ended stale");
+    }
+
     @Test
     void aMutexThatLetsTwoHoldIsCaught() {
         String path = "/canary/mutex";

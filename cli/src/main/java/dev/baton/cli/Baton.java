@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
         QueueCommand.class,
         DiscoveryCommand.class,
         TxCommand.class,
+        ConfigCommand.class,
         TreeCommands.Ls.class,
         TreeCommands.Get.class,
         TreeCommands.Set.class,

@@ -1,0 +1,655 @@
+package dev.baton.bench;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.retry.RetryNTimes;
+import dev.baton.recipes.config.AtomicValue;
+import dev.baton.recipes.config.ConfigStore;
+import dev.baton.recipes.config.DistributedAtomicLong;
+import dev.baton.server.EmbeddedEnsemble;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.NodeCache;
+import org.apache.curator.framework.recipes.shared.SharedValue;
+import org.apache.curator.framework.recipes.shared.SharedValueListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.AsyncCallback;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * The configuration recipes, Baton against the plain ZooKeeper client (the limit) and Curator 5.9.0
+ * (the peer), in one JVM on one three-server ensemble with {@code forceSync(true)}:
+ *
+ * <ol>
+ *   <li>Propagation: from the start of a write on one client until each of N watching clients
+ *       (N = 1, 10, 50, each on a client of its own) has been told the new value, in ms, p50 and
+ *       p99 over every watcher of every round. Baton: a {@code ConfigStore} release of one key
+ *       (one transaction with the history entry and the fence), and a plain {@code set}, each
+ *       watched by {@code ConfigStore.watchKey} (the writer's own store is started, so a release
+ *       starts from its snapshot); Curator: {@code SharedValue.setValue} watched by
+ *       {@code SharedValue} listeners, and a {@code setData} watched by {@code NodeCache}
+ *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
+ *       with a new watch on each event. Rounds alternate between the five; the first five are
+ *       warm-up. Each row also gives its p99 over the raw one's and over {@code SharedValue}'s.</li>
+ *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
+ *       Curator's {@code SharedValue.getValue()} and {@code NodeCache.getCurrentData().getData()}
+ *       (hand-rolled loop as in the discovery benchmark: 1024 calls between clock reads, 2 s of
+ *       warm-up, then ten alternating 200 ms batches each, median); for scale, what one blocking
+ *       {@code getData} round trip costs on the plain client.</li>
+ *   <li>{@code DistributedAtomicLong.increment()} with 8 clients contending for one counter, each
+ *       on its own client and thread, optimistic only, retried without pause: increments/s over
+ *       4 s, three alternating runs per side, median; raw: the same 8-byte counter read with
+ *       its version and written back at it, in a loop.</li>
+ * </ol>
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds]} (default 30 propagation
+ * rounds per N).
+ *
+ * <p>Methods that call Curator declare {@code Exception}, because Curator's methods do.
+ */
+public final class ConfigBenchmark {
+    private static final int[] WATCHERS = {1, 10, 50};
+    private static final int WARMUP_ROUNDS = 5;
+    private static final long BATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final int CONTENDERS = 8;
+    private static final Duration INCREMENT_RUN = Duration.ofSeconds(4);
+    private static volatile long sink;
+
+    private ConfigBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
+            ensemble.start();
+            String connect = ensemble.connectString();
+            propagation(connect, rounds);
+            cachedReads(connect);
+            increments(connect);
+        }
+    }
+
+    // ---- propagation ----
+
+    /** One way to write the value and one set of watchers of it, with their arrival times for the current round. */
+    private abstract static class Side implements AutoCloseable {
+        final String name;
+        AtomicLongArray seen;
+        volatile String expected = "";
+        final List<Double> writeMs = new ArrayList<>();
+
+        Side(String name) {
+            this.name = name;
+        }
+
+        void heard(int watcher, String value) {
+            if (value.equals(expected)) {
+                seen.compareAndSet(watcher, 0, System.nanoTime());
+            }
+        }
+
+        abstract void write(String value) throws Exception;
+    }
+
+    private static void propagation(String connect, int rounds) throws Exception {
+        System.out.printf("Propagation: from the start of a write until each of N watchers (each on its own client) is told, ms;%n"
+            + "p50 and p99 over every watcher of %d rounds per row after %d warm-up rounds; write call: its median alone;%n"
+            + "p99/raw and p99/C.SV: p99 over the raw watcher's and over Curator SharedValue's (below 1: sooner)%n",
+            rounds, WARMUP_ROUNDS);
+        System.out.printf("%-44s %4s %10s %10s %10s %12s %10s %10s%n", "", "N", "p50", "p99", "max", "write call", "p99/raw",
+            "p99/C.SV");
+        for (int n : WATCHERS) {
+            List<BatonClient> batons = new ArrayList<>();
+            List<CuratorFramework> curators = new ArrayList<>();
+            List<ZooKeeper> raws = new ArrayList<>();
+            List<AutoCloseable> closing = new ArrayList<>();
+            try {
+                raws.add(Clients.raw(connect));
+                BatonClient batonWriter = Clients.baton(connect);
+                batons.add(batonWriter);
+                CuratorFramework curatorWriter = Clients.curator(connect);
+                curators.add(curatorWriter);
+                for (int i = 0; i < n; i++) {
+                    batons.add(Clients.baton(connect));
+                    curators.add(Clients.curator(connect));
+                    raws.add(Clients.raw(connect));
+                }
+                String base = "/bench-config-" + n;
+                // the writer's store is started, as a service's would be: a release starts from its snapshot
+                ConfigStore writerStore = ConfigStore.builder(batonWriter, base).keepReleases(10).build();
+                closing.add(writerStore);
+                writerStore.start();
+                if (!writerStore.awaitInitialized(WAIT)) {
+                    throw new IllegalStateException("the writer's store did not load");
+                }
+                List<Side> sides = List.of(
+                    rawSide("raw     setData, getData watch re-set", raws, "/bench-raw-" + n),
+                    batonSide("Baton   ConfigStore release, watchKey", writerStore, batons, base, "released", true, closing),
+                    batonSide("Baton   ConfigStore set, watchKey", writerStore, batons, base, "plain", false, closing),
+                    curatorShared("Curator SharedValue.setValue, listeners", curators, "/bench-shared-" + n, closing),
+                    curatorNodeCache("Curator setData, NodeCache listeners", curators, "/bench-node-" + n, closing));
+                List<List<Double>> times = new ArrayList<>();
+                sides.forEach(s -> times.add(new ArrayList<>()));
+                for (int r = -WARMUP_ROUNDS; r < rounds; r++) {
+                    for (int s = 0; s < sides.size(); s++) {
+                        double[] one = round(sides.get(s), n, "r" + r);
+                        if (r >= 0) {
+                            for (double t : one) {
+                                times.get(s).add(t);
+                            }
+                        }
+                    }
+                }
+                // ratios against the raw limit (side 0) and Curator's SharedValue (side 3): below 1 means faster
+                Stats raw = Stats.of(times.get(0));
+                Stats curator = Stats.of(times.get(3));
+                for (int s = 0; s < sides.size(); s++) {
+                    Stats st = Stats.of(times.get(s));
+                    System.out.printf("%-44s %4d %10.2f %10.2f %10.2f %12.2f %10.2f %10.2f%n", sides.get(s).name, n, st.median(),
+                        st.percentile(99), st.max(), Stats.of(sides.get(s).writeMs).median(), st.percentile(99) / raw.percentile(99),
+                        st.percentile(99) / curator.percentile(99));
+                }
+            } finally {
+                for (AutoCloseable c : closing) {
+                    c.close();
+                }
+                curators.forEach(CuratorFramework::close);
+                batons.forEach(BatonClient::close);
+                raws.forEach(Clients::closeQuietly);
+            }
+        }
+        System.out.println();
+    }
+
+    /** Writes {@code value} with {@code side} and returns each watcher's delay, in ms. */
+    private static double[] round(Side side, int n, String value) throws Exception {
+        side.seen = new AtomicLongArray(n);
+        side.expected = value;
+        long start = System.nanoTime();
+        side.write(value);
+        side.writeMs.add((System.nanoTime() - start) / 1e6);
+        awaitTrue(() -> {
+            for (int i = 0; i < n; i++) {
+                if (side.seen.get(i) == 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        double[] ms = new double[n];
+        for (int i = 0; i < n; i++) {
+            ms[i] = (side.seen.get(i) - start) / 1e6;
+        }
+        return ms;
+    }
+
+    /**
+     * The limit: the classic hand-written watcher on the plain client — on each event, read again
+     * with a new watch — so a watcher is told one notification and one read after the write.
+     */
+    private static Side rawSide(String name, List<ZooKeeper> clients, String path) throws Exception {
+        ZooKeeper writer = clients.get(0);
+        Clients.folder(writer, path);
+        Side side = new Side(name) {
+            @Override
+            void write(String value) throws Exception {
+                writer.setData(path, value.getBytes(UTF_8), -1);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (int i = 1; i < clients.size(); i++) {
+            int watcher = i - 1;
+            ZooKeeper zk = clients.get(i);
+            Watcher[] rearm = new Watcher[1];
+            AsyncCallback.DataCallback heard = (rc, p, ctx, data, stat) -> {
+                if (rc == KeeperException.Code.OK.intValue()) {
+                    side.heard(watcher, new String(data, UTF_8));
+                }
+            };
+            rearm[0] = event -> zk.getData(path, rearm[0], heard, null);
+            zk.getData(path, rearm[0], null);
+        }
+        return side;
+    }
+
+    private static Side batonSide(String name, ConfigStore writer, List<BatonClient> clients, String base, String key, boolean release,
+                                  List<AutoCloseable> closing) throws Exception {
+        Side side = new Side(name) {
+            @Override
+            void write(String value) throws Exception {
+                if (release) {
+                    writer.release().set(key, value).commit();
+                } else {
+                    writer.set(key, value);
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (int i = 1; i < clients.size(); i++) {
+            int watcher = i - 1;
+            ConfigStore store = ConfigStore.builder(clients.get(i), base).build();
+            closing.add(store);
+            store.start();
+            if (!store.awaitInitialized(WAIT)) {
+                throw new IllegalStateException("store did not load");
+            }
+            store.watchKey(key, update -> update.changes().forEach(c -> side.heard(watcher, c.valueAsString().orElse(""))));
+        }
+        return side;
+    }
+
+    private static Side curatorShared(String name, List<CuratorFramework> clients, String path, List<AutoCloseable> closing)
+        throws Exception {
+        SharedValue writer = new SharedValue(clients.get(0), path, new byte[0]);
+        writer.start();
+        closing.add(writer);
+        Side side = new Side(name) {
+            @Override
+            void write(String value) throws Exception {
+                writer.setValue(value.getBytes(UTF_8));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (int i = 1; i < clients.size(); i++) {
+            int watcher = i - 1;
+            SharedValue shared = new SharedValue(clients.get(i), path, new byte[0]);
+            shared.getListenable().addListener(new SharedValueListener() {
+                @Override
+                public void valueHasChanged(org.apache.curator.framework.recipes.shared.SharedValueReader reader, byte[] newValue) {
+                    side.heard(watcher, new String(newValue, UTF_8));
+                }
+
+                @Override
+                public void stateChanged(CuratorFramework client, ConnectionState newState) {
+                    // not measured
+                }
+            });
+            shared.start();
+            closing.add(shared);
+        }
+        return side;
+    }
+
+    @SuppressWarnings("deprecation") // NodeCache: Curator 5's deprecated but still shipped single-node cache, the peer of a key watch
+    private static Side curatorNodeCache(String name, List<CuratorFramework> clients, String path, List<AutoCloseable> closing)
+        throws Exception {
+        CuratorFramework writer = clients.get(0);
+        if (writer.checkExists().forPath(path) == null) {
+            writer.create().forPath(path, new byte[0]);
+        }
+        Side side = new Side(name) {
+            @Override
+            void write(String value) throws Exception {
+                writer.setData().forPath(path, value.getBytes(UTF_8));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (int i = 1; i < clients.size(); i++) {
+            int watcher = i - 1;
+            NodeCache cache = new NodeCache(clients.get(i), path);
+            cache.getListenable().addListener(() -> {
+                var data = cache.getCurrentData();
+                if (data != null) {
+                    side.heard(watcher, new String(data.getData(), UTF_8));
+                }
+            });
+            cache.start(true);
+            closing.add(cache);
+        }
+        return side;
+    }
+
+    // ---- cached reads ----
+
+    @SuppressWarnings("deprecation")
+    private static void cachedReads(String connect) throws Exception {
+        try (BatonClient baton = Clients.baton(connect); CuratorFramework curator = Clients.curator(connect);
+             ConfigStore store = ConfigStore.builder(baton, "/bench-read").build()) {
+            store.set("http/timeout", "250ms");
+            store.set("feature/x", "on");
+            store.start();
+            awaitTrue(() -> {
+                try {
+                    return store.awaitInitialized(WAIT) && store.getString("feature/x").isPresent();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            SharedValue shared = new SharedValue(curator, "/bench-read-shared", "on".getBytes(UTF_8));
+            shared.start();
+            NodeCache node = new NodeCache(curator, "/bench-read-shared");
+            node.start(true);
+            try {
+                long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                while (System.nanoTime() < warmEnd) {
+                    loopString(store, BATCH_NANOS);
+                    loopBytes(store, BATCH_NANOS);
+                    loopShared(shared, BATCH_NANOS);
+                    loopNode(node, BATCH_NANOS);
+                }
+                double[][] ns = new double[4][10];
+                for (int i = 0; i < 10; i++) {
+                    ns[0][i] = loopString(store, BATCH_NANOS);
+                    ns[1][i] = loopBytes(store, BATCH_NANOS);
+                    ns[2][i] = loopShared(shared, BATCH_NANOS);
+                    ns[3][i] = loopNode(node, BATCH_NANOS);
+                }
+                System.out.printf("Cached reads, 1 thread, ns/op (median of 10 x %d ms batches after 2 s warm-up)%n",
+                    TimeUnit.NANOSECONDS.toMillis(BATCH_NANOS));
+                System.out.printf("%-44s %10s %10s %10s%n", "", "median", "min", "max");
+                String[] names = {"Baton   ConfigStore.getString(key)", "Baton   ConfigStore.get(key) (byte[] copy)",
+                    "Curator SharedValue.getValue() (byte[] copy)", "Curator NodeCache.getCurrentData().getData()"};
+                for (int i = 0; i < 4; i++) {
+                    Stats s = Stats.of(ns[i]);
+                    System.out.printf("%-44s %10.1f %10.1f %10.1f%n", names[i], s.median(), s.min(), s.max());
+                }
+                System.out.printf("median ratio getString/SharedValue.getValue: %.2f, get/SharedValue.getValue: %.2f (below 1: faster)%n",
+                    Stats.of(ns[0]).median() / Stats.of(ns[2]).median(), Stats.of(ns[1]).median() / Stats.of(ns[2]).median());
+                System.out.printf("raw     getData round trip (no cache), ns/op: %.0f (what every read costs without one)%n", rawRead(connect));
+                System.out.println();
+            } finally {
+                node.close();
+                shared.close();
+            }
+        }
+    }
+
+    // Each loop keeps its own call site (one receiver type each), so the JIT inlines the read as in real use.
+
+    private static double loopString(ConfigStore store, long nanos) {
+        long acc = 0;
+        long calls = 0;
+        long start = System.nanoTime();
+        long now;
+        do {
+            for (int i = 0; i < 1024; i++) {
+                acc += store.getString("feature/x").map(String::length).orElse(0);
+            }
+            calls += 1024;
+            now = System.nanoTime();
+        } while (now < start + nanos);
+        sink += acc;
+        return (double) (now - start) / calls;
+    }
+
+    private static double loopBytes(ConfigStore store, long nanos) {
+        long acc = 0;
+        long calls = 0;
+        long start = System.nanoTime();
+        long now;
+        do {
+            for (int i = 0; i < 1024; i++) {
+                acc += store.get("feature/x").map(b -> b.length).orElse(0);
+            }
+            calls += 1024;
+            now = System.nanoTime();
+        } while (now < start + nanos);
+        sink += acc;
+        return (double) (now - start) / calls;
+    }
+
+    private static double loopShared(SharedValue shared, long nanos) {
+        long acc = 0;
+        long calls = 0;
+        long start = System.nanoTime();
+        long now;
+        do {
+            for (int i = 0; i < 1024; i++) {
+                acc += shared.getValue().length;
+            }
+            calls += 1024;
+            now = System.nanoTime();
+        } while (now < start + nanos);
+        sink += acc;
+        return (double) (now - start) / calls;
+    }
+
+    @SuppressWarnings("deprecation")
+    private static double loopNode(NodeCache node, long nanos) {
+        long acc = 0;
+        long calls = 0;
+        long start = System.nanoTime();
+        long now;
+        do {
+            for (int i = 0; i < 1024; i++) {
+                acc += node.getCurrentData().getData().length;
+            }
+            calls += 1024;
+            now = System.nanoTime();
+        } while (now < start + nanos);
+        sink += acc;
+        return (double) (now - start) / calls;
+    }
+
+    /** ns per blocking getData with the plain client, median of five batches of 500. */
+    private static double rawRead(String connect) throws Exception {
+        ZooKeeper zk = Clients.raw(connect);
+        try {
+            double[] batches = new double[5];
+            for (int b = 0; b < batches.length; b++) {
+                long start = System.nanoTime();
+                for (int i = 0; i < 500; i++) {
+                    sink += zk.getData("/bench-read-shared", false, null).length;
+                }
+                batches[b] = (System.nanoTime() - start) / 500.0;
+            }
+            return Stats.of(batches).median();
+        } finally {
+            Clients.closeQuietly(zk);
+        }
+    }
+
+    // ---- contended increments ----
+
+    private static void increments(String connect) throws Exception {
+        List<BatonClient> batons = new ArrayList<>();
+        List<CuratorFramework> curators = new ArrayList<>();
+        List<ZooKeeper> raws = new ArrayList<>();
+        try {
+            for (int i = 0; i < CONTENDERS; i++) {
+                batons.add(Clients.baton(connect));
+                curators.add(Clients.curator(connect));
+                raws.add(Clients.raw(connect));
+            }
+            double[] b = new double[3];
+            double[] c = new double[3];
+            double[] r = new double[3];
+            long[] bRetries = new long[3];
+            long[] cRetries = new long[3];
+            long[] rRetries = new long[3];
+            for (int run = 0; run < 3; run++) {
+                long[] rResult = rawIncrements(raws, "/bench-counter-raw-" + run);
+                long[] bResult = batonIncrements(batons, "/bench-counter-baton-" + run);
+                long[] cResult = curatorIncrements(curators, "/bench-counter-curator-" + run);
+                r[run] = rResult[0] / (INCREMENT_RUN.toNanos() / 1e9);
+                b[run] = bResult[0] / (INCREMENT_RUN.toNanos() / 1e9);
+                c[run] = cResult[0] / (INCREMENT_RUN.toNanos() / 1e9);
+                rRetries[run] = rResult[1];
+                bRetries[run] = bResult[1];
+                cRetries[run] = cResult[1];
+            }
+            Stats sr = Stats.of(r);
+            Stats sb = Stats.of(b);
+            Stats sc = Stats.of(c);
+            System.out.printf("DistributedAtomicLong.increment(), %d clients contending, optimistic, increments/s over %d s (3 alternating runs)%n",
+                CONTENDERS, INCREMENT_RUN.toSeconds());
+            System.out.printf("%-44s %10s %10s %10s %16s%n", "", "median", "min", "max", "failed/run (med)");
+            System.out.printf("%-44s %10.0f %10.0f %10.0f %16.0f%n", "raw     getData + setData(version) loop", sr.median(), sr.min(),
+                sr.max(), Stats.of(toDoubles(rRetries)).median());
+            System.out.printf("%-44s %10.0f %10.0f %10.0f %16.0f%n", "Baton   DistributedAtomicLong", sb.median(), sb.min(), sb.max(),
+                Stats.of(toDoubles(bRetries)).median());
+            System.out.printf("%-44s %10.0f %10.0f %10.0f %16.0f%n", "Curator DistributedAtomicLong", sc.median(), sc.min(), sc.max(),
+                Stats.of(toDoubles(cRetries)).median());
+            System.out.printf("median ratio Baton/Curator: %.2f, Baton/raw: %.2f (above 1 means Baton counts faster)%n",
+                sb.median() / sc.median(), sb.median() / sr.median());
+        } finally {
+            curators.forEach(CuratorFramework::close);
+            batons.forEach(BatonClient::close);
+            raws.forEach(Clients::closeQuietly);
+        }
+    }
+
+    private static double[] toDoubles(long[] values) {
+        double[] out = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = values[i];
+        }
+        return out;
+    }
+
+    /**
+     * The limit: each client reads the counter with its version and writes it back plus one at
+     * that version, again at once when another client came first; the same 8 bytes as the recipes.
+     * {increments done, attempts that lost a race}; checks the counter's total.
+     */
+    private static long[] rawIncrements(List<ZooKeeper> clients, String path) throws Exception {
+        try {
+            clients.get(0).create(path, ByteBuffer.allocate(Long.BYTES).putLong(0).array(), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.PERSISTENT);
+        } catch (KeeperException.NodeExistsException e) {
+            // a re-run on the same ensemble
+        }
+        AtomicLong done = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        long end = System.nanoTime() + INCREMENT_RUN.toNanos();
+        CountDownLatch finished = new CountDownLatch(clients.size());
+        for (ZooKeeper zk : clients) {
+            Thread t = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        Stat stat = new Stat();
+                        long value = ByteBuffer.wrap(zk.getData(path, false, stat)).getLong();
+                        try {
+                            zk.setData(path, ByteBuffer.allocate(Long.BYTES).putLong(value + 1).array(), stat.getVersion());
+                            done.incrementAndGet();
+                        } catch (KeeperException.BadVersionException e) {
+                            lost.incrementAndGet();
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (KeeperException e) {
+                    throw new IllegalStateException(e);
+                } finally {
+                    finished.countDown();
+                }
+            });
+            t.start();
+        }
+        finished.await();
+        long total = ByteBuffer.wrap(clients.get(0).getData(path, false, null)).getLong();
+        if (total != done.get()) {
+            throw new IllegalStateException("raw counter at " + total + " after " + done.get() + " increments");
+        }
+        return new long[] {done.get(), lost.get()};
+    }
+
+    /** {increments done, attempts that lost a race}; checks the counter's total. */
+    private static long[] batonIncrements(List<BatonClient> clients, String path) throws Exception {
+        AtomicLong done = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        long end = System.nanoTime() + INCREMENT_RUN.toNanos();
+        CountDownLatch finished = new CountDownLatch(clients.size());
+        for (BatonClient client : clients) {
+            DistributedAtomicLong counter = new DistributedAtomicLong(client, path, (retry, elapsed, cause) -> {
+                lost.incrementAndGet();
+                return java.util.Optional.of(Duration.ZERO);
+            });
+            Thread t = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        AtomicValue<Long> v = counter.increment();
+                        if (v.succeeded()) {
+                            done.incrementAndGet();
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    finished.countDown();
+                }
+            });
+            t.start();
+        }
+        finished.await();
+        long total = new DistributedAtomicLong(clients.get(0), path, new RetryNTimes(0, Duration.ZERO)).get().postValue();
+        if (total != done.get()) {
+            throw new IllegalStateException("Baton counter at " + total + " after " + done.get() + " increments");
+        }
+        return new long[] {done.get(), lost.get()};
+    }
+
+    private static long[] curatorIncrements(List<CuratorFramework> clients, String path) throws Exception {
+        AtomicLong done = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        long end = System.nanoTime() + INCREMENT_RUN.toNanos();
+        CountDownLatch finished = new CountDownLatch(clients.size());
+        for (CuratorFramework client : clients) {
+            org.apache.curator.framework.recipes.atomic.DistributedAtomicLong counter =
+                new org.apache.curator.framework.recipes.atomic.DistributedAtomicLong(client, path, (retryCount, elapsedTimeMs, sleeper) -> {
+                    lost.incrementAndGet();
+                    return true;
+                });
+            Thread t = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        if (counter.increment().succeeded()) {
+                            done.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                } finally {
+                    finished.countDown();
+                }
+            });
+            t.start();
+        }
+        finished.await();
+        long total = new org.apache.curator.framework.recipes.atomic.DistributedAtomicLong(clients.get(0), path,
+            new org.apache.curator.retry.RetryNTimes(0, 0)).get().postValue();
+        if (total != done.get()) {
+            throw new IllegalStateException("Curator counter at " + total + " after " + done.get() + " increments");
+        }
+        return new long[] {done.get(), lost.get()};
+    }
+
+    /** Checks the condition every 50 µs; the measured times are taken where the value arrives, so how late this notices does not count. */
+    private static void awaitTrue(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("condition not met within " + WAIT);
+            }
+            LockSupport.parkNanos(50_000);
+        }
+    }
+}

@@ -1,0 +1,565 @@
+package dev.baton.recipes.config;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.framework.BadVersionException;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeData;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.NotEmptyException;
+import dev.baton.framework.Timeouts;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.SnapshotCache;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * A configuration store: keys under a base path, one znode per key ({@code <base>/db/url} holds
+ * key {@code db/url}), read from a local snapshot, watched, and changed by compare-and-set or by
+ * numbered releases that every reader sees whole.
+ *
+ * <p>Reads ({@link #get}, the typed views of {@link ConfigValues}, {@link #snapshot()}) come from
+ * the latest snapshot of a {@link SnapshotCache} over the base path: no round trip. Writes go to
+ * the servers: {@link #set}, {@link #compareAndSet} and {@link #update} change one key;
+ * {@link #release()} changes several in one transaction, numbered, validated first by the
+ * store's {@link ReleaseValidator}, kept in a history of the last {@code keepReleases} releases
+ * ({@code <base>/.releases/release-<n>}, with each key's value before and after) so that
+ * {@link #rollback} can undo them. The node {@code <base>/.releases} is the releases' fence: its
+ * data names the latest release, and every release writes it last, which is what lets the cache
+ * publish only whole releases.
+ *
+ * <p>Guarantees and caveats. A snapshot holds every release whole or not at all; consecutive
+ * calls on the store may be answered from different snapshots, so read related keys from one
+ * {@link #snapshot()}. Snapshots only move forward, across disconnections and session expiries
+ * (the cache reloads and re-watches by itself). A key written outside releases (by {@link #set},
+ * or by other tools, {@code zkCli} included) appears on its own; the store reads any subtree of
+ * plain znodes and needs no metadata of its own to read it. After a write, the local snapshot
+ * shows it one round trip later ({@link #awaitRelease} waits for a release). Listeners may miss
+ * intermediate values, never the latest one: after any quiet period each has been told the value
+ * every key has now.
+ *
+ * <pre>{@code
+ * try (ConfigStore config = ConfigStore.builder(client, "/app/config").keepReleases(20).build()) {
+ *     config.start();
+ *     config.awaitInitialized(Duration.ofSeconds(10));
+ *     Duration timeout = config.getDuration("http/timeout").orElse(Duration.ofSeconds(5));
+ *     config.watchKey("feature/new-checkout", update -> toggle(update.snapshot().getBoolean("feature/new-checkout")));
+ *     config.release().set("db/url", "jdbc:postgresql://db2/orders").set("db/pool", "20").commit();
+ * }
+ * }</pre>
+ */
+public final class ConfigStore implements ConfigValues, AutoCloseable {
+    /** Default number of releases the history keeps. */
+    public static final int DEFAULT_KEEP_RELEASES = 10;
+    /** Default of {@link Builder#validationCatchUp}. */
+    public static final Duration DEFAULT_VALIDATION_CATCH_UP = Duration.ofSeconds(10);
+    private static final int MAX_CREATE_RACES = 10;
+
+    private final BatonClient client;
+    private final Keys keys;
+    private final ObjectMapper mapper;
+    private final SnapshotCache cache;
+    private final Watches watches;
+    private final Releases releases;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition advanced = lock.newCondition();
+    private volatile ConfigSnapshot current;
+
+    private ConfigStore(Builder b) {
+        this.client = b.client;
+        this.keys = new Keys(b.base);
+        this.mapper = b.mapper;
+        this.cache = SnapshotCache.builder(client, keys.base()).fence(keys.fence()).build();
+        this.watches = new Watches(keys.base(), client.eventExecutor(), () -> current);
+        this.releases = new Releases(client, keys, b.keep, b.validator, () -> current, b.clock, this::awaitRelease, b.catchUp);
+        cache.addListener(this::onSnapshot);
+    }
+
+    /**
+     * Configures a store.
+     *
+     * @param client the client it reads and writes with
+     * @param basePath the absolute path its keys are under (it need not exist yet)
+     * @return a builder; {@link Builder#build()} makes the store
+     */
+    public static Builder builder(BatonClient client, String basePath) {
+        return new Builder(client, basePath);
+    }
+
+    /** Starts loading and watching, in the background; {@link #awaitInitialized} waits for the first snapshot. */
+    public void start() {
+        cache.start();
+    }
+
+    /**
+     * Waits for the first snapshot.
+     *
+     * @param timeout how long to wait at most
+     * @return true once the first snapshot is there, false if {@code timeout} passed first
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public boolean awaitInitialized(Duration timeout) throws InterruptedException {
+        return awaitSnapshot(s -> true, timeout);
+    }
+
+    /**
+     * Waits until the local snapshot holds release {@code number} or a later one.
+     *
+     * @param number the release to wait for (from {@link Release#number()})
+     * @param timeout how long to wait at most
+     * @return true once it does, false if {@code timeout} passed first
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public boolean awaitRelease(long number, Duration timeout) throws InterruptedException {
+        return awaitSnapshot(s -> s.release() >= number, timeout);
+    }
+
+    /**
+     * Checks that {@code key} is a valid key (a relative path, not reserved) and returns it.
+     *
+     * @param key the key to check
+     * @return {@code key}
+     * @throws InvalidKeyException naming the key and what is wrong with it
+     */
+    public static String validateKey(String key) {
+        return Keys.check(key);
+    }
+
+    /**
+     * The store's base path.
+     *
+     * @return the absolute path the keys are under
+     */
+    public String base() {
+        return keys.base();
+    }
+
+    /**
+     * The latest snapshot: one consistent view to read several keys from.
+     *
+     * @return the snapshot the store holds now
+     * @throws IllegalStateException before the first snapshot (see {@link #awaitInitialized})
+     */
+    public ConfigSnapshot snapshot() {
+        ConfigSnapshot s = current;
+        if (s == null) {
+            throw new IllegalStateException("config store " + keys.base() + " has not loaded yet: call start(), then awaitInitialized(timeout)");
+        }
+        return s;
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) {
+        return snapshot().get(key);
+    }
+
+    @Override
+    public Optional<String> getString(String key) {
+        return snapshot().getString(key);
+    }
+
+    @Override
+    public Optional<VersionedValue<byte[]>> getVersioned(String key) {
+        return snapshot().getVersioned(key);
+    }
+
+    @Override
+    public <T> Optional<T> getJson(String key, Class<T> type) {
+        return snapshot().getJson(key, type);
+    }
+
+    @Override
+    public Set<String> keys() {
+        return snapshot().keys();
+    }
+
+    // ---- single-key writes (to the servers) ----
+
+    /**
+     * Sets {@code key} (creating it, and folders for it) on the servers, outside any release.
+     *
+     * @param key a key
+     * @param value its new value
+     * @return the key's node's new version
+     * @throws InvalidKeyException if {@code key} is not a valid key
+     * @throws dev.baton.framework.DataTooLargeException if {@code value} is over the server's limit (nothing is written)
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public int set(String key, byte[] value) throws InterruptedException {
+        String path = keys.path(key);
+        Objects.requireNonNull(value, "value");
+        for (int race = 0; ; race++) {
+            try {
+                return client.setData().forPath(path, value).getVersion();
+            } catch (NoNodeException missing) {
+                try {
+                    return client.create().creatingParentContainersIfNeeded().forPathWithStat(path, value).stat().getVersion();
+                } catch (NodeExistsException created) {
+                    if (race >= MAX_CREATE_RACES) {
+                        throw created;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link #set(String, byte[])} with {@code value} as UTF-8.
+     *
+     * @param key a key
+     * @param value its new value
+     * @return the key's node's new version
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public int set(String key, String value) throws InterruptedException {
+        return set(key, Objects.requireNonNull(value, "value").getBytes(UTF_8));
+    }
+
+    /**
+     * Sets {@code key} only if its node is at {@code expectedVersion} (from {@link #getVersioned};
+     * {@link VersionedValue#ABSENT}: only if the key does not exist).
+     *
+     * @param key a key
+     * @param expectedVersion the version the key's node must be at, or {@link VersionedValue#ABSENT}
+     * @param value its new value
+     * @return whether it was set; false if someone changed (or created, or removed) it first
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public boolean compareAndSet(String key, int expectedVersion, byte[] value) throws InterruptedException {
+        String path = keys.path(key);
+        Objects.requireNonNull(value, "value");
+        if (expectedVersion < VersionedValue.ABSENT) {
+            throw new IllegalArgumentException("expectedVersion must be a node version (0 or more) or VersionedValue.ABSENT (-1), was "
+                + expectedVersion);
+        }
+        try {
+            if (expectedVersion == VersionedValue.ABSENT) {
+                client.create().creatingParentContainersIfNeeded().forPath(path, value);
+            } else {
+                client.setData().withVersion(expectedVersion).forPath(path, value);
+            }
+            return true;
+        } catch (NodeExistsException | BadVersionException | NoNodeException conflict) {
+            return false;
+        }
+    }
+
+    /**
+     * Sets {@code key} to {@code change} applied to its current value (read from the servers),
+     * again and again until no one else changed the key in between.
+     *
+     * @param key a key
+     * @param change from the value now (empty if the key does not exist) to the new value; it may
+     *     run several times, so it must not have side effects
+     * @return the value written and its node's version
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public VersionedValue<byte[]> update(String key, Function<Optional<byte[]>, byte[]> change) throws InterruptedException {
+        String path = keys.path(key);
+        Objects.requireNonNull(change, "change");
+        while (true) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("update of " + key + " in " + keys.base());
+            }
+            Optional<NodeData> now = Async.await(Async.orAbsent(client.getData().forPathWithStatAsync(path)));
+            byte[] next = Objects.requireNonNull(change.apply(now.map(d -> d.data().clone())), "the change function returned null").clone();
+            int version = now.map(d -> d.stat().getVersion()).orElse(VersionedValue.ABSENT);
+            if (compareAndSet(key, version, next)) {
+                return new VersionedValue<>(version + 1, next);
+            }
+        }
+    }
+
+    /**
+     * Removes {@code key} (and the folders it leaves empty), outside any release.
+     *
+     * @param key a key
+     * @return false if it did not exist
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     * @throws InvalidKeyException if keys exist under it (remove those first, or in one release)
+     */
+    public boolean remove(String key) throws InterruptedException {
+        try {
+            client.delete().forPath(keys.path(key));
+        } catch (NoNodeException e) {
+            return false;
+        } catch (NotEmptyException e) {
+            throw new InvalidKeyException(key, "it has nested keys: remove them first, or in the same release");
+        }
+        removeEmptyFolders(key);
+        return true;
+    }
+
+    /**
+     * Deletes the folders above {@code key} that are left with no data and no child, deepest
+     * first, each only at the version read, so a key or a child that appears meanwhile stays.
+     */
+    private void removeEmptyFolders(String key) throws InterruptedException {
+        String[] folders = keys.ancestors(key);
+        for (int i = folders.length - 1; i >= 0; i--) {
+            Optional<NodeData> folder = Async.await(Async.orAbsent(client.getData().forPathWithStatAsync(folders[i])));
+            if (folder.isEmpty() || folder.get().data().length > 0 || folder.get().stat().getNumChildren() > 0) {
+                return;
+            }
+            try {
+                client.delete().withVersion(folder.get().stat().getVersion()).forPath(folders[i]);
+            } catch (NoNodeException | NotEmptyException | BadVersionException changed) {
+                return;
+            }
+        }
+    }
+
+    // ---- releases ----
+
+    /**
+     * Starts a release: several changes written together, numbered, and kept in the history.
+     *
+     * @return a builder of the release; nothing is sent before its {@link ReleaseBuilder#commit()}
+     */
+    public ReleaseBuilder release() {
+        return new ReleaseBuilder(this);
+    }
+
+    /**
+     * The releases the history keeps (the last {@code keepReleases}), read from the servers.
+     *
+     * @return the releases, newest first
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public List<Release> history() throws InterruptedException {
+        return releases.history();
+    }
+
+    /**
+     * Writes a new release that gives every key changed by the releases after {@code number} the
+     * value it had right after release {@code number} (re-creating removed keys, removing added
+     * ones). Keys no release touched since — including keys changed by {@link #set} — stay as they
+     * are. The validator runs as for any release.
+     *
+     * @param number the release to go back to
+     * @return the release written
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     * @throws NoSuchReleaseException if {@code number} is not older than the current release, or
+     *     a release after it is no longer in the history
+     */
+    public Release rollback(long number) throws InterruptedException {
+        return releases.rollback(number);
+    }
+
+    Release commit(Map<String, Optional<byte[]>> changes, String message, OptionalLong expected) throws InterruptedException {
+        return releases.commit(changes, message, expected);
+    }
+
+    // ---- watches ----
+
+    /**
+     * Calls {@code listener} with {@code key}'s current value (if it exists), then on every change of it.
+     *
+     * @param key the key to watch
+     * @param listener told of the changes, on the client's event executor
+     * @return the watch; close it to stop
+     */
+    public ConfigWatch watchKey(String key, ConfigListener listener) {
+        Keys.check(key);
+        return watches.add(key, false, Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Calls {@code listener} with the current values of {@code prefix} and every key under it
+     * ({@code ""}: every key), then on every change of them.
+     *
+     * @param prefix a key, or {@code ""}
+     * @param listener told of the changes, on the client's event executor
+     * @return the watch; close it to stop
+     */
+    public ConfigWatch watchPrefix(String prefix, ConfigListener listener) {
+        Keys.checkPrefix(prefix);
+        return watches.add(prefix, true, Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops watching; the last snapshot stays readable. */
+    @Override
+    public void close() {
+        cache.close();
+        watches.clear();
+    }
+
+    // ---- snapshots ----
+
+    /**
+     * Turns the cache's snapshot into keys; runs on the client's event executor, in publication
+     * order. A node is a key unless it is a folder: no data, and a child in the same snapshot.
+     * Entries of unchanged nodes are reused (with their decoded text).
+     */
+    private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changedPaths) {
+        ConfigSnapshot before = current;
+        Map<String, ConfigSnapshot.Entry> old = before == null ? Map.of() : before.entries();
+        Set<String> parents = new HashSet<>();
+        for (String path : published.nodes().keySet()) {
+            String key = keys.keyOf(path);
+            int slash = key == null ? -1 : key.lastIndexOf('/');
+            if (slash > 0) {
+                parents.add(key.substring(0, slash));
+            }
+        }
+        Map<String, ConfigSnapshot.Entry> entries = new HashMap<>();
+        for (ChildData node : published.nodes().values()) {
+            String key = keys.keyOf(node.path());
+            if (key == null || (node.data().length == 0 && parents.contains(key))) {
+                continue;
+            }
+            ConfigSnapshot.Entry e = old.get(key);
+            if (e == null || e.mzxid != node.stat().getMzxid()) {
+                e = new ConfigSnapshot.Entry(node.data(), node.stat().getVersion(), node.stat().getMzxid());
+            }
+            entries.put(key, e);
+        }
+        List<String> changed = new ArrayList<>();
+        entries.forEach((key, e) -> {
+            if (old.get(key) != e) {
+                changed.add(key);
+            }
+        });
+        old.keySet().forEach(key -> {
+            if (!entries.containsKey(key)) {
+                changed.add(key);
+            }
+        });
+        long release = published.get(keys.fence()).map(f -> ReleaseCodec.readFence(f.data()).release()).orElse(0L);
+        ConfigSnapshot next = new ConfigSnapshot(keys.base(), release, published.sequence(), entries, mapper, published);
+        lock.lock();
+        try {
+            current = next;
+            advanced.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        watches.published(before, next, changed);
+    }
+
+    private boolean awaitSnapshot(java.util.function.Predicate<ConfigSnapshot> condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
+        lock.lock();
+        try {
+            while (current == null || !condition.test(current)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                advanced.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Configures a {@link ConfigStore}; each setting is checked as it is set. */
+    public static final class Builder {
+        private final BatonClient client;
+        private final String base;
+        private int keep = DEFAULT_KEEP_RELEASES;
+        private ReleaseValidator validator;
+        private ObjectMapper mapper = tolerant(new ObjectMapper());
+        private Clock clock = Clock.systemUTC();
+        private Duration catchUp = DEFAULT_VALIDATION_CATCH_UP;
+
+        private Builder(BatonClient client, String base) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.base = new Keys(Objects.requireNonNull(base, "basePath")).base();
+        }
+
+        /**
+         * How many releases the history keeps; older entries are deleted by the release that passes them. Default 10.
+         *
+         * @param releases 1 to 1000
+         * @return this builder
+         */
+        public Builder keepReleases(int releases) {
+            if (releases < 1 || releases > 1000) {
+                throw new IllegalArgumentException("keepReleases must be 1 to 1000, was " + releases);
+            }
+            this.keep = releases;
+            return this;
+        }
+
+        /**
+         * Checks every release (rollbacks included) before it is written. Default: none.
+         *
+         * @param releaseValidator the check
+         * @return this builder
+         */
+        public Builder validator(ReleaseValidator releaseValidator) {
+            this.validator = Objects.requireNonNull(releaseValidator, "validator");
+            return this;
+        }
+
+        /**
+         * The mapper for {@link ConfigValues#getJson} (a copy of it that ignores unknown properties). Default: a plain one.
+         *
+         * @param objectMapper the mapper to copy
+         * @return this builder
+         */
+        public Builder objectMapper(ObjectMapper objectMapper) {
+            this.mapper = tolerant(Objects.requireNonNull(objectMapper, "objectMapper").copy());
+            return this;
+        }
+
+        /**
+         * How long a release waits, before its validator runs, for the local snapshot to catch up
+         * with the latest release on the servers when it lags it; a release that cannot be judged
+         * on the latest state in that time fails with {@link ReleaseConflictException}. Default 10 s.
+         *
+         * @param wait more than zero
+         * @return this builder
+         */
+        public Builder validationCatchUp(Duration wait) {
+            Objects.requireNonNull(wait, "validationCatchUp");
+            if (wait.isNegative() || wait.isZero()) {
+                throw new IllegalArgumentException("validationCatchUp must be more than zero, was " + wait);
+            }
+            this.catchUp = wait;
+            return this;
+        }
+
+        /**
+         * The clock that stamps releases. Default: the system's, in UTC.
+         *
+         * @param releaseClock the clock
+         * @return this builder
+         */
+        public Builder clock(Clock releaseClock) {
+            this.clock = Objects.requireNonNull(releaseClock, "clock");
+            return this;
+        }
+
+        /**
+         * Makes the store; {@link ConfigStore#start()} starts it.
+         *
+         * @return a new store, not started
+         */
+        public ConfigStore build() {
+            return new ConfigStore(this);
+        }
+
+        private static ObjectMapper tolerant(ObjectMapper m) {
+            return m.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.baton.recipes.config;
+
+import dev.baton.framework.InvalidPathException;
+import dev.baton.framework.ZPaths;
+
+/** The mapping between a store's keys and its znodes: {@code <base>/<key>}, with the release fence reserved. */
+final class Keys {
+    /** The fence of releases and the parent of their history entries, directly under the base. */
+    static final String RELEASES = ".releases";
+
+    private final String base;
+    private final String prefix;
+    private final String fence;
+
+    Keys(String base) {
+        this.base = ZPaths.validateRecipePath("ConfigStore", base);
+        this.prefix = base.equals("/") ? "/" : base + "/";
+        this.fence = prefix + RELEASES;
+    }
+
+    String base() {
+        return base;
+    }
+
+    String fence() {
+        return fence;
+    }
+
+    /** The history entry of release {@code number}. */
+    String historyEntry(long number) {
+        return fence + "/" + historyName(number);
+    }
+
+    static String historyName(long number) {
+        return String.format("release-%010d", number);
+    }
+
+    /** The release number of a history entry's name, or -1 if it is not one. */
+    static long historyNumber(String name) {
+        if (!name.startsWith("release-")) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(name.substring("release-".length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Checks {@code key} and returns its znode path.
+     *
+     * @throws InvalidKeyException naming the key and what is wrong with it
+     */
+    String path(String key) {
+        check(key);
+        return prefix + key;
+    }
+
+    /** Checks a key (what {@link #path} accepts). */
+    static String check(String key) {
+        if (key == null) {
+            throw new InvalidKeyException(null, "a key is required");
+        }
+        if (key.isEmpty()) {
+            throw new InvalidKeyException(key, "it is empty");
+        }
+        if (key.startsWith("/")) {
+            throw new InvalidKeyException(key, "it starts with '/'; keys are relative to the store's base path");
+        }
+        if (key.endsWith("/")) {
+            throw new InvalidKeyException(key, "it ends with '/'");
+        }
+        if (key.equals(RELEASES) || key.startsWith(RELEASES + "/")) {
+            throw new InvalidKeyException(key, "'" + RELEASES + "' is reserved for the store's releases");
+        }
+        try {
+            ZPaths.validate("config key", "/" + key);
+        } catch (InvalidPathException e) {
+            String message = e.getMessage();
+            int reason = message.indexOf("invalid path: ");
+            throw new InvalidKeyException(key, reason < 0 ? message : message.substring(reason + "invalid path: ".length()));
+        }
+        return key;
+    }
+
+    /** Checks a prefix: a key, or "" for every key. */
+    static String checkPrefix(String prefix) {
+        return prefix != null && prefix.isEmpty() ? prefix : check(prefix);
+    }
+
+    /** Whether {@code key} is {@code prefix} itself or lies under it ("" matches every key). */
+    static boolean under(String key, String prefix) {
+        return prefix.isEmpty() || key.equals(prefix) || (key.startsWith(prefix) && key.charAt(prefix.length()) == '/');
+    }
+
+    /** The key of a znode path under the base, or null for the base, the fence, and paths outside. */
+    String keyOf(String path) {
+        if (!path.startsWith(prefix) || path.length() == prefix.length() || path.equals(fence) || path.startsWith(fence + "/")) {
+            return null;
+        }
+        return path.substring(prefix.length());
+    }
+
+    /** The ancestors of {@code key} strictly between the base and the key, as znode paths, outermost first. */
+    String[] ancestors(String key) {
+        String[] parts = key.split("/");
+        String[] out = new String[parts.length - 1];
+        StringBuilder path = new StringBuilder(prefix);
+        for (int i = 0; i < parts.length - 1; i++) {
+            if (i > 0) {
+                path.append('/');
+            }
+            path.append(parts[i]);
+            out[i] = path.toString();
+        }
+        return out;
+    }
+}

@@ -1,0 +1,139 @@
+package dev.baton.recipes.config;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON of the fence ({@code {"release":7,"id":"...","time":...,"oldest":3}}) and of a history entry
+ * (the same plus {@code message} and {@code changes}: key, before, after). A value is written as
+ * {@code {"text":"..."}} when it is UTF-8 and {@code {"base64":"..."}} otherwise; a missing value
+ * as {@code null}.
+ */
+final class ReleaseCodec {
+    /**
+     * What the fence says: the latest release's number, the id its writer gave it, and the
+     * oldest release the history keeps (0 if the fence does not say).
+     */
+    record Fence(long release, String id, long oldest) {
+        static final Fence NONE = new Fence(0, "", 0);
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ReleaseCodec() {
+    }
+
+    static byte[] fence(long number, String id, Instant time, long oldest) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("release", number);
+        root.put("id", id);
+        root.put("time", time.toEpochMilli());
+        root.put("oldest", oldest);
+        return bytes(root);
+    }
+
+    /** The fence's content; a fence that is empty or not ours reads as release 0. */
+    static Fence readFence(byte[] data) {
+        if (data.length == 0) {
+            return Fence.NONE;
+        }
+        try {
+            JsonNode root = JSON.readTree(data);
+            if (root == null || !root.path("release").canConvertToLong()) {
+                return Fence.NONE;
+            }
+            return new Fence(root.path("release").asLong(), root.path("id").asText(""), root.path("oldest").asLong(0));
+        } catch (java.io.IOException e) {
+            return Fence.NONE;
+        }
+    }
+
+    static byte[] entry(Release release, String id) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("release", release.number());
+        root.put("id", id);
+        root.put("time", release.time().toEpochMilli());
+        root.put("message", release.message());
+        ArrayNode changes = root.putArray("changes");
+        for (Release.Change change : release.changes()) {
+            ObjectNode c = changes.addObject();
+            c.put("key", change.key());
+            c.set("before", value(change.before()));
+            c.set("after", value(change.after()));
+        }
+        return bytes(root);
+    }
+
+    /** A history entry, or empty if the data is not one. */
+    static Optional<Release> readEntry(byte[] data) {
+        try {
+            JsonNode root = JSON.readTree(data);
+            if (root == null || !root.path("release").canConvertToLong() || !root.path("changes").isArray()) {
+                return Optional.empty();
+            }
+            List<Release.Change> changes = new ArrayList<>();
+            for (JsonNode c : root.path("changes")) {
+                changes.add(new Release.Change(c.path("key").asText(), readValue(c.path("before")), readValue(c.path("after"))));
+            }
+            return Optional.of(new Release(root.path("release").asLong(), Instant.ofEpochMilli(root.path("time").asLong()),
+                root.path("message").asText(""), changes));
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static JsonNode value(Optional<byte[]> value) {
+        if (value.isEmpty()) {
+            return JSON.nullNode();
+        }
+        ObjectNode node = JSON.createObjectNode();
+        String text = utf8(value.get());
+        if (text != null) {
+            node.put("text", text);
+        } else {
+            node.put("base64", Base64.getEncoder().encodeToString(value.get()));
+        }
+        return node;
+    }
+
+    private static Optional<byte[]> readValue(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return Optional.empty();
+        }
+        if (node.has("text")) {
+            return Optional.of(node.get("text").asText().getBytes(UTF_8));
+        }
+        return Optional.of(Base64.getDecoder().decode(node.path("base64").asText()));
+    }
+
+    /** The bytes as a string if they are valid UTF-8 (so they survive the round trip), else null. */
+    private static String utf8(byte[] bytes) {
+        try {
+            return UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    private static byte[] bytes(JsonNode node) {
+        try {
+            return JSON.writeValueAsBytes(node);
+        } catch (JacksonException e) {
+            throw new IllegalStateException("cannot write release JSON", e);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dev.baton.recipes.config;
+
+import dev.baton.framework.BadVersionException;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeData;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.ZPaths;
+import dev.baton.framework.cache.CacheEvent;
+import dev.baton.framework.cache.NodeCache;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A value every process sees, kept in one znode: Curator's {@code SharedValue}, same node and
+ * bytes (the path itself holds the value), so Curator and Baton processes share it.
+ *
+ * <p>Algorithm: {@link #start()} creates the node with the seed value if it does not exist (its
+ * folders as containers), reads it, and keeps a {@link NodeCache} on it. Reads are local.
+ * {@link #setValue} writes at any version; {@link #trySetValue} writes only if the node is still
+ * at the version of the value the caller read, the compare-and-set for read-modify-write.
+ *
+ * <p>Guarantees and caveats. The local value only moves forward (by the node's modification
+ * zxid), across reconnects and session expiries (the cache reloads). Listeners may miss
+ * intermediate values, never the last. If the node is deleted, the last value stays; the next
+ * {@link #setValue} creates it again.
+ *
+ * <pre>{@code
+ * SharedValue banner = new SharedValue(client, "/app/banner", "welcome".getBytes(UTF_8));
+ * banner.start();
+ * VersionedValue<byte[]> seen = banner.getVersionedValue();
+ * boolean mine = banner.trySetValue(seen, "maintenance at 22:00".getBytes(UTF_8));
+ * }</pre>
+ */
+public final class SharedValue implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedValue.class);
+
+    private enum State { LATENT, STARTED, CLOSED }
+
+    /** The value as last read, with the node's identity and position in time. */
+    private record Current(int version, byte[] value, long czxid, long mzxid) {
+        boolean olderThan(Stat stat) {
+            return stat.getCzxid() > czxid || (stat.getCzxid() == czxid && stat.getMzxid() > mzxid);
+        }
+    }
+
+    private final BatonClient client;
+    private final String path;
+    private final byte[] seed;
+    private final NodeCache cache;
+    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private final AtomicReference<Current> current;
+    private final List<SharedValueListener> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * A shared value (Curator's layout: the node's data, as is).
+     *
+     * @param client the client it reads and writes with
+     * @param path the value's node
+     * @param seedValue written if the node does not exist at start
+     */
+    public SharedValue(BatonClient client, String path, byte[] seedValue) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = ZPaths.validateRecipePath("SharedValue", path);
+        this.seed = Objects.requireNonNull(seedValue, "seedValue").clone();
+        this.current = new AtomicReference<>(new Current(VersionedValue.ABSENT, seed, -1, -1));
+        this.cache = new NodeCache(client, path);
+        cache.addListener(this::onCacheEvent);
+    }
+
+    /**
+     * Creates the node with the seed if it is missing, reads it, and starts watching it.
+     *
+     * @throws IllegalStateException if it was started before
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public void start() throws InterruptedException {
+        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+            throw new IllegalStateException("SharedValue " + path + " was already started (state " + state.get() + ")");
+        }
+        try {
+            client.create().creatingParentContainersIfNeeded().forPath(path, seed);
+        } catch (NodeExistsException e) {
+            // someone else seeded it: their value stands
+        }
+        readValue();
+        cache.start();
+    }
+
+    /**
+     * The value as last seen.
+     *
+     * @return a copy of the value
+     */
+    public byte[] getValue() {
+        return current.get().value().clone();
+    }
+
+    /**
+     * The value as last seen, with the node's version: hand it to {@link #trySetValue}.
+     *
+     * @return a copy of the value, and its version
+     */
+    public VersionedValue<byte[]> getVersionedValue() {
+        Current c = current.get();
+        return new VersionedValue<>(c.version(), c.value().clone());
+    }
+
+    /**
+     * Sets the value whatever it was (creating the node if it was deleted).
+     *
+     * @param newValue the value
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public void setValue(byte[] newValue) throws InterruptedException {
+        requireStarted();
+        byte[] value = Objects.requireNonNull(newValue, "newValue").clone();
+        Stat stat;
+        try {
+            stat = client.setData().forPath(path, value);
+        } catch (NoNodeException e) {
+            stat = client.create().creatingParentContainersIfNeeded().forPathWithStat(path, value).stat();
+        }
+        update(stat, value);
+    }
+
+    /**
+     * Sets the value only if it is still {@code previous} (same version and bytes as this object
+     * last saw, and the node still at that version on the servers).
+     *
+     * @param previous the value and version as read with {@link #getVersionedValue()}
+     * @param newValue the value to set
+     * @return false if the value changed since {@code previous}; {@link #getValue()} then shows a newer value
+     * @throws InterruptedException if the thread is interrupted meanwhile
+     */
+    public boolean trySetValue(VersionedValue<byte[]> previous, byte[] newValue) throws InterruptedException {
+        requireStarted();
+        Objects.requireNonNull(previous, "previous");
+        byte[] value = Objects.requireNonNull(newValue, "newValue").clone();
+        Current c = current.get();
+        if (previous.version() != c.version() || !Arrays.equals(previous.value(), c.value())) {
+            return false;
+        }
+        try {
+            update(client.setData().withVersion(previous.version()).forPath(path, value), value);
+            return true;
+        } catch (BadVersionException | NoNodeException e) {
+            readValue();
+            return false;
+        }
+    }
+
+    /**
+     * Tells {@code listener} of each new value.
+     *
+     * @param listener told on the client's event executor, in order
+     */
+    public void addListener(SharedValueListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Stops telling {@code listener}.
+     *
+     * @param listener a listener added before (anything else is ignored)
+     */
+    public void removeListener(SharedValueListener listener) {
+        listeners.remove(listener);
+    }
+
+    /**
+     * The node's path.
+     *
+     * @return its absolute path
+     */
+    public String path() {
+        return path;
+    }
+
+    /** Stops watching. The last value stays readable. */
+    @Override
+    public void close() {
+        if (state.getAndSet(State.CLOSED) == State.STARTED) {
+            cache.close();
+        }
+        listeners.clear();
+    }
+
+    private void readValue() throws InterruptedException {
+        try {
+            NodeData d = client.getData().forPathWithStat(path);
+            update(d.stat(), d.data());
+        } catch (NoNodeException e) {
+            // deleted meanwhile: keep the last value
+        }
+    }
+
+    /** Takes {@code value} if it is newer than what is held; returns whether it was. */
+    private boolean update(Stat stat, byte[] value) {
+        while (true) {
+            Current c = current.get();
+            if (c.czxid() >= 0 && !c.olderThan(stat)) {
+                return false;
+            }
+            if (current.compareAndSet(c, new Current(stat.getVersion(), value, stat.getCzxid(), stat.getMzxid()))) {
+                return true;
+            }
+        }
+    }
+
+    private void onCacheEvent(CacheEvent event) {
+        if (state.get() != State.STARTED || event.node() == null || event.type() == CacheEvent.Type.REMOVED) {
+            return;
+        }
+        update(event.node().stat(), event.node().data());
+        byte[] value = getValue();
+        for (SharedValueListener listener : listeners) {
+            try {
+                listener.valueHasChanged(this, value);
+            } catch (RuntimeException e) {
+                LOG.error("SharedValue {}: a listener threw; it still hears later values", path, e);
+            }
+        }
+    }
+
+    private void requireStarted() {
+        if (state.get() != State.STARTED) {
+            throw new IllegalStateException("SharedValue " + path + " is " + state.get() + ": call start() first");
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package dev.baton.recipes.config;
+
+import static dev.baton.recipes.config.ConfigStoreTest.WAIT;
+import static dev.baton.recipes.config.ConfigStoreTest.base;
+import static dev.baton.recipes.config.ConfigStoreTest.started;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.DataTooLargeException;
+import dev.baton.test.EnsembleTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** Numbered releases: one transaction each, history of the last N, rollback, validation, limits. */
+@EnsembleTest
+class ReleasesTest {
+    private static List<String> children(BatonClient client, String path) throws InterruptedException {
+        List<String> names = new ArrayList<>(client.getChildren().forPath(path));
+        names.sort(null);
+        return names;
+    }
+
+    @Test
+    void releasesAreNumberedFromOneAndKeepTheirChangesBeforeAndAfter(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(client, base)) {
+            store.set("db/url", "jdbc:one");
+            Release first = store.release().set("db/url", "jdbc:two").set("db/pool", "20").message("move to two").commit();
+            assertThat(first.number()).isEqualTo(1);
+            assertThat(first.keys()).containsExactlyInAnyOrder("db/url", "db/pool");
+            Release second = store.release().remove("db/pool").set("db/url", "jdbc:two").commit();
+            assertThat(second.number()).isEqualTo(2);
+            assertThat(second.keys()).as("a key already at its value is no change").containsExactly("db/pool");
+
+            assertThat(store.awaitRelease(2, WAIT)).isTrue();
+            assertThat(store.snapshot().release()).isEqualTo(2);
+            assertThat(store.snapshot().asStrings()).containsExactly(Map.entry("db/url", "jdbc:two"));
+
+            List<Release> history = store.history();
+            assertThat(history).extracting(Release::number).containsExactly(2L, 1L);
+            Release.Change url = history.get(1).changes().stream().filter(c -> c.key().equals("db/url")).findFirst().orElseThrow();
+            assertThat(url.before()).map(b -> new String(b, UTF_8)).contains("jdbc:one");
+            assertThat(url.after()).map(b -> new String(b, UTF_8)).contains("jdbc:two");
+            assertThat(history.get(1).message()).isEqualTo("move to two");
+            assertThat(history.get(0).changes().get(0).after()).as("removed").isEmpty();
+        }
+    }
+
+    @Test
+    void theHistoryKeepsTheLastNAndRollbackRestoresAnyOfThem(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = ConfigStore.builder(client, base).keepReleases(3).build()) {
+            store.start();
+            assertThat(store.awaitInitialized(WAIT)).isTrue();
+            for (int i = 1; i <= 5; i++) {
+                ReleaseBuilder r = store.release().set("version", "v" + i).set("added/in/" + i, "x");
+                if (i == 4) {
+                    r.remove("added/in/2");
+                }
+                r.commit();
+            }
+            assertThat(children(client, base + "/.releases")).containsExactly("release-0000000003", "release-0000000004",
+                "release-0000000005");
+            assertThatThrownBy(() -> store.rollback(1)).isInstanceOf(NoSuchReleaseException.class)
+                .hasMessageContaining("release 2 is no longer in the history (it keeps the last 3 releases)");
+            assertThatThrownBy(() -> store.rollback(5)).isInstanceOf(NoSuchReleaseException.class).hasMessageContaining("already");
+
+            Release back = store.rollback(3);
+            assertThat(back.number()).isEqualTo(6);
+            assertThat(back.message()).isEqualTo("rollback to release 3");
+            assertThat(store.awaitRelease(6, WAIT)).isTrue();
+            assertThat(store.snapshot().asStrings()).as("exactly the state right after release 3").containsExactly(
+                Map.entry("added/in/1", "x"), Map.entry("added/in/2", "x"), Map.entry("added/in/3", "x"), Map.entry("version", "v3"));
+            assertThat(children(client, base + "/.releases")).containsExactly("release-0000000004", "release-0000000005",
+                "release-0000000006");
+        }
+    }
+
+    @Test
+    void aRefusedReleaseWritesNothing(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        ReleaseValidator portInRange = proposal -> proposal.result().getInt("http/port")
+            .filter(port -> port < 1 || port > 65535)
+            .map(port -> List.of("http/port must be 1-65535, was " + port))
+            .orElse(List.of());
+        try (ConfigStore store = ConfigStore.builder(client, base).validator(portInRange).build()) {
+            store.start();
+            assertThat(store.awaitInitialized(WAIT)).isTrue();
+            store.release().set("http/port", "8080").set("http/host", "a").commit();
+            assertThatThrownBy(() -> store.release().set("http/port", "70000").set("http/host", "b").commit())
+                .isInstanceOf(ReleaseRejectedException.class)
+                .hasMessage("release 2 of " + base + " refused by the validator: http/port must be 1-65535, was 70000");
+            assertThat(new String(client.getData().forPath(base + "/http/host"), UTF_8)).isEqualTo("a");
+            assertThat(children(client, base + "/.releases")).containsExactly("release-0000000001");
+            assertThat(store.history()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aReleaseTooLargeForOneTransactionIsRefusedWholeBeforeSending(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(client, base)) {
+            ReleaseBuilder big = store.release();
+            byte[] value = new byte[200_000];
+            java.util.Arrays.fill(value, (byte) 'x');
+            for (int i = 0; i < 3; i++) {
+                big.set("blob/" + i, value); // 600 KB of values fit in one transaction; with the history entry they do not
+            }
+            assertThatThrownBy(big::commit).isInstanceOf(ReleaseTooLargeException.class).isInstanceOf(DataTooLargeException.class)
+                .hasMessageContaining("release 1 of " + base + " (3 changed keys) needs at least")
+                .hasMessageContaining("split it into smaller releases");
+            assertThat(client.checkExists().forPath(base + "/blob")).as("nothing half-written").isNull();
+            assertThat(client.checkExists().forPath(base + "/.releases")).isNull();
+        }
+    }
+
+    @Test
+    void onlyIfReleaseRefusesToWriteOverANewerRelease(BatonClient client, TestInfo info) throws Exception {
+        try (ConfigStore store = started(client, base(info))) {
+            store.release().set("a", "1").commit();
+            store.release().set("a", "2").commit();
+            assertThatThrownBy(() -> store.release().set("a", "from what I saw at 1").onlyIfRelease(1).commit())
+                .isInstanceOf(ReleaseConflictException.class).hasMessageContaining("expected the store at release 1, but it is at release 2");
+            assertThat(store.release().set("a", "3").onlyIfRelease(2).commit().number()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aKeyAndTheKeysUnderItGoInOneReleaseButAKeyWithNestedKeysCannotGoAlone(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(client, base)) {
+            store.release().set("svc", "parent").set("svc/port", "1").set("svc/host/name", "h").commit();
+            assertThatThrownBy(() -> store.release().remove("svc").commit()).isInstanceOf(InvalidKeyException.class)
+                .hasMessageContaining("'svc': it has nested keys");
+            store.release().remove("svc").remove("svc/port").remove("svc/host/name").commit();
+            assertThat(store.awaitRelease(2, WAIT)).isTrue();
+            assertThat(store.keys()).isEmpty();
+        }
+    }
+
+    @Test
+    void aReleaseFromALaggingSnapshotStillWritesWhatItWasAskedTo(BatonClient mine, BatonClient other, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(mine, base); ConfigStore elsewhere = started(other, base)) {
+            store.release().set("mode", "blue").set("old", "x").commit();
+            assertThat(store.awaitRelease(1, WAIT)).isTrue();
+            // hold this client's event executor: its snapshot stops following the servers
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            mine.eventExecutor().execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                elsewhere.set("mode", "green");
+                elsewhere.set("late", "y");
+                assertThat(store.getString("mode")).as("the snapshot lags").contains("blue");
+                Release r = store.release().set("mode", "blue").commit();
+                assertThat(r.keys()).as("already blue here, but green on the servers: a change").containsExactly("mode");
+                Release gone = store.release().remove("late").commit();
+                assertThat(gone.keys()).as("absent here, present on the servers: a change").containsExactly("late");
+            } finally {
+                held.countDown();
+            }
+            assertThat(new String(other.getData().forPath(base + "/mode"), UTF_8)).isEqualTo("blue");
+            assertThat(other.checkExists().forPath(base + "/late")).isNull();
+            assertThat(store.awaitRelease(3, WAIT)).isTrue();
+            assertThat(store.getString("mode")).contains("blue");
+        }
+    }
+
+    /**
+     * The validator judges the configuration the release makes on the servers: a writer whose
+     * snapshot lags a release of another writer must not be approved on the old state.
+     */
+    @Test
+    void theValidatorNeverJudgesAReleaseOnASnapshotOlderThanTheServers(BatonClient mine, BatonClient other, TestInfo info)
+        throws Exception {
+        String base = base(info);
+        ReleaseValidator poolWithinMax = proposal -> {
+            int pool = proposal.result().getInt("db/pool").orElse(0);
+            int max = proposal.result().getInt("db/max").orElse(Integer.MAX_VALUE);
+            return pool <= max ? List.of() : List.of("db/pool " + pool + " is over db/max " + max);
+        };
+        try (ConfigStore store = ConfigStore.builder(mine, base).validator(poolWithinMax).validationCatchUp(Duration.ofSeconds(2)).build();
+             ConfigStore elsewhere = started(other, base)) {
+            store.start();
+            assertThat(store.awaitInitialized(WAIT)).isTrue();
+            store.release().set("db/max", "20").set("db/pool", "5").commit();
+            assertThat(store.awaitRelease(1, WAIT)).isTrue();
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            mine.eventExecutor().execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                elsewhere.release().set("db/max", "8").commit();
+                assertThat(store.getInt("db/max")).as("the snapshot lags").contains(20);
+                assertThatThrownBy(() -> store.release().set("db/pool", "10").commit())
+                    .as("judged on db/max 8 (refused), or not judged at all (conflict); never approved on db/max 20")
+                    .isInstanceOfAny(ReleaseRejectedException.class, ReleaseConflictException.class);
+            } finally {
+                held.countDown();
+            }
+            assertThat(new String(other.getData().forPath(base + "/db/pool"), UTF_8)).as("nothing written").isEqualTo("5");
+            assertThat(store.awaitRelease(2, WAIT)).isTrue();
+            assertThatThrownBy(() -> store.release().set("db/pool", "10").commit()).isInstanceOf(ReleaseRejectedException.class)
+                .hasMessageContaining("db/pool 10 is over db/max 8");
+        }
+    }
+
+    /** A key removed elsewhere that the local snapshot still shows must not keep its folder alive. */
+    @Test
+    void aReleaseFromALaggingSnapshotStillTakesTheFoldersItEmpties(BatonClient mine, BatonClient other, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(mine, base); ConfigStore elsewhere = started(other, base)) {
+            store.set("a/b/c", "deep");
+            store.set("a/x", "near");
+            await().atMost(WAIT).until(() -> store.keys().size() == 2);
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            mine.eventExecutor().execute(() -> {
+                try {
+                    held.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertThat(elsewhere.remove("a/b/c")).isTrue();
+                assertThat(store.keys()).as("the snapshot lags").contains("a/b/c");
+                store.release().remove("a/x").commit();
+                assertThat(other.checkExists().forPath(base + "/a")).as("the folder the release emptied went with it").isNull();
+            } finally {
+                held.countDown();
+            }
+            await().atMost(WAIT).until(() -> store.keys().isEmpty());
+        }
+    }
+
+    @Test
+    void concurrentWritersGetConsecutiveNumbersAndNoChangeIsLost(BatonClient a, BatonClient b, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore one = started(a, base); ConfigStore two = started(b, base)) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<List<Long>>> numbers = new ArrayList<>();
+                for (ConfigStore store : List.of(one, two)) {
+                    String who = store == one ? "one" : "two";
+                    numbers.add(pool.submit(() -> {
+                        List<Long> mine = new ArrayList<>();
+                        for (int i = 0; i < 15; i++) {
+                            mine.add(store.release().set(who + "/" + i, "x").set("last", who + i).commit().number());
+                        }
+                        return mine;
+                    }));
+                }
+                List<Long> all = new ArrayList<>();
+                for (Future<List<Long>> f : numbers) {
+                    all.addAll(f.get());
+                }
+                assertThat(all).as("30 releases, each number once").containsExactlyInAnyOrderElementsOf(
+                    java.util.stream.LongStream.rangeClosed(1, 30).boxed().toList());
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(one.awaitRelease(30, WAIT)).isTrue();
+            assertThat(one.keys()).hasSize(31);
+            assertThat(one.getString("last")).isNotEqualTo(Optional.empty());
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.baton.recipes.config;
+
+import static dev.baton.recipes.config.ConfigStoreTest.WAIT;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.test.ConnectString;
+import dev.baton.test.EnsembleTest;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.shared.SharedCountListener;
+import org.apache.curator.framework.recipes.shared.SharedCountReader;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** SharedValue and SharedCount: their own behaviour, and the same node shared with Curator 5.9 both ways. */
+@EnsembleTest
+class SharedValuesTest {
+    @ConnectString
+    String connect;
+    private CuratorFramework curator;
+
+    @BeforeEach
+    void startCurator() throws Exception {
+        curator = CuratorFrameworkFactory.newClient(connect, 10_000, 10_000, new RetryOneTime(100));
+        curator.start();
+        assertThat(curator.blockUntilConnected(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @AfterEach
+    void stopCurator() {
+        curator.close();
+    }
+
+    @Test
+    void theSeedIsWrittenOnceAndTrySetOnlyWinsFromTheVersionItSaw(BatonClient a, BatonClient b) throws Exception {
+        try (SharedValue one = new SharedValue(a, "/shared/banner", "seed-1".getBytes(UTF_8));
+             SharedValue two = new SharedValue(b, "/shared/banner", "seed-2".getBytes(UTF_8))) {
+            one.start();
+            two.start();
+            assertThat(two.getValue()).as("the first seed stands").isEqualTo("seed-1".getBytes(UTF_8));
+            List<String> heard = new CopyOnWriteArrayList<>();
+            two.addListener((value, bytes) -> heard.add(new String(bytes, UTF_8)));
+
+            VersionedValue<byte[]> seen = one.getVersionedValue();
+            assertThat(seen.version()).isZero();
+            assertThat(one.trySetValue(seen, "first".getBytes(UTF_8))).isTrue();
+            await().atMost(WAIT).until(() -> new String(two.getValue(), UTF_8).equals("first"));
+            assertThat(two.trySetValue(seen, "stale".getBytes(UTF_8))).as("from version 0, which is gone").isFalse();
+            assertThat(two.trySetValue(two.getVersionedValue(), "second".getBytes(UTF_8))).isTrue();
+            await().atMost(WAIT).until(() -> new String(one.getValue(), UTF_8).equals("second"));
+            assertThat(heard).contains("first");
+            assertThatThrownBy(one::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("already started");
+        }
+        assertThatThrownBy(() -> new SharedValue(a, "no-slash", new byte[0])).isInstanceOf(dev.baton.framework.InvalidPathException.class);
+    }
+
+    @Test
+    void aSharedValueWrittenByCuratorIsReadByBatonAndTheOtherWay(BatonClient client) throws Exception {
+        try (org.apache.curator.framework.recipes.shared.SharedValue theirs =
+                 new org.apache.curator.framework.recipes.shared.SharedValue(curator, "/shared/both", "curator-seed".getBytes(UTF_8));
+             SharedValue ours = new SharedValue(client, "/shared/both", "baton-seed".getBytes(UTF_8))) {
+            theirs.start();
+            ours.start();
+            assertThat(ours.getValue()).isEqualTo("curator-seed".getBytes(UTF_8));
+            theirs.setValue("from curator".getBytes(UTF_8));
+            await().atMost(WAIT).until(() -> new String(ours.getValue(), UTF_8).equals("from curator"));
+
+            VersionedValue<byte[]> seen = ours.getVersionedValue();
+            assertThat(ours.trySetValue(seen, "from baton".getBytes(UTF_8))).isTrue();
+            await().atMost(WAIT).until(() -> new String(theirs.getValue(), UTF_8).equals("from baton"));
+            org.apache.curator.framework.recipes.shared.VersionedValue<byte[]> theirView = theirs.getVersionedValue();
+            assertThat(theirView.getVersion()).as("the same node's version on both sides").isEqualTo(ours.getVersionedValue().version());
+            assertThat(theirs.trySetValue(theirView, "curator again".getBytes(UTF_8))).isTrue();
+            assertThat(ours.trySetValue(seen, "stale".getBytes(UTF_8))).isFalse();
+            assertThat(curator.getData().forPath("/shared/both")).as("the path itself holds the bytes").isEqualTo("curator again".getBytes(UTF_8));
+        }
+    }
+
+    @Test
+    void aSharedCountIsFourBigEndianBytesThatCuratorAndBatonBothCount(BatonClient client) throws Exception {
+        try (org.apache.curator.framework.recipes.shared.SharedCount theirs =
+                 new org.apache.curator.framework.recipes.shared.SharedCount(curator, "/shared/count", 7);
+             SharedCount ours = new SharedCount(client, "/shared/count", 99)) {
+            ours.start();
+            theirs.start();
+            assertThat(client.getData().forPath("/shared/count")).containsExactly(0, 0, 0, 99);
+            assertThat(theirs.getCount()).as("Curator reads Baton's seed").isEqualTo(99);
+            List<Integer> heardByCurator = new CopyOnWriteArrayList<>();
+            theirs.addListener(new SharedCountListener() {
+                @Override
+                public void countHasChanged(SharedCountReader reader, int newCount) {
+                    heardByCurator.add(newCount);
+                }
+
+                @Override
+                public void stateChanged(CuratorFramework c, ConnectionState state) {
+                }
+            });
+            List<Integer> heardByBaton = new CopyOnWriteArrayList<>();
+            ours.addListener((count, newCount) -> heardByBaton.add(newCount));
+
+            // a read-modify-write loop on each side: +1 from Baton, +10 from Curator, ten rounds each
+            for (int i = 0; i < 10; i++) {
+                while (true) {
+                    VersionedValue<Integer> seen = ours.getVersionedValue();
+                    if (ours.trySetCount(seen, seen.value() + 1)) {
+                        break;
+                    }
+                }
+                while (true) {
+                    org.apache.curator.framework.recipes.shared.VersionedValue<Integer> seen = theirs.getVersionedValue();
+                    if (theirs.trySetCount(seen, seen.getValue() + 10)) {
+                        break;
+                    }
+                }
+            }
+            await().atMost(WAIT).until(() -> ours.getCount() == 99 + 110 && theirs.getCount() == 99 + 110);
+            assertThat(client.getData().forPath("/shared/count")).containsExactly(0, 0, 0, 209);
+            await().atMost(WAIT).until(() -> heardByBaton.contains(209) && heardByCurator.contains(209));
+            ours.setCount(-2);
+            await().atMost(WAIT).until(() -> theirs.getCount() == -2);
+            assertThat(client.getData().forPath("/shared/count")).containsExactly(0xff, 0xff, 0xff, 0xfe);
+        }
+    }
+}
