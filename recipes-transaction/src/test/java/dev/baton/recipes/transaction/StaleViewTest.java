@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * transaction its earlier incarnation had just acknowledged, without its children, while the last
  * acknowledgement deleted it; the check for an earlier vote found no vote node (gone with the
  * transaction), so it prepared, and told its handler abort when the view caught up — after the
- * earlier incarnation had been told commit.
+ * earlier incarnation had been told commit. These tests pin the behaviour around it; they do not
+ * reproduce that interleaving (the first passed before the fix too: the view caught up before the
+ * participant looked again), which only the chaos test has shown.
  */
 @EnsembleTest
 class StaleViewTest {
