@@ -162,6 +162,32 @@ class TransactionChaosTest {
         final List<Random> randoms = new ArrayList<>();
         final AtomicReferenceArray<TransactionParticipant> live;
         final AtomicInteger incarnations = new AtomicInteger();
+        /** When the run began, for the timeline a failed run prints. */
+        final long began = System.nanoTime();
+        /** What happened to each participant's incarnations and clients, in order: where a failed run starts looking. */
+        final List<String> timeline = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        /** Diagnostic: what the incarnation's view reported, so a failed run can tell a view that missed a node from a participant that ignored it. */
+        void watchView(TransactionParticipant p, String who) {
+            try {
+                java.lang.reflect.Field f = TransactionParticipant.class.getDeclaredField("tree");
+                f.setAccessible(true);
+                dev.baton.framework.cache.TreeCache tree = (dev.baton.framework.cache.TreeCache) f.get(p);
+                tree.addListener(e -> {
+                    if (e.type() == dev.baton.framework.cache.CacheEvent.Type.INITIALIZED) {
+                        note(who + " view INITIALIZED with " + tree.children(tree.root()).size() + " transactions");
+                    } else if (e.node() != null && e.node().path().lastIndexOf('/') == tree.root().length()) {
+                        note(who + " view " + e.type() + " " + e.node().name().replaceAll("_c_[0-9a-f-]*-", ""));
+                    }
+                });
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        void note(String what) {
+            timeline.add(String.format("t+%.2fs %s", (System.nanoTime() - began) / 1e9, what));
+        }
 
         Sites(TransactionHistory history, String folder, long seed, int count) {
             this.history = history;
@@ -178,14 +204,18 @@ class TransactionChaosTest {
             TransactionParticipant p = TransactionParticipant.builder(client, folder, id,
                     new Recorded(durable, randoms.get(i), history, id, id + "#" + incarnations.incrementAndGet()))
                 .handlerExecutor(handlers).retention(RETENTION).startTimeout(Duration.ofSeconds(20)).build();
+            note(id + " " + p.hashCode() + " starting");
+            watchView(p, id + " " + p.hashCode());
             p.start();
             live.set(i, p);
+            note(id + " " + p.hashCode() + " started (client session 0x" + Long.toHexString(client.sessionId()) + ")");
         }
 
         /** The incarnation of {@code i} dies: no more calls into its handler begin. */
         void kill(int i) {
             TransactionParticipant p = live.getAndSet(i, null);
             if (p != null) {
+                note("p" + i + " " + p.hashCode() + " killed");
                 p.close();
             }
         }
@@ -206,6 +236,17 @@ class TransactionChaosTest {
         try (ChaosRun run = ChaosRun.builder("transaction", ensemble).clients(SITES).faults(FAULTS).watch(FOLDER).build();
              Sites sites = new Sites(history, FOLDER, run.seed, SITES)) {
             for (int i = 0; i < SITES; i++) {
+                int c = i;
+                run.client(i).addConnectionStateListener(new dev.baton.framework.ConnectionStateListener() {
+                    @Override
+                    public void stateChanged(BatonClient client, dev.baton.framework.ConnectionState newState) {
+                    }
+
+                    @Override
+                    public void stateChanged(BatonClient client, dev.baton.framework.ConnectionStateChange change) {
+                        sites.note("client " + c + " " + change.state() + " session 0x" + Long.toHexString(change.sessionId()));
+                    }
+                });
                 sites.start(run.client(i), i);
                 coordinators.add(TransactionCoordinator.builder(run.client(i), FOLDER).build());
             }
@@ -247,6 +288,14 @@ class TransactionChaosTest {
             checks.put("told once per incarnation", history.checkToldOncePerIncarnation().violations());
             checks.put("termination", history.checkTermination(MARGIN).violations());
             checks.put("every participant told", history.checkEveryParticipantTold().violations());
+            if (!history.checkEveryParticipantTold().isOk()) {
+                // the timeline a failure needs: when the untold transactions started, against the incarnations and sessions
+                history.events().stream().filter(e -> e.kind() == TransactionHistory.Kind.STARTED)
+                    .forEach(e -> sites.timeline.add(String.format("t+%.2fs started %s over %s", (e.nanos() - sites.began) / 1e9,
+                        e.tx().replaceAll("_c_[0-9a-f-]*-", ""), e.participants())));
+                System.out.println("[transaction timeline]\n  " + String.join("\n  ", sites.timeline.stream().sorted(
+                    java.util.Comparator.comparingDouble(l -> Double.parseDouble(l.substring(2, l.indexOf('s'))))).toList()));
+            }
             checks.put("nodes cleaned up", leftOver);
             run.verdict(history.startedCount(), checks, history.startedCount() + " transactions started, " + outcomes.get(true)
                 + " committed, " + outcomes.get(false) + " aborted, " + sites.incarnations.get() + " participant incarnations",
