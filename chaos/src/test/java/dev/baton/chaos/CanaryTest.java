@@ -1,6 +1,7 @@
 package dev.baton.chaos;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.framework.BatonClient;
@@ -97,7 +98,7 @@ class CanaryTest {
         return new Grant(shown, "canary grant", g -> { }) { };
     }
 
-    private static LockChaosTest.Acquirer broken(BatonClient client, String path, ContentionRule rule, boolean signalsLoss) {
+    static LockChaosTest.Acquirer broken(BatonClient client, String path, ContentionRule rule, boolean signalsLoss) {
         Contention contention = Contention.of(client, path, "lock-", rule);
         return timeout -> {
             TicketHold hold = contention.acquireHoldBlocking(new byte[0], timeout);
@@ -161,6 +162,49 @@ class CanaryTest {
                 }, LockChaosTest.standard(1), 1500);
             }
         }).isInstanceOf(AssertionError.class).hasMessageContaining("after that deletion");
+    }
+
+    /**
+     * The process chaos test's judge ({@link ProcessHistory}) on a real run: its workers take a
+     * mutex whose loss signal never fires ({@link #grant} with {@code signalsLoss} false: no
+     * {@code onLost}, {@code isValid()} always true), and the session of whoever holds is ended
+     * soon after each acquisition. A holder writes on to the end of its 1.5 s batch, believing
+     * long past the servers' deletion of its node: the loss check must fail. The workers run on
+     * threads of the test — the judge and the worker are the ones the worker JVMs use, and a
+     * thread's session can be ended at a chosen moment.
+     */
+    @Test
+    void aProcessWorkerWhoseMutexNeverSignalsLossIsCaught() throws Exception {
+        String path = "/canary/process-no-loss-signal";
+        ProcessHistory history = new ProcessHistory();
+        FencedStore store = new FencedStore();
+        ProcessHistory.Judgement judged;
+        try (ChaosRun run = canary("process-no-loss-signal", path).clients(3).build()) {
+            List<MutexWorker> workers = new ArrayList<>();
+            for (int i = 0; i < run.clients.size(); i++) {
+                workers.add(ProcessChaosTest.threadWorker("canary-" + i, run.client(i),
+                    broken(run.client(i), path, ContentionRule.mutex(), false), 75, run.workers, history, store));
+            }
+            AtomicInteger expired = new AtomicInteger();
+            // the fault this canary needs: end the holder's session once per acquisition, while it holds
+            run.workers.start("expirer", 1, w -> {
+                run.workers.pace(Duration.ofMillis(200));
+                String holder = history.holder();
+                int acquisitions = (int) history.count(ProcessHistory.ACQUIRED);
+                if (holder == null || expired.getAndSet(acquisitions) == acquisitions) {
+                    return false;
+                }
+                SessionKiller.expire(run.client(Integer.parseInt(holder.substring("canary-".length()))),
+                    ensemble.connectString(), Duration.ofSeconds(10));
+                return true;
+            });
+            run.workers.start("canary", run.clients.size(), i -> workers.get(i).step());
+            run.runFaults();
+            judged = history.judge(store, run.truth(), LockChaosTest.standard(1), 0);
+        }
+        System.out.println("[canary-process-no-loss-signal] " + judged.checks());
+        assertThat(judged.checks().get("loss signalled within 500 ms of the servers' end"))
+            .anyMatch(p -> p.contains("went on believing it held for at least"));
     }
 
     /** An election whose first two participants in line both believe they lead. */

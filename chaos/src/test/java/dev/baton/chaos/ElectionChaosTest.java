@@ -9,6 +9,7 @@ import dev.baton.recipes.election.LeaderSelector;
 import dev.baton.recipes.election.LeaderSelectorListener;
 import dev.baton.recipes.election.LeadershipPolicy;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.Nemesis.Fault;
 import dev.baton.test.history.BoundedExclusion;
 import dev.baton.test.history.Event;
 import dev.baton.test.history.History;
@@ -25,7 +26,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Elections under faults, on one child-process ensemble: five participants; a leader's belief
+ * Elections under faults, on one child-process ensemble with proxies between the servers (the
+ * LEASE latch also runs through a follower cut off for longer than the session timeout; in the
+ * soak, every election under the three partitions): five participants; a leader's belief
  * (its grant until {@code notLeader} or its own step-down) is judged against the servers' record
  * of the election nodes, under the lateness its policy allows.
  */
@@ -34,7 +37,7 @@ class ElectionChaosTest {
 
     @BeforeAll
     static void start() {
-        ensemble = ChaosRun.childProcessEnsemble();
+        ensemble = ChaosRun.partitionableEnsemble();
     }
 
     @AfterAll
@@ -164,8 +167,8 @@ class ElectionChaosTest {
     @Test
     void aLatchUnderTheLeasePolicyStepsDownBeforeTheServersCouldElectAnother() throws Exception {
         String path = "/chaos/election-lease";
-        try (ChaosRun run = ChaosRun.builder("election-lease", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
-            .build()) {
+        try (ChaosRun run = ChaosRun.builder("election-lease", ensemble).faults(Fault.KILL_LEADER, Fault.CUT_CLIENT,
+            Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION, Fault.ISOLATE_FOLLOWER).watch(path).build()) {
             latchWorkload(run, path, LeadershipPolicy.LEASE, new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "LEASE"));
         }
     }

@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every lock recipe under faults, on one ensemble of child-process servers (KILL_LEADER is a
- * SIGKILL, PAUSE_SERVER a SIGSTOP). Five workers acquire, write to a fenced store, and release;
+ * SIGKILL, PAUSE_SERVER a SIGSTOP) with proxies between them ({@link ChaosRun#partitionableEnsemble()}):
+ * the mutex also runs through a follower cut off for longer than the session timeout, and in the
+ * soak every lock runs under the three partitions. Five workers acquire, write to a fenced store, and release;
  * {@link BoundedExclusion} judges their beliefs against the servers' record of the lock nodes.
  */
 class LockChaosTest {
@@ -40,7 +42,7 @@ class LockChaosTest {
 
     @BeforeAll
     static void start() {
-        ensemble = ChaosRun.childProcessEnsemble();
+        ensemble = ChaosRun.partitionableEnsemble();
     }
 
     @AfterAll
@@ -88,6 +90,12 @@ class LockChaosTest {
      */
     static BoundedExclusion.Result lockWorkload(ChaosRun run, String key, java.util.function.IntFunction<Acquirer> acquirers,
                                                 BoundedExclusion.Rules rules, int holdMillis) throws Exception {
+        return lockWorkload(run, key, acquirers, rules, 0, holdMillis);
+    }
+
+    /** {@link #lockWorkload(ChaosRun, String, java.util.function.IntFunction, BoundedExclusion.Rules, int)} with holds of {@code minHoldMillis} at least. */
+    static BoundedExclusion.Result lockWorkload(ChaosRun run, String key, java.util.function.IntFunction<Acquirer> acquirers,
+                                                BoundedExclusion.Rules rules, int minHoldMillis, int holdMillis) throws Exception {
         History history = new History();
         FencedStore store = new FencedStore(history);
         Holds holds = new Holds(history, key, run.clients.size());
@@ -102,7 +110,7 @@ class LockChaosTest {
             }
             holds.acquired(i, grant, run.client(i), false);
             store.write(Holds.actor(i), grant.fencingToken());
-            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(holdMillis + 1)));
+            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(minHoldMillis, holdMillis + 1)));
             holds.release(i, grant);
             return true;
         });
@@ -117,10 +125,13 @@ class LockChaosTest {
         return new BoundedExclusion.Rules(limit, ChaosRun.DELIVERY_MARGIN, "STANDARD");
     }
 
+    /** The eight in-JVM faults, and a follower cut off (in the soak, all three partitions). */
     @Test
     void theMutexUnderEveryFault() throws Exception {
         String path = "/chaos/mutex";
-        try (ChaosRun run = ChaosRun.builder("mutex", ensemble).watch(path).documented(OwnershipLostException.class).build()) {
+        try (ChaosRun run = ChaosRun.builder("mutex", ensemble).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER,
+            Fault.LOSE_QUORUM, Fault.PAUSE_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT,
+            Fault.EXPIRE_SESSION, Fault.ISOLATE_FOLLOWER).watch(path).documented(OwnershipLostException.class).build()) {
             lockWorkload(run, path, i -> new InterProcessMutex(run.client(i), path)::acquireLease, standard(1), 20);
         }
     }

@@ -1,38 +1,35 @@
 package dev.baton.chaos;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.ConnectionState;
-import dev.baton.framework.ConnectionStateChange;
-import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.recipes.lock.InterProcessMutex;
-import dev.baton.recipes.lock.LockLease;
 import java.time.Duration;
 
 /**
  * One worker of the process chaos test, the same whether it runs in a child JVM
  * ({@link MutexWorkerMain}) or on a thread of the test: it takes the mutex, writes to the fenced
  * store a number of times with its token, and gives the mutex back, telling its {@link Sink}
- * what it did: "acquired" (token, node, session), "lost" (token: the loss signal), "released"
- * (token), "release-found-lost" (token), and "session-lost" (session id) whenever its client
- * reports a session gone.
+ * what it did: "acquired" (token, node, session), "released"
+ * (token, said before the release is sent), "release-found-lost" (token), and the recipe's own
+ * loss signals — "lost" (token) when the grant's loss callback fires, and "invalid" (token) when a
+ * careful worker finds {@code isValid()} false. Nothing else is reported as a loss: the judge
+ * ({@link ProcessHistory}) holds the recipe to its own signals.
  *
  * <p>A {@link Style#FENCED} worker writes its whole batch without looking at its hold again, as
  * a process that relies on the store's fence does: paused past its session, it wakes and goes on
- * writing with its old token — and may even give the lock back before its client has noticed
- * anything, so that neither the loss signal nor the release tells it; only its client's later
- * "session lost" does. A {@link Style#CAREFUL} worker checks {@code isValid()} before each write,
- * which cannot help a process that was frozen: nothing in it ran to learn of the loss.
+ * writing with its old token, and may give the lock back before its client has noticed anything.
+ * A {@link Style#CAREFUL} worker checks {@code isValid()} before each write and stops writing when
+ * it is false — which cannot help a process that was frozen (nothing in it ran to learn of the
+ * loss), but must stop it within the bound once it runs.
  */
 final class MutexWorker {
-    static final String SESSION_LOST = "session-lost";
-
     /** How a worker treats its hold while it writes. */
     enum Style { FENCED, CAREFUL }
 
     /** Where a worker's reports and writes go: its parent over the line protocol, or the test directly. */
     interface Sink {
-        /** {@code value}: the token, or for "session-lost" the session id. */
+        /** {@code value}: the token. */
         void report(String kind, long value, String... more);
 
         /** Writes to the fenced store with {@code token}; whether the store accepted it. */
@@ -45,57 +42,52 @@ final class MutexWorker {
     }
 
     private final BatonClient client;
-    private final InterProcessMutex mutex;
+    private final LockChaosTest.Acquirer acquirer;
     private final Style style;
     private final int writes;
     private final Duration between;
     private final Sink sink;
     private final Pace pace;
 
+    /** A worker on Baton's {@link InterProcessMutex} at {@code path}. */
     MutexWorker(BatonClient client, String path, Style style, int writes, Duration between, Sink sink, Pace pace) {
+        this(client, new InterProcessMutex(client, path)::acquireLease, style, writes, between, sink, pace);
+    }
+
+    /** A worker on any mutex: a canary passes a broken one. */
+    MutexWorker(BatonClient client, LockChaosTest.Acquirer acquirer, Style style, int writes, Duration between, Sink sink,
+                Pace pace) {
         this.client = client;
-        this.mutex = new InterProcessMutex(client, path);
+        this.acquirer = acquirer;
         this.style = style;
         this.writes = writes;
         this.between = between;
         this.sink = sink;
         this.pace = pace;
-        client.addConnectionStateListener(new ConnectionStateListener() {
-            @Override
-            public void stateChanged(BatonClient c, ConnectionState state) {
-                // the change below carries the session it is about
-            }
-
-            @Override
-            public void stateChanged(BatonClient c, ConnectionStateChange change) {
-                if (change.state() == ConnectionState.LOST) {
-                    sink.report(SESSION_LOST, change.sessionId());
-                }
-            }
-        });
     }
 
     /** One hold: acquire, write the batch, release. Whether it acquired. */
     boolean step() throws InterruptedException {
-        LockLease lease = mutex.acquireLease(Duration.ofSeconds(2));
-        if (lease == null) {
+        Grant grant = acquirer.acquire(Duration.ofSeconds(2));
+        if (grant == null) {
             return false;
         }
-        long token = lease.fencingToken();
-        sink.report("acquired", token, lease.nodePaths().get(0), Long.toString(client.sessionId()));
-        lease.onLost(() -> sink.report("lost", token));
+        long token = grant.fencingToken();
+        sink.report(ProcessHistory.ACQUIRED, token, grant.nodePaths().get(0), Long.toString(client.sessionId()));
+        grant.onLost(() -> sink.report(ProcessHistory.LOST, token));
         for (int i = 0; i < writes; i++) {
-            if (style == Style.CAREFUL && !lease.isValid()) {
+            if (style == Style.CAREFUL && !grant.isValid()) {
+                sink.report(ProcessHistory.INVALID, token);
                 break;
             }
             sink.write(token);
             pace.pace(between);
         }
-        sink.report("released", token);
+        sink.report(ProcessHistory.RELEASED, token);
         try {
-            lease.release();
+            grant.release();
         } catch (OwnershipLostException lostBefore) {
-            sink.report("release-found-lost", token);
+            sink.report(ProcessHistory.RELEASE_FOUND_LOST, token);
         }
         return true;
     }

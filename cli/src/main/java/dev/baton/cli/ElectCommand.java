@@ -1,12 +1,12 @@
 package dev.baton.cli;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.contention.Contenders;
 import dev.baton.recipes.election.ElectionEvent;
 import dev.baton.recipes.election.ElectionObserver;
 import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.recipes.election.LeaderLatchListener;
 import dev.baton.recipes.election.LeadershipPolicy;
-import dev.baton.recipes.election.Participant;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -14,10 +14,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.zookeeper.data.Stat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,6 +33,8 @@ import picocli.CommandLine.Parameters;
         + "exits 75. With --observe, print one JSON line per leader change instead. NAME is a path if it starts with /, "
         + "else /baton/elections/NAME. Curator's LeaderLatch on the same path interoperates."})
 final class ElectCommand extends HeldCommand.Holder {
+    /** Latches (Baton's and Curator's) name their nodes {@code _c_<uuid>-latch-<seq>}. */
+    private static final String LATCH = "latch-";
     /** How often --try looks at the line until this participant's node is in it. */
     private static final Duration LOOK_AGAIN = Duration.ofMillis(20);
 
@@ -75,6 +79,7 @@ final class ElectCommand extends HeldCommand.Holder {
                     onLost.forEach(Runnable::run);
                 }
             });
+            HeldCommand.keepSignals();
             latch.start();
             elected.whenComplete((t, e) -> {
                 if (e != null) {
@@ -82,7 +87,7 @@ final class ElectCommand extends HeldCommand.Holder {
                 }
             });
             if (hold.tryOnce) {
-                decideOnFirstLook(latch, participant, elected, connection.connectTimeout());
+                decideOnFirstLook(client, path, elected, connection.connectTimeout());
             } else if (limit != null) {
                 CompletableFuture.delayedExecutor(limit.toMillis(), TimeUnit.MILLISECONDS).execute(() -> elected.complete(null));
             }
@@ -121,7 +126,8 @@ final class ElectCommand extends HeldCommand.Holder {
                     latch.close(LeaderLatch.CloseMode.SILENT);
                 }
             };
-            return HeldCommand.run(held, hold, grace, command, env, "leadership of " + name, spec.commandLine().getErr());
+            return HeldCommand.run(held, hold, grace, new SessionLease(client, path, grace, connection.sessionTimeout, hold.killGrace),
+                command, env, "leadership of " + name, spec.commandLine().getErr());
         }
     }
 
@@ -139,17 +145,16 @@ final class ElectCommand extends HeldCommand.Holder {
     /**
      * For --try: completes {@code elected} with null (not elected) as soon as the line shows
      * another participant ahead of this one — once this one's node is in line, not on a timer,
-     * which could fire before the first round trip. First in line, it waits (up to {@code bound})
-     * for the latch to confirm and lead.
+     * which could fire before the first round trip. This one's node is the one its session owns,
+     * not the one with its id: another participant may use the same id. First in line, it waits
+     * (up to {@code bound}) for the latch to confirm and lead.
      */
-    private static void decideOnFirstLook(LeaderLatch latch, String participant, CompletableFuture<Long> elected, Duration bound) {
+    private static void decideOnFirstLook(BatonClient client, String path, CompletableFuture<Long> elected, Duration bound) {
         Thread looker = new Thread(() -> {
             long deadline = System.nanoTime() + bound.toNanos();
             while (!elected.isDone() && System.nanoTime() - deadline < 0) {
                 try {
-                    List<Participant> line = List.copyOf(latch.getParticipants());
-                    boolean inLine = line.stream().anyMatch(p -> p.id().equals(participant));
-                    if (inLine && !line.get(0).id().equals(participant)) {
+                    if (placeInLine(client, path) > 0) {
                         elected.complete(null);
                         return;
                     }
@@ -165,6 +170,20 @@ final class ElectCommand extends HeldCommand.Holder {
         }, "baton-elect-try");
         looker.setDaemon(true);
         looker.start();
+    }
+
+    /** Where the node this client's session owns stands in the election's line (0: first), or -1 while it has none there. */
+    private static int placeInLine(BatonClient client, String path) throws InterruptedException {
+        List<String> line = Contenders.inOrder(client.getChildren().forPath(path), Set.of(LATCH));
+        long session = client.sessionId();
+        // from the back: a node just made is there
+        for (int i = line.size() - 1; i >= 0; i--) {
+            Stat stat = client.checkExists().forPath(path + "/" + line.get(i));
+            if (stat != null && stat.getEphemeralOwner() == session) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private int observe(String path) throws InterruptedException {

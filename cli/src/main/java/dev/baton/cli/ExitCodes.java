@@ -10,9 +10,12 @@ public final class ExitCodes {
     public static final int USAGE = 64;
     /** The ensemble could not be reached. */
     public static final int UNAVAILABLE = 69;
-    /** Something failed inside baton. */
+    /** Something failed inside baton, or the command's supervisor died (baton killed what was left of the command). */
     public static final int SOFTWARE = 70;
-    /** The lock or leadership was lost while the command ran; the command was stopped. */
+    /**
+     * The lock, lease or leadership was lost while the command ran, or baton could not show its
+     * session alive in time (it was stopped, stalled or cut off); the command was stopped.
+     */
     public static final int LOST = 75;
     /** Interrupted (Ctrl-C, SIGINT) while waiting; SIGTERM gives 143 and SIGHUP 129 (see {@link #forSignal}). */
     public static final int INTERRUPTED = 130;

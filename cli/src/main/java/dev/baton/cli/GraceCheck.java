@@ -6,6 +6,7 @@ import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -14,6 +15,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * less than the one asked for (the servers clamp it to their bounds): checked once connected and
  * again on every new session, since a session built after an expiry may be granted less than the
  * first (the servers' bounds changed, or another ensemble answers).
+ *
+ * <p>The granted timeout is read from the client ({@link BatonClient#negotiatedSessionTimeout()})
+ * only while it is connected to the quorum on the session being checked, and the session is
+ * counted as checked only then: a listener may run after the connection dropped again, and a
+ * client that is not connected may answer with the timeout asked for. Such a session is checked
+ * on its next connection instead.
  */
 final class GraceCheck implements ConnectionStateListener {
     private final HoldOptions options;
@@ -21,6 +28,7 @@ final class GraceCheck implements ConnectionStateListener {
     private final AtomicReference<CliExit> refusal = new AtomicReference<>();
     private final List<Runnable> onRefusal = new CopyOnWriteArrayList<>();
     private long checkedSession;
+    private volatile Duration granted;
 
     private GraceCheck(HoldOptions options, Duration asked) {
         this.options = options;
@@ -60,6 +68,11 @@ final class GraceCheck implements ConnectionStateListener {
         return refusal.get() != null;
     }
 
+    /** The timeout the servers granted the latest session checked; empty before the first check. */
+    Optional<Duration> granted() {
+        return Optional.ofNullable(granted);
+    }
+
     @Override
     public void stateChanged(BatonClient client, ConnectionState newState) {
         // the change with its session is what counts: see below
@@ -74,13 +87,26 @@ final class GraceCheck implements ConnectionStateListener {
 
     private synchronized void check(BatonClient client) {
         long session = client.sessionId();
-        if (session == checkedSession) {
+        if (session == checkedSession || !onQuorum(client)) {
             return;
         }
+        Duration timeout = client.negotiatedSessionTimeout();
+        if (client.sessionId() != session || !onQuorum(client)) {
+            return; // it changed while we read: the next connection checks again
+        }
         checkedSession = session;
-        String problem = options.problemWith(client.negotiatedSessionTimeout(), asked);
+        granted = timeout;
+        String problem = options.problemWith(timeout, asked);
         if (problem != null && refusal.compareAndSet(null, new CliExit(ExitCodes.USAGE, problem))) {
             onRefusal.forEach(Runnable::run);
         }
+    }
+
+    /** Connected to a server of the quorum: the session's granted timeout is the client's to tell. */
+    private static boolean onQuorum(BatonClient client) {
+        return switch (client.connectionState()) {
+            case CONNECTED, RECONNECTED -> true;
+            case SUSPENDED, LOST, READ_ONLY -> false;
+        };
     }
 }

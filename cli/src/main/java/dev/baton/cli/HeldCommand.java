@@ -88,17 +88,28 @@ final class HeldCommand {
     }
 
     /**
+     * From here until {@link #await} takes over, SIGINT, SIGTERM and SIGHUP are kept instead of
+     * ending the JVM. Called just before an attempt puts its node in line: a JVM ended by a signal
+     * in between would leave that node for its session to expire, holding up everyone behind it,
+     * and say nothing. {@code await} hands a kept signal to the attempt, which gives its place up.
+     */
+    static void keepSignals() {
+        Signals.offerTo(signal -> false);
+    }
+
+    /**
      * Waits for {@code attempt}. SIGINT, SIGTERM or SIGHUP while waiting cancels it (its node is
      * removed) and exits 128+N, as a process ended by signal N does (130 for Ctrl-C); a new
-     * session that {@code grace} refuses cancels it too, with the refusal.
+     * session that {@code grace} refuses cancels it too, with the refusal. A signal that comes
+     * once the attempt has succeeded cancels nothing: it is kept for {@link #run}.
      *
      * @return the hold, or null when the wait timed out
      */
     static <T> T await(CompletableFuture<T> attempt, GraceCheck grace) throws InterruptedException {
         AtomicReference<String> interrupted = new AtomicReference<>();
-        Signals.forwardTo(signal -> {
+        Signals.offerTo(signal -> {
             interrupted.compareAndSet(null, signal);
-            attempt.cancel(true);
+            return attempt.cancel(true) || attempt.isCancelled();
         });
         grace.onRefusal(() -> attempt.cancel(true));
         try {
@@ -128,13 +139,15 @@ final class HeldCommand {
     }
 
     /**
-     * With a command: runs it with {@code env}, stops it if the hold is lost, {@code maxHold}
-     * passes or a new session's timeout is too short for the kill grace, releases once nothing of
-     * the command runs any more, and returns its exit code (75 if it had to be stopped). Without
-     * one: holds until SIGINT/SIGTERM, then releases.
+     * With a command: runs it with {@code env} under {@code lease}, stops it if the hold is lost,
+     * {@code maxHold} passes or a new session's timeout is too short for the kill grace, releases
+     * once nothing of the command runs any more, and returns its exit code (75 if it had to be
+     * stopped, 70 if its supervisor died). A signal that came between the grant and now means the
+     * command is not started: the hold is released and baton exits 128+N. Without a command:
+     * holds until SIGINT/SIGTERM, then releases.
      */
-    static int run(Held held, HoldOptions options, GraceCheck grace, List<String> command, Map<String, String> env,
-        String what, PrintWriter err) throws InterruptedException {
+    static int run(Held held, HoldOptions options, GraceCheck grace, SessionLease lease, List<String> command,
+        Map<String, String> env, String what, PrintWriter err) throws InterruptedException {
         if (grace.refused()) {
             releaseQuietly(held);
             grace.throwIfRefused();
@@ -142,32 +155,60 @@ final class HeldCommand {
         if (command == null || command.isEmpty()) {
             return holdUntilInterrupted(held, what, err);
         }
+        Optional<String> early = Signals.takeKept();
+        if (early.isPresent()) {
+            releaseQuietly(held);
+            throw new CliExit(ExitCodes.forSignal(early.get()), "interrupted (SIG" + early.get() + ") before the command started; released "
+                + what);
+        }
         GuardedChild child;
         try {
-            child = GuardedChild.start(command, env, options.killGrace);
+            child = GuardedChild.start(command, env, options.killGrace, lease, err);
         } catch (IOException e) {
             held.release();
-            throw new CliExit(ExitCodes.SOFTWARE, "cannot start " + command.get(0) + " (bash and setsid are needed): " + e.getMessage());
+            throw new CliExit(ExitCodes.SOFTWARE, "cannot start " + command.get(0) + " (bash, setsid and mkfifo are needed): "
+                + e.getMessage());
         }
+        // a signal that came since the look above is handed over now
+        Signals.forwardTo(child::signal);
         AtomicReference<String> stopReason = new AtomicReference<>();
-        held.onLost(() -> stopInBackground(child, options.killGrace, stopReason,
-            what + " lost (" + held.lossReason().orElse("unknown") + ")"));
-        grace.onRefusal(() -> stopInBackground(child, options.killGrace, stopReason,
-            "a new session came with a timeout the kill grace does not fit"));
+        held.onLost(() -> {
+            lease.lost();
+            stopInBackground(child, options.killGrace, stopReason, what + " lost (" + held.lossReason().orElse("unknown") + ")");
+        });
+        grace.onRefusal(() -> {
+            lease.lost();
+            stopInBackground(child, options.killGrace, stopReason, "a new session came with a timeout the kill grace does not fit");
+        });
         if (options.maxHold != null) {
             CompletableFuture.delayedExecutor(options.maxHold.toMillis(), TimeUnit.MILLISECONDS).execute(() ->
                 stopInBackground(child, options.killGrace, stopReason, what + " held longer than --max-hold " + Durations.format(options.maxHold)));
         }
-        // returns once every process of the command's group is gone: only then is the hold given back
-        int code = child.waitFor();
+        // returns once every process of the command's session is gone: only then is the hold given back
+        GuardedChild.Ended ended = child.waitFor();
+        switch (ended.cause()) {
+            case SUPERVISOR_DIED -> {
+                err.println("baton: the command's supervisor died (" + ended.detail() + "); killed what was left of the command");
+                err.flush();
+                releaseQuietly(held);
+                return ExitCodes.SOFTWARE;
+            }
+            case LEASE_RAN_OUT -> {
+                lease.lost();
+                stopReason.compareAndSet(null, what + " lost (" + ended.detail() + ")");
+            }
+            case EXITED -> {
+                // the command's own end, or the one a stop above asked for
+            }
+        }
         if (stopReason.get() != null) {
-            err.println("baton: " + stopReason.get() + "; stopped the command (it exited " + code + ")");
+            err.println("baton: " + stopReason.get() + "; stopped the command (it exited " + ended.code() + ")");
             err.flush();
             releaseQuietly(held);
             return ExitCodes.LOST;
         }
         held.release();
-        return code;
+        return ended.code();
     }
 
     private static void stopInBackground(GuardedChild child, Duration grace, AtomicReference<String> reason, String why) {

@@ -30,13 +30,15 @@ final class LockCommand extends HeldCommand.Holder {
         try (BatonClient client = connection.connect()) {
             GraceCheck grace = GraceCheck.watch(client, hold, connection.sessionTimeout);
             InterProcessMutex mutex = new InterProcessMutex(client, path);
+            HeldCommand.keepSignals();
             LockLease lease = HeldCommand.await(limit == null ? mutex.acquireAsync() : mutex.acquireAsync(limit), grace);
             if (lease == null) {
                 throw new CliExit(ExitCodes.NOT_ACQUIRED, "lock " + name + " not acquired " + (hold.tryOnce ? "(it is held)"
                     : "within " + Durations.format(limit)));
             }
             Map<String, String> env = HeldCommand.lockEnv(path, lease, client);
-            return HeldCommand.run(HeldCommand.held(lease, lease::release), hold, grace, command, env, "lock " + name,
+            return HeldCommand.run(HeldCommand.held(lease, lease::release), hold, grace,
+                new SessionLease(client, path, grace, connection.sessionTimeout, hold.killGrace), command, env, "lock " + name,
                 spec.commandLine().getErr());
         }
     }

@@ -33,6 +33,7 @@ final class SemCommand extends HeldCommand.Holder {
         try (BatonClient client = connection.connect()) {
             GraceCheck grace = GraceCheck.watch(client, hold, connection.sessionTimeout);
             InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, leases);
+            HeldCommand.keepSignals();
             Lease lease = HeldCommand.await(semaphore.acquireAsync(limit), grace);
             if (lease == null) {
                 throw new CliExit(ExitCodes.NOT_ACQUIRED, "no lease of " + name + " " + (hold.tryOnce ? "free"
@@ -40,7 +41,8 @@ final class SemCommand extends HeldCommand.Holder {
             }
             Map<String, String> env = HeldCommand.lockEnv(path, lease, client);
             HeldCommand.Held held = HeldCommand.held(lease, () -> semaphore.returnLease(lease));
-            return HeldCommand.run(held, hold, grace, command, env, "lease of " + name, spec.commandLine().getErr());
+            return HeldCommand.run(held, hold, grace, new SessionLease(client, path, grace, connection.sessionTimeout, hold.killGrace),
+                command, env, "lease of " + name, spec.commandLine().getErr());
         }
     }
 }

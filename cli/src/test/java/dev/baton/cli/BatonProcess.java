@@ -23,7 +23,16 @@ final class BatonProcess implements AutoCloseable {
     }
 
     static BatonProcess start(Path dir, Map<String, String> env, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
+        return startVia(dir, env, List.of(), args);
+    }
+
+    /**
+     * Starts baton through {@code wrapper}, a command that ends by running the arguments it is
+     * given ({@code sh -c '{ read h; exec "$@"; } < file' sh}): baton is then started the way
+     * that shell would start it, with what it set up (standard input, for one).
+     */
+    static BatonProcess startVia(Path dir, Map<String, String> env, List<String> wrapper, String... args) throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-XX:+UseSerialGC");
@@ -72,21 +81,39 @@ final class BatonProcess implements AutoCloseable {
         return process.descendants().toList();
     }
 
+    /** The supervisor between baton and its command: baton's only child while the command runs. */
+    ProcessHandle supervisor() {
+        List<ProcessHandle> children = process.children().toList();
+        if (children.size() != 1) {
+            throw new AssertionError("baton should have exactly one child (its command's supervisor), has " + children);
+        }
+        return children.get(0);
+    }
+
     /** Kills baton with SIGKILL, as the OOM killer would: it gets no chance to clean up. */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
     }
 
     /**
-     * Whether {@code process} still runs. A process that died but was not yet reaped by init (a
-     * zombie) runs no more, though {@link ProcessHandle#isAlive()} may still say it is alive.
+     * Whether {@code process} still runs: whether any of its threads does. A process that died
+     * but was not yet reaped (a zombie) runs no more, though {@link ProcessHandle#isAlive()} may
+     * still say it is alive; but a process whose main thread ended while others go on shows as a
+     * zombie too, and runs.
      */
     static boolean running(ProcessHandle process) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
-            String state = stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-            return !state.equals("Z") && !state.equals("X");
-        } catch (IOException gone) {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var threads = Files.list(tasks)) {
+            return threads.anyMatch(thread -> {
+                try {
+                    String stat = Files.readString(thread.resolve("stat"));
+                    String state = stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+                    return !state.equals("Z") && !state.equals("X");
+                } catch (IOException gone) {
+                    return false;
+                }
+            });
+        } catch (IOException | java.io.UncheckedIOException gone) {
             return false;
         }
     }
@@ -106,7 +133,7 @@ final class BatonProcess implements AutoCloseable {
         return false;
     }
 
-    /** Sends {@code signal} ("INT", "TERM") to baton itself. */
+    /** Sends {@code signal} ("INT", "TERM", "STOP", "CONT") to baton itself. */
     void signal(String signal) throws IOException, InterruptedException {
         new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
     }
@@ -129,6 +156,7 @@ final class BatonProcess implements AutoCloseable {
         List<ProcessHandle> commands = process.descendants().toList();
         if (process.isAlive()) {
             try {
+                signal("CONT"); // a test may have stopped it
                 signal("TERM");
                 process.waitFor(10, TimeUnit.SECONDS);
             } catch (IOException e) {

@@ -43,6 +43,23 @@ class ElectCommandTest {
     }
 
     @Test
+    void tryWithTheLeadersOwnIdStillSeesAnotherParticipantAhead() throws Exception {
+        Map<String, String> env = Map.of("BATON_CONNECT", ensemble.connectString());
+        Path leading = dir.resolve("leading");
+        try (BatonProcess leader = BatonProcess.start(dir, env, "elect", "twins", "--id", "twin", "--", "sh", "-c",
+            "touch " + leading + "; sleep 60")) {
+            await().atMost(WAIT).until(() -> Files.exists(leading) || !leader.isAlive());
+            assertThat(leader.isAlive()).as("elected, running its command; stderr: %s", leader.stderr()).isTrue();
+            // the same id, and a connect timeout far longer than this test waits: --try decides on its first look
+            // at the line, not when that timeout runs out
+            BatonProcess second = BatonProcess.start(dir, env, "elect", "twins", "--id", "twin", "--try",
+                "--connect-timeout", "5m", "--", "true");
+            assertThat(second.finish(WAIT)).as("stderr: %s", second.stderr()).isEqualTo(ExitCodes.NOT_ACQUIRED);
+            assertThat(second.stderr()).contains("not elected leader of twins (another participant leads)");
+        }
+    }
+
+    @Test
     void theDefaultIdIsHostColonPid() throws Exception {
         BatonProcess elect = BatonProcess.start(dir, Map.of("BATON_CONNECT", ensemble.connectString()),
             "elect", "whoami", "--", "sh", "-c", "echo \"$BATON_LEADER_ID\"");

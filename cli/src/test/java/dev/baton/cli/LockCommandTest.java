@@ -82,6 +82,17 @@ class LockCommandTest {
     }
 
     @Test
+    void theCommandReadsBatonsStandardInputFromWhereBatonStands(TestInfo info) throws Exception {
+        Path input = dir.resolve("input.txt");
+        Files.writeString(input, "header\nbody 1\nbody 2\n");
+        // the shell reads the first line itself, then runs baton on the rest of the same open file
+        BatonProcess lock = BatonProcess.startVia(dir, env(), List.of("sh", "-c", "{ read h; exec \"$@\"; } < " + input, "sh"),
+            "lock", name(info), "--", "cat");
+        assertThat(lock.finish(WAIT)).as("stderr: %s", lock.stderr()).isZero();
+        assertThat(lock.stdout()).as("what cat read").isEqualTo("body 1\nbody 2\n");
+    }
+
+    @Test
     void tryOnAHeldLockExitsOneAndATimeoutToo(TestInfo info, BatonClient observer) throws Exception {
         Path marker = dir.resolve("holding");
         try (BatonProcess holder = BatonProcess.start(dir, env(), "lock", name(info), "--", "sh", "-c",

@@ -179,6 +179,51 @@ class ConnectionStatesTest {
         }
     }
 
+    /**
+     * The same race, seen from the servers: when the client gives a session up on its own, that
+     * session ends on the servers too, even though its handle had just reconnected it there — its
+     * ephemeral nodes (locks, leaderships) go with the LOST listeners heard, not a session timeout
+     * later.
+     */
+    @Test
+    void aSessionTheClientGaveUpOnEndsOnTheServersWithoutAnotherSessionTimeout(BatonClient observer) throws Exception {
+        Duration sessionTimeout = Duration.ofSeconds(8);
+        Recorder recorder = new Recorder();
+        CountDownLatch eventThreadHeld = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = viaProxy(proxy, sessionTimeout, recorder)) {
+            long first = recorder.next().sessionId();
+            String held = "/given-up-session-node";
+            client.create().withMode(CreateMode.EPHEMERAL).forPath(held);
+            ZooKeeper old = client.zookeeper();
+            proxy.cut();
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.SUSPENDED);
+            old.exists("/", false, (rc, path, ctx, stat) -> {
+                eventThreadHeld.countDown();
+                try {
+                    letGo.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, null);
+            assertThat(eventThreadHeld.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+            proxy.heal();
+            await().atMost(WAIT).until(() -> old.getState() == ZooKeeper.States.CONNECTED);
+            assertThat(old.getSessionId()).as("the old session is alive on the servers again").isEqualTo(first);
+
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.LOST);
+            long lostAt = System.nanoTime();
+            letGo.countDown();
+            await().atMost(sessionTimeout.dividedBy(2)).pollInterval(Duration.ofMillis(50))
+                .until(() -> observer.checkExists().forPath(held) == null);
+            assertThat(Duration.ofNanos(System.nanoTime() - lostAt)).as("the old session's node went with the LOST")
+                .isLessThan(sessionTimeout.dividedBy(2));
+        } finally {
+            letGo.countDown();
+        }
+    }
+
     @Test
     void withoutAConnectionABlockingOperationFailsAfterTheConnectionTimeout() throws Exception {
         Recorder recorder = new Recorder();

@@ -74,16 +74,34 @@ public interface BatonClient extends AutoCloseable {
     /** {@return the current session's id, 0 before the first connection} */
     long sessionId();
 
-    /** {@return the session timeout the servers granted (the requested one before the first connection)} */
+    /**
+     * The session timeout the servers last granted, which may be less than the one asked for (the
+     * servers clamp it to their bounds). It stays the granted one while disconnected; before the
+     * first connection it is the requested one.
+     *
+     * @return the granted session timeout (the requested one before the first connection)
+     */
     Duration negotiatedSessionTimeout();
 
     /**
-     * {@return when ({@link System#nanoTime()}) the servers last certainly heard from the current session:
-     * the send time of the latest answered request, or, after a disconnect, the earliest time the
-     * client could have last heard from them} A session cannot expire before this time plus the
-     * negotiated session timeout.
+     * {@return when ({@link System#nanoTime()}) the server this client is attached to last certainly
+     * heard from the current session: the send time of the latest answered request, or, after a
+     * disconnect, the earliest time the client could have last heard from it} That server may be a
+     * follower cut off from the rest of the ensemble, which answers for a while after the leader
+     * stopped hearing of the session: for a bound on when the session can expire, use
+     * {@link #leaderContactNanos()}.
      */
     long lastServerContactNanos();
+
+    /**
+     * {@return when ({@link System#nanoTime()}) the ensemble's leader, which alone expires sessions,
+     * last certainly heard from the current session} Advanced only by writes and syncs, which a
+     * follower must forward to the leader, and kept fresh by a periodic sync while a lock or
+     * leadership that relies on it is held or awaited. The session cannot expire before this
+     * time plus the negotiated session timeout. Before the session's first such round trip, a
+     * time at least a session timeout ago.
+     */
+    long leaderContactNanos();
 
     /** {@return the current ZooKeeper handle, for what the builders do not cover} It changes after a session expiry. */
     ZooKeeper zookeeper();

@@ -37,4 +37,19 @@ public enum ConnectionState {
             case SUSPENDED, LOST -> false;
         };
     }
+
+    /**
+     * Whether writes can reach the quorum: connected to a writable server. False for READ_ONLY
+     * (a server cut off from its quorum answers writes with NOTREADONLY), SUSPENDED and LOST. The
+     * one test of "can a write or a delete be answered now" (background deletes, releases, a
+     * candidate deciding to try again).
+     *
+     * @return whether a write sent now can be answered by the quorum
+     */
+    public boolean isWritable() {
+        return switch (this) {
+            case CONNECTED, RECONNECTED -> true;
+            case SUSPENDED, LOST, READ_ONLY -> false;
+        };
+    }
 }

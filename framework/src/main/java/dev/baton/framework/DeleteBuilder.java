@@ -27,12 +27,29 @@ public interface DeleteBuilder {
     DeleteBuilder deletingChildrenIfNeeded();
 
     /**
-     * If the delete fails for lack of a connection, keeps trying in the background until the node
-     * is gone; the call itself still reports the failure. Used to release locks reliably.
+     * If the delete fails for lack of a connection, a session or a writable server (NOTREADONLY
+     * from a server cut off from its quorum), keeps trying in the background — on a writable server
+     * only — until the node is gone; the call itself still reports the failure. Used to release
+     * locks reliably.
      *
      * @return this builder
      */
     DeleteBuilder guaranteed();
+
+    /**
+     * Deletes only within session {@code sessionId} (a {@link BatonClient#sessionId()} taken
+     * earlier): if the client is on another session when a request would be sent — that one
+     * ended — the delete fails with {@link SessionExpiredException} instead of being made in the
+     * new session. A lock's release uses it to learn whether its hold lasted until the delete: an
+     * answer in the hold's session proves the node was still there.
+     *
+     * <p>As always, a retried attempt that finds no node counts as done: in the same session only
+     * the earlier attempt (or someone deleting it explicitly) can have removed it.
+     *
+     * @param sessionId the session the delete must be sent in (not 0)
+     * @return this builder
+     */
+    DeleteBuilder inSession(long sessionId);
 
     /**
      * Deletes the node at {@code path}.

@@ -17,7 +17,10 @@ package dev.baton.framework;
 public enum ErrorPolicy {
     /**
      * SUSPENDED (and READ_ONLY) and LOST all mean loss. Safe: nothing is trusted while the client
-     * cannot prove its session is alive on the quorum. The default.
+     * cannot prove its session is alive on the quorum. The default. Recipes also end a hold,
+     * connected or not, when no round trip the ensemble's leader confirmed is recent enough
+     * ({@link BatonClient#leaderContactNanos()} plus the session timeout, minus a tenth of it): the
+     * server the client talks to may be a follower cut off from the leader, still answering.
      */
     STANDARD,
     /**

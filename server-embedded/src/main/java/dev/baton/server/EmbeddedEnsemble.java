@@ -2,6 +2,7 @@ package dev.baton.server;
 
 import dev.baton.server.internal.Layout;
 import dev.baton.server.internal.NodeSpec;
+import dev.baton.server.internal.PeerProxies;
 import dev.baton.server.internal.PortReservation;
 import dev.baton.server.internal.ProcessNode;
 import dev.baton.server.internal.QuorumNode;
@@ -17,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -35,10 +38,17 @@ import java.util.stream.Collectors;
  * every server thread to end, frees the ports and deletes the data unless the caller chose the
  * data folder.
  *
+ * <p>Partitions between servers. Built with {@link Builder#peerProxies(boolean) peerProxies(true)},
+ * every server-to-server connection (Zab's quorum port and the election port, for each directed
+ * pair) runs through a loopback proxy in this JVM, in either mode; {@link #isolate(int)} and
+ * {@link #partition(Set)} cut routes, {@link #healPartitions()} restores them, and the servers
+ * reconnect by themselves.
+ *
  * <p>Guarantees and caveats: some ZooKeeper server settings are JVM-wide system properties (TTL
  * nodes enabled, four-letter words, the container-reaper interval, no admin web server); the
  * first in-process ensemble sets them unless the user already has. {@code forceSync} is per
- * ensemble.
+ * ensemble. With peer proxies, each server binds its quorum and election ports on every interface
+ * (see {@code PeerView} for why); client ports stay on the loopback address.
  *
  * <pre>{@code
  * try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).build()) {
@@ -57,6 +67,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private final Duration startTimeout;
     private final ServerSettings settings;
     private final Map<Integer, ServerNode> nodes = new TreeMap<>();
+    /** The proxies between servers, or null without {@link Builder#peerProxies(boolean)}. */
+    private final PeerProxies peers;
     private volatile boolean closed;
 
     private EmbeddedEnsemble(Builder builder, Layout layout) {
@@ -67,17 +79,27 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         List<NodeSpec> specs = layout.specs();
         this.settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
             builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
-            builder.maxClientConnections);
+            builder.maxClientConnections, builder.localSessions);
         for (NodeSpec spec : specs) {
             ServerNode node;
             if (mode == ServerMode.CHILD_PROCESSES) {
-                node = new ProcessNode(spec, specs, settings);
+                node = new ProcessNode(spec, layout.viewFrom(spec.id()), settings);
             } else if (specs.size() == 1) {
                 node = new StandaloneNode(spec, settings, name);
             } else {
-                node = new QuorumNode(spec, specs, settings, name);
+                node = new QuorumNode(spec, layout.viewFrom(spec.id()), settings, name);
             }
             nodes.put(spec.id(), node);
+        }
+        this.peers = layout.routes().isEmpty() ? null : startPeerProxies(layout);
+    }
+
+    private PeerProxies startPeerProxies(Layout layout) {
+        try {
+            return PeerProxies.start(layout, name);
+        } catch (IOException e) {
+            layout.release();
+            throw new EnsembleException("cannot bind the proxies between servers on their reserved ports: " + e.getMessage(), e);
         }
     }
 
@@ -273,6 +295,136 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         return mode;
     }
 
+    /**
+     * {@link #isolate(int, PartitionStyle)} with {@link PartitionStyle#CLOSE}.
+     *
+     * @param id the server to cut off, 1 to {@link #size()}
+     */
+    public void isolate(int id) {
+        isolate(id, PartitionStyle.CLOSE);
+    }
+
+    /**
+     * Cuts server {@code id} off from every other server (its clients still reach it). An isolated
+     * leader loses its quorum and stops serving; the others elect a leader among themselves. An
+     * isolated follower loses its leader: with {@link PartitionStyle#CLOSE} at once, with
+     * {@link PartitionStyle#SILENT} only after {@code syncLimit} ticks, answering its clients'
+     * pings and reads meanwhile.
+     *
+     * @param id the server to cut off, 1 to {@link #size()}
+     * @param style whether connections across are closed or traffic silently vanishes
+     * @throws UnsupportedOperationException if the ensemble was built without
+     *     {@link Builder#peerProxies(boolean) peerProxies(true)}
+     */
+    public void isolate(int id, PartitionStyle style) {
+        partition(Set.of(id), style);
+    }
+
+    /**
+     * {@link #partition(Set, PartitionStyle)} with {@link PartitionStyle#CLOSE}.
+     *
+     * @param side the servers on one side; the rest are on the other
+     */
+    public void partition(Set<Integer> side) {
+        partition(side, PartitionStyle.CLOSE);
+    }
+
+    /**
+     * Splits the servers in two: those in {@code side} and the rest can no longer reach each other
+     * (Zab and election traffic, both ways). Cuts add up: a later call cuts more routes without
+     * healing earlier ones, until {@link #healPartitions()}. Partitions outlive a server's
+     * restart, and work in both {@link ServerMode}s.
+     *
+     * @param side the servers on one side; the rest are on the other
+     * @param style whether connections across are closed or traffic silently vanishes
+     * @throws IllegalArgumentException unless {@code side} holds some but not all server ids
+     * @throws UnsupportedOperationException if the ensemble was built without
+     *     {@link Builder#peerProxies(boolean) peerProxies(true)}
+     */
+    public void partition(Set<Integer> side, PartitionStyle style) {
+        ensureOpen();
+        Objects.requireNonNull(side, "side");
+        Objects.requireNonNull(style, "style");
+        PeerProxies proxies = peerProxies("partition(" + side + ")");
+        side.forEach(this::node);
+        if (side.isEmpty() || side.size() >= nodes.size()) {
+            throw new IllegalArgumentException("a partition side must hold some but not all of the servers "
+                + nodes.keySet() + ", was " + side);
+        }
+        proxies.cutBetween(side, nodes.keySet(), style == PartitionStyle.SILENT);
+    }
+
+    /** Restores every route between servers; they reconnect and the minority catches up with the leader. */
+    public void healPartitions() {
+        ensureOpen();
+        peerProxies("healPartitions()").healAll();
+    }
+
+    /**
+     * {@return the servers whose traffic reaches server {@code id} (itself included)} All of them
+     * unless a partition cuts some off.
+     *
+     * @param id a server's id, 1 to {@link #size()}
+     */
+    public Set<Integer> reachableFrom(int id) {
+        node(id);
+        return peers == null ? new TreeSet<>(nodes.keySet()) : peers.reachableFrom(id);
+    }
+
+    /**
+     * {@return whether every server serves and all report the same last zxid (from {@code srvr})}
+     * After a heal, the minority has caught up with the leader. A moment's answer; wait on it with
+     * a deadline, and only while nothing writes (under a steady stream of writes the servers
+     * rarely report one zxid at the same instant: wait on {@link #whole()} then).
+     */
+    public boolean inSync() {
+        Set<String> zxids = new TreeSet<>();
+        for (Map.Entry<Integer, ServerNode> e : nodes.entrySet()) {
+            if (!e.getValue().role().isServing()) {
+                return false;
+            }
+            try {
+                zxids.add(String.valueOf(FourLetterWords.field(
+                    FourLetterWords.send(e.getValue().spec().clientPort(), "srvr", Duration.ofSeconds(2)), "Zxid")));
+            } catch (IOException unreachable) {
+                return false;
+            }
+        }
+        return zxids.size() == 1 && !zxids.contains("null");
+    }
+
+    /**
+     * {@return whether every server serves and exactly one of them leads} After a partition heals,
+     * the cut-off side has rejoined (a silently cut-off leader that has not noticed yet, beside a
+     * new one elected by the majority, makes two). A moment's answer; wait on it with a deadline.
+     */
+    public boolean whole() {
+        int leaders = 0;
+        for (ServerNode node : nodes.values()) {
+            ServerRole role = node.role();
+            if (!role.isServing()) {
+                return false;
+            }
+            if (role == ServerRole.LEADER || role == ServerRole.STANDALONE) {
+                leaders++;
+            }
+        }
+        return leaders == 1;
+    }
+
+    /** {@return whether server-to-server traffic runs through proxies, so that partitions can be made} */
+    public boolean peerProxies() {
+        return peers != null;
+    }
+
+    private PeerProxies peerProxies(String operation) {
+        if (peers == null) {
+            throw new UnsupportedOperationException(operation + " needs an ensemble built with peerProxies(true)"
+                + (nodes.size() == 1 ? " and at least two servers" : "") + "; this one connects its servers directly");
+        }
+        return peers;
+    }
+
     private ProcessNode processNode(int id, String operation) {
         ServerNode node = node(id);
         if (node instanceof ProcessNode process) {
@@ -315,6 +467,9 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             } catch (RuntimeException e) {
                 failures.add(e);
             }
+        }
+        if (peers != null) {
+            peers.close();
         }
         layout.release();
         if (!failures.isEmpty()) {
@@ -394,10 +549,26 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private int syncLimit = 6;
         private boolean forceSync;
         private int maxClientConnections;
+        private boolean localSessions;
         private Duration startTimeout = Duration.ofSeconds(30);
         private ServerMode mode = ServerMode.IN_PROCESS;
+        private boolean peerProxies;
 
         private Builder() {
+        }
+
+        /**
+         * Whether every server-to-server connection runs through a loopback proxy in this JVM, so
+         * that {@link #isolate(int)} and {@link #partition(Set)} can cut servers apart. Off by
+         * default: the proxies add a hop (two threads per direction of each connection) to every
+         * Zab message. Needs two or more servers.
+         *
+         * @param on whether to proxy server-to-server traffic
+         * @return this builder
+         */
+        public Builder peerProxies(boolean on) {
+            this.peerProxies = on;
+            return this;
         }
 
         /**
@@ -486,6 +657,21 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         }
 
         /**
+         * Sessions start local to the server they connect to, and become global (known to the
+         * quorum) when they first create an ephemeral node: ZooKeeper's {@code localSessionsEnabled}
+         * with {@code localSessionsUpgradingEnabled}. Needed for read-only mode (a server started
+         * with the JVM property {@code readonlymode.enabled} that lost its quorum): such a server
+         * can create local sessions only. Default off.
+         *
+         * @param on whether sessions start local
+         * @return this builder
+         */
+        public Builder localSessions(boolean on) {
+            this.localSessions = on;
+            return this;
+        }
+
+        /**
          * Ticks a follower may take to connect and sync to a new leader. Default 20.
          *
          * @param ticks ticks, 1 or more
@@ -563,7 +749,10 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeout
                     + " must be at least two ticks (tickTime is " + tickTime + ")");
             }
-            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir));
+            if (peerProxies && nodes < 2) {
+                throw new IllegalArgumentException("peerProxies(true) needs two or more servers to put proxies between, nodes is " + nodes);
+            }
+            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir, peerProxies));
         }
 
         private static void requirePositive(String name, Duration value) {

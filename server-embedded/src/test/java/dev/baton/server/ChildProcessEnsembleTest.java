@@ -52,6 +52,30 @@ class ChildProcessEnsembleTest {
     }
 
     @Test
+    void partitionsCutChildProcessServersApartThroughTheProxiesOfThisJvm() throws Exception {
+        Duration wait = Duration.ofSeconds(30);
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES)
+                 .peerProxies(true).build()) {
+            ensemble.start();
+            int oldLeader = ensemble.leaderId();
+            ensemble.isolate(oldLeader);
+            await().atMost(wait).until(() -> ensemble.currentLeaderId().isPresent()
+                && ensemble.currentLeaderId().getAsInt() != oldLeader);
+            int newLeader = ensemble.leaderId();
+            try (ZooKeeper zk = ZooKeepers.connect(ensemble.connectString(newLeader), Duration.ofSeconds(15))) {
+                zk.create("/during-partition", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            }
+            await().atMost(wait).until(() -> ensemble.role(oldLeader) == ServerRole.LOOKING);
+
+            ensemble.healPartitions();
+            await().atMost(wait).until(ensemble::inSync);
+            try (ZooKeeper zk = ZooKeepers.connect(ensemble.connectString(oldLeader), Duration.ofSeconds(15))) {
+                assertThat(zk.exists("/during-partition", false)).as("the old leader caught up after the heal").isNotNull();
+            }
+        }
+    }
+
+    @Test
     void inProcessServersCannotBeFrozen() {
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().build()) {
             assertThatThrownBy(() -> ensemble.pause(1))

@@ -34,6 +34,20 @@ public final class ClientLink implements AutoCloseable {
         return proxies.stream().map(ChaosProxy::connectString).collect(Collectors.joining(","));
     }
 
+    /**
+     * {@return connect string through the proxy in front of server {@code id} alone} A client on
+     * it cannot fail over: it stays with that server, for a test that must know where a client is
+     * (for instance to cut that server off from the others).
+     *
+     * @param id the server, 1-based as in {@link EmbeddedEnsemble#connectString(int)}
+     */
+    public String connectString(int id) {
+        if (id < 1 || id > proxies.size()) {
+            throw new IllegalArgumentException("server id must be 1.." + proxies.size() + ", was " + id);
+        }
+        return proxies.get(id - 1).connectString();
+    }
+
     /** Drops every connection through the proxies and refuses new ones until {@link #heal()}. */
     public void cut() {
         proxies.forEach(ChaosProxy::cut);

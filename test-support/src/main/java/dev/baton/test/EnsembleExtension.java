@@ -21,6 +21,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
 public final class EnsembleExtension implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EnsembleExtension.class);
     private static final String KEY = "ensemble";
+    /** The servers' shortest session timeout (the embedded ensemble's default). */
+    private static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
 
     /** Injects the static fields. */
     @Override
@@ -126,6 +128,8 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
             EmbeddedEnsemble built = EmbeddedEnsemble.builder()
                 .nodes(settings.nodes())
                 .forceSync(settings.forceSync())
+                .sessionTimeoutBounds(MIN_SESSION_TIMEOUT, Duration.ofMillis(settings.maxSessionTimeoutMillis()))
+                .peerProxies(settings.peerProxies())
                 .build();
             try {
                 built.start();

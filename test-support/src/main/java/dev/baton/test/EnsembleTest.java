@@ -39,6 +39,21 @@ public @interface EnsembleTest {
     /** {@return whether the servers fsync each transaction (off by default: faster, and tests do not need it)} */
     boolean forceSync() default false;
 
+    /**
+     * {@return whether server-to-server traffic runs through proxies, so the test can partition servers
+     * ({@code EmbeddedEnsemble.isolate}, {@code partition}) and the {@link Nemesis} can draw
+     * partition faults} Off by default.
+     */
+    boolean peerProxies() default false;
+
     /** {@return session timeout of the {@code BatonClient}s injected into test parameters, in milliseconds} */
     int clientSessionTimeoutMillis() default 10_000;
+
+    /**
+     * The longest session timeout the servers grant, in milliseconds: a client that asks for more
+     * gets this (the servers clamp it), as production ensembles often do. Default 60 s.
+     *
+     * @return the servers' maximum session timeout, in milliseconds
+     */
+    int maxSessionTimeoutMillis() default 60_000;
 }

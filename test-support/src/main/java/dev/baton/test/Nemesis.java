@@ -2,6 +2,7 @@ package dev.baton.test;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.PartitionStyle;
 import dev.baton.server.ServerMode;
 import dev.baton.server.ServerRole;
 import java.time.Duration;
@@ -70,7 +71,16 @@ public final class Nemesis implements AutoCloseable {
          */
         PAUSE_PROCESS,
         /** SIGKILL one {@link ClientProcess}, and start a fresh one after the fault length. */
-        KILL_PROCESS
+        KILL_PROCESS,
+        /**
+         * Cut the leader off from the other servers (ensembles built with peer proxies), heal
+         * after. Each partition fault closes connections or drops traffic silently, drawn at random.
+         */
+        ISOLATE_LEADER,
+        /** Cut one follower off from the other servers, heal after. */
+        ISOLATE_FOLLOWER,
+        /** Split the servers into a minority and a majority (1 and 2 of 3, 2 and 3 of 5), heal after. */
+        SPLIT_SERVERS
     }
 
     /**
@@ -129,6 +139,9 @@ public final class Nemesis implements AutoCloseable {
     private final Duration minFault;
     private final Duration maxFault;
     private final Duration clientPauseLength;
+    /** How long a partition between servers lasts; null: drawn like any fault. */
+    private final Duration partitionLength;
+    private final List<PartitionStyle> partitionStyles;
     private final int minimum;
     /** The faults still to inject in the current round of the guaranteed schedule. */
     private final List<Fault> round = new ArrayList<>();
@@ -146,6 +159,9 @@ public final class Nemesis implements AutoCloseable {
     private long startNanos;
     private Runnable healCurrent;
 
+    /** How long a heal of a partition waits for the servers to agree again before the schedule goes on. */
+    private static final Duration REJOIN_WAIT = Duration.ofSeconds(15);
+
     private Nemesis(Builder b) {
         this.ensemble = b.ensemble;
         this.seed = b.seed;
@@ -159,6 +175,8 @@ public final class Nemesis implements AutoCloseable {
         this.minFault = b.minFault;
         this.maxFault = b.maxFault;
         this.clientPauseLength = b.clientPauseLength;
+        this.partitionLength = b.partitionLength;
+        this.partitionStyles = List.copyOf(b.partitionStyles);
         this.minimum = b.minimum;
         this.out = b.out;
         this.onExpiring = b.onExpiring;
@@ -171,7 +189,8 @@ public final class Nemesis implements AutoCloseable {
         }
         if (usable.isEmpty()) {
             throw new IllegalArgumentException("none of the faults " + b.faults + " can be injected here"
-                + " (server faults need 3 or more servers; client faults need clients; PAUSE_SERVER needs child processes)");
+                + " (server faults need 3 or more servers; client faults need clients; PAUSE_SERVER needs child processes;"
+                + " partitions need peerProxies(true))");
         }
         this.faults = usable;
     }
@@ -184,6 +203,7 @@ public final class Nemesis implements AutoCloseable {
             case CUT_CLIENT, DELAY_CLIENT, PAUSE_CLIENT -> !links.isEmpty();
             case EXPIRE_SESSION -> !clients.isEmpty();
             case PAUSE_PROCESS, KILL_PROCESS -> !processes.isEmpty();
+            case ISOLATE_LEADER, ISOLATE_FOLLOWER, SPLIT_SERVERS -> quorum && ensemble.peerProxies();
         };
     }
 
@@ -403,6 +423,55 @@ public final class Nemesis implements AutoCloseable {
                 process.kill();
                 hold(length, () -> restart(process));
             }
+            case ISOLATE_LEADER -> partition(fault, Set.of(ensemble.leaderId()), length);
+            case ISOLATE_FOLLOWER -> {
+                int leader = ensemble.leaderId();
+                List<Integer> followers = new ArrayList<>();
+                for (int id = 1; id <= ensemble.size(); id++) {
+                    if (id != leader) {
+                        followers.add(id);
+                    }
+                }
+                partition(fault, Set.of(followers.get(random.nextInt(followers.size()))), length);
+            }
+            case SPLIT_SERVERS -> {
+                List<Integer> ids = new ArrayList<>();
+                for (int id = 1; id <= ensemble.size(); id++) {
+                    ids.add(id);
+                }
+                java.util.Collections.shuffle(ids, random);
+                partition(fault, Set.copyOf(ids.subList(0, ensemble.size() / 2)), length);
+            }
+        }
+    }
+
+    /**
+     * Cuts {@code side} off from the other servers (for the partition length if one was set, else
+     * {@code drawn}), in one of the partition styles, then heals and waits, boundedly, for every
+     * server to serve again under one leader, so that the next fault starts from a whole ensemble.
+     */
+    private void partition(Fault fault, Set<Integer> side, Duration drawn) throws InterruptedException {
+        Duration length = partitionLength != null ? partitionLength : drawn;
+        PartitionStyle style = partitionStyles.get(random.nextInt(partitionStyles.size()));
+        say(fault + " servers " + side + " cut off (" + style + ") for " + length);
+        ensemble.partition(side, style);
+        hold(length, () -> {
+            ensemble.healPartitions();
+            awaitInSync();
+        });
+    }
+
+    /**
+     * After a heal: the cut-off side rejoins (an election retry, at most 2 s apart): every server
+     * serving, one leader. A side that has not rejoined in {@link #REJOIN_WAIT} ends the schedule loudly.
+     */
+    private void awaitInSync() {
+        try {
+            org.awaitility.Awaitility.await().atMost(REJOIN_WAIT).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                .until(ensemble::whole);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new IllegalStateException("the servers had not rejoined under one leader " + REJOIN_WAIT.toSeconds()
+                + " s after the partition healed: " + ensemble, e);
         }
     }
 
@@ -475,12 +544,20 @@ public final class Nemesis implements AutoCloseable {
             heal = healCurrent;
             healCurrent = null;
         }
+        RuntimeException failed = null;
         if (heal != null) {
-            heal.run();
+            try {
+                heal.run();
+            } catch (RuntimeException e) {
+                failed = e; // heal everything else first, then say so
+            }
         }
         links.forEach(ClientLink::resume);
         links.forEach(ClientLink::heal);
         processes.forEach(ClientProcess::resume);
+        if (ensemble.peerProxies()) {
+            ensemble.healPartitions();
+        }
         for (int id = 1; id <= ensemble.size(); id++) {
             ServerRole role = ensemble.role(id);
             if (role == ServerRole.PAUSED) {
@@ -490,6 +567,9 @@ public final class Nemesis implements AutoCloseable {
             }
         }
         say("healed");
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     private Duration between(Duration min, Duration max) {
@@ -517,6 +597,8 @@ public final class Nemesis implements AutoCloseable {
         private Duration minFault = Duration.ofMillis(500);
         private Duration maxFault = Duration.ofSeconds(3);
         private Duration clientPauseLength = Duration.ofSeconds(5);
+        private Duration partitionLength;
+        private List<PartitionStyle> partitionStyles = List.of(PartitionStyle.CLOSE, PartitionStyle.SILENT);
         private int minimum;
         private Consumer<String> out = System.out::println;
         private java.util.function.IntConsumer onExpiring = c -> { };
@@ -637,6 +719,37 @@ public final class Nemesis implements AutoCloseable {
          */
         public Builder clientPause(Duration length) {
             this.clientPauseLength = length;
+            return this;
+        }
+
+        /**
+         * How long ISOLATE_LEADER, ISOLATE_FOLLOWER and SPLIT_SERVERS keep the servers apart. By
+         * default a partition is drawn like any fault ({@link #faultLength}); make it longer than
+         * the clients' session timeout for the case the partition faults exist for: the majority
+         * expires the sessions of clients on the cut-off side while, under a silent partition, the
+         * cut-off servers still answer them.
+         *
+         * @param length how long each partition lasts
+         * @return this builder
+         */
+        public Builder partitionLength(Duration length) {
+            this.partitionLength = Objects.requireNonNull(length, "length");
+            return this;
+        }
+
+        /**
+         * The styles a partition is drawn from (default both, at random). {@link PartitionStyle#SILENT}
+         * alone makes every partition the kind a cut-off follower answers through.
+         *
+         * @param first a style
+         * @param more more styles
+         * @return this builder
+         */
+        public Builder partitionStyles(PartitionStyle first, PartitionStyle... more) {
+            List<PartitionStyle> styles = new ArrayList<>();
+            styles.add(first);
+            styles.addAll(List.of(more));
+            this.partitionStyles = List.copyOf(styles);
             return this;
         }
 

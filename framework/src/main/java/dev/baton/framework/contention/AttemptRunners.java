@@ -3,6 +3,7 @@ package dev.baton.framework.contention;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Futures;
+import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.SerialExecutor;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,10 @@ import java.util.function.Function;
  * steps the waiting caller runs itself ({@link CallerSteps}), so that a reply or an event only
  * wakes it. Each owns the attempt's deadline: the async form completes the result with null when
  * it passes, the blocking form stops waiting; either way the attempt abandons its node.
+ *
+ * <p>While an attempt runs, the client keeps its confirmed-contact clock fresh
+ * ({@code LeaderContact}), so that a hold granted after a long wait starts with a recent round
+ * trip to the ensemble's leader behind it, as the {@link Holding} that watches it requires.
  */
 final class AttemptRunners {
     private AttemptRunners() {
@@ -28,6 +33,8 @@ final class AttemptRunners {
         BatonClient client = engine.client();
         Attempt<R> attempt =
             new Attempt<>(engine, data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
+        LeaderContact.Keep fresh = LeaderContact.keepFresh(client);
+        attempt.result.whenComplete((r, e) -> fresh.close());
         if (timeout != null && !timeout.isZero()) {
             CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor())
                 .execute(() -> attempt.result.complete(null));
@@ -45,7 +52,7 @@ final class AttemptRunners {
         CallerSteps steps = new CallerSteps(new SerialExecutor(engine.client().asyncExecutor()));
         Attempt<R> attempt = new Attempt<>(engine, data, timeout, steps, grant, giveBack);
         Long deadline = timeout == null || timeout.isZero() ? null : System.nanoTime() + Timeouts.nanos(timeout);
-        try {
+        try (LeaderContact.Keep fresh = LeaderContact.keepFresh(engine.client())) {
             attempt.begin();
             if (!steps.runUntil(attempt.result::isDone, deadline)) {
                 attempt.result.complete(null); // timed out: abandoning deletes the node (unless it held just now)

@@ -1,5 +1,6 @@
 package dev.baton.framework.contention;
 
+import dev.baton.framework.internal.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -74,19 +75,6 @@ public final class Contenders {
             return null;
         }
         String rest = name.substring(at + found.length());
-        return !rest.isEmpty() && isNumber(rest) ? found : null;
-    }
-
-    private static boolean isNumber(String s) {
-        int start = s.charAt(0) == '-' ? 1 : 0;
-        if (start == s.length()) {
-            return false;
-        }
-        for (int i = start; i < s.length(); i++) {
-            if (!Character.isDigit(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
+        return Paths.isSequenceNumber(rest) ? found : null;
     }
 }

@@ -108,13 +108,26 @@ public abstract class Grant implements AutoCloseable {
      * Gives the grant back: deletes its node (waiting for the delete while connected; in the
      * background otherwise). Any thread may call it.
      *
-     * @throws OwnershipLostException if the grant was lost before this release (the release
-     *     has still been done)
+     * <p>The delete is made in the grant's own session, and its answer is the proof that the
+     * grant lasted until the release. When it cannot be had — the session ended before the
+     * servers answered, the node was already gone, or (under the STANDARD policy) the connection
+     * dropped before the answer — the release throws, even if the client had not yet noticed
+     * anything when the release began: a holder frozen past its session that wakes and releases
+     * at once learns of it here.
+     *
+     * @throws OwnershipLostException if the grant was lost before this release, or the release
+     *     cannot show that it lasted (the release has still been done)
      * @throws IllegalMonitorStateException if it was already released
      */
     public void release() {
         String lost = markReleased();
-        hold.deleteAndWait(what);
+        try {
+            hold.deleteAndWait(what);
+        } catch (OwnershipLostException unconfirmed) {
+            if (lost == null) {
+                lost = unconfirmed.getMessage();
+            }
+        }
         if (lost != null) {
             throw lostException(lost);
         }
@@ -122,7 +135,8 @@ public abstract class Grant implements AutoCloseable {
 
     /**
      * {@link #release()} without waiting: completes when the node is deleted, or exceptionally
-     * with {@link OwnershipLostException} if the grant was lost before.
+     * with {@link OwnershipLostException} if the grant was lost before, or the release cannot
+     * show that it lasted.
      *
      * @return completes when the node is deleted, or with the failure
      */
@@ -132,8 +146,12 @@ public abstract class Grant implements AutoCloseable {
             if (returned.lost != null) {
                 throw lostException(returned.lost);
             }
-            if (e != null && !Acquisitions.isConnectionTrouble(Acquisitions.unwrap(e))) {
-                throw Acquisitions.rethrow(e);
+            Throwable cause = e == null ? null : Acquisitions.unwrap(e);
+            if (cause instanceof OwnershipLostException unconfirmed) {
+                throw lostException(unconfirmed.getMessage());
+            }
+            if (cause != null && !Acquisitions.isConnectionTrouble(cause)) {
+                throw Acquisitions.rethrow(cause);
             }
             return null;
         });

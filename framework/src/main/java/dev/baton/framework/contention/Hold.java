@@ -38,11 +38,17 @@ public interface Hold {
      */
     TransactionBuilder guard(TransactionBuilder transaction);
 
-    /** {@return whether every client the grant's nodes live on is connected (so a delete can be waited for)} */
+    /**
+     * {@return whether every client the grant's nodes live on is connected to a writable server (so
+     * a delete can be waited for)}
+     */
     boolean connected();
 
     /**
-     * Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is down).
+     * Stops monitoring and deletes the nodes (guaranteed: in the background if the connection is
+     * down). The future fails with {@link OwnershipLostException} when the delete shows that the
+     * grant did not last until it: the session that owned a node ended before the servers
+     * answered, or a node was already gone.
      *
      * @return completes when the nodes are deleted
      */
@@ -54,6 +60,7 @@ public interface Hold {
      * session" are not thrown: the guaranteed delete finishes in the background.
      *
      * @param what the grant, for the log
+     * @throws OwnershipLostException as {@link #delete()}'s future fails with it
      */
     default void deleteAndWait(String what) {
         boolean wait = connected();

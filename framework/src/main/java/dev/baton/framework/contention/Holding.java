@@ -5,14 +5,13 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,12 +20,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A hold is lost when: the connection state means loss under the {@link ErrorPolicy}
  * (SUSPENDED under STANDARD, LOST always); the client is on a different session than the one
- * that owns the ticket; the ticket's node is deleted by someone else; or, with a lease margin,
- * when the client has been disconnected so long that the servers might expire the session: the
- * last certain server contact plus the negotiated session timeout, minus the margin, on the
- * monotonic clock. READ_ONLY counts as SUSPENDED throughout ({@link ErrorPolicy#suspendsHolds}):
- * a read-only server keeps nothing alive on the quorum. Loss is final; {@code onLost} callbacks
- * run once, on the client's event executor, never on ZooKeeper's thread.
+ * that owns the ticket; the ticket's node is deleted by someone else; or, under STANDARD and with
+ * a lease margin, when the ensemble's leader may have expired the session: the client's
+ * confirmed-contact clock ({@link BatonClient#leaderContactNanos()}, advanced only by round
+ * trips the leader answered) plus the negotiated session timeout, minus the margin, on the
+ * monotonic clock. That deadline applies while connected too: a follower cut off from its leader
+ * keeps answering its clients (pings, reads) until its own {@code syncLimit} timeout, while the
+ * leader expires their sessions; the hold must not trust those replies. While such a hold lasts,
+ * the client keeps its clock fresh with a {@code sync} every quarter of the session timeout (see
+ * {@code LeaderContact}). READ_ONLY counts as SUSPENDED throughout
+ * ({@link ErrorPolicy#suspendsHolds}): a read-only server keeps nothing alive on the quorum (nor
+ * does it answer a sync, so under a lease the deadline runs on). Loss is final; {@code onLost}
+ * callbacks run once, on the client's event executor, never on ZooKeeper's thread.
  *
  * <p>Watching the node for a deletion by someone else. {@link #monitor} sets a watch on it at
  * once. A hold the engine gives ({@link Contention#acquireHold}) after waiting inherits the watch
@@ -41,23 +46,27 @@ import org.slf4j.LoggerFactory;
  */
 public final class Holding implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
+    /** The smallest margin {@link #defaultMargin} picks: covers timer and callback latency. */
+    public static final Duration MIN_DEFAULT_MARGIN = Duration.ofMillis(50);
 
     private final BatonClient client;
     private final Ticket ticket;
     private final ErrorPolicy policy;
-    private final Duration leaseMargin;
+    /** How long before the session could expire the hold ends; null if it does not rest on the leader's contact. */
+    private final Duration margin;
     private final List<Runnable> callbacks = new ArrayList<>();
     private final ConnectionStateListener listener;
     private final OwnNodeWatch node;
     private String lostReason;
     private boolean closed;
-    private int leaseTimer;
+    private volatile LeaderContact.Deadline deadline;
 
     private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin, OwnNodeWatch node) {
         this.client = client;
         this.ticket = ticket;
         this.policy = policy;
-        this.leaseMargin = leaseMargin;
+        this.margin = leaseMargin != null ? leaseMargin
+            : policy == ErrorPolicy.STANDARD ? defaultMargin(client.negotiatedSessionTimeout()) : null;
         this.node = node;
         this.listener = new ConnectionStateListener() {
             @Override
@@ -102,9 +111,9 @@ public final class Holding implements AutoCloseable {
     }
 
     /**
-     * Starts watching {@code ticket} under {@link ErrorPolicy#SESSION_ONLY}, plus a lease: while
-     * disconnected, the hold stays valid until {@code margin} before the earliest moment the
-     * servers could expire the session.
+     * Starts watching {@code ticket} under {@link ErrorPolicy#SESSION_ONLY}, plus a lease: through a
+     * disconnect as while connected, the hold stays valid until {@code margin} before the earliest
+     * moment the ensemble's leader could expire the session.
      *
      * @param client the client the ticket's node was created through
      * @param ticket the held node
@@ -119,11 +128,27 @@ public final class Holding implements AutoCloseable {
         return start(new Holding(client, ticket, ErrorPolicy.SESSION_ONLY, margin, ownWatch(client, ticket)), true);
     }
 
+    /**
+     * {@return the margin a hold under STANDARD uses, and election's default lease margin: a tenth
+     * of the negotiated session timeout, at least {@link #MIN_DEFAULT_MARGIN}}
+     *
+     * @param negotiatedSessionTimeout the session timeout the servers granted
+     */
+    public static Duration defaultMargin(Duration negotiatedSessionTimeout) {
+        Duration tenth = negotiatedSessionTimeout.dividedBy(10);
+        return tenth.compareTo(MIN_DEFAULT_MARGIN) < 0 ? MIN_DEFAULT_MARGIN : tenth;
+    }
+
     private static Holding start(Holding holding, boolean armWatch) {
         holding.client.addConnectionStateListener(holding.listener);
         holding.node.listen(end -> holding.lose(holding.ticket.name() + " " + end), holding.client.asyncExecutor());
         if (armWatch) {
             holding.node.arm();
+        }
+        if (holding.margin != null) {
+            holding.deadline = LeaderContact.watch(holding.client, holding.ticket.sessionId(), holding.margin,
+                () -> holding.lose("no round trip confirmed by the ensemble's leader for the session timeout minus "
+                    + holding.margin + ": the session may be expiring"));
         }
         // a change that happened before the listener was added would not be heard: check now
         if (holding.client.sessionId() != holding.ticket.sessionId()) {
@@ -152,11 +177,11 @@ public final class Holding implements AutoCloseable {
         if (client.sessionId() != ticket.sessionId()) {
             return false;
         }
-        ConnectionState state = client.connectionState();
-        if (policy.isLoss(state)) {
+        if (policy.isLoss(client.connectionState())) {
             return false;
         }
-        return leaseMargin == null || !ErrorPolicy.suspendsHolds(state) || System.nanoTime() - leaseDeadline() < 0;
+        LeaderContact.Deadline current = deadline;
+        return current == null || !current.passed();
     }
 
     /** {@return why the hold was lost, if it was} */
@@ -189,8 +214,8 @@ public final class Holding implements AutoCloseable {
         synchronized (this) {
             closed = true;
             callbacks.clear();
-            leaseTimer++;
         }
+        endDeadline();
         node.listen(null, null);
         client.removeConnectionStateListener(listener);
     }
@@ -211,9 +236,6 @@ public final class Holding implements AutoCloseable {
                 }
             }
             case CONNECTED, RECONNECTED -> {
-                synchronized (this) {
-                    leaseTimer++;
-                }
                 if (change.sessionId() != ticket.sessionId()) {
                     lose("reconnected with another session (0x" + Long.toHexString(change.sessionId()) + ")");
                 }
@@ -221,35 +243,21 @@ public final class Holding implements AutoCloseable {
         }
     }
 
-    /** The session cannot be shown alive on the quorum ({@code why}): lost under STANDARD, the lease runs. */
+    /**
+     * The session cannot be shown alive on the quorum ({@code why}): lost under STANDARD; under a
+     * lease, the confirmed-contact deadline decides (it runs through a disconnect).
+     */
     private void suspended(String why) {
         if (policy.isLoss(ConnectionState.SUSPENDED)) {
             lose(why);
-        } else if (leaseMargin != null) {
-            startLeaseTimer();
         }
     }
 
-    private long leaseDeadline() {
-        return client.lastServerContactNanos() + client.negotiatedSessionTimeout().toNanos() - leaseMargin.toNanos();
-    }
-
-    private void startLeaseTimer() {
-        int timer;
-        synchronized (this) {
-            timer = ++leaseTimer;
+    private void endDeadline() {
+        LeaderContact.Deadline current = deadline;
+        if (current != null) {
+            current.close();
         }
-        long delay = Math.max(0, leaseDeadline() - System.nanoTime());
-        CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> {
-            synchronized (this) {
-                if (timer != leaseTimer) {
-                    return;
-                }
-            }
-            if (ErrorPolicy.suspendsHolds(client.connectionState())) {
-                lose("disconnected from the quorum until " + leaseMargin + " before the session could expire");
-            }
-        });
     }
 
     private void lose(String reason) {
@@ -261,8 +269,8 @@ public final class Holding implements AutoCloseable {
             lostReason = reason;
             toRun = new ArrayList<>(callbacks);
             callbacks.clear();
-            leaseTimer++;
         }
+        endDeadline();
         LOG.warn("hold of {} lost: {}", ticket.path(), reason);
         node.listen(null, null);
         client.removeConnectionStateListener(listener);

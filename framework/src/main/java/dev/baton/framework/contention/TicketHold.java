@@ -1,14 +1,29 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.TransactionBuilder;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import org.apache.zookeeper.KeeperException;
 
-/** The grant of one ticket's node, watched by a {@link Holding} under the client's error policy. */
+/**
+ * The grant of one ticket's node, watched by a {@link Holding} under the client's error policy.
+ *
+ * <p>Giving it back deletes the node in the ticket's own session ({@code delete().inSession}):
+ * an answer there proves the node was still in place, so the hold lasted until the delete. A
+ * holder that was frozen past its session and releases before its client notices gets no such
+ * answer — the session is over, or the node is gone — and the delete fails with
+ * {@link OwnershipLostException}, which a {@link Grant} passes on from its release.
+ */
 public final class TicketHold implements Hold {
     /** Grant nodes are never written after creation, so they stay at their first version. */
     private static final int CREATED_VERSION = 0;
@@ -92,9 +107,13 @@ public final class TicketHold implements Hold {
         return transaction.check(ticket.path(), CREATED_VERSION);
     }
 
+    /**
+     * Whether the client is connected to a writable server (CONNECTED or RECONNECTED): only then
+     * can the delete be answered. A read-only server answers it with NOTREADONLY.
+     */
     @Override
     public boolean connected() {
-        return client.connectionState().isConnected();
+        return client.connectionState().isWritable();
     }
 
     /** Stops watching without deleting (the node is given back by whoever owns the ticket). */
@@ -102,15 +121,36 @@ public final class TicketHold implements Hold {
         holding.close();
     }
 
+    /**
+     * Stops watching and deletes the node in the ticket's own session. The future completes when
+     * the servers deleted it there — proof that the hold lasted until the delete; it fails with
+     * {@link OwnershipLostException} when the hold cannot be shown to have lasted (its session
+     * ended first, its node was already gone, or — under {@link ErrorPolicy#STANDARD} — no answer
+     * came); on any other failure to get an answer the node is deleted in the background (or went
+     * with its session).
+     */
     @Override
     public CompletableFuture<Void> delete() {
         holding.close();
-        return deleter.apply(ticket);
+        if (client.sessionId() != ticket.sessionId()) {
+            return CompletableFuture.failedFuture(sessionEnded());
+        }
+        return client.delete().inSession(ticket.sessionId()).forPathAsync(ticket.path()).handle((v, e) -> {
+            RuntimeException verdict = verdict(e);
+            if (verdict != null) {
+                throw verdict;
+            }
+            return null;
+        });
     }
 
     /**
-     * Deletes with the client's blocking call while connected: the reply wakes this thread
-     * directly, with none of the hand-offs of the asynchronous form (it matters to short holds).
+     * {@link #delete()} with the client's blocking call while connected: the reply wakes this
+     * thread directly, with none of the hand-offs of the asynchronous form (it matters to short
+     * holds). Not connected to a writable server, it does not wait: the delete goes on in the
+     * background.
+     *
+     * @throws OwnershipLostException when the hold cannot be shown to have lasted until the delete
      */
     @Override
     public void deleteAndWait(String what) {
@@ -119,16 +159,64 @@ public final class TicketHold implements Hold {
             return;
         }
         holding.close();
+        if (client.sessionId() != ticket.sessionId()) {
+            throw sessionEnded();
+        }
         try {
-            client.delete().quietly().guaranteed().forPath(ticket.path());
+            client.delete().inSession(ticket.sessionId()).forPath(ticket.path());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            client.delete().quietly().guaranteed().forPathAsync(ticket.path());
+            deleter.apply(ticket);
         } catch (RuntimeException e) {
-            if (!Acquisitions.isConnectionTrouble(e)) {
-                throw e;
+            RuntimeException verdict = verdict(e);
+            if (verdict != null) {
+                throw verdict;
             }
-            // guaranteed: the client keeps deleting in the background
         }
+    }
+
+    /**
+     * What a failed delete in the ticket's session says about the hold: the exception to report,
+     * or null when nothing is known against it (the delete goes on in the background and the
+     * error policy keeps the hold through a disconnect).
+     */
+    private RuntimeException verdict(Throwable failure) {
+        if (failure == null) {
+            return null;
+        }
+        Throwable cause = Acquisitions.unwrap(failure);
+        if (cause instanceof NoNodeException) {
+            // the first attempt found no node: the session ended or someone deleted it
+            return new OwnershipLostException(ticket.name() + " was already gone when it was given back");
+        }
+        if (cause instanceof SessionExpiredException) {
+            return sessionEnded();
+        }
+        if (cause instanceof ClientClosedException) {
+            return null; // closing the client ended the session: the node went with it
+        }
+        if (!unanswered(cause)) {
+            return Acquisitions.rethrow(cause);
+        }
+        deleter.apply(ticket); // guaranteed: the node goes in the background, or went with its session
+        if (client.sessionId() != ticket.sessionId()) {
+            return sessionEnded();
+        }
+        if (client.errorPolicy().isLoss(ConnectionState.SUSPENDED)) {
+            return new OwnershipLostException("no answer to the delete of " + ticket.name() + " (" + cause.getMessage()
+                + "): under the " + client.errorPolicy() + " policy a hold that cannot be shown alive counts as lost");
+        }
+        return null;
+    }
+
+    /** A failure that leaves the delete unanswered: no connection, or no writable server. */
+    private static boolean unanswered(Throwable cause) {
+        return Acquisitions.isConnectionTrouble(cause)
+            || cause instanceof BatonException b && b.code() == KeeperException.Code.NOTREADONLY;
+    }
+
+    private OwnershipLostException sessionEnded() {
+        return new OwnershipLostException("session 0x" + Long.toHexString(ticket.sessionId()) + ", which owns "
+            + ticket.name() + ", ended before the servers answered its delete");
     }
 }

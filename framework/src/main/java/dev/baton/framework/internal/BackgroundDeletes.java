@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * failed (found by the create's own prefix, and under session protection by its mark, so that
  * no other create's node is touched). Each is retried on every reconnection and every few seconds until the node is gone,
  * or until a failure shows it can never succeed (bad version, not empty, no auth), which is logged.
- * A client closed with work pending logs what it leaves behind.
+ * It works only while the client is connected to a writable server: a read-only server (READ_ONLY)
+ * answers every delete with NOTREADONLY, which says "not here, not now" — the task waits for a
+ * writable server like any other. A client closed with work pending logs what it leaves behind.
  */
 public final class BackgroundDeletes {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundDeletes.class);
@@ -66,9 +69,9 @@ public final class BackgroundDeletes {
         submit(new Task(parent, -1, prefix, mark));
     }
 
-    /** Tells the deleter about a connection state: it works as soon as the client reconnects. */
+    /** Tells the deleter about a connection state: it works as soon as the client reaches a writable server. */
     public void onState(ConnectionState state) {
-        if (state.isConnected() && !pending.isEmpty()) {
+        if (state.isWritable() && !pending.isEmpty()) {
             runAll();
         }
     }
@@ -111,7 +114,7 @@ public final class BackgroundDeletes {
     }
 
     private void run(Task task) {
-        ZooKeeper handle = connection.state().isConnected() ? connection.handle() : null;
+        ZooKeeper handle = connection.state().isWritable() ? connection.handle() : null;
         if (handle == null) {
             return;
         }
@@ -123,7 +126,7 @@ public final class BackgroundDeletes {
             if (cause == null || cause instanceof NoNodeException) {
                 pending.remove(task);
             } else if (cause instanceof BatonException b && !Errors.isRetryable(b) && b.code() != null
-                && b.code() != org.apache.zookeeper.KeeperException.Code.SESSIONEXPIRED) {
+                && b.code() != KeeperException.Code.SESSIONEXPIRED && b.code() != KeeperException.Code.NOTREADONLY) {
                 LOG.warn("background delete of {} abandoned: {}", task, b.getMessage());
                 pending.remove(task);
             }
@@ -134,12 +137,7 @@ public final class BackgroundDeletes {
         return zk.getChildren(handle, task.path, null, "getChildren", task.path).thenCompose(children -> {
             List<CompletableFuture<Void>> deletes = children.children().stream()
                 .filter(name -> name.startsWith(task.prefix))
-                .map(name -> deleteIfMarked(handle, Paths.join(task.path, name), task.mark).exceptionally(e -> {
-                    if (Errors.unwrap(e) instanceof NoNodeException) {
-                        return null;
-                    }
-                    throw Futures.rethrow(e);
-                }))
+                .map(name -> Futures.nullIfNoNode(deleteIfMarked(handle, Paths.join(task.path, name), task.mark)))
                 .toList();
             return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new));
         });

@@ -43,6 +43,8 @@ public final class ClientCore {
     final ExecutorService ownEvents;
     final SerialExecutor events;
     final Connection connection;
+    /** When the ensemble's leader last certainly heard from the session: what holds end by. */
+    final LeaderContact leaderContact;
     final RetryLoop retryLoop;
     final AsyncZk zk;
     /** The same calls completing on ZooKeeper's event thread, for {@link WakeUps#repliesInPlace} views only. */
@@ -58,6 +60,9 @@ public final class ClientCore {
         String name = "baton-" + CLIENTS.incrementAndGet();
         this.scheduler = new ScheduledThreadPoolExecutor(1, ThreadFactories.daemon(name + "-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
+        // the one scheduler thread exists from the start (holds and waiting acquisitions schedule
+        // their confirmed-contact syncs on it), not from whichever operation first needs a timer
+        scheduler.prestartCoreThread();
         this.async = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
             ThreadFactories.daemonWorkers(name + "-async"), null, true);
         this.ownEvents = config.eventExecutor() == null
@@ -65,7 +70,8 @@ public final class ClientCore {
             : null;
         this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
         this.connection = new Connection(config.settings(), scheduler, async, events);
-        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.SYSTEM, connection, scheduler, async);
+        this.leaderContact = new LeaderContact(connection, scheduler, async);
+        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.SYSTEM, connection, scheduler, async, leaderContact::confirmed);
         this.zk = new AsyncZk(async);
         this.zkInPlace = new AsyncZk(Runnable::run);
         this.deletes = new BackgroundDeletes(connection, zk, scheduler);

@@ -23,6 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ConnectStringParser;
+import org.apache.zookeeper.client.StaticHostProvider;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * the scheduler thread. When SUSPENDED lasts longer than the negotiated session timeout it reports
  * LOST itself (the servers have expired the session by then, or are about to) and abandons the old
  * session the same way, so what listeners see does not depend on how long the partition lasts.
+ * Abandoning a session the client declared lost also ends it on the servers ({@link #endOnServers}):
+ * they may still keep it (the handle reconnected just as the timer fired, or a leader change gave
+ * every session a fresh timeout), and its ephemeral nodes — locks, leaderships — must not outlive
+ * the LOST that listeners already heard by another session timeout.
  *
  * <p>The state is kept for one (handle, session) pair at a time: a connect is a change whenever it
  * is for another pair than the last state reported, whatever that state was, and a session once
@@ -80,6 +86,8 @@ public final class Connection implements HandleSource {
     private final AtomicLong lastContact = new AtomicLong(System.nanoTime());
 
     private volatile ZooKeeper connectedHandle;
+    /** The session timeout granted at the last connection (ms), 0 before the first. */
+    private volatile long grantedMillis;
     /** Whether the connected server is read-only: its answers are not contact with the quorum. */
     private volatile boolean readOnly;
     private Handle handle;
@@ -154,11 +162,14 @@ public final class Connection implements HandleSource {
         return zk == null ? 0 : zk.getSessionId();
     }
 
-    /** The session timeout the servers granted, or the requested one before the first connection. */
+    /**
+     * The session timeout the servers last granted, or the requested one before the first
+     * connection. It is kept while disconnected: that is when the LOST timer and the holds'
+     * leases need it, and the servers may have granted much less than was asked for.
+     */
     public Duration negotiatedSessionTimeout() {
-        ZooKeeper zk = connectedHandle;
-        int negotiated = zk == null ? 0 : zk.getSessionTimeout();
-        return negotiated > 0 ? Duration.ofMillis(negotiated) : settings.sessionTimeout();
+        long granted = grantedMillis;
+        return granted > 0 ? Duration.ofMillis(granted) : settings.sessionTimeout();
     }
 
     /**
@@ -355,6 +366,10 @@ public final class Connection implements HandleSource {
         }
         // else a quorum session on a read-only server: the timer started at the disconnect runs on
         readOnly = toReadOnly;
+        int granted = h.zk.getSessionTimeout();
+        if (granted > 0) {
+            grantedMillis = granted;
+        }
         connectedHandle = h.zk;
         changed.signalAll();
         List<CompletableFuture<ZooKeeper>> ready = new ArrayList<>(waiters);
@@ -412,8 +427,64 @@ public final class Connection implements HandleSource {
             lock.unlock();
         }
         // Abandon the old session: the handle reports Expired to its watchers and closes, and
-        // onEvent(Expired) builds the new session.
+        // onEvent(Expired) builds the new session. The injected expiry only stops the handle (a
+        // close() afterwards sends nothing), so the servers are told separately.
+        long session = h.zk.getSessionId();
+        byte[] password = h.zk.getSessionPasswd();
         h.zk.getTestable().injectSessionExpiration();
+        endOnServers(session, password);
+    }
+
+    /**
+     * Ends session {@code session} on the servers, if they still keep it: attaches to it with a
+     * handle of its own and closes that (closeSession). If the servers already expired it, they say
+     * so at once and there is nothing to do; if they cannot be reached within a session timeout
+     * they expire it themselves. Runs on a thread of its own: connecting may take that long.
+     */
+    private void endOnServers(long session, byte[] password) {
+        if (session == 0) {
+            return;
+        }
+        long patienceNanos = negotiatedSessionTimeout().toNanos();
+        Thread ender = new Thread(() -> {
+            CompletableFuture<Boolean> answered = new CompletableFuture<>();
+            Watcher watcher = event -> {
+                switch (event.getState()) {
+                    case SyncConnected, ConnectedReadOnly -> answered.complete(true);
+                    case Expired, AuthFailed, Closed -> answered.complete(false);
+                    default -> {
+                        // Disconnected: still trying
+                    }
+                }
+            };
+            ZooKeeper attached;
+            try {
+                ZKClientConfig config = settings.clientConfig();
+                int timeout = (int) settings.sessionTimeout().toMillis();
+                attached = config == null
+                    ? new ZooKeeper(settings.connectString(), timeout, watcher, session, password, false)
+                    : new ZooKeeper(settings.connectString(), timeout, watcher, session, password, false,
+                        new StaticHostProvider(new ConnectStringParser(settings.connectString()).getServerAddresses()), config);
+            } catch (IOException | RuntimeException e) {
+                LOG.info("could not end session 0x{} on the servers ({}): they will expire it", Long.toHexString(session), e.toString());
+                return;
+            }
+            try {
+                boolean alive = answered.get(patienceNanos, TimeUnit.NANOSECONDS);
+                if (alive) {
+                    LOG.info("session 0x{} was still alive on the servers after it was reported lost: ending it",
+                        Long.toHexString(session));
+                }
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                // unreachable for a session timeout: the servers have expired it meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                closeBounded(attached);
+            }
+        }, "baton-end-session-0x" + Long.toHexString(session));
+        ender.setDaemon(true);
+        ender.start();
     }
 
     private void reportLost(Handle h) {

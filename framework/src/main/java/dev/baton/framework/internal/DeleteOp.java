@@ -22,6 +22,8 @@ final class DeleteOp implements DeleteBuilder {
     private boolean quietly;
     private boolean children;
     private boolean guaranteed;
+    /** The only session the delete may be sent in; 0 for any. */
+    private long session;
 
     DeleteOp(NamespacedClient c) {
         this.c = c;
@@ -55,6 +57,15 @@ final class DeleteOp implements DeleteBuilder {
     }
 
     @Override
+    public DeleteBuilder inSession(long sessionId) {
+        if (sessionId == 0) {
+            throw new IllegalArgumentException("sessionId must be a session's id, was 0 (no session)");
+        }
+        this.session = sessionId;
+        return this;
+    }
+
+    @Override
     public void forPath(String path) throws InterruptedException {
         String full = prepare(path);
         try {
@@ -76,8 +87,9 @@ final class DeleteOp implements DeleteBuilder {
         } catch (BatonException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<Void> result = c.retry().callAsync("delete", path, (zk, n) ->
-            c.zk().delete(zk, full, version, "delete", path).exceptionallyCompose(e -> recover(zk, full, path, n, e)));
+        CompletableFuture<Void> result = c.retry().callAsync("delete", path, (zk, n) -> otherSession(zk)
+            ? CompletableFuture.failedFuture(Errors.of(KeeperException.Code.SESSIONEXPIRED, "delete", path, null))
+            : c.zk().delete(zk, full, version, "delete", path).exceptionallyCompose(e -> recover(zk, full, path, n, e)));
         result.whenComplete((v, e) -> {
             if (e != null && Errors.unwrap(e) instanceof BatonException b) {
                 handOver(full, b);
@@ -94,7 +106,15 @@ final class DeleteOp implements DeleteBuilder {
         return full;
     }
 
+    /** Whether {@code zk} belongs to another session than the one the delete is bound to. */
+    private boolean otherSession(ZooKeeper zk) {
+        return session != 0 && zk.getSessionId() != session;
+    }
+
     private void deleteOnce(ZooKeeper zk, String full, String path, int attempt) throws KeeperException, InterruptedException {
+        if (otherSession(zk)) {
+            throw new KeeperException.SessionExpiredException();
+        }
         try {
             zk.delete(full, version);
         } catch (KeeperException.NoNodeException e) {
@@ -147,22 +167,23 @@ final class DeleteOp implements DeleteBuilder {
             .thenCompose(children -> CompletableFuture.allOf(children.children().stream()
                 .map(child -> {
                     String childPath = Paths.join(full, child);
-                    return deleteDescendants(zk, childPath, path)
-                        .thenCompose(v -> c.zk().delete(zk, childPath, -1, "delete", path))
-                        .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                            ? CompletableFuture.completedFuture(null)
-                            : CompletableFuture.failedFuture(Errors.unwrap(e)));
+                    return Futures.nullIfNoNode(deleteDescendants(zk, childPath, path)
+                        .thenCompose(v -> c.zk().delete(zk, childPath, -1, "delete", path)));
                 })
                 .toArray(CompletableFuture[]::new)));
     }
 
-    /** A guaranteed delete that failed for want of the connection (or session) finishes in the background. */
+    /**
+     * A guaranteed delete that failed for want of the connection, the session or a writable server
+     * (NOTREADONLY: a server cut off from its quorum) finishes in the background.
+     */
     private void handOver(String full, BatonException e) {
         if (!guaranteed || e.code() == null) {
             return;
         }
         switch (e.code()) {
-            case CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONMOVED, SESSIONEXPIRED, REQUESTTIMEOUT -> c.core.deletes.delete(full, version);
+            case CONNECTIONLOSS, OPERATIONTIMEOUT, SESSIONMOVED, SESSIONEXPIRED, REQUESTTIMEOUT, NOTREADONLY ->
+                c.core.deletes.delete(full, version);
             default -> {
                 // no node, bad version, not empty, no auth: retrying cannot help
             }

@@ -1,6 +1,7 @@
 package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
+import dev.baton.framework.NoNodeException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -22,6 +23,21 @@ public final class Futures {
         } catch (CancellationException e) {
             throw new BatonException("cancelled", e);
         }
+    }
+
+    /**
+     * {@code future}, with "no such node" read as a null result: for steps whose node may be gone
+     * by the time they run (deleted meanwhile, or by an earlier attempt), where gone is the answer.
+     * Every other failure passes through, unwrapped.
+     *
+     * @param <T> the future's value
+     * @param future the step
+     * @return {@code future}'s value, null if the node was not there
+     */
+    public static <T> CompletableFuture<T> nullIfNoNode(CompletableFuture<T> future) {
+        return future.exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
+            ? CompletableFuture.completedFuture(null)
+            : CompletableFuture.failedFuture(Errors.unwrap(e)));
     }
 
     /** {@code t} as an unchecked exception to throw. */

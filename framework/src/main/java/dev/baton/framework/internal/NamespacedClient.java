@@ -84,6 +84,11 @@ public final class NamespacedClient implements BatonClient {
     }
 
     @Override
+    public long leaderContactNanos() {
+        return core.leaderContact.contactNanos(sessionId());
+    }
+
+    @Override
     public ZooKeeper zookeeper() {
         requireStarted("zookeeper", null);
         return core.connection.handle();

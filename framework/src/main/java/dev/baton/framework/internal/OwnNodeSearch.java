@@ -1,6 +1,5 @@
 package dev.baton.framework.internal;
 
-import dev.baton.framework.NoNodeException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -50,12 +49,13 @@ final class OwnNodeSearch {
 
     /** The adopted node, or null when there is none this session may own. */
     CompletableFuture<Found> find(ZooKeeper zk, Set<String> stems) {
-        return c.zk().getChildren(zk, parent, null, "create", userPath)
+        // a sync first: the listing then shows what the leader committed (a server that lags must
+        // not hide the node the lost reply was about), and the attempt, whose create went
+        // unanswered, still rests on a round trip the leader answered (RetryLoop, LeaderContact)
+        return Futures.nullIfNoNode(c.zk().sync(zk, parent, "create", userPath)
+            .thenCompose(synced -> c.zk().getChildren(zk, parent, null, "create", userPath))
             .thenCompose(children -> read(zk, children.children().stream().filter(child -> named(child, stems)).sorted().toList()))
-            .thenCompose(candidates -> settle(zk, candidates))
-            .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                ? CompletableFuture.completedFuture(null)
-                : CompletableFuture.failedFuture(Errors.unwrap(e)));
+            .thenCompose(candidates -> settle(zk, candidates)));
     }
 
     /** A persistent node belongs to the create whatever the session; an ephemeral one only if this session owns it. */
@@ -67,12 +67,9 @@ final class OwnNodeSearch {
     private CompletableFuture<List<Candidate>> read(ZooKeeper zk, List<String> names) {
         List<CompletableFuture<Candidate>> reads = names.stream()
             .map(child -> Paths.join(parent, child))
-            .map(path -> (mark != null
+            .map(path -> Futures.nullIfNoNode(mark != null
                 ? c.zk().getData(zk, path, null, "create", userPath).thenApply(node -> new Candidate(path, node.data(), node.stat()))
-                : c.zk().exists(zk, path, null, "create", userPath).thenApply(stat -> stat == null ? null : new Candidate(path, null, stat)))
-                .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                    ? CompletableFuture.<Candidate>completedFuture(null)
-                    : CompletableFuture.failedFuture(Errors.unwrap(e))))
+                : c.zk().exists(zk, path, null, "create", userPath).thenApply(stat -> stat == null ? null : new Candidate(path, null, stat))))
             .toList();
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
             .thenApply(v -> reads.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList());
@@ -84,10 +81,7 @@ final class OwnNodeSearch {
         Candidate adopted = ours.stream().filter(found -> ownedHere(mode, zk, found.stat())).findFirst().orElse(null);
         List<CompletableFuture<Void>> deletes = ours.stream()
             .filter(found -> found != adopted)
-            .map(found -> c.zk().delete(zk, found.path(), -1, "create", userPath)
-                .exceptionallyCompose(e -> Errors.unwrap(e) instanceof NoNodeException
-                    ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.failedFuture(Errors.unwrap(e))))
+            .map(found -> Futures.nullIfNoNode(c.zk().delete(zk, found.path(), -1, "create", userPath)))
             .toList();
         return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
             .thenApply(v -> adopted == null ? null : new Found(adopted.path(), adopted.stat()));
@@ -96,7 +90,7 @@ final class OwnNodeSearch {
     /** Whether {@code child} is named as a create of this plan was: one of its stems, plus a sequence if sequential. */
     private boolean named(String child, Set<String> stems) {
         for (String stem : stems) {
-            if (mode.isSequential() ? child.startsWith(stem) && isSequence(child.substring(stem.length())) : child.equals(stem)) {
+            if (mode.isSequential() ? child.startsWith(stem) && Paths.isSequenceNumber(child.substring(stem.length())) : child.equals(stem)) {
                 return true;
             }
         }
@@ -105,19 +99,5 @@ final class OwnNodeSearch {
 
     private boolean madeByThisCreate(Candidate candidate) {
         return mark == null || CreateMark.carries(candidate.data(), mark);
-    }
-
-    /** ZooKeeper's sequence suffix: ten digits (a negative counter, after overflow, has a '-' first). */
-    private static boolean isSequence(String suffix) {
-        int start = suffix.startsWith("-") ? 1 : 0;
-        if (suffix.length() - start < 10) {
-            return false;
-        }
-        for (int i = start; i < suffix.length(); i++) {
-            if (!Character.isDigit(suffix.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 }

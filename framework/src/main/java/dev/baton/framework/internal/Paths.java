@@ -114,6 +114,28 @@ public final class Paths {
         return parent.equals("/") ? "/" + child : parent + "/" + child;
     }
 
+    /**
+     * Whether {@code s} is the number ZooKeeper appends to a sequential node's name: digits (ten of
+     * them as ZooKeeper writes it; other clients' names may have other widths), with a '-' first
+     * once the parent's counter has overflowed. The one test for it, so that the contention engine
+     * and the search for a protected create's node agree on which names are in line.
+     *
+     * @param s what follows a sequential node's stem
+     * @return whether it is a sequence number
+     */
+    public static boolean isSequenceNumber(String s) {
+        int start = s.startsWith("-") ? 1 : 0;
+        if (start == s.length()) {
+            return false;
+        }
+        for (int i = start; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Length of {@code s} in UTF-8 bytes. */
     public static int utf8Length(String s) {
         int bytes = 0;

@@ -8,6 +8,7 @@ import dev.baton.framework.Timeouts;
 import dev.baton.framework.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,8 +25,21 @@ import org.apache.zookeeper.ZooKeeper;
  * {@link Clock}; the asynchronous form schedules the next attempt and parks no thread. Other
  * failures end the operation at once. Attempts are numbered from 0, so an attempt can tell that an
  * earlier one may have reached the server (for protected creates and idempotent operations).
+ *
+ * <p>Every answer is "contact" ({@link HandleSource#contacted}); an answer to a write or a sync,
+ * which the server forwarded to the ensemble's leader, is also told to the
+ * {@link LeaderReplies} ({@link LeaderContact}), whose clock the holds end by.
  */
 public final class RetryLoop {
+    /** Operations a follower forwards to the leader: their success proves the route to the leader was open. */
+    private static final Set<String> ANSWERED_BY_THE_LEADER = Set.of("create", "delete", "setData", "transaction", "sync");
+
+    /** Told of every successful round trip the ensemble's leader answered. */
+    @FunctionalInterface
+    public interface LeaderReplies {
+        void confirmed(long sessionId, long sentNanos, long repliedNanos);
+    }
+
     /** One blocking attempt on a connected handle. */
     @FunctionalInterface
     public interface Attempt<T> {
@@ -43,13 +57,20 @@ public final class RetryLoop {
     private final HandleSource handles;
     private final ScheduledExecutorService scheduler;
     private final Executor async;
+    private final LeaderReplies leaderReplies;
 
     public RetryLoop(RetryPolicy policy, Clock clock, HandleSource handles, ScheduledExecutorService scheduler, Executor async) {
+        this(policy, clock, handles, scheduler, async, (session, sent, replied) -> { });
+    }
+
+    public RetryLoop(RetryPolicy policy, Clock clock, HandleSource handles, ScheduledExecutorService scheduler, Executor async,
+                     LeaderReplies leaderReplies) {
         this.policy = policy;
         this.clock = clock;
         this.handles = handles;
         this.scheduler = scheduler;
         this.async = async;
+        this.leaderReplies = leaderReplies;
     }
 
     public RetryPolicy policy() {
@@ -65,7 +86,7 @@ public final class RetryLoop {
             BatonException failure;
             try {
                 T result = attempt.run(zk, n);
-                handles.contacted(sent);
+                answered(operation, zk, sent);
                 return result;
             } catch (KeeperException e) {
                 failure = Errors.translate(e, operation, path);
@@ -89,6 +110,14 @@ public final class RetryLoop {
         CompletableFuture<T> result = new CompletableFuture<>();
         new AsyncRun<>(operation, path, attempt, result, clock.nanoTime()).next(0);
         return result;
+    }
+
+    private void answered(String operation, ZooKeeper zk, long sent) {
+        handles.contacted(sent);
+        // a later attempt of a protected create that finds its node syncs before it looks (CreateOp)
+        if (ANSWERED_BY_THE_LEADER.contains(operation)) {
+            leaderReplies.confirmed(zk.getSessionId(), sent, clock.nanoTime());
+        }
     }
 
     private Optional<Duration> decide(int retryCount, long start, BatonException failure) {
@@ -141,13 +170,13 @@ public final class RetryLoop {
                     result.completeExceptionally(e);
                     return;
                 }
-                running.whenComplete((value, error) -> finished(n, sent, value, error));
+                running.whenComplete((value, error) -> finished(n, zk, sent, value, error));
             });
         }
 
-        private void finished(int n, long sent, T value, Throwable error) {
+        private void finished(int n, ZooKeeper zk, long sent, T value, Throwable error) {
             if (error == null) {
-                handles.contacted(sent);
+                answered(operation, zk, sent);
                 result.complete(value);
                 return;
             }

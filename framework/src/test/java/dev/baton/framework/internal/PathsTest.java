@@ -50,4 +50,14 @@ class PathsTest {
         assertThat(Paths.join("/a", "x")).isEqualTo("/a/x");
         assertThat(Paths.utf8Length("a\u00e9\u20ac\uD83D\uDE00")).isEqualTo(1 + 2 + 3 + 4);
     }
+
+    @Test
+    void sequenceNumbersAreDigitsWithASignAfterOverflow() {
+        assertThat(Paths.isSequenceNumber("0000000042")).isTrue();
+        assertThat(Paths.isSequenceNumber(String.format("%010d", -5))).as("ZooKeeper's form after overflow").isTrue();
+        assertThat(Paths.isSequenceNumber("7")).as("another client's width").isTrue();
+        assertThat(Paths.isSequenceNumber("")).isFalse();
+        assertThat(Paths.isSequenceNumber("-")).isFalse();
+        assertThat(Paths.isSequenceNumber("00000000x1")).isFalse();
+    }
 }

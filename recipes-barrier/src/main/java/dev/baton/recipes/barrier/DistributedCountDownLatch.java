@@ -25,16 +25,22 @@ import org.apache.zookeeper.Watcher;
  * <p>Algorithm. The latch node holds {@code "<generation> <count>"}. Each count-down is a node of
  * its own, {@code g-<generation>/_c_<uuid>-c-<seq>}, created with protection — so a count-down
  * whose reply was lost is found, not applied twice, and never lost either. The remaining count is
- * {@code count} minus those nodes. The count-down that reaches zero creates {@code g-<generation>/done};
- * waiters watch only {@code done} (one event each, no herd). {@link #trySetCount} starts a new
- * generation, atomically, and only when the current one is done (or none exists).
+ * {@code count} minus those nodes. The count-down that reaches zero creates {@code g-<generation>/done}.
+ * That is a second write, which a count-down can fail to make after its count node is in (a reply
+ * lost for good, a session expired, a process killed in between): so the marker is a summary, not
+ * the truth. Whoever finds the count nodes at {@code count} and no marker — a waiter, a later
+ * count-down, {@link #trySetCount} — writes the marker itself. Waiters watch {@code done} and the
+ * generation's children, so they wake for the count node that reached zero even if nobody ever
+ * marks it. {@link #trySetCount} starts a new generation, atomically, and only when the current
+ * one is done (or none exists).
  *
  * <p>Guarantees and caveats: each call to {@link #countDown()} that returns counts exactly once,
  * whatever happens to its replies; a count-down that fails with an exception may or may not have
  * counted (its node, if made, is deleted in the background). Counting down at zero does nothing.
  * A waiter that started on one generation returns when that generation reached zero, even if the
  * latch was set again meanwhile. The previous generation's nodes are kept until the next one is
- * set, then deleted.
+ * set, then deleted. Every count-down wakes every waiter once (they watch the count nodes): meant
+ * for tens of waiters, not thousands.
  *
  * <pre>{@code
  * DistributedCountDownLatch loaded = new DistributedCountDownLatch(client, "/jobs/load-done");
@@ -127,11 +133,7 @@ public final class DistributedCountDownLatch {
             return; // reset after it reached zero: nothing left to count
         }
         if (countDowns(folder) >= latch.count()) {
-            try {
-                client.create().forPath(ZPaths.join(folder, DONE));
-            } catch (NodeExistsException | NoNodeException alreadyDone) {
-                // another count-down got there first, or the generation moved on
-            }
+            markDone(folder);
         }
     }
 
@@ -142,10 +144,14 @@ public final class DistributedCountDownLatch {
      */
     public long getCount() throws InterruptedException {
         Latch latch = read();
-        if (latch == null || isDone(latch)) {
+        if (latch == null) {
             return 0;
         }
-        return Math.max(0, latch.count() - countDowns(generation(latch.generation())));
+        String folder = generation(latch.generation());
+        if (client.checkExists().forPath(ZPaths.join(folder, DONE)) != null) {
+            return 0;
+        }
+        return Math.max(0, latch.count() - countDowns(folder));
     }
 
     /**
@@ -180,12 +186,53 @@ public final class DistributedCountDownLatch {
             }
             // set again since we started: our generation must have reached zero first
             NodeData now = client.getData().usingWatcher(watcher).forPathWithStat(path);
-            return decode(now).generation() > start.generation();
+            if (decode(now).generation() > start.generation()) {
+                return true;
+            }
+            // counted out, but the count-down that did it may never mark it: watch the count nodes too
+            return countedOut(generation(start.generation()), start.count(), watcher);
         }, deadline);
     }
 
+    /**
+     * Whether {@code latch}'s generation reached zero: marked done, or counted out and marked now
+     * (the count-down that reached zero may have failed before it could mark it).
+     */
     private boolean isDone(Latch latch) throws InterruptedException {
-        return client.checkExists().forPath(ZPaths.join(generation(latch.generation()), DONE)) != null;
+        String folder = generation(latch.generation());
+        if (client.checkExists().forPath(ZPaths.join(folder, DONE)) != null) {
+            return true;
+        }
+        return countedOut(folder, latch.count(), null);
+    }
+
+    /**
+     * Whether the count nodes in {@code folder} reached {@code count}; if so, marks the generation
+     * done. Leaves {@code watcher} (if not null) on the folder's children.
+     */
+    private boolean countedOut(String folder, long count, Watcher watcher) throws InterruptedException {
+        List<String> children;
+        try {
+            children = (watcher == null ? client.getChildren() : client.getChildren().usingWatcher(watcher)).forPath(folder);
+        } catch (NoNodeException e) {
+            return false;
+        }
+        if (children.contains(DONE)) {
+            return true;
+        }
+        if (children.size() < count) {
+            return false;
+        }
+        markDone(folder);
+        return true;
+    }
+
+    private void markDone(String folder) throws InterruptedException {
+        try {
+            client.create().forPath(ZPaths.join(folder, DONE));
+        } catch (NodeExistsException | NoNodeException alreadyDone) {
+            // another count-down or waiter got there first, or the generation moved on
+        }
     }
 
     private long countDowns(String folder) throws InterruptedException {

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.retry.RetryOneTime;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -100,6 +102,42 @@ class DistributedCountDownLatchTest {
             counting.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(view.getCount()).as("applied once, not twice").isEqualTo(2);
         }
+    }
+
+    /**
+     * The count-down that reaches zero writes its count node, then loses its connection before it
+     * can mark the generation done, and gives up (its caller sees the failure and goes away). The
+     * count is zero on the servers: the waiters must not stay blocked for want of the marker.
+     */
+    @Test
+    void waitersPassWhenTheLastCountDownFailsAfterItsNodeWasWritten(BatonClient observer, BatonClient other,
+                                                                     TestInfo info) throws Exception {
+        String path = path(info);
+        DistributedCountDownLatch view = new DistributedCountDownLatch(observer, path);
+        view.trySetCount(1);
+        CompletableFuture<Boolean> waiter = awaiting(new DistributedCountDownLatch(other, path));
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(20)).connectionTimeout(Duration.ofMillis(500))
+                 .retryPolicy(new RetryOneTime(Duration.ofMillis(10))))) {
+            DistributedCountDownLatch last = new DistributedCountDownLatch(client, path);
+            proxy.delay(Duration.ofSeconds(1)); // the create reaches the servers long before its reply comes back
+            CompletableFuture<Void> counting = CompletableFuture.runAsync(() -> {
+                try {
+                    last.countDown();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> view.getCount() == 0);
+            proxy.cut(); // the reply is lost and the connection stays down: the count-down gives up
+            assertThatThrownBy(() -> counting.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the count-down fails after its node was written").isInstanceOf(ExecutionException.class);
+        }
+        assertThat(waiter.get(10, TimeUnit.SECONDS))
+            .as("a waiter passes once the count is zero on the servers, marker or not").isTrue();
+        assertThat(view.await(Duration.ofMillis(10))).as("so does a new one").isTrue();
+        assertThat(view.trySetCount(1)).as("the generation is over: the latch can be set again").isTrue();
     }
 
     @Test

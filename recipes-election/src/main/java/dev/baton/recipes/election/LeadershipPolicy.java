@@ -20,9 +20,12 @@ import java.time.Duration;
  */
 public enum LeadershipPolicy {
     /**
-     * Step down as soon as the connection is suspended (or READ_ONLY); lead again (same term, same token) if
-     * the same session reconnects. Never two leaders through a partition, at the price of a
-     * step-down on every short disconnect.
+     * Step down as soon as the connection is suspended (or READ_ONLY), and, while connected, when no
+     * round trip the ensemble's leader confirmed is recent enough (the server the client talks to
+     * may be a follower cut off from the leader, still answering until its own timeout: see
+     * {@link BatonClient#leaderContactNanos()}); lead again (same term, same token) if the same
+     * session reconnects. Never two leaders through a partition, at the price of a step-down on
+     * every short disconnect.
      */
     CONNECTION,
     /**
@@ -34,15 +37,19 @@ public enum LeadershipPolicy {
     SESSION,
     /**
      * Keep leading through a short disconnect (or a short stay on a read-only server, whose answers
-     * are not contact with the quorum), but step down before the servers could expire the session: at the last certain server contact plus the negotiated session timeout, minus a
-     * safety margin, on the monotonic clock. A partitioned leader is gone before anybody else can
-     * be elected, without stepping down on every blip. A process paused (GC, VM freeze) for longer
-     * than the margin can still overlap: keep fencing.
+     * are not contact with the quorum), but step down before the ensemble's leader could expire the
+     * session: at the last round trip the leader confirmed ({@link BatonClient#leaderContactNanos()},
+     * kept fresh by a sync every quarter of the session timeout while leading) plus the negotiated
+     * session timeout, minus a safety margin, on the monotonic clock, whether connected or not. A
+     * partitioned leader is gone before anybody else can be elected, without stepping down on every
+     * blip, even when the server it talks to is a follower that does not know yet that it is cut
+     * off. A process paused (GC, VM freeze) for longer than the margin can still overlap: keep
+     * fencing.
      */
     LEASE;
 
     /** The smallest lease margin the default picks: covers timer and callback latency. */
-    static final Duration MIN_DEFAULT_MARGIN = Duration.ofMillis(50);
+    static final Duration MIN_DEFAULT_MARGIN = Holding.MIN_DEFAULT_MARGIN;
 
     /**
      * {@return the policy matching a client's error policy}
@@ -71,14 +78,13 @@ public enum LeadershipPolicy {
     }
 
     /**
-     * {@return the lease margin used when none is configured: a tenth of the negotiated session timeout,
-     * at least {@link #MIN_DEFAULT_MARGIN}}
+     * {@return the lease margin used when none is configured (and the margin of CONNECTION): a tenth
+     * of the negotiated session timeout, at least {@link #MIN_DEFAULT_MARGIN}}
      *
      * @param negotiatedSessionTimeout the session timeout the servers granted
      */
     public static Duration defaultLeaseMargin(Duration negotiatedSessionTimeout) {
-        Duration tenth = negotiatedSessionTimeout.dividedBy(10);
-        return tenth.compareTo(MIN_DEFAULT_MARGIN) < 0 ? MIN_DEFAULT_MARGIN : tenth;
+        return Holding.defaultMargin(negotiatedSessionTimeout);
     }
 
     /** Starts watching a granted ticket the way this policy asks. */

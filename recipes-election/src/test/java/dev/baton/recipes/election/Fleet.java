@@ -45,6 +45,13 @@ final class Fleet implements AutoCloseable {
         return add(id, policy, sessionTimeout, ChaosProxy.start(ensemble.connectString(serverId)));
     }
 
+    /** A participant whose client knows only {@code connectString} (some of the servers). */
+    Member addOn(String id, LeadershipPolicy policy, Duration sessionTimeout, String connectString) {
+        Member member = new Member(id, policy, TestClients.started(connectString, sessionTimeout), null);
+        members.add(member);
+        return member;
+    }
+
     private Member add(String id, LeadershipPolicy policy, Duration sessionTimeout, ChaosProxy proxy) {
         String connect = proxy == null ? ensemble.connectString() : proxy.connectString();
         Member member = new Member(id, policy, TestClients.started(connect, sessionTimeout), proxy);

@@ -9,6 +9,7 @@ import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -98,12 +99,17 @@ public final class WriteLock implements AutoCloseable {
      * Asks for the lock: creates this process's node (unless it has one) and looks at the line
      * once. Does not wait for the lock.
      *
+     * <p>If another thread calls {@link #unlock()} while this call looks, the place is given up
+     * and this call returns false (no {@code lockAcquired()} follows).
+     *
      * @return whether the lock is held now; if false, {@code lockAcquired()} follows when it is
+     *     (unless the place is given up first)
      * @throws InterruptedException if the calling thread is interrupted while it waits for the replies
      */
     public boolean lock() throws InterruptedException {
         CompletableFuture<Boolean> firstLook = new CompletableFuture<>();
         CompletableFuture<Ticket> mine;
+        int r;
         synchronized (this) {
             switch (state) {
                 case OWNER -> {
@@ -120,7 +126,7 @@ public final class WriteLock implements AutoCloseable {
                 }
                 case IDLE -> { }
             }
-            int r = ++round;
+            r = ++round;
             ContentionRule mutex = ContentionRule.mutex();
             // the rule decides as the mutex does; watching it tells lock() the first answer and the node's name
             ContentionRule observed = (ordered, index) -> {
@@ -135,14 +141,25 @@ public final class WriteLock implements AutoCloseable {
             mine.whenComplete((held, e) -> settled(r, held, e));
         }
         try {
-            CompletableFuture.anyOf(firstLook, mine).get();
+            // wait for either without throwing: how it ended is read from the futures below
+            CompletableFuture.anyOf(firstLook, mine).exceptionally(e -> null).get();
+            if (mine.isCancelled()) {
+                return false; // unlock() on another thread gave the place up while we looked
+            }
             if (mine.isCompletedExceptionally() || !firstLook.getNow(false)) {
                 mine.getNow(null); // throws the failure, if that is what ended the wait
                 return false;
             }
+            Ticket held = mine.get();
+            int now = round();
+            if (now != r) {
+                return false; // given up by unlock() meanwhile; the attempt's own callback gives the node back
+            }
             // the engine completes a holding attempt right after its decision
-            settled(round(), mine.get(), null);
+            settled(now, held, null);
             return isOwner();
+        } catch (CancellationException e) {
+            return false; // given up by unlock() on another thread after the first look
         } catch (InterruptedException e) {
             unlock();
             throw e;

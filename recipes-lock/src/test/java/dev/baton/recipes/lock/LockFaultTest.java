@@ -22,6 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Session expiry and connection faults: loss is loud, and no fault leaves a node behind. */
 @EnsembleTest
@@ -150,6 +152,37 @@ class LockFaultTest {
             assertThat(lease.isValid()).isTrue();
             lease.release();
         }
+    }
+
+    /**
+     * A holder frozen while the servers end its session wakes and releases before its client
+     * notices: the release cannot show that the hold lasted (the node went with the session), so
+     * it throws instead of returning — for a lease and a thread hold, under either policy.
+     */
+    @ParameterizedTest
+    @EnumSource(ErrorPolicy.class)
+    void aLeaseReleasedBeforeItsClientHeardOfTheExpiryIsLoud(ErrorPolicy policy) throws Exception {
+        LockFaults.releaseUnheardAfterTheSessionEndedIsLoud(ensemble, policy, client -> {
+            LockLease lease = new InterProcessMutex(client, "/fault/unheard-lease-" + policy).acquireLease();
+            return lease::release;
+        });
+    }
+
+    @Test
+    void aThreadHoldReleasedBeforeItsClientHeardOfTheExpiryIsLoud() throws Exception {
+        LockFaults.releaseUnheardAfterTheSessionEndedIsLoud(ensemble, ErrorPolicy.STANDARD, client -> {
+            InterProcessMutex mutex = new InterProcessMutex(client, "/fault/unheard-thread");
+            mutex.acquire();
+            return mutex::release;
+        });
+    }
+
+    @Test
+    void aSemaphoreLeaseReturnedBeforeItsClientHeardOfTheExpiryIsLoud() throws Exception {
+        LockFaults.releaseUnheardAfterTheSessionEndedIsLoud(ensemble, ErrorPolicy.SESSION_ONLY, client -> {
+            Lease lease = new InterProcessSemaphoreV2(client, "/fault/unheard-semaphore", 1).acquire();
+            return lease::close;
+        });
     }
 
     @Test

@@ -223,7 +223,9 @@ class WriteLockTest {
             late.unlock();
             proxy.resume();
 
-            await().atMost(WAIT).until(asked::isDone);
+            assertThat(asked.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .as("lock() answers that the place it asked for, given up meanwhile, does not hold").isFalse();
+            assertThat(late.isOwner()).isFalse();
             await().atMost(WAIT).until(() -> Nodes.children(direct, dir).size() < 2);
             assertThat(Nodes.children(direct, dir)).as("the holder keeps its node").containsExactly(held);
             assertThat(holder.isOwner()).isTrue();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
@@ -66,6 +67,27 @@ class RwLockFaultTest {
             history.checkTurns().assertOk();
             await().atMost(WAIT).until(() -> readers.participantNodes().isEmpty());
         }
+    }
+
+    /**
+     * A holder frozen while the servers end its session wakes and releases before its client
+     * notices: the release cannot show that the hold lasted, so it throws instead of returning.
+     */
+    @Test
+    void aWriteLeaseReleasedBeforeItsClientHeardOfTheExpiryIsLoud() throws Exception {
+        LockFaults.releaseUnheardAfterTheSessionEndedIsLoud(ensemble, ErrorPolicy.STANDARD, client -> {
+            WriteLease write = new InterProcessReadWriteLock(client, "/fault/unheard-write").writeLock().acquireLease();
+            return write::release;
+        });
+    }
+
+    @Test
+    void aReadHoldReleasedBeforeItsClientHeardOfTheExpiryIsLoud() throws Exception {
+        LockFaults.releaseUnheardAfterTheSessionEndedIsLoud(ensemble, ErrorPolicy.SESSION_ONLY, client -> {
+            InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, "/fault/unheard-read");
+            rw.readLock().acquire();
+            return rw.readLock()::release;
+        });
     }
 
     @Test

@@ -16,17 +16,28 @@ import java.util.stream.Stream;
  * @param root the data folder of the whole ensemble
  * @param temporary whether {@code root} was made for this ensemble (and is deleted with it)
  * @param specs each server's id, ports and folder
+ * @param routes with peer proxies, the proxy ports of every directed pair of servers; else empty
  * @param reservations every port held, released when the ensemble closes
  */
-public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<PortReservation> reservations) {
+public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<PeerRoute> routes,
+                     List<PortReservation> reservations) {
+
+    /**
+     * The proxied road from server {@code from} to server {@code to}: the ports {@code from}'s
+     * configuration lists for {@code to}, where proxies forward to {@code to}'s own ports.
+     */
+    public record PeerRoute(int from, int to, int quorumPort, int electionPort) {
+    }
 
     /**
      * Makes the folders and reserves the ports of {@code nodes} servers.
      *
      * @param clientPort client port of server 1 (server n gets clientPort + n - 1), or 0 for free ports
      * @param dataDir where to keep data, or null for a temporary folder
+     * @param peerProxies whether to reserve a quorum and an election proxy port for every directed
+     *     pair of servers
      */
-    public static Layout create(int nodes, int clientPort, Path dataDir) {
+    public static Layout create(int nodes, int clientPort, Path dataDir, boolean peerProxies) {
         boolean temporary = dataDir == null;
         Path root = temporary ? createTempRoot() : prepareDataDir(dataDir);
         List<PortReservation> held = new ArrayList<>();
@@ -49,7 +60,19 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Po
                 Files.createDirectories(nodeDir);
                 specs.add(new NodeSpec(id, client.port(), quorum, election, nodeDir));
             }
-            return new Layout(root, temporary, List.copyOf(specs), List.copyOf(held));
+            List<PeerRoute> routes = new ArrayList<>();
+            for (int from = 1; peerProxies && from <= nodes; from++) {
+                for (int to = 1; to <= nodes; to++) {
+                    if (from != to) {
+                        PortReservation q = PortReservation.anyFree();
+                        held.add(q);
+                        PortReservation e = PortReservation.anyFree();
+                        held.add(e);
+                        routes.add(new PeerRoute(from, to, q.port(), e.port()));
+                    }
+                }
+            }
+            return new Layout(root, temporary, List.copyOf(specs), List.copyOf(routes), List.copyOf(held));
         } catch (IOException | RuntimeException e) {
             held.forEach(PortReservation::close);
             if (temporary) {
@@ -60,6 +83,24 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Po
             }
             throw (RuntimeException) e;
         }
+    }
+
+    /**
+     * The ensemble as server {@code id} sees it: its own ports, and for every peer the proxy ports
+     * of the route from {@code id} to it (or the peer's own ports without proxies).
+     */
+    public PeerView viewFrom(int id) {
+        List<NodeSpec> view = new ArrayList<>();
+        for (NodeSpec member : specs) {
+            NodeSpec seen = member;
+            for (PeerRoute route : routes) {
+                if (route.from() == id && route.to() == member.id()) {
+                    seen = new NodeSpec(member.id(), member.clientPort(), route.quorumPort(), route.electionPort(), member.dataDir());
+                }
+            }
+            view.add(seen);
+        }
+        return new PeerView(id, List.copyOf(view), !routes.isEmpty());
     }
 
     /** Frees the ports and deletes a temporary data folder. */

@@ -25,13 +25,13 @@ public final class ProcessNode implements ServerNode {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
     private final NodeSpec spec;
-    private final List<NodeSpec> members;
+    private final PeerView view;
     private final ServerSettings settings;
     private ChildJvm jvm;
 
-    public ProcessNode(NodeSpec spec, List<NodeSpec> members, ServerSettings settings) {
+    public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings) {
         this.spec = spec;
-        this.members = List.copyOf(members);
+        this.view = view;
         this.settings = settings;
     }
 
@@ -169,12 +169,12 @@ public final class ProcessNode implements ServerNode {
         lines.add("minSessionTimeout=" + settings.minSessionTimeout().toMillis());
         lines.add("maxSessionTimeout=" + settings.maxSessionTimeout().toMillis());
         lines.add("maxClientCnxns=" + settings.maxClientConnections());
+        lines.add("localSessionsEnabled=" + settings.localSessions());
+        lines.add("localSessionsUpgradingEnabled=" + settings.localSessions());
         lines.add("reconfigEnabled=false");
-        if (members.size() > 1) {
+        if (view.replicated()) {
             lines.add("standaloneEnabled=false");
-            for (NodeSpec member : members) {
-                lines.add("server." + member.id() + "=127.0.0.1:" + member.quorumPort() + ":" + member.electionPort() + ":participant");
-            }
+            view.serverLines().forEach((key, value) -> lines.add(key + "=" + value));
             Files.writeString(spec.dataDir().resolve("myid"), Integer.toString(spec.id()), StandardCharsets.US_ASCII);
         }
         Path config = spec.dataDir().resolve("zoo.cfg");

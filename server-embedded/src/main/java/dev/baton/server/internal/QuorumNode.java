@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.List;
 import java.util.Properties;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZKDatabase;
@@ -25,15 +24,15 @@ public final class QuorumNode implements ServerNode {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
 
     private final NodeSpec spec;
-    private final List<NodeSpec> members;
+    private final PeerView view;
     private final ServerSettings settings;
     private final NodeThreads threads;
 
     private QuorumPeer peer;
 
-    public QuorumNode(NodeSpec spec, List<NodeSpec> members, ServerSettings settings, String ensembleName) {
+    public QuorumNode(NodeSpec spec, PeerView view, ServerSettings settings, String ensembleName) {
         this.spec = spec;
-        this.members = List.copyOf(members);
+        this.view = view;
         this.settings = settings;
         this.threads = new NodeThreads(ensembleName + "-server-" + spec.id());
     }
@@ -85,6 +84,8 @@ public final class QuorumNode implements ServerNode {
         created.setCnxnFactory(connections);
         created.setLearnerType(config.getPeerType());
         created.setSyncEnabled(config.getSyncEnabled());
+        created.enableLocalSessions(config.areLocalSessionsEnabled());
+        created.enableLocalSessionsUpgrading(config.isLocalSessionsUpgradingEnabled());
         created.setQuorumListenOnAllIPs(false);
         created.setMultiAddressEnabled(false);
         created.initialize();
@@ -103,13 +104,11 @@ public final class QuorumNode implements ServerNode {
         p.setProperty("minSessionTimeout", Long.toString(settings.minSessionTimeout().toMillis()));
         p.setProperty("maxSessionTimeout", Long.toString(settings.maxSessionTimeout().toMillis()));
         p.setProperty("maxClientCnxns", Integer.toString(settings.maxClientConnections()));
+        p.setProperty("localSessionsEnabled", Boolean.toString(settings.localSessions()));
+        p.setProperty("localSessionsUpgradingEnabled", Boolean.toString(settings.localSessions()));
         p.setProperty("reconfigEnabled", "false");
         p.setProperty("standaloneEnabled", "false");
-        String host = InetAddress.getLoopbackAddress().getHostAddress();
-        for (NodeSpec member : members) {
-            p.setProperty("server." + member.id(),
-                host + ":" + member.quorumPort() + ":" + member.electionPort() + ":participant");
-        }
+        view.serverLines().forEach(p::setProperty);
         return p;
     }
 

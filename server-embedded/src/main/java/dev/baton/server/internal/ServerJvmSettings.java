@@ -29,7 +29,10 @@ public final class ServerJvmSettings {
         "zookeeper.4lw.commands.whitelist", FOUR_LETTER_WORDS,
         "znode.container.checkIntervalMs", "1000",           // empty containers go within a second
         "zookeeper.jmx.log4j.disable", "true",
-        "zookeeper.preAllocSize", "4096");                   // KiB: keeps test data dirs small
+        "zookeeper.preAllocSize", "4096",                    // KiB: keeps test data dirs small
+        // a server cut off from a quorum retries its election at most 2 s apart (ZooKeeper backs
+        // off to 60 s), so it rejoins soon after a partition heals or a quorum comes back
+        "zookeeper.fastleader.maxNotificationInterval", "2000");
 
     private static boolean applied;
 

@@ -12,6 +12,9 @@ import java.time.Duration;
  * @param syncLimit ticks a follower may lag behind the leader before it is dropped
  * @param forceSync whether every transaction is fsynced before it is acknowledged
  * @param maxClientConnections connections one client address may open (0 = unlimited)
+ * @param localSessions whether sessions start local to their server and become global when they
+ *     create an ephemeral node (ZooKeeper's {@code localSessionsEnabled} and
+ *     {@code localSessionsUpgradingEnabled}); a read-only server can create only local sessions
  */
 public record ServerSettings(
     Duration tickTime,
@@ -20,7 +23,8 @@ public record ServerSettings(
     int initLimit,
     int syncLimit,
     boolean forceSync,
-    int maxClientConnections) {
+    int maxClientConnections,
+    boolean localSessions) {
 
     public int tickMillis() {
         return Math.toIntExact(tickTime.toMillis());

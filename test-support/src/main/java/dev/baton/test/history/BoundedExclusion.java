@@ -281,11 +281,20 @@ public final class BoundedExclusion {
             }
             return a.ended.deletedNanosFloor() - b.start.nanos() > 0 ? Boolean.FALSE : null;
         }
-        boolean before = a.ended.dzxid() <= view;
-        if (!before && !a.ended.deletionExact()) {
+        if (a.ended.dzxid() <= view) {
+            return true;
+        }
+        if (!a.ended.deletionExact()) {
             return null; // the zxid is only an upper bound
         }
-        return before;
+        // The view can lag the grant: ZooKeeper raises a client's last-seen zxid on replies, not on
+        // watch notifications, so a mutex that holds as soon as it hears its predecessor's node is
+        // gone carries a view below that very deletion. A view below the deletion therefore proves
+        // nothing by itself; the servers' deletion time decides, as when no view was recorded.
+        if (a.ended.deletedNanos() - b.start.nanos() <= 0) {
+            return true;
+        }
+        return a.ended.deletedNanosFloor() - b.start.nanos() > 0 ? Boolean.FALSE : null;
     }
 
     private static void judge(Hold a, Hold b, Rules rules, long lastNanos, Map<String, List<Event>> pauses,

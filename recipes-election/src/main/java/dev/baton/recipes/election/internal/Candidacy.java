@@ -4,7 +4,6 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
-import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.contention.Ticket;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -199,7 +198,7 @@ public final class Candidacy {
             resumeWhenConnected = true;
         }
         ConnectionState now = client.connectionState();
-        if (tryNow && now.isConnected() && !ErrorPolicy.suspendsHolds(now)) {
+        if (tryNow && now.isWritable()) {
             resume();
         }
     }

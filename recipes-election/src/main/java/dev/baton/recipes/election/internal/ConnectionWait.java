@@ -1,8 +1,6 @@
 package dev.baton.recipes.election.internal;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.ConnectionState;
-import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.ConnectionStateListener;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -42,18 +40,13 @@ public final class ConnectionWait {
      */
     public void awaitNext(boolean connectionTrouble, BooleanSupplier done) {
         long seen = changes;
-        while (!done.getAsBoolean() && changes == seen && !(connectionTrouble && writable(client.connectionState()))) {
+        while (!done.getAsBoolean() && changes == seen && !(connectionTrouble && client.connectionState().isWritable())) {
             try {
                 owner.wait();
             } catch (InterruptedException e) {
                 return;
             }
         }
-    }
-
-    /** A server leadership can be held on: connected, and not read-only (which counts as SUSPENDED for holds). */
-    private static boolean writable(ConnectionState state) {
-        return state.isConnected() && !ErrorPolicy.suspendsHolds(state);
     }
 
     private void changed() {

@@ -117,9 +117,15 @@ public final class Line {
 
     // ---- I/O ----
 
-    /** Whether {@code ticket} still grants what it granted (after a loss, before leading again); see {@link #isMine}. */
+    /**
+     * Whether {@code ticket} still grants what it granted (after a loss, before leading again); see
+     * {@link #isMine}. A sync goes first: the answer then reflects the ensemble's leader, not a
+     * follower that may be cut off from it (and still answering), and the sync is the round trip
+     * to the leader that leading again rests on ({@code BatonClient.leaderContactNanos()}).
+     */
     public CompletableFuture<Boolean> stillMine(Ticket ticket) {
-        return client.checkExists().forPathAsync(ticket.path())
+        return client.sync().forPathAsync(ticket.path())
+            .thenCompose(synced -> client.checkExists().forPathAsync(ticket.path()))
             .thenApply(stat -> isMine(ticket, stat, client.sessionId()));
     }
 

@@ -1,0 +1,212 @@
+package dev.baton.recipes.group;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.Timeouts;
+import dev.baton.framework.ZPaths;
+import dev.baton.framework.cache.CacheEvent;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.ChildrenCache;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.zookeeper.CreateMode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Membership of a group: this process joins with an id and data, and sees who else is in, live.
+ * Curator's {@code GroupMember}, same layout, so Curator and Baton members of one group see each
+ * other.
+ *
+ * <p>Layout and algorithm: each member is an ephemeral node {@code <membershipPath>/<id>} whose
+ * data is the member's payload. This member's node is kept by a {@link PersistentNode} (re-created
+ * after a session loss or a deletion, with the latest data); the others are read from a
+ * {@link ChildrenCache} of {@code membershipPath}, whose changes {@link GroupListener}s hear as
+ * JOINED, UPDATED and LEFT.
+ *
+ * <p>Guarantees and caveats: membership is tied to sessions. A member whose process dies or is cut
+ * off stays listed until its session expires (its session timeout after the servers last heard
+ * from it), then leaves everyone's view; a member cut off for less than its session timeout never
+ * leaves. A member whose session ended comes back as soon as its client has a new session. The
+ * view is a cache: it lags the servers by a round trip or two, and a member cut off from the
+ * ensemble keeps its last view (in which it always lists itself). Ids are unique only by
+ * agreement: two members with one id share one node, as in Curator.
+ *
+ * <pre>{@code
+ * try (GroupMember member = new GroupMember(client, "/clusters/search", "node-3", address)) {
+ *     member.addListener(change -> log.info("membership: {}", change));
+ *     member.start();
+ *     member.awaitJoined(Duration.ofSeconds(10));
+ *     Map<String, byte[]> members = member.getCurrentMembers();   // id -> data, this member included
+ * }
+ * }</pre>
+ */
+public final class GroupMember implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
+
+    private final String membershipPath;
+    private final String thisId;
+    private final PersistentNode node;
+    private final ChildrenCache cache;
+    private final List<GroupListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean started;
+    private volatile boolean closed;
+
+    /**
+     * A member {@code thisId} of the group at {@code membershipPath}, with {@code payload} as its data.
+     *
+     * @param client the client the member joins through
+     * @param membershipPath the group's path: its members are its children
+     * @param thisId this member's id, the name of its node
+     * @param payload this member's data (copied)
+     * @throws IllegalArgumentException if {@code thisId} is empty, contains {@code /}, or is not a valid node name
+     */
+    public GroupMember(BatonClient client, String membershipPath, String thisId, byte[] payload) {
+        Objects.requireNonNull(client, "client");
+        this.membershipPath = ZPaths.validate("GroupMember", Objects.requireNonNull(membershipPath, "membershipPath"));
+        this.thisId = checkId(Objects.requireNonNull(thisId, "thisId"));
+        String path = ZPaths.validate("GroupMember", ZPaths.join(this.membershipPath, thisId));
+        this.node = new PersistentNode(client, CreateMode.EPHEMERAL, false, path, Objects.requireNonNull(payload, "payload"));
+        this.cache = new ChildrenCache(client, this.membershipPath);
+        cache.addListener(this::onCacheEvent);
+    }
+
+    private static String checkId(String id) {
+        if (id.isEmpty() || id.contains("/") || id.equals(".") || id.equals("..")) {
+            throw new IllegalArgumentException("a member id must be one non-empty path segment without '/', was '" + id + "'");
+        }
+        return id;
+    }
+
+    /** Joins the group and starts watching it, in the background. */
+    public void start() {
+        cache.start();
+        node.start();
+        started = true;
+    }
+
+    /**
+     * Waits until this member's node exists and the view of the group is loaded.
+     *
+     * @param timeout how long to wait at most
+     * @return true once joined and loaded, false if {@code timeout} passed first
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    public boolean awaitJoined(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
+        return node.waitForInitialCreate(timeout)
+            && cache.awaitInitialized(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
+
+    /**
+     * The members as this process sees them now — id to data, in id order — always including this
+     * member (with its latest data) while it is started.
+     *
+     * @return an unmodifiable copy of the view: member id to data
+     */
+    public Map<String, byte[]> getCurrentMembers() {
+        Map<String, byte[]> members = new TreeMap<>();
+        for (ChildData child : cache.children().values()) {
+            members.put(child.name(), child.data());
+        }
+        if (started && !closed) {
+            members.putIfAbsent(thisId, node.getData());
+        }
+        return Collections.unmodifiableMap(members);
+    }
+
+    /**
+     * Changes this member's data; returns once its node carries it (see {@link PersistentNode#setData}).
+     *
+     * @param data the new data (copied)
+     * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
+     */
+    public void setThisData(byte[] data) throws InterruptedException {
+        node.setData(data);
+    }
+
+    /**
+     * This member's id.
+     *
+     * @return the id given to the constructor
+     */
+    public String thisId() {
+        return thisId;
+    }
+
+    /**
+     * Where the group's members are.
+     *
+     * @return the group's path
+     */
+    public String membershipPath() {
+        return membershipPath;
+    }
+
+    /**
+     * A member's id from its node's path.
+     *
+     * @param path a member node's path, {@code /clusters/search/node-3}
+     * @return its last segment, the member's id ({@code node-3})
+     */
+    public static String idFromPath(String path) {
+        return ZPaths.name(path);
+    }
+
+    /**
+     * Adds a listener told of every membership change this member's view sees from now on.
+     *
+     * @param listener the listener
+     */
+    public void addListener(GroupListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Removes a listener added with {@link #addListener}; no effect if it is not there.
+     *
+     * @param listener the listener
+     */
+    public void removeListener(GroupListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** Leaves the group (deletes this member's node) and stops watching it. */
+    @Override
+    public void close() {
+        closed = true;
+        node.close();   // the delete goes out first: the others see the leave without waiting for the cache's unwatch
+        cache.close();
+    }
+
+    private void onCacheEvent(CacheEvent event) {
+        MembershipChange change = switch (event.type()) {
+            case ADDED -> new MembershipChange(MembershipChange.Kind.JOINED, event.node().name(), event.node().data());
+            case REMOVED -> new MembershipChange(MembershipChange.Kind.LEFT, event.node().name(), event.node().data());
+            case UPDATED -> event.previous() != null && Arrays.equals(event.previous().data(), event.node().data())
+                ? null // a new stat, the same data: nothing a member would call a change
+                : new MembershipChange(MembershipChange.Kind.UPDATED, event.node().name(), event.node().data());
+            case INITIALIZED -> null;
+        };
+        if (change == null) {
+            return;
+        }
+        for (GroupListener listener : listeners) {
+            try {
+                listener.membershipChanged(change);
+            } catch (RuntimeException e) {
+                LOG.warn("group {}: a listener failed on {}", membershipPath, change, e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "GroupMember[" + membershipPath + "/" + thisId + "]";
+    }
+}

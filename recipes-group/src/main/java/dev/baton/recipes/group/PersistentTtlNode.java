@@ -1,0 +1,215 @@
+package dev.baton.recipes.group;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.Timeouts;
+import dev.baton.framework.ZPaths;
+import dev.baton.framework.ZooKeeperException;
+import dev.baton.framework.contention.Acquisitions;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node that outlives this client by a bounded time: it exists while the client keeps touching
+ * it, and for about {@code ttl} after the touching stops — whether the process closed it, crashed
+ * or lost its session. Curator's {@code PersistentTtlNode}, same layout: for membership that must
+ * survive a restart or a short partition but not a dead process.
+ *
+ * <p>Layout and algorithm: the node at {@code path} is a container carrying the data, kept in
+ * existence by a {@link PersistentNode}; under it a TTL child ({@code touch} by default) is
+ * created or written every {@code ttl / 2}. While the child is touched it never expires; once
+ * touching stops, the servers delete the child after {@code ttl} without a write, and then the
+ * container, now empty.
+ *
+ * <p>Guarantees and caveats: the node lasts from the last touch for at least {@code ttl} and at
+ * most {@code ttl} plus two runs of the servers' container reaper ({@code znode.container.checkIntervalMs},
+ * 60 s by default in ZooKeeper, 1 s in Baton's embedded ensemble). Touches need no session, so a
+ * session expiry does not end the node. TTL nodes must be enabled on every server
+ * ({@code -Dzookeeper.extendedTypesEnabled=true}); where they are not, {@link #waitForInitialCreate}
+ * throws {@link TtlNodesDisabledException}, which says so. {@link #close()} stops the touching and
+ * leaves the node to its TTL.
+ *
+ * <pre>{@code
+ * PersistentTtlNode worker = new PersistentTtlNode(client, "/workers/w-17", Duration.ofMinutes(2), info);
+ * worker.start();
+ * worker.waitForInitialCreate(Duration.ofSeconds(10));   // throws TtlNodesDisabledException if the servers refuse
+ * ...
+ * worker.close();   // the node stays about two minutes more
+ * }</pre>
+ */
+public final class PersistentTtlNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PersistentTtlNode.class);
+    /** The touched child's default name (Curator's). */
+    public static final String DEFAULT_CHILD_NAME = "touch";
+    private static final byte[] EMPTY = new byte[0];
+    private static final Duration SHORTEST_TOUCH_PERIOD = Duration.ofMillis(10);
+
+    private final BatonClient client;
+    private final PersistentNode node;
+    private final String path;
+    private final String childPath;
+    private final Duration ttl;
+    private final Duration touchPeriod;
+    private final CompletableFuture<Void> firstTouch = new CompletableFuture<>();
+    private volatile boolean closed;
+
+    /**
+     * A node at {@code path} with {@code data}, lasting {@code ttl} after the last touch.
+     *
+     * @param client the client the node is created and touched through
+     * @param path the node's path
+     * @param ttl how long the node lasts after the last touch; positive
+     * @param data the node's data (copied)
+     */
+    public PersistentTtlNode(BatonClient client, String path, Duration ttl, byte[] data) {
+        this(client, path, ttl, data, DEFAULT_CHILD_NAME);
+    }
+
+    /**
+     * A node at {@code path} with {@code data}, lasting {@code ttl} after the last touch, whose
+     * touched child is named {@code childName}.
+     *
+     * @param client the client the node is created and touched through
+     * @param path the node's path
+     * @param ttl how long the node lasts after the last touch; positive
+     * @param data the node's data (copied)
+     * @param childName the touched child's name: one path segment
+     * @throws IllegalArgumentException for a ttl that is not positive or a child name that is not one segment
+     */
+    public PersistentTtlNode(BatonClient client, String path, Duration ttl, byte[] data, String childName) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.path = ZPaths.validate("PersistentTtlNode", Objects.requireNonNull(path, "path"));
+        Objects.requireNonNull(ttl, "ttl");
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+        }
+        Objects.requireNonNull(childName, "childName");
+        if (childName.isEmpty() || childName.contains("/")) {
+            throw new IllegalArgumentException("childName must be one path segment, was '" + childName + "'");
+        }
+        this.ttl = ttl;
+        Duration half = ttl.dividedBy(2);
+        this.touchPeriod = half.compareTo(SHORTEST_TOUCH_PERIOD) < 0 ? SHORTEST_TOUCH_PERIOD : half;
+        this.childPath = ZPaths.validate("PersistentTtlNode", ZPaths.join(this.path, childName));
+        this.node = new PersistentNode(client, CreateMode.CONTAINER, false, this.path, data, false);
+    }
+
+    /** Starts creating the node and touching it, in the background. */
+    public void start() {
+        node.addListener(created -> touch(false)); // the first touch at once: the TTL runs from the creation
+        node.start();
+        schedule();
+    }
+
+    /**
+     * Waits until the node exists and has been touched once.
+     *
+     * @param timeout how long to wait at most
+     * @return true once the node exists and was touched, false if {@code timeout} passed first
+     * @throws InterruptedException if the waiting thread is interrupted
+     * @throws TtlNodesDisabledException if the servers refuse TTL nodes
+     */
+    public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
+        try {
+            firstTouch.get(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            throw Acquisitions.rethrow(e.getCause());
+        }
+    }
+
+    /**
+     * Gives the node new data; see {@link PersistentNode#setData}.
+     *
+     * @param data the new data (copied)
+     * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
+     */
+    public void setData(byte[] data) throws InterruptedException {
+        node.setData(data);
+    }
+
+    /**
+     * The data the node is kept with.
+     *
+     * @return a copy of the latest data
+     */
+    public byte[] getData() {
+        return node.getData();
+    }
+
+    /**
+     * The node's path.
+     *
+     * @return the path given to the constructor
+     */
+    public String path() {
+        return path;
+    }
+
+    /**
+     * How long the node lasts after the last touch.
+     *
+     * @return the TTL
+     */
+    public Duration ttl() {
+        return ttl;
+    }
+
+    /** Stops touching; the node stays until its TTL runs out. */
+    @Override
+    public void close() {
+        closed = true;
+        node.close();
+    }
+
+    private void schedule() {
+        if (!closed && !client.isClosed()) {
+            CompletableFuture.delayedExecutor(touchPeriod.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
+                .execute(() -> touch(true));
+        }
+    }
+
+    /** Writes the child, creating it as a TTL node if it is missing; {@code periodic} touches schedule the next. */
+    private void touch(boolean periodic) {
+        if (closed) {
+            return;
+        }
+        client.setData().forPathAsync(childPath, EMPTY).<Void>thenApply(stat -> null)
+            .exceptionallyCompose(e -> Acquisitions.unwrap(e) instanceof NoNodeException
+                ? client.create().withMode(CreateMode.PERSISTENT_WITH_TTL).withTtl(ttl).orSetData()
+                    .forPathAsync(childPath, EMPTY).thenApply(created -> null)
+                : CompletableFuture.failedFuture(Acquisitions.unwrap(e)))
+            .whenComplete((v, e) -> {
+                Throwable cause = e == null ? null : Acquisitions.unwrap(e);
+                if (cause == null) {
+                    firstTouch.complete(null);
+                } else if (cause instanceof ZooKeeperException z && z.code() == KeeperException.Code.UNIMPLEMENTED) {
+                    TtlNodesDisabledException refused = new TtlNodesDisabledException(childPath, cause);
+                    if (firstTouch.completeExceptionally(refused)) {
+                        LOG.error("{}", refused.getMessage());
+                    }
+                } else if (!(cause instanceof NoNodeException)) {
+                    // the container is being made again (NoNode) or the ensemble is out of reach: the next touch tries again
+                    LOG.debug("PersistentTtlNode {}: touch failed: {}", path, cause.toString());
+                }
+                if (periodic) {
+                    schedule();
+                }
+            });
+    }
+
+    @Override
+    public String toString() {
+        return "PersistentTtlNode[" + path + ", ttl " + ttl + "]";
+    }
+}

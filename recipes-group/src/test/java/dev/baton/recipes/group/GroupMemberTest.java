@@ -1,0 +1,137 @@
+package dev.baton.recipes.group;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ClientLink;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Joining, leaving, updating, and a view that converges after partitions and session loss. */
+@EnsembleTest
+class GroupMemberTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration SESSION = Duration.ofSeconds(3);
+
+    EmbeddedEnsemble ensemble;
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(UTF_8);
+    }
+
+    private static String text(Map<String, byte[]> members, String id) {
+        byte[] data = members.get(id);
+        return data == null ? null : new String(data, UTF_8);
+    }
+
+    @Test
+    void membersSeeEachOtherAndListenersHearJoinsUpdatesAndLeaves(BatonClient a, BatonClient b) throws Exception {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        try (GroupMember first = new GroupMember(a, "/groups/basic", "m1", bytes("one"))) {
+            first.addListener(change -> heard.add(change.kind() + " " + change.memberId() + " " + new String(change.data(), UTF_8)));
+            first.start();
+            assertThat(first.awaitJoined(WAIT)).isTrue();
+            GroupMember second = new GroupMember(b, "/groups/basic", "m2", bytes("two"));
+            second.start();
+            assertThat(second.awaitJoined(WAIT)).isTrue();
+
+            await().atMost(WAIT).until(() -> first.getCurrentMembers().keySet().equals(java.util.Set.of("m1", "m2")));
+            assertThat(text(first.getCurrentMembers(), "m2")).isEqualTo("two");
+            assertThat(second.getCurrentMembers().keySet()).containsExactly("m1", "m2");
+
+            second.setThisData(bytes("two-b"));
+            await().atMost(WAIT).until(() -> "two-b".equals(text(first.getCurrentMembers(), "m2")));
+
+            second.close();
+            await().atMost(WAIT).until(() -> first.getCurrentMembers().keySet().equals(java.util.Set.of("m1")));
+            await().atMost(WAIT).until(() -> heard.contains("LEFT m2 two-b"));
+            assertThat(heard).containsSubsequence("JOINED m1 one", "JOINED m2 two", "UPDATED m2 two-b", "LEFT m2 two-b");
+        }
+    }
+
+    @Test
+    void aMemberListsItselfBeforeItsViewIsLoaded(BatonClient a) throws Exception {
+        try (GroupMember member = new GroupMember(a, "/groups/self", "me", bytes("mine"))) {
+            assertThat(member.getCurrentMembers()).as("not started: not a member").isEmpty();
+            member.start();
+            assertThat(text(member.getCurrentMembers(), "me")).isEqualTo("mine");
+        }
+    }
+
+    @Test
+    void badIdsAreRefusedNamingTheId(BatonClient a) {
+        assertThatThrownBy(() -> new GroupMember(a, "/groups/bad", "a/b", bytes("x")))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'a/b'");
+        assertThatThrownBy(() -> new GroupMember(a, "/groups/bad", "", bytes("x"))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(GroupMember.idFromPath("/groups/bad/m7")).isEqualTo("m7");
+    }
+
+    @Test
+    void afterPartitionsEveryLiveMemberIsListedAndADeadSessionIsDroppedAfterItsTimeout() throws Exception {
+        List<ClientLink> links = new ArrayList<>();
+        List<BatonClient> clients = new ArrayList<>();
+        List<GroupMember> members = new ArrayList<>();
+        List<String> heardByA = new CopyOnWriteArrayList<>();
+        try {
+            for (String id : List.of("a", "b", "c")) {
+                ClientLink link = ClientLink.to(ensemble);
+                links.add(link);
+                BatonClient client = TestClients.started(BatonClient.builder().connectString(link.connectString())
+                    .sessionTimeout(SESSION).connectionTimeout(Duration.ofSeconds(2)));
+                clients.add(client);
+                GroupMember member = new GroupMember(client, "/groups/converge", id, bytes(id));
+                if (id.equals("a")) {
+                    member.addListener(change -> heardByA.add(change.kind() + " " + change.memberId()));
+                }
+                member.start();
+                members.add(member);
+            }
+            awaitEveryoneSees(members, "a", "b", "c");
+
+            // a cut shorter than the session timeout: nobody leaves anyone's view
+            AtomicReference<ConnectionState> bState = new AtomicReference<>();
+            clients.get(1).addConnectionStateListener((c, s) -> bState.set(s));
+            links.get(1).cut();
+            await().atMost(WAIT).until(() -> bState.get() == ConnectionState.SUSPENDED);
+            links.get(1).heal();
+            await().atMost(WAIT).until(() -> bState.get() == ConnectionState.RECONNECTED);
+
+            // c is cut off for good: once its session has expired it is gone from the others' views...
+            links.get(2).cut();
+            await().atMost(SESSION.plusSeconds(10)).until(() -> !members.get(0).getCurrentMembers().containsKey("c")
+                && !members.get(1).getCurrentMembers().containsKey("c"));
+            assertThat(members.get(2).getCurrentMembers()).as("cut off, c still lists itself").containsKey("c");
+
+            // ...and back, in a new session, once it can reach the ensemble again
+            links.get(2).heal();
+            awaitEveryoneSees(members, "a", "b", "c");
+            assertThat(heardByA).as("b's short cut was not a leave").doesNotContain("LEFT b");
+            assertThat(heardByA).containsSubsequence("JOINED c", "LEFT c", "JOINED c");
+        } finally {
+            members.forEach(GroupMember::close);
+            clients.forEach(BatonClient::close);
+            links.forEach(ClientLink::close);
+        }
+    }
+
+    private static void awaitEveryoneSees(List<GroupMember> members, String... ids) {
+        java.util.Set<String> expected = java.util.Set.of(ids);
+        await().atMost(WAIT).untilAsserted(() -> {
+            for (GroupMember m : members) {
+                assertThat(m.getCurrentMembers().keySet()).as("the view of %s", m.thisId()).isEqualTo(expected);
+            }
+        });
+    }
+}

@@ -1,0 +1,188 @@
+package dev.baton.recipes.group;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoNodeException;
+import dev.baton.test.ConnectString;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.Test;
+
+/** A node kept in existence: after deletion, after its parent's deletion, after session expiry, with its latest data. */
+@EnsembleTest
+class PersistentNodeTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @ConnectString
+    String connect;
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(UTF_8);
+    }
+
+    /** The node's data, or null while it does not exist. */
+    private static String dataOf(BatonClient client, String path) throws InterruptedException {
+        try {
+            return new String(client.getData().forPath(path), UTF_8);
+        } catch (NoNodeException e) {
+            return null;
+        }
+    }
+
+    /** The children of a folder, none if it is gone (an empty container folder is reaped). */
+    private static List<String> childrenOf(BatonClient client, String path) throws InterruptedException {
+        try {
+            return client.getChildren().forPath(path);
+        } catch (NoNodeException e) {
+            return List.of();
+        }
+    }
+
+    @Test
+    void anEphemeralNodeDeletedBySomeoneElseIsCreatedAgainAndListenersHearEachCreation(BatonClient client, BatonClient other)
+        throws Exception {
+        List<String> created = new CopyOnWriteArrayList<>();
+        try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/deleted/w1", bytes("v1"))) {
+            node.addListener(created::add);
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            assertThat(node.getActualPath()).isEqualTo("/pn/deleted/w1");
+            assertThat(dataOf(other, "/pn/deleted/w1")).isEqualTo("v1");
+            long first = other.checkExists().forPath("/pn/deleted/w1").getCzxid();
+
+            other.delete().forPath("/pn/deleted/w1");
+            await().atMost(WAIT).until(() -> {
+                Stat stat = other.checkExists().forPath("/pn/deleted/w1");
+                return stat != null && stat.getCzxid() != first;
+            });
+            assertThat(dataOf(other, "/pn/deleted/w1")).isEqualTo("v1");
+            await().atMost(WAIT).until(() -> created.size() == 2);
+            assertThat(created).containsExactly("/pn/deleted/w1", "/pn/deleted/w1");
+        }
+    }
+
+    @Test
+    void dataSetWhileRunningIsWrittenAndIsWhatTheNodeIsCreatedWithAgain(BatonClient client, BatonClient other) throws Exception {
+        try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/data/w1", bytes("v1"))) {
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            node.setData(bytes("v2"));
+            assertThat(dataOf(other, "/pn/data/w1")).as("setData returns once the node carries it").isEqualTo("v2");
+            assertThat(node.getData()).isEqualTo(bytes("v2"));
+
+            other.delete().forPath("/pn/data/w1");
+            await().atMost(WAIT).until(() -> "v2".equals(dataOf(other, "/pn/data/w1")));
+        }
+    }
+
+    @Test
+    void dataSetBeforeStartIsWhatTheNodeIsCreatedWith(BatonClient client, BatonClient other) throws Exception {
+        try (PersistentNode node = new PersistentNode(client, CreateMode.PERSISTENT, false, "/pn/early/p1", bytes("v1"))) {
+            node.setData(bytes("v0"));
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            assertThat(dataOf(other, "/pn/early/p1")).isEqualTo("v0");
+        }
+    }
+
+    @Test
+    void aNodeWhoseParentIsDeletedIsCreatedAgainWithItsParent(BatonClient client, BatonClient other) throws Exception {
+        try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/parent/a/b/w1", bytes("v1"))) {
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            other.delete().deletingChildrenIfNeeded().forPath("/pn/parent/a");
+            await().atMost(WAIT).until(() -> "v1".equals(dataOf(other, "/pn/parent/a/b/w1")));
+        }
+    }
+
+    @Test
+    void anEphemeralNodeIsCreatedAgainInTheNewSessionAfterTheOldOneExpired(BatonClient other) throws Exception {
+        try (BatonClient client = dev.baton.test.TestClients.started(connect, Duration.ofSeconds(10));
+             PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/expiry/w1", bytes("v1"))) {
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            long oldSession = client.sessionId();
+            assertThat(other.checkExists().forPath("/pn/expiry/w1").getEphemeralOwner()).isEqualTo(oldSession);
+
+            SessionKiller.expire(client, connect, WAIT);
+            await().atMost(WAIT).until(() -> {
+                Stat stat = other.checkExists().forPath("/pn/expiry/w1");
+                return stat != null && stat.getEphemeralOwner() != oldSession && stat.getEphemeralOwner() == client.sessionId();
+            });
+            assertThat(dataOf(other, "/pn/expiry/w1")).isEqualTo("v1");
+        }
+    }
+
+    @Test
+    void aProtectedSequentialNodeKeepsItsActualPathWhenCreatedAgain(BatonClient other) throws Exception {
+        try (BatonClient client = dev.baton.test.TestClients.started(connect, Duration.ofSeconds(10));
+             PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL_SEQUENTIAL, true, "/pn/seq/worker-", bytes("v1"))) {
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            String actual = node.getActualPath();
+            assertThat(actual).as("Curator's protected layout").matches("/pn/seq/_c_[0-9a-f-]{36}-worker-\\d{10}");
+            assertThat(other.getChildren().forPath("/pn/seq")).hasSize(1);
+
+            other.delete().forPath(actual);
+            await().atMost(WAIT).until(() -> other.checkExists().forPath(actual) != null);
+            long session = client.sessionId();
+            SessionKiller.expire(client, connect, WAIT);
+            await().atMost(WAIT).until(() -> {
+                Stat stat = other.checkExists().forPath(actual);
+                return stat != null && stat.getEphemeralOwner() != session;
+            });
+            assertThat(node.getActualPath()).isEqualTo(actual);
+            assertThat(other.getChildren().forPath("/pn/seq")).as("always one node, at one path").hasSize(1);
+        }
+    }
+
+    @Test
+    void aNodeAlreadyThereIsTakenOverGivenOurDataAndKept(BatonClient client, BatonClient other) throws Exception {
+        other.create().creatingParentsIfNeeded().forPath("/pn/taken/p1", bytes("theirs"));
+        try (PersistentNode node = new PersistentNode(client, CreateMode.PERSISTENT, false, "/pn/taken/p1", bytes("ours"))) {
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            assertThat(dataOf(other, "/pn/taken/p1")).isEqualTo("ours");
+            other.delete().forPath("/pn/taken/p1");
+            await().atMost(WAIT).until(() -> "ours".equals(dataOf(other, "/pn/taken/p1")));
+        }
+    }
+
+    @Test
+    void closeDeletesTheNodeAndItIsNotCreatedAgain(BatonClient client, BatonClient other) throws Exception {
+        PersistentNode node = new PersistentNode(client, CreateMode.PERSISTENT, false, "/pn/closed/p1", bytes("v1"));
+        node.start();
+        assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+        node.close();
+        assertThat(other.checkExists().forPath("/pn/closed/p1")).as("deleted by close()").isNull();
+        assertThat(childrenOf(client, "/pn/closed")).isEmpty();
+        assertThatThrownBy(() -> node.setData(bytes("v2"))).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void closeRightAfterStartLeavesNoNodeBehind(BatonClient client, BatonClient other) throws Exception {
+        for (int i = 0; i < 10; i++) {
+            PersistentNode node = new PersistentNode(client, CreateMode.PERSISTENT_SEQUENTIAL, true, "/pn/race/p-", bytes("v1"));
+            node.start();
+            node.close();   // a create may be in flight: close waits for it before deleting
+        }
+        assertThat(childrenOf(other, "/pn/race")).as("no orphan of a create that landed after close began").isEmpty();
+    }
+
+    @Test
+    void aTtlModeIsRefusedWithTheRecipeToUseInstead(BatonClient client) {
+        assertThatThrownBy(() -> new PersistentNode(client, CreateMode.PERSISTENT_WITH_TTL, false, "/pn/ttl", bytes("v")))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("use PersistentTtlNode");
+        assertThatThrownBy(() -> new PersistentNode(client, CreateMode.PERSISTENT, false, "pn/relative", bytes("v")))
+            .isInstanceOf(dev.baton.framework.InvalidPathException.class);
+    }
+}
