@@ -158,6 +158,37 @@ class CachesTest {
     }
 
     /**
+     * A cache whose connection is cut just as another cache of the same client closes (its watch
+     * removal in flight, so ZooKeeper swallows the Disconnected: see ConnectionStatesTest) still
+     * loads what changed during the cut once the connection is back. TransactionChaosTest: a
+     * participant never saw the transactions created during such a cut.
+     */
+    @Test
+    void aCacheSeesWhatChangedWhileItsLinkWasCutAsAnotherCacheClosed(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(20));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            TreeCache other = TreeCache.builder(reader, base).build();
+            other.start();
+            assertThat(other.awaitInitialized(WAIT)).isTrue();
+
+            proxy.pauseReplies();
+            other.close(); // its watch removal is sent; the answer is held...
+            proxy.cut(); // ...and lost with the connection
+            writer.create().forPath(base + "/while-cut");
+            proxy.heal();
+            await().atMost(Duration.ofSeconds(15)).until(() -> reader.connectionState().isConnected());
+            writer.create().forPath(base + "/after");
+            await().atMost(WAIT).until(() -> cache.get(base + "/after").isPresent());
+            assertThat(cache.get(base + "/while-cut")).as("the node created while the link was cut").isPresent();
+        }
+    }
+
+    /**
      * The chaos run's sequence for one client: its session is expired, and just after the new
      * session starts its traffic is frozen past the session timeout, so a third session follows,
      * while another client keeps creating nodes (each with a child, as transactions with votes).
