@@ -38,15 +38,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Algorithm: one {@code PERSISTENT_RECURSIVE} watch on the root (never one per node); a full
  * load walks the subtree down to {@code maxDepth}; each watch event (created, data changed,
- * deleted) is applied in order — a created or changed node is read again first (the read is sent
- * when the event comes, so the reads of a burst overlap; their replies are applied in event order).
- * Everything — loads and events — is applied through one queue, one step at a time, so the cache
- * applies changes in the order the servers made them. Listeners hear ADDED, UPDATED and REMOVED, and INITIALIZED
+ * deleted) is applied in order — a created or changed node is read again first. Everything —
+ * loads and events — runs through one queue, one step at a time, so the cache applies changes in
+ * the order the servers made them. Listeners hear ADDED, UPDATED and REMOVED, and INITIALIZED
  * once after the first load, in order, on the cache's executor.
  *
  * <p>Guarantees and caveats: after a reconnect the cache loads the whole subtree again and
  * reports the differences (events missed while disconnected are not lost); after a session expiry
- * it also installs its watch again (watches belong to a session). Between a change on the servers
+ * it also installs its watch again (watches belong to a session). Every load starts with a sync,
+ * so a server behind what the cache has already applied catches up first: the copy never goes
+ * back to an older state. Between a change on the servers
  * and the cache seeing it there is a delay of one or two round trips. A node deeper than
  * {@code maxDepth} is ignored.
  */
@@ -227,22 +228,7 @@ public final class TreeCache implements AutoCloseable {
             return;
         }
         switch (event.getType()) {
-            case NodeCreated, NodeDataChanged -> {
-                if (closed) {
-                    return;
-                }
-                // read at once, apply in order: the reads of a burst of events overlap instead of each
-                // waiting a round trip behind the last (a cache of a busy folder fell seconds behind).
-                // Replies on one session come in the order the reads were sent, so applying them in
-                // event order keeps the view moving forward; a node found gone is left to its
-                // NodeDeleted event, which comes after this one.
-                CompletableFuture<ChildData> read = read(path);
-                enqueue(() -> read.thenAccept(found -> {
-                    if (found != null) {
-                        put(found);
-                    }
-                }));
-            }
+            case NodeCreated, NodeDataChanged -> enqueue(() -> refresh(path));
             case NodeDeleted -> enqueue(() -> {
                 removeSubtree(path);
                 return CompletableFuture.completedFuture(null);
@@ -253,6 +239,17 @@ public final class TreeCache implements AutoCloseable {
         }
     }
 
+    /** Reads one node again and applies what the server says now. */
+    private CompletableFuture<Void> refresh(String path) {
+        return read(path).thenAccept(found -> {
+            if (found == null) {
+                removeSubtree(path);
+            } else {
+                put(found);
+            }
+        });
+    }
+
     /** Installs the watch if this session has none, loads the whole subtree, and applies the differences. */
     private CompletableFuture<Void> resync() {
         long session = client.sessionId();
@@ -260,7 +257,13 @@ public final class TreeCache implements AutoCloseable {
             ? CompletableFuture.completedFuture(null)
             : client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher).thenRun(() -> watchedSession = session);
         Map<String, ChildData> found = new TreeMap<>();
-        return watch.thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
+        // sync first: the server this client is on now may be behind what the cache has already
+        // applied (a reconnect may land on a follower that has not yet applied changes whose events
+        // came from the last one: ZooKeeper only keeps a session from going behind its replies, not
+        // behind its events), and a walk answered from before them would show deleted nodes again.
+        // TransactionChaosTest: a participant's view lost, regained and lost again four transactions
+        // it had been told, and it was told them twice.
+        return watch.thenCompose(v -> client.sync().forPathAsync(root)).thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
             reconcile(found);
             if (initialized.getCount() > 0) {
                 initialized.countDown();
