@@ -167,24 +167,6 @@ class TransactionChaosTest {
         /** What happened to each participant's incarnations and clients, in order: where a failed run starts looking. */
         final List<String> timeline = java.util.Collections.synchronizedList(new ArrayList<>());
 
-        /** Diagnostic: what the incarnation's view reported, so a failed run can tell a view that missed a node from a participant that ignored it. */
-        void watchView(TransactionParticipant p, String who) {
-            try {
-                java.lang.reflect.Field f = TransactionParticipant.class.getDeclaredField("tree");
-                f.setAccessible(true);
-                dev.baton.framework.cache.TreeCache tree = (dev.baton.framework.cache.TreeCache) f.get(p);
-                tree.addListener(e -> {
-                    if (e.type() == dev.baton.framework.cache.CacheEvent.Type.INITIALIZED) {
-                        note(who + " view INITIALIZED with " + tree.children(tree.root()).size() + " transactions");
-                    } else if (e.node() != null && e.node().path().lastIndexOf('/') == tree.root().length()) {
-                        note(who + " view " + e.type() + " " + e.node().name().replaceAll("_c_[0-9a-f-]*-", ""));
-                    }
-                });
-            } catch (ReflectiveOperationException e) {
-                throw new AssertionError(e);
-            }
-        }
-
         void note(String what) {
             timeline.add(String.format("t+%.2fs %s", (System.nanoTime() - began) / 1e9, what));
         }
@@ -205,7 +187,6 @@ class TransactionChaosTest {
                     new Recorded(durable, randoms.get(i), history, id, id + "#" + incarnations.incrementAndGet()))
                 .handlerExecutor(handlers).retention(RETENTION).startTimeout(Duration.ofSeconds(20)).build();
             note(id + " " + p.hashCode() + " starting");
-            watchView(p, id + " " + p.hashCode());
             p.start();
             live.set(i, p);
             note(id + " " + p.hashCode() + " started (client session 0x" + Long.toHexString(client.sessionId()) + ")");
