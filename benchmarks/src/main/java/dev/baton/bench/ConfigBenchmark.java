@@ -44,7 +44,8 @@ import org.apache.zookeeper.ZooKeeper;
  *       starts from its snapshot); Curator: {@code SharedValue.setValue} watched by
  *       {@code SharedValue} listeners, and a {@code setData} watched by {@code NodeCache}
  *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
- *       with a new watch on each event. Rounds alternate between the five; the first five are
+ *       with a new watch on each event. Rounds alternate between the five; before all rows, 300
+ *       rounds of each with one watcher compile the code; then in each row the first five are
  *       warm-up. Each row also gives its p99 over the raw one's and over {@code SharedValue}'s.</li>
  *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
  *       Curator's {@code SharedValue.getValue()} and {@code NodeCache.getCurrentData().getData()}
@@ -57,14 +58,19 @@ import org.apache.zookeeper.ZooKeeper;
  *       its version and written back at it, in a loop.</li>
  * </ol>
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds]} (default 30 propagation
- * rounds per N).
+ * <p>First, the requests each way sends per propagation, as the servers count them.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests]}
+ * (default 30 propagation rounds per N; {@code --propagation}: only the request counts and the
+ * propagation; {@code --requests}: only the request counts).
  *
  * <p>Methods that call Curator declare {@code Exception}, because Curator's methods do.
  */
 public final class ConfigBenchmark {
     private static final int[] WATCHERS = {1, 10, 50};
     private static final int WARMUP_ROUNDS = 5;
+    private static final int REQUEST_ROUNDS = 20;
+    private static final int JIT_WARMUP_ROUNDS = 300;
     private static final long BATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final int CONTENDERS = 8;
@@ -76,12 +82,20 @@ public final class ConfigBenchmark {
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        // --propagation: only the request counts and the propagation (the rest takes a minute more)
+        boolean all = !List.of(args).contains("--propagation");
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             String connect = ensemble.connectString();
+            requests(ensemble, REQUEST_ROUNDS);
+            if (List.of(args).contains("--requests")) {
+                return;
+            }
             propagation(connect, rounds);
-            cachedReads(connect);
-            increments(connect);
+            if (all) {
+                cachedReads(connect);
+                increments(connect);
+            }
         }
     }
 
@@ -109,12 +123,23 @@ public final class ConfigBenchmark {
 
     private static void propagation(String connect, int rounds) throws Exception {
         System.out.printf("Propagation: from the start of a write until each of N watchers (each on its own client) is told, ms;%n"
-            + "p50 and p99 over every watcher of %d rounds per row after %d warm-up rounds; write call: its median alone;%n"
+            + "p50 and p99 over every watcher of %d rounds per row after %d warm-up rounds (and, before all rows, %d rounds of each way%n"
+            + "with one watcher to compile the code); write call: its median alone;%n"
             + "p99/raw and p99/C.SV: p99 over the raw watcher's and over Curator SharedValue's (below 1: sooner)%n",
-            rounds, WARMUP_ROUNDS);
+            rounds, WARMUP_ROUNDS, JIT_WARMUP_ROUNDS);
         System.out.printf("%-44s %4s %10s %10s %10s %12s %10s %10s%n", "", "N", "p50", "p99", "max", "write call", "p99/raw",
             "p99/C.SV");
+        // first JIT_WARMUP_ROUNDS rounds of each way with one watcher, not reported: a release runs more client code than a
+        // setData (JSON, the transaction), and run interpreted it took twice a set's time; the rows compare compiled code
+        List<int[]> runs = new ArrayList<>();
+        runs.add(new int[] {1, JIT_WARMUP_ROUNDS, 0});
         for (int n : WATCHERS) {
+            runs.add(new int[] {n, rounds, 1});
+        }
+        for (int[] run : runs) {
+            int n = run[0];
+            int measured = run[1];
+            boolean report = run[2] == 1;
             List<BatonClient> batons = new ArrayList<>();
             List<CuratorFramework> curators = new ArrayList<>();
             List<ZooKeeper> raws = new ArrayList<>();
@@ -146,7 +171,7 @@ public final class ConfigBenchmark {
                     curatorNodeCache("Curator setData, NodeCache listeners", curators, "/bench-node-" + n, closing));
                 List<List<Double>> times = new ArrayList<>();
                 sides.forEach(s -> times.add(new ArrayList<>()));
-                for (int r = -WARMUP_ROUNDS; r < rounds; r++) {
+                for (int r = -WARMUP_ROUNDS; r < measured; r++) {
                     for (int s = 0; s < sides.size(); s++) {
                         double[] one = round(sides.get(s), n, "r" + r);
                         if (r >= 0) {
@@ -155,6 +180,9 @@ public final class ConfigBenchmark {
                             }
                         }
                     }
+                }
+                if (!report) {
+                    continue;
                 }
                 // ratios against the raw limit (side 0) and Curator's SharedValue (side 3): below 1 means faster
                 Stats raw = Stats.of(times.get(0));
@@ -175,6 +203,117 @@ public final class ConfigBenchmark {
             }
         }
         System.out.println();
+    }
+
+    /**
+     * Requests per propagation, counted by the servers: each way in a namespace (first path
+     * component) of its own, {@code rounds} rounds after warm-up, and the servers' per-namespace
+     * request counters ({@code mntr}: {@code zk_cnt_<namespace>_read_per_namespace} and
+     * {@code ..._write_per_namespace}, see {@link #counts}) read before and after. A transaction
+     * counts one write per operation in it.
+     */
+    private static void requests(EmbeddedEnsemble ensemble, int rounds) throws Exception {
+        String connect = ensemble.connectString();
+        System.out.printf("Requests per propagation (servers' per-namespace counters, %d rounds after warm-up; a transaction counts each of "
+            + "its operations)%n",
+            rounds);
+        System.out.printf("%-44s %4s %14s %14s%n", "", "N", "writes/round", "reads/round");
+        for (int n : new int[] {1, 10}) {
+            List<BatonClient> batons = new ArrayList<>();
+            List<CuratorFramework> curators = new ArrayList<>();
+            List<ZooKeeper> raws = new ArrayList<>();
+            List<AutoCloseable> closing = new ArrayList<>();
+            try {
+                raws.add(Clients.raw(connect));
+                BatonClient batonWriter = Clients.baton(connect);
+                batons.add(batonWriter);
+                curators.add(Clients.curator(connect));
+                for (int i = 0; i < n; i++) {
+                    batons.add(Clients.baton(connect));
+                    curators.add(Clients.curator(connect));
+                    raws.add(Clients.raw(connect));
+                }
+                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n};
+                List<Side> sides = new ArrayList<>();
+                sides.add(rawSide("raw     setData, getData watch re-set", raws, "/" + names[0]));
+                for (int b = 1; b <= 2; b++) {
+                    ConfigStore writerStore = ConfigStore.builder(batonWriter, "/" + names[b]).build();
+                    closing.add(writerStore);
+                    writerStore.start();
+                    if (!writerStore.awaitInitialized(WAIT)) {
+                        throw new IllegalStateException("the writer's store did not load");
+                    }
+                    sides.add(b == 1
+                        ? batonSide("Baton   ConfigStore release, watchKey", writerStore, batons, "/" + names[b], "k", true, closing)
+                        : batonSide("Baton   ConfigStore set, watchKey", writerStore, batons, "/" + names[b], "k", false, closing));
+                }
+                sides.add(curatorShared("Curator SharedValue.setValue, listeners", curators, "/" + names[3], closing));
+                sides.add(curatorNodeCache("Curator setData, NodeCache listeners", curators, "/" + names[4], closing));
+                for (int s = 0; s < sides.size(); s++) {
+                    for (int r = 0; r < WARMUP_ROUNDS; r++) {
+                        round(sides.get(s), n, "w" + r);
+                    }
+                    long[] before = counts(ensemble, names[s]);
+                    for (int r = 0; r < rounds; r++) {
+                        round(sides.get(s), n, "c" + r);
+                    }
+                    long[] after = counts(ensemble, names[s]);
+                    System.out.printf("%-44s %4d %14.2f %14.2f%n", sides.get(s).name, n, (after[1] - before[1]) / (double) rounds,
+                        (after[0] - before[0]) / (double) rounds);
+                }
+            } finally {
+                for (AutoCloseable c : closing) {
+                    c.close();
+                }
+                curators.forEach(CuratorFramework::close);
+                batons.forEach(BatonClient::close);
+                raws.forEach(Clients::closeQuietly);
+            }
+        }
+        System.out.println();
+    }
+
+    /**
+     * {reads, writes} of the namespace, from {@code mntr}. In-process servers share one JVM's
+     * metrics, so one server's answer counts all three, and every server counts each write it
+     * applies: writes are divided by the number of servers. Servers in processes of their own
+     * count only what they do: reads are summed, writes taken from the one that applied most.
+     */
+    private static long[] counts(EmbeddedEnsemble ensemble, String namespace) throws java.io.IOException {
+        String readKey = "zk_cnt_" + namespace + "_read_per_namespace";
+        String writeKey = "zk_cnt_" + namespace + "_write_per_namespace";
+        if (ensemble.mode() == dev.baton.server.ServerMode.IN_PROCESS) {
+            java.util.Map<String, Long> m = mntr(ensemble.clientPort(1));
+            return new long[] {m.getOrDefault(readKey, 0L), m.getOrDefault(writeKey, 0L) / ensemble.size()};
+        }
+        long reads = 0;
+        long writes = 0;
+        for (int id = 1; id <= ensemble.size(); id++) {
+            java.util.Map<String, Long> m = mntr(ensemble.clientPort(id));
+            reads += m.getOrDefault(readKey, 0L);
+            writes = Math.max(writes, m.getOrDefault(writeKey, 0L));
+        }
+        return new long[] {reads, writes};
+    }
+
+    private static java.util.Map<String, Long> mntr(int port) throws java.io.IOException {
+        java.util.Map<String, Long> out = new java.util.HashMap<>();
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write("mntr".getBytes(UTF_8));
+            socket.getOutputStream().flush();
+            String text = new String(socket.getInputStream().readAllBytes(), UTF_8);
+            for (String line : text.split("\n")) {
+                String[] kv = line.split("\t");
+                if (kv.length == 2) {
+                    try {
+                        out.put(kv[0], Long.parseLong(kv[1].trim()));
+                    } catch (NumberFormatException notCount) {
+                        // a text or fractional value: not a counter
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** Writes {@code value} with {@code side} and returns each watcher's delay, in ms. */

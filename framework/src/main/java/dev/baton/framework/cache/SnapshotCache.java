@@ -9,8 +9,9 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
+import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,36 +39,44 @@ import org.slf4j.LoggerFactory;
  * when its event arrives, so between two nodes of one ZooKeeper multi (or, reading ahead, between
  * a node of the next multi and the rest of it) a reader can see a state the servers never had.
  *
- * <p>Algorithm. One {@code PERSISTENT_RECURSIVE} watch on the root marks every changed node
- * dirty; a <em>round</em> reads the dirty nodes again (one batch, one round trip) and applies the
- * answers to a working copy. The copy is published only if no event of the fence arrived between
- * the moment the round took its batch and the moment it applied the answers. That rule is enough
- * because ZooKeeper sends a session's watch events and replies over one connection in the order
- * the server produced them, and this client hands both on in that order (the events to the event
- * executor before the replies that follow them; the round applies its answers on that same
- * executor): a writer that ends each transaction with a write of the fence makes every other
- * event of the transaction arrive before the fence's, so
+ * <p>Algorithm. One {@code PERSISTENT_RECURSIVE} watch on the root reports every changed node;
+ * each event is remembered (with its transaction's zxid, which ZooKeeper 3.9 servers send with
+ * it) until a read of that node answers for it, and the node is read at once, each read on its
+ * own (they are pipelined on the connection, so a transaction's reads cost one round trip, not
+ * one each). A read <em>answers for</em> an event if it was sent after that event arrived, or
+ * after any event of the same transaction or a later one arrived: the server had applied the
+ * transaction before it sent that event, and it answers a session's requests in order. Each
+ * answer is applied to a working copy, which is published when every event that arrived up to
+ * the latest event of the <em>fence</em> has been answered for. That rule is enough because
+ * ZooKeeper sends a session's watch events and replies over one connection in the order the
+ * server produced them, an answer that reflects a transaction comes after all of that
+ * transaction's events, and this client hands both on in that order (the events to the event
+ * executor before the replies that follow them; answers are applied on that same executor). For
+ * a writer that ends each transaction with a write of the fence:
  * <ul>
- *   <li>a transaction whose fence event came before the batch was taken had all its nodes marked
- *       dirty by then, and each was read (in this round or an earlier one) after its event, so
- *       the copy holds all of it;</li>
- *   <li>a transaction whose fence event had not come when the answers were applied was committed
- *       after every read of the round was answered (a read that saw it would have been preceded
- *       by its events), so the copy holds none of it.</li>
+ *   <li>a transaction whose fence event has arrived had all its other events arrive before it,
+ *       and each has been answered for, so every one of its nodes is in the copy as it was
+ *       written or later;</li>
+ *   <li>a transaction whose fence event has not arrived is reflected by no answer applied yet
+ *       (such an answer would have come after that event), so the copy holds none of it.</li>
  * </ul>
- * A round that saw a fence event keeps its answers but publishes nothing; the next round re-reads
- * what the fence's transaction marked dirty. A full load (at start, and after every reconnect,
- * when events may have been missed) is a round over the whole subtree: it installs the watch
- * first, on a new session syncs the server first (so the copy never goes back in time across
- * sessions), then walks the tree. A round that straddles a change of connection state is thrown
- * away: replies may then come from another server, and events may have been lost.
+ * A release of one key and the fence is therefore published one round trip after its first event:
+ * the fence's read, sent when the fence event arrives, goes right behind the key's. A full load
+ * (at start, and after every reconnect, when events may have been missed) reads the whole
+ * subtree and answers for every event that arrived before it began: it installs the watch first,
+ * on a new session syncs the server first (so the copy never goes back in time across sessions),
+ * then walks the tree; it publishes if no fence event came meanwhile, or by the rule above. Reads
+ * and loads that straddle a change of connection state are thrown away: replies may then come
+ * from another server, and events may have been lost.
  *
  * <p>Guarantees and caveats. Snapshots are immutable and published in order; a published
  * snapshot never goes back to an older state, across disconnections and session expiries. A node
  * written outside such transactions appears as soon as a round reads it, as with a tree cache.
  * The fence node itself is cached; nodes below it are the writer's bookkeeping and are not.
  * Writes of the fence more often than once per round trip, without a gap, keep the cache from
- * publishing until the gap comes (the working copy is still kept current meanwhile). Listeners run
+ * publishing until the gap comes (the working copy is still kept current meanwhile). With a server that
+ * sends events without their zxid (before 3.9) an event is answered for only by reads sent after
+ * it, so a node changed again while its read is in flight is read once more. Listeners run
  * on the client's event executor, in publication order; a listener that blocks delays the cache.
  *
  * <pre>{@code
@@ -123,11 +132,17 @@ public final class SnapshotCache implements AutoCloseable {
         void published(Snapshot previous, Snapshot current, Set<String> changed);
     }
 
-    /** A node as a round read it: null data when there was no node. */
+    /** A node as a read found it: null data when there was no node. */
     private record Read(String path, ChildData node) {
     }
 
+    /** An event of a path: its receipt number, and its transaction's zxid (-1 if the server did not say). */
+    private record Mark(long receipt, long zxid) {
+    }
+
     private final BatonClient client;
+    /** The client's view whose replies complete on ZooKeeper's event thread: a read's answer is only handed to the executor there. */
+    private final BatonClient replies;
     private final String root;
     private final String fence;
     private final String belowFence;
@@ -149,18 +164,28 @@ public final class SnapshotCache implements AutoCloseable {
 
     // ---- touched only on the executor (the client's event executor: one task at a time) ----
     private final Map<String, ChildData> working = new HashMap<>();
+    /** Paths with an event that still need a read sent (while a load runs, or while disconnected). */
     private final Set<String> dirty = new LinkedHashSet<>();
     /** Paths applied to the working copy since the last publication. */
     private final Set<String> unpublished = new LinkedHashSet<>();
-    /** Fence events seen so far: a round compares the count at its start and its end. */
+    /** Per path, its events not yet covered by an answered read, oldest first. */
+    private final Map<String, ArrayDeque<Mark>> uncovered = new HashMap<>();
+    /** Per path, the zxid known when its latest read in flight was sent. */
+    private final Map<String, Long> inFlight = new HashMap<>();
+    /** Fence events seen so far: a load compares the count at its start and its end. */
     private long fenceEvents;
-    /** Bumped by every connection state change: a round that straddles one is thrown away. */
+    /** Events seen so far (the receipt number of the latest). */
+    private long received;
+    /** The receipt number of the latest fence event. */
+    private long fenceReceived;
+    /** The highest zxid of an event seen so far, -1 before any. */
+    private long maxZxid = -1;
+    /** Bumped by every connection state change: a read or load that straddles one is thrown away. */
     private long epoch;
     private boolean started;
     private boolean loadNeeded = true;
     private boolean syncNeeded;
-    private boolean roundRunning;
-    private boolean pumpQueued;
+    private boolean loadRunning;
     private long watchedSession;
     private long sequence;
 
@@ -173,6 +198,7 @@ public final class SnapshotCache implements AutoCloseable {
         this.fence = builder.fence;
         this.belowFence = fence == null ? null : fence + "/";
         this.executor = client.eventExecutor();
+        this.replies = WakeUps.repliesInPlace(client);
     }
 
     /**
@@ -279,16 +305,28 @@ public final class SnapshotCache implements AutoCloseable {
 
     private void onWatchEvent(WatchedEvent event) {
         String path = event.getPath();
-        if (closed || path == null || !inSubtree(path)) {
+        if (closed || path == null) {
             return;
         }
         switch (event.getType()) {
             case NodeCreated, NodeDataChanged, NodeDeleted -> {
-                dirty.add(path);
+                // any event, even of a node below the fence, says its server has applied that zxid
+                maxZxid = Math.max(maxZxid, event.getZxid());
+                if (!inSubtree(path)) {
+                    return;
+                }
+                Mark mark = new Mark(++received, event.getZxid());
+                uncovered.computeIfAbsent(path, p -> new ArrayDeque<>()).addLast(mark);
                 if (path.equals(fence)) {
                     fenceEvents++;
+                    fenceReceived = mark.receipt();
                 }
-                pumpSoon();
+                Long sentAt = inFlight.get(path);
+                if (sentAt != null && mark.zxid() >= 0 && mark.zxid() <= sentAt) {
+                    return; // a read of this path in flight was sent after this transaction was applied: it will cover the event
+                }
+                dirty.add(path);
+                pump();
             }
             default -> {
                 // a persistent recursive watch reports no child lists; connection events come through the state listener
@@ -298,6 +336,7 @@ public final class SnapshotCache implements AutoCloseable {
 
     private void onStateChange(ConnectionStateChange change) {
         epoch++;
+        inFlight.clear();
         if (change.state().isConnected()) {
             // events may have been missed while disconnected: only a full load is sure to see everything
             loadNeeded = true;
@@ -305,67 +344,94 @@ public final class SnapshotCache implements AutoCloseable {
         pump();
     }
 
-    /**
-     * Starts a round after the tasks already queued on the executor: the events of one
-     * transaction arrive in a burst, and one round for all of them saves a round trip.
-     */
-    private void pumpSoon() {
-        if (!pumpQueued) {
-            pumpQueued = true;
-            executor.execute(() -> {
-                pumpQueued = false;
-                pump();
-            });
-        }
-    }
-
-    /** Starts the next round if one is due and none is running. */
+    /** Starts a load if one is due, or else sends a read of every dirty path; nothing while a load runs. */
     private void pump() {
-        if (closed || !started || roundRunning || !client.connectionState().isConnected()) {
+        if (closed || !started || loadRunning || !client.connectionState().isConnected()) {
             return;
         }
         if (loadNeeded) {
-            roundRunning = true;
+            loadRunning = true;
             load();
-        } else if (!dirty.isEmpty()) {
-            roundRunning = true;
-            round();
+            return;
+        }
+        for (String path : dirty) {
+            send(path);
+        }
+        dirty.clear();
+    }
+
+    // ---- reads of changed nodes ----
+
+    /**
+     * Reads {@code path} now, without waiting for other reads: its answer is applied as soon as it
+     * comes (on the executor, after every event that preceded it on the connection), and may
+     * publish (see {@link #coveredUpToFence}).
+     */
+    private void send(String path) {
+        long myEpoch = epoch;
+        long sentReceipt = received;
+        long sentZxid = maxZxid;
+        inFlight.put(path, sentZxid);
+        read(replies, path).whenCompleteAsync((read, failure) -> {
+            if (closed || epoch != myEpoch) {
+                return; // a load follows the state change and reads everything again
+            }
+            if (inFlight.getOrDefault(path, Long.MIN_VALUE) == sentZxid) {
+                inFlight.remove(path);
+            }
+            if (failure != null) {
+                if (!loadNeeded) {
+                    retryLater(failure); // one load for all the reads that fail together
+                }
+                return;
+            }
+            apply(read);
+            cover(path, sentReceipt, sentZxid);
+            if (!loadRunning && coveredUpToFence()) {
+                publish();
+            }
+        }, executor);
+    }
+
+    /**
+     * Forgets the events of {@code path} that a read sent after event {@code receipt}, or after an
+     * event of transaction {@code zxid} (or a later one), has answered for: the server applied
+     * their transactions before it answered.
+     */
+    private void cover(String path, long receipt, long zxid) {
+        ArrayDeque<Mark> marks = uncovered.get(path);
+        if (marks == null) {
+            return;
+        }
+        while (!marks.isEmpty() && (marks.peekFirst().receipt() <= receipt || (marks.peekFirst().zxid() >= 0
+            && marks.peekFirst().zxid() <= zxid))) {
+            marks.pollFirst();
+        }
+        if (marks.isEmpty()) {
+            uncovered.remove(path);
         }
     }
 
-    // ---- rounds ----
-
-    private void round() {
-        long myEpoch = epoch;
-        long myFence = fenceEvents;
-        List<String> batch = new ArrayList<>(dirty);
-        dirty.clear();
-        List<CompletableFuture<Read>> reads = batch.stream().map(this::read).toList();
-        CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).whenCompleteAsync((v, failure) -> {
-            roundRunning = false;
-            if (closed) {
-                return;
+    /**
+     * Whether every event that came before the latest fence event has been answered for by a read
+     * sent after it (or after another event of its transaction): then the working copy holds each
+     * fenced transaction whole or not at all (see the class comment).
+     */
+    private boolean coveredUpToFence() {
+        for (ArrayDeque<Mark> marks : uncovered.values()) {
+            if (marks.peekFirst().receipt() <= fenceReceived) {
+                return false;
             }
-            if (failure != null || epoch != myEpoch) {
-                dirty.addAll(batch);
-                if (failure != null) {
-                    retryLater(failure);
-                }
-                pump();
-                return;
-            }
-            reads.forEach(read -> apply(read.join()));
-            if (fenceEvents == myFence) {
-                publish();
-            }
-            pump();
-        }, executor);
+        }
+        return true;
     }
 
     /** A full load: (re)installs the watch on a new session, syncs if needed, and reads the whole subtree. */
     private void load() {
         long myEpoch = epoch;
         long myFence = fenceEvents;
+        long myReceipt = received;
+        long myZxid = maxZxid;
         long session = client.sessionId();
         boolean newSession = session != watchedSession;
         boolean sync = newSession || syncNeeded;
@@ -377,7 +443,7 @@ public final class SnapshotCache implements AutoCloseable {
         watch.thenCompose(v -> sync ? client.sync().forPathAsync(root) : CompletableFuture.<Void>completedFuture(null))
             .thenCompose(v -> walk(root, found))
             .whenCompleteAsync((v, failure) -> {
-                roundRunning = false;
+                loadRunning = false;
                 if (closed) {
                     return;
                 }
@@ -404,7 +470,11 @@ public final class SnapshotCache implements AutoCloseable {
                     }
                 }
                 found.values().forEach(node -> apply(new Read(node.path(), node)));
-                if (fenceEvents == myFence) {
+                // every node was read (or found gone) after the events seen when the load began
+                for (String path : List.copyOf(uncovered.keySet())) {
+                    cover(path, myReceipt, myZxid);
+                }
+                if (fenceEvents == myFence || coveredUpToFence()) {
                     publish();
                 }
                 pump();
@@ -412,7 +482,7 @@ public final class SnapshotCache implements AutoCloseable {
     }
 
     private CompletableFuture<Void> walk(String path, Map<String, ChildData> found) {
-        return read(path).thenCompose(read -> {
+        return read(client, path).thenCompose(read -> {
             ChildData node = read.node();
             if (node == null) {
                 return CompletableFuture.completedFuture(null);
@@ -436,8 +506,8 @@ public final class SnapshotCache implements AutoCloseable {
         });
     }
 
-    private CompletableFuture<Read> read(String path) {
-        return client.getData().forPathWithStatAsync(path)
+    private static CompletableFuture<Read> read(BatonClient via, String path) {
+        return via.getData().forPathWithStatAsync(path)
             .thenApply(d -> new Read(path, new ChildData(path, d.data(), d.stat())))
             .exceptionally(e -> {
                 if (Futures.rethrow(e) instanceof NoNodeException) {
