@@ -3,7 +3,6 @@ package dev.baton.recipes.group;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.contention.Acquisitions;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -247,7 +246,7 @@ public final class IdAllocator {
         try {
             return reservation.get();
         } catch (ExecutionException e) {
-            throw Acquisitions.rethrow(e.getCause());
+            throw Futures.rethrow(e.getCause());
         }
     }
 

@@ -10,7 +10,6 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.contention.Acquisitions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,7 +187,7 @@ public final class PersistentNode implements AutoCloseable {
         try {
             written.get();
         } catch (java.util.concurrent.ExecutionException e) {
-            throw Acquisitions.rethrow(e.getCause());
+            throw Futures.rethrow(e.getCause());
         }
     }
 
@@ -267,7 +266,7 @@ public final class PersistentNode implements AutoCloseable {
         CompletableFuture<Void> deleted = quiet.handle((v, e) -> getActualPath())
             .thenCompose(path -> path == null ? CompletableFuture.<Void>completedFuture(null)
                 : client.delete().guaranteed().quietly().forPathAsync(path));
-        Acquisitions.awaitDelete(deleted, true, "PersistentNode " + basePath);
+        Futures.awaitDelete(deleted, true, "PersistentNode " + basePath);
     }
 
     // ---- the loop: one step at a time, again after each event ----
@@ -319,22 +318,22 @@ public final class PersistentNode implements AutoCloseable {
         return create.forPathWithStatAsync(path, bytes)
             .thenAccept(node -> placed(node.path(), node.stat(), gen, true))
             .exceptionallyCompose(e -> {
-                if (Acquisitions.unwrap(e) instanceof NodeExistsException) {
+                if (Futures.unwrap(e) instanceof NodeExistsException) {
                     return client.setData().forPathAsync(path, bytes)
                         .thenAccept(stat -> placed(path, stat, gen, true))
                         .exceptionally(gone -> onlyIfGone(gone));
                 }
-                return CompletableFuture.failedFuture(Acquisitions.unwrap(e));
+                return CompletableFuture.failedFuture(Futures.unwrap(e));
             });
     }
 
     /** A node that went between two calls of a step: the next step makes it again. */
     private Void onlyIfGone(Throwable e) {
-        if (Acquisitions.unwrap(e) instanceof NoNodeException) {
+        if (Futures.unwrap(e) instanceof NoNodeException) {
             loop.request();
             return null;
         }
-        throw Acquisitions.rethrow(e);
+        throw Futures.rethrow(e);
     }
 
     private synchronized boolean needsData(Stat stat, long gen) {
@@ -367,7 +366,7 @@ public final class PersistentNode implements AutoCloseable {
     }
 
     private void failed(Throwable error) {
-        Throwable cause = Acquisitions.unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         List<Waiter> told;
         synchronized (this) {
             if (state != State.STARTED) {
@@ -376,12 +375,12 @@ public final class PersistentNode implements AutoCloseable {
             told = List.copyOf(waiters);
             waiters.clear();
         }
-        RuntimeException failure = Acquisitions.rethrow(cause);
+        RuntimeException failure = Futures.rethrow(cause);
         told.forEach(w -> w.written().completeExceptionally(failure));
         if (client.isClosed() || cause instanceof ClientClosedException) {
             return;
         }
-        if (Acquisitions.isConnectionTrouble(cause)) {
+        if (Futures.isConnectionTrouble(cause)) {
             LOG.debug("PersistentNode {}: {}; again once connected", basePath, cause.toString());
         } else {
             LOG.warn("PersistentNode {}: {}; trying again in {}", basePath, cause.toString(), RETRY_AFTER_FAILURE);

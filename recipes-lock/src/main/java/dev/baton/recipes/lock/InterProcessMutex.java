@@ -1,16 +1,14 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * A fair, re-entrant mutual-exclusion lock shared by processes: at most one holder at a time,
@@ -94,11 +92,7 @@ public final class InterProcessMutex extends HandleLock {
      * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
      */
     public List<String> participantNodes() throws InterruptedException {
-        try {
-            return contention.contenders().get().stream().map(name -> path() + "/" + name).toList();
-        } catch (ExecutionException e) {
-            throw Acquisitions.rethrow(e.getCause());
-        }
+        return contention.contendersBlocking().stream().map(name -> path() + "/" + name).toList();
     }
 
     /**
@@ -112,8 +106,8 @@ public final class InterProcessMutex extends HandleLock {
     }
 
     @Override
-    protected CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
+    protected CompletableFuture<Holding> acquireHold(Duration timeout) {
+        return contention.acquireHold(participantData, timeout);
     }
 
     @Override
