@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats: after a reconnect the cache loads the whole subtree again and
  * reports the differences (events missed while disconnected are not lost); after a session expiry
- * it also installs its watch again (watches belong to a session). Between a change on the servers
+ * it also installs its watch again (watches belong to a session). Every load starts with a sync,
+ * so a server behind what the cache has already applied catches up first: the copy never goes
+ * back to an older state. Between a change on the servers
  * and the cache seeing it there is a delay of one or two round trips. A node deeper than
  * {@code maxDepth} is ignored.
  */
@@ -255,7 +257,13 @@ public final class TreeCache implements AutoCloseable {
             ? CompletableFuture.completedFuture(null)
             : client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher).thenRun(() -> watchedSession = session);
         Map<String, ChildData> found = new TreeMap<>();
-        return watch.thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
+        // sync first: the server this client is on now may be behind what the cache has already
+        // applied (a reconnect may land on a follower that has not yet applied changes whose events
+        // came from the last one: ZooKeeper only keeps a session from going behind its replies, not
+        // behind its events), and a walk answered from before them would show deleted nodes again.
+        // TransactionChaosTest: a participant's view lost, regained and lost again four transactions
+        // it had been told, and it was told them twice.
+        return watch.thenCompose(v -> client.sync().forPathAsync(root)).thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
             reconcile(found);
             if (initialized.getCount() > 0) {
                 initialized.countDown();

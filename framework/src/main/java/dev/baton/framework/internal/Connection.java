@@ -381,6 +381,18 @@ public final class Connection implements HandleSource {
         boolean sameConnection = stateHandle == h && stateSession == session
             && (state == newState || (state == ConnectionState.CONNECTED && newState == ConnectionState.RECONNECTED));
         if (sameConnection) {
+            // ZooKeeper hands its watchers a SyncConnected only after an event of another state, so
+            // this one follows a disconnect that never reached us: its event thread de-duplicates
+            // connection events against the state of the last event of any kind, and a watch
+            // removal that failed with connection loss is queued with the state Disconnected just
+            // before the Disconnected of that same loss, which is then dropped. Listeners hear the
+            // outage now, after the fact: a cache must reload what changed during it (a participant
+            // never saw the transactions created while its link was cut, TransactionChaosTest;
+            // ConnectionStatesTest#aCutWhileAWatchRemovalIsInFlightStillGivesSuspendedThenReconnected).
+            LOG.info("session 0x{} was disconnected and connected again without a Disconnected event (a watch removal"
+                + " failed with the connection): reporting both", Long.toHexString(session));
+            transition(ConnectionState.SUSPENDED, h, session);
+            transition(newState, h, session);
             return;
         }
         everConnected = true;
