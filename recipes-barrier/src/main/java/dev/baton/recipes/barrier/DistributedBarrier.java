@@ -4,7 +4,6 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
-import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -11,7 +11,6 @@ import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
-import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

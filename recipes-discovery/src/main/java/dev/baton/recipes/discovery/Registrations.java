@@ -12,7 +12,6 @@ import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.SessionMovedException;
-import dev.baton.recipes.discovery.internal.Names;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

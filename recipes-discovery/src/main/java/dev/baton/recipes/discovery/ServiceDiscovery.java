@@ -4,7 +4,6 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.NoNodeException;
-import dev.baton.recipes.discovery.internal.Names;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
