@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Failures;
 import dev.baton.framework.contention.Ticket;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -126,7 +127,7 @@ final class Candidacy {
                 line.contention().release(held); // superseded or left while the engine worked
             }
         } else if (failure != null) {
-            failedToJoin(Line.unwrap(failure));
+            failedToJoin(Failures.unwrap(failure));
         } else {
             offer(held); // the engine's hold comes from a listing: see Line.LISTED_MUTEX
         }
@@ -176,7 +177,7 @@ final class Candidacy {
             LOG.debug("{}: client closed", name);
             return;
         }
-        boolean connection = Line.isConnectionTrouble(cause);
+        boolean connection = Line.curedByNextJoin(cause);
         if (connection) {
             LOG.info("{} could not join ({}); joining again once connected", name, cause.toString());
         } else {

@@ -378,7 +378,7 @@ public final class LeaderSelector implements Closeable {
         if (failure instanceof ClientClosedException || client.isClosed()) {
             return;
         }
-        boolean connectionTrouble = Line.isConnectionTrouble(failure);
+        boolean connectionTrouble = Line.curedByNextJoin(failure);
         if (connectionTrouble) {
             LOG.info("selector {} on {}: turn failed ({}); trying again once connected", participantId, path, failure.toString());
         } else {

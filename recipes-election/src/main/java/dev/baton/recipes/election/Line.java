@@ -1,10 +1,9 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.OperationTimeoutException;
-import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
@@ -132,10 +131,10 @@ final class Line {
         return client.getChildren().forPathAsync(path)
             .thenApply(children -> Contenders.inOrder(children, markers))
             .exceptionally(e -> {
-                if (unwrap(e) instanceof NoNodeException) {
+                if (Failures.unwrap(e) instanceof NoNodeException) {
                     return List.of();
                 }
-                throw new CompletionException(unwrap(e));
+                throw new CompletionException(Failures.unwrap(e));
             });
     }
 
@@ -143,16 +142,16 @@ final class Line {
     public CompletableFuture<NodeData> read(String name) {
         return client.getData().forPathWithStatAsync(path + "/" + name)
             .exceptionally(e -> {
-                if (unwrap(e) instanceof NoNodeException) {
+                if (Failures.unwrap(e) instanceof NoNodeException) {
                     return null;
                 }
-                throw new CompletionException(unwrap(e));
+                throw new CompletionException(Failures.unwrap(e));
             });
     }
 
     /** Every participant, in line order. */
     public List<Participant> participants() throws InterruptedException {
-        return await(ordered().thenCompose(ordered -> {
+        return Futures.await(ordered().thenCompose(ordered -> {
             Map<String, CompletableFuture<NodeData>> reads = new LinkedHashMap<>();
             ordered.forEach(name -> reads.put(name, read(name)));
             return CompletableFuture.allOf(reads.values().toArray(CompletableFuture[]::new)).thenApply(v -> {
@@ -203,35 +202,12 @@ final class Line {
         }
     }
 
-    /** Whether a failure means "no connection (or session) right now", which the next connection cures. */
-    public static boolean isConnectionTrouble(Throwable failure) {
-        Throwable cause = unwrap(failure);
-        return cause instanceof ConnectionLossException || cause instanceof SessionExpiredException
-            || cause instanceof OperationTimeoutException || cause instanceof NoNodeException;
-    }
-
-    /** Waits for a framework future, rethrowing its failure unwrapped. */
-    public static <T> T await(CompletableFuture<T> future) throws InterruptedException {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            Throwable cause = unwrap(e);
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(cause);
-        }
-    }
-
-    /** The failure inside completion and execution wrappers. */
-    public static Throwable unwrap(Throwable e) {
-        Throwable t = e;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
+    /**
+     * Whether a failure is cured by joining again once connected: connection trouble
+     * ({@link Failures#isConnectionTrouble}), or our node gone ({@link NoNodeException}), which in an
+     * election means it went with an expired session or was removed, and a fresh join replaces it.
+     */
+    static boolean curedByNextJoin(Throwable failure) {
+        return Failures.isConnectionTrouble(failure) || Failures.unwrap(failure) instanceof NoNodeException;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.NoAuthException;
+import dev.baton.framework.NoNodeException;
 import dev.baton.framework.contention.Ticket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -57,8 +58,9 @@ class LineTest {
     }
 
     @Test
-    void onlyConnectionTroubleWaitsForTheNextConnection() {
-        assertThat(Line.isConnectionTrouble(new CompletionException(new ConnectionLossException("create", "/e", null)))).isTrue();
-        assertThat(Line.isConnectionTrouble(new NoAuthException("create", "/e", null))).isFalse();
+    void connectionTroubleOrAVanishedNodeWaitsForTheNextJoin() {
+        assertThat(Line.curedByNextJoin(new CompletionException(new ConnectionLossException("create", "/e", null)))).isTrue();
+        assertThat(Line.curedByNextJoin(new NoNodeException("getData", "/e/_c_a-latch-0000000001", null))).isTrue();
+        assertThat(Line.curedByNextJoin(new NoAuthException("create", "/e", null))).isFalse();
     }
 }

@@ -1,5 +1,6 @@
 package dev.baton.recipes.queue;
 
+import dev.baton.framework.Failures;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.Timeouts;
@@ -58,7 +59,7 @@ final class QueueEngine<T> {
         }
         if (settings.consumer() == null) {
             settings.client().create().creatingParentContainersIfNeeded().forPathAsync(settings.path()).exceptionally(e -> {
-                if (!(Waits.unwrap(e) instanceof NodeExistsException)) {
+                if (!(Failures.unwrap(e) instanceof NodeExistsException)) {
                     LOG.debug("queue {}: its node was not made at start ({}); the first put makes it", settings.path(), e.toString());
                 }
                 return null;

@@ -1,6 +1,8 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
@@ -176,7 +178,7 @@ final class QueueStore {
             listings.add(childrenAsync(path + "/" + shards.get(i), highest ? watcher : null));
             if (!all) {
                 int before = items.size();
-                addShardItems(shards.get(i), Waits.await(listings.get(i)), highest, items);
+                addShardItems(shards.get(i), Futures.await(listings.get(i)), highest, items);
                 if (items.size() >= FIFO_BATCH_TARGET && items.size() > before) {
                     break;
                 }
@@ -184,7 +186,7 @@ final class QueueStore {
         }
         if (all) {
             for (int i = 0; i < listings.size(); i++) {
-                addShardItems(shards.get(i), Waits.await(listings.get(i)), i == shards.size() - 1, items);
+                addShardItems(shards.get(i), Futures.await(listings.get(i)), i == shards.size() - 1, items);
             }
         }
         items.sort(Comparator.comparing(ItemRef::key));
@@ -217,7 +219,7 @@ final class QueueStore {
             }
         }
         for (CompletableFuture<Stat> stat : stats) {
-            Stat s = Waits.await(stat);
+            Stat s = Futures.await(stat);
             count += s == null ? 0 : s.getNumChildren();
         }
         return count;
@@ -234,10 +236,7 @@ final class QueueStore {
 
     /** Reads the item asynchronously; completes with null if it is gone. */
     public CompletableFuture<NodeData> readAsync(ItemRef ref) {
-        return client.getData().forPathWithStatAsync(ref.path())
-            .exceptionallyCompose(e -> Waits.unwrap(e) instanceof NoNodeException
-                ? CompletableFuture.completedFuture(null)
-                : CompletableFuture.failedFuture(Waits.unwrap(e)));
+        return Futures.nullIfNoNode(client.getData().forPathWithStatAsync(ref.path()));
     }
 
     /**
@@ -264,7 +263,7 @@ final class QueueStore {
         List<ItemRef> present = new ArrayList<>(refs.size());
         List<NodeData> datas = new ArrayList<>(refs.size());
         for (int i = 0; i < refs.size(); i++) {
-            NodeData data = Waits.await(reads.get(i));
+            NodeData data = Futures.await(reads.get(i));
             if (data != null) {
                 present.add(refs.get(i));
                 datas.add(data);
@@ -279,7 +278,7 @@ final class QueueStore {
     }
 
     List<String> children(String parent, Watcher watcher) throws InterruptedException {
-        return Waits.await(childrenAsync(parent, watcher));
+        return Futures.await(childrenAsync(parent, watcher));
     }
 
     private CompletableFuture<List<String>> childrenAsync(String parent, Watcher watcher) {
@@ -288,7 +287,7 @@ final class QueueStore {
             builder = builder.usingWatcher(watcher);
         }
         return builder.forPathAsync(parent).exceptionallyCompose(e -> {
-            Throwable cause = Waits.unwrap(e);
+            Throwable cause = Failures.unwrap(e);
             return cause instanceof NoNodeException
                 ? CompletableFuture.completedFuture(List.of())
                 : CompletableFuture.failedFuture(cause);

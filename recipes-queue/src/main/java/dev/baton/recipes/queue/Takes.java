@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NodeData;
 import dev.baton.recipes.queue.Receipts.Commit;
 import dev.baton.recipes.queue.Receipts.Receipt;
@@ -113,7 +114,7 @@ final class Takes {
         }
         boolean all = true;
         for (CompletableFuture<Stat> stat : stats) {
-            all &= Waits.await(stat) != null;
+            all &= Futures.await(stat) != null;
         }
         return all;
     }
