@@ -1,6 +1,8 @@
 package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
@@ -10,7 +12,7 @@ import dev.baton.framework.ZPaths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -87,8 +89,8 @@ final class BarrierRounds {
      * no member of that round (a node created before {@code ready}) is left — its members crashed
      * or gave up leaving — in which case we close the round for them.
      */
-    public boolean awaitRoundOver(Round old, LongSupplier deadline) throws InterruptedException {
-        return NodeWait.until(client, watcher -> {
+    boolean awaitRoundOver(Round old, Supplier<Deadline> deadline) throws InterruptedException {
+        return ChangeSignal.awaitCondition(client, watcher -> {
             if (isOver(old, watcher)) {
                 return true;
             }

@@ -1,6 +1,8 @@
 package dev.baton.recipes.queue;
 
+import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.Timeouts;
 import dev.baton.recipes.queue.Claims.Claim;
@@ -45,14 +47,14 @@ final class ConsumerLoop<T> implements Runnable {
     private final Claims claims;
     private final DeadLetters deadLetters;
     private final Delivery<T> delivery;
-    private final Signal signal;
+    private final ChangeSignal signal;
     private final Executor executor;
     private final Semaphore permits;
     private final int concurrency;
     private final int takeBatch;
     private final BooleanSupplier running;
 
-    public ConsumerLoop(QueueStore store, Claims claims, DeadLetters deadLetters, Delivery<T> delivery, Signal signal,
+    public ConsumerLoop(QueueStore store, Claims claims, DeadLetters deadLetters, Delivery<T> delivery, ChangeSignal signal,
                         Executor executor, int concurrency, int takeBatch, BooleanSupplier running) {
         this.store = store;
         this.claims = claims;
@@ -86,7 +88,7 @@ final class ConsumerLoop<T> implements Runnable {
             } catch (RuntimeException e) {
                 LOG.warn("queue {}: {}; trying again", store.path(), e.toString());
                 try {
-                    signal.awaitChange(signal.generation(), System.nanoTime() + ERROR_PAUSE.toNanos());
+                    signal.awaitChange(signal.generation(), Deadline.after(ERROR_PAUSE));
                 } catch (InterruptedException ie) {
                     return;
                 }
@@ -121,7 +123,7 @@ final class ConsumerLoop<T> implements Runnable {
         List<ItemRef> batch = store.list(signal);
         long listing = System.nanoTime() - listed;
         if (batch.isEmpty()) {
-            signal.awaitChange(seen, System.nanoTime() + RECHECK.toNanos());
+            signal.awaitChange(seen, Deadline.after(RECHECK));
             return;
         }
         int handled = 0;
@@ -141,7 +143,7 @@ final class ConsumerLoop<T> implements Runnable {
             if (due > 0) {
                 permits.release();
                 // the batch is sorted by due time: nothing after this is due either
-                signal.awaitChange(seen, System.nanoTime() + Math.min(due, RECHECK.toMillis()) * 1_000_000);
+                signal.awaitChange(seen, Deadline.after(Duration.ofMillis(Math.min(due, RECHECK.toMillis()))));
                 return;
             }
             int end = slotEnd(batch, i);

@@ -1,5 +1,8 @@
 package dev.baton.recipes.queue;
 
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
@@ -12,6 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +35,7 @@ final class QueueEngine<T> {
     private final QueueStore store;
     private final DeadLetters deadLetters;
     private final Claims claims;
-    private final Signal signal = new Signal();
+    private final ChangeSignal signal = new ChangeSignal();
     private final AtomicReference<QueueState> state = new AtomicReference<>(QueueState.LATENT);
     private ExecutorService ownExecutor;
     private ConsumerLoop<T> loop;
@@ -128,22 +133,48 @@ final class QueueEngine<T> {
         return bytes;
     }
 
-    /** Waits for the queue to hold at most maxItems - n items, re-counting with a growing pause (10 ms to 500 ms). */
+    /**
+     * Waits for the queue to hold at most maxItems - n items. Watch-driven, not polled: a persistent
+     * recursive watch on the queue's path wakes the wait when a node below it is deleted (an item
+     * taken, so room may have appeared; puts do not wake it), and a reconnect wakes it to count again
+     * (a session expiry drops the watch, so it is set again on each new session).
+     */
     private boolean awaitRoom(int n, Duration maxWait) throws InterruptedException {
         if (n > settings.maxItems()) {
             throw new IllegalArgumentException("cannot put " + n + " items into a queue bounded to " + settings.maxItems());
         }
-        long deadline = System.nanoTime() + Timeouts.nanos(maxWait);
-        long pauseMillis = 10;
-        while (store.count() + n > settings.maxItems()) {
-            long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                return false;
+        Deadline deadline = Deadline.after(maxWait);
+        BatonClient client = settings.client();
+        ChangeSignal room = new ChangeSignal();
+        Watcher onTaken = event -> {
+            if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                room.bump();
             }
-            Thread.sleep(Math.max(1, Math.min(pauseMillis, remaining / 1_000_000)));
-            pauseMillis = Math.min(500, pauseMillis * 2);
+        };
+        client.addConnectionStateListener(room);
+        long watchedSession = 0;
+        try {
+            while (true) {
+                long seen = room.generation();
+                long session = client.sessionId();
+                if (session != watchedSession) {
+                    // before counting, so that no take between the count and the wait goes unseen
+                    client.watches().add(settings.path(), AddWatchMode.PERSISTENT_RECURSIVE, onTaken);
+                    watchedSession = session;
+                }
+                if (store.count() + n <= settings.maxItems()) {
+                    return true;
+                }
+                if (!room.awaitChange(seen, deadline)) {
+                    return false;
+                }
+            }
+        } finally {
+            client.removeConnectionStateListener(room);
+            if (watchedSession != 0) {
+                client.watches().removeAsync(settings.path(), onTaken, Watcher.WatcherType.Any);
+            }
         }
-        return true;
     }
 
     /** Items waiting (locked ones included). */

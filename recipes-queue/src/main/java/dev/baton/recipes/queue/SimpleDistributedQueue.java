@@ -1,6 +1,8 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
@@ -69,7 +71,7 @@ public final class SimpleDistributedQueue {
 
     private final BatonClient client;
     private final QueueStore store;
-    private final Signal signal = new Signal();
+    private final ChangeSignal signal = new ChangeSignal();
     /** Listed items not yet tried, with the reads started ahead for the first few. */
     private final ArrayDeque<Pending> batch = new ArrayDeque<>();
     private volatile boolean ensured;
@@ -135,7 +137,7 @@ public final class SimpleDistributedQueue {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public byte[] take() throws InterruptedException {
-        return first(await(1, Long.MAX_VALUE));
+        return first(await(1, Deadline.none()));
     }
 
     /**
@@ -189,14 +191,9 @@ public final class SimpleDistributedQueue {
         }
     }
 
-    private static long deadline(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-        }
-        long now = System.nanoTime();
-        long nanos = Timeouts.nanos(timeout);
-        return Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
+    private static Deadline deadline(Duration timeout) {
+        Timeouts.nonNegativeNanos(timeout); // fails at once, naming the timeout, if it is negative
+        return Deadline.after(timeout);
     }
 
     private static byte[] first(List<byte[]> items) {
@@ -278,7 +275,7 @@ public final class SimpleDistributedQueue {
         return head;
     }
 
-    private List<byte[]> await(int max, long deadlineNanos) throws InterruptedException {
+    private List<byte[]> await(int max, Deadline deadline) throws InterruptedException {
         ensurePath();
         client.addConnectionStateListener(signal);
         try {
@@ -288,12 +285,10 @@ public final class SimpleDistributedQueue {
                 if (!items.isEmpty()) {
                     return items;
                 }
-                long now = System.nanoTime();
-                if (now - deadlineNanos >= 0) {
+                if (deadline.hasPassed()) {
                     return items;
                 }
-                long recheck = now + RECHECK.toNanos();
-                signal.awaitChange(seen, deadlineNanos - recheck < 0 ? deadlineNanos : recheck);
+                signal.awaitChange(seen, deadline.orEarlier(Deadline.after(RECHECK)));
             }
         } finally {
             client.removeConnectionStateListener(signal);
