@@ -2,6 +2,7 @@ package dev.baton.framework;
 
 import dev.baton.framework.internal.ClientCore;
 import dev.baton.framework.internal.ConnectStrings;
+import dev.baton.framework.internal.ConnectionSettings;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.retry.ExponentialBackoffRetry;
 import dev.baton.framework.retry.RetryPolicy;
@@ -193,7 +194,7 @@ public interface BatonClient extends AutoCloseable {
         private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
         private RetryPolicy retryPolicy = new ExponentialBackoffRetry(Duration.ofMillis(100), 5, Duration.ofSeconds(5));
         private String namespace;
-        private final List<ClientCore.Auth> auths = new ArrayList<>();
+        private final List<ConnectionSettings.Auth> auths = new ArrayList<>();
         private AclProvider aclProvider = AclProvider.OPEN;
         private ZKClientConfig clientConfig;
         private boolean canBeReadOnly;
@@ -283,7 +284,7 @@ public interface BatonClient extends AutoCloseable {
             if (scheme.isBlank()) {
                 throw new IllegalArgumentException("authorization scheme must not be blank");
             }
-            auths.add(new ClientCore.Auth(scheme, auth.clone()));
+            auths.add(new ConnectionSettings.Auth(scheme, auth.clone()));
             return this;
         }
 
@@ -381,7 +382,7 @@ public interface BatonClient extends AutoCloseable {
             if (connectString == null) {
                 throw new IllegalStateException("connectString is required: BatonClient.builder().connectString(\"host:2181\")");
             }
-            ClientCore.Settings settings = new ClientCore.Settings(connectString, sessionTimeout, connectionTimeout,
+            ConnectionSettings settings = new ConnectionSettings(connectString, sessionTimeout, connectionTimeout,
                 canBeReadOnly, clientConfig, List.copyOf(auths), lostAfterSuspendedTimeout);
             return ClientCore.create(new ClientCore.Config(settings, retryPolicy, namespace, aclProvider, eventExecutor,
                 errorPolicy, maxRequestBytes));

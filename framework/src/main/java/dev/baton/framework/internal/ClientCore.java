@@ -10,8 +10,6 @@ import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.retry.RetryPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
@@ -22,7 +20,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * What every namespace view of one client shares: the connection, the retry loop, the executors
@@ -36,17 +33,7 @@ public final class ClientCore {
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     /** The client's immutable settings. */
-    /** How to build handles (kept here, not in {@link Connection}, so the public builder names one internal class). */
-    public record Settings(String connectString, Duration sessionTimeout, Duration connectionTimeout,
-                           boolean canBeReadOnly, ZKClientConfig clientConfig, List<Auth> auths,
-                           boolean lostAfterSuspendedTimeout) {
-    }
-
-    /** Credentials added to every new handle. */
-    public record Auth(String scheme, byte[] auth) {
-    }
-
-    public record Config(Settings settings, RetryPolicy retryPolicy, String namespace, AclProvider aclProvider,
+    public record Config(ConnectionSettings settings, RetryPolicy retryPolicy, String namespace, AclProvider aclProvider,
                          Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes) {
     }
 

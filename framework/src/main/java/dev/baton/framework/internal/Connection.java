@@ -65,7 +65,7 @@ public final class Connection implements HandleSource {
     private record Registration(ConnectionStateListener listener, BatonClient client) {
     }
 
-    private final ClientCore.Settings settings;
+    private final ConnectionSettings settings;
     private final ScheduledExecutorService scheduler;
     private final Executor async;
     private final SerialExecutor events;
@@ -93,7 +93,7 @@ public final class Connection implements HandleSource {
     private ScheduledFuture<?> lostTimer;
     private long lostTimers;
 
-    public Connection(ClientCore.Settings settings, ScheduledExecutorService scheduler, Executor async, SerialExecutor events) {
+    public Connection(ConnectionSettings settings, ScheduledExecutorService scheduler, Executor async, SerialExecutor events) {
         this.settings = settings;
         this.scheduler = scheduler;
         this.async = async;
@@ -545,7 +545,7 @@ public final class Connection implements HandleSource {
             this.zk = config == null
                 ? new ZooKeeper(settings.connectString(), timeout, this, settings.canBeReadOnly())
                 : new ZooKeeper(settings.connectString(), timeout, this, settings.canBeReadOnly(), config);
-            for (ClientCore.Auth auth : settings.auths()) {
+            for (ConnectionSettings.Auth auth : settings.auths()) {
                 zk.addAuthInfo(auth.scheme(), auth.auth());
             }
         }
