@@ -123,6 +123,14 @@ public interface BatonClient extends AutoCloseable {
     /** {@return which connection states recipes built on this client treat as loss} */
     ErrorPolicy errorPolicy();
 
+    /**
+     * {@return this client's clock ({@link Builder#ticker}): its retry loop and the deadlines recipes
+     * make with {@link Deadline#after(Duration, Ticker)} read it} By default {@link Ticker#system()}.
+     */
+    default Ticker ticker() {
+        return Ticker.system();
+    }
+
     /** {@return where listeners and watchers run: in order, never on ZooKeeper's event thread} */
     Executor eventExecutor();
 
@@ -202,6 +210,7 @@ public interface BatonClient extends AutoCloseable {
         private ErrorPolicy errorPolicy = ErrorPolicy.STANDARD;
         private boolean lostAfterSuspendedTimeout = true;
         private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private Ticker ticker = Ticker.system();
 
         private Builder() {
         }
@@ -345,6 +354,18 @@ public interface BatonClient extends AutoCloseable {
         }
 
         /**
+         * The client's clock, read by its retry loop and by the deadlines recipes make from it. Default
+         * {@link Ticker#system()}; a test may pass one it advances itself.
+         *
+         * @param ticker the clock
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
          * Whether SUSPENDED lasting longer than the negotiated session timeout is reported as LOST
          * (and the session abandoned for a new one) without waiting for the servers to say so.
          * Default true.
@@ -385,7 +406,7 @@ public interface BatonClient extends AutoCloseable {
             ConnectionSettings settings = new ConnectionSettings(connectString, sessionTimeout, connectionTimeout,
                 canBeReadOnly, clientConfig, List.copyOf(auths), lostAfterSuspendedTimeout);
             return ClientCore.create(new ClientCore.Config(settings, retryPolicy, namespace, aclProvider, eventExecutor,
-                errorPolicy, maxRequestBytes));
+                errorPolicy, maxRequestBytes, ticker));
         }
 
         private static Duration positive(String name, Duration value) {

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The one way Baton spells "until when" for a blocking wait: a point on the {@link System#nanoTime()}
- * clock, or {@link #none()} for "no timeout". It replaces the sentinels that meant "forever" in
+ * clock (or on a client's {@link Ticker}), or {@link #none()} for "no timeout". It replaces the sentinels that meant "forever" in
  * different places ({@code null}, {@code -1}, {@code Long.MAX_VALUE}).
  *
  * <p>A {@code Duration} too long to count ({@link Timeouts#LONGEST} or more) is a deadline that is
@@ -22,12 +22,14 @@ import java.util.Objects;
  * }</pre>
  */
 public final class Deadline {
-    private static final Deadline NONE = new Deadline(0, true);
+    private static final Deadline NONE = new Deadline(Ticker.system(), 0, true);
 
+    private final Ticker ticker;
     private final long atNanos;
     private final boolean none;
 
-    private Deadline(long atNanos, boolean none) {
+    private Deadline(Ticker ticker, long atNanos, boolean none) {
+        this.ticker = ticker;
         this.atNanos = atNanos;
         this.none = none;
     }
@@ -47,11 +49,24 @@ public final class Deadline {
      * @return the deadline
      */
     public static Deadline after(Duration timeout) {
+        return after(timeout, Ticker.system());
+    }
+
+    /**
+     * The deadline {@code timeout} from now by {@code ticker} (a client's {@link BatonClient#ticker()}),
+     * which then also tells when it has passed.
+     *
+     * @param timeout how long from now (zero or negative: already passed)
+     * @param ticker the clock to read
+     * @return the deadline
+     */
+    public static Deadline after(Duration timeout, Ticker ticker) {
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(ticker, "ticker");
         if (timeout.compareTo(Timeouts.LONGEST) >= 0) {
             return NONE;
         }
-        return new Deadline(System.nanoTime() + Timeouts.nanos(timeout), false);
+        return new Deadline(ticker, ticker.read() + Timeouts.nanos(timeout), false);
     }
 
     /**
@@ -62,8 +77,20 @@ public final class Deadline {
      * @throws IllegalArgumentException naming the timeout, if it is negative
      */
     public static Deadline afterNonNegative(Duration timeout) {
+        return afterNonNegative(timeout, Ticker.system());
+    }
+
+    /**
+     * {@link #after(Duration, Ticker)}, refusing a negative timeout.
+     *
+     * @param timeout how long from now, not negative (zero: look once)
+     * @param ticker the clock to read
+     * @return the deadline
+     * @throws IllegalArgumentException naming the timeout, if it is negative
+     */
+    public static Deadline afterNonNegative(Duration timeout, Ticker ticker) {
         Timeouts.nonNegativeNanos(timeout);
-        return after(timeout);
+        return after(timeout, ticker);
     }
 
     /**
@@ -84,7 +111,7 @@ public final class Deadline {
      * {@return the nanoseconds left, zero or negative once passed; {@link Long#MAX_VALUE} for {@link #none()}}
      */
     public long remainingNanos() {
-        return none ? Long.MAX_VALUE : atNanos - System.nanoTime();
+        return none ? Long.MAX_VALUE : atNanos - ticker.read();
     }
 
     /**
@@ -105,7 +132,7 @@ public final class Deadline {
         if (none) {
             return other;
         }
-        return other.none || atNanos - other.atNanos <= 0 ? this : other;
+        return other.none || remainingNanos() <= other.remainingNanos() ? this : other;
     }
 
     @Override

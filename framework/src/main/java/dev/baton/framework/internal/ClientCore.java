@@ -7,6 +7,7 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.Ticker;
 import dev.baton.framework.retry.RetryPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,7 +35,7 @@ public final class ClientCore {
 
     /** The client's immutable settings. */
     public record Config(ConnectionSettings settings, RetryPolicy retryPolicy, String namespace, AclProvider aclProvider,
-                         Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes) {
+                         Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes, Ticker ticker) {
     }
 
     final Config config;
@@ -71,7 +72,7 @@ public final class ClientCore {
         this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
         this.connection = new Connection(config.settings(), scheduler, async, events);
         this.leaderContact = new LeaderContact(connection, scheduler, async);
-        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.SYSTEM, connection, scheduler, async, leaderContact::confirmed);
+        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.of(config.ticker()), connection, scheduler, async, leaderContact::confirmed);
         this.zk = new AsyncZk(async);
         this.zkInPlace = new AsyncZk(Runnable::run);
         this.deletes = new BackgroundDeletes(connection, zk, scheduler);

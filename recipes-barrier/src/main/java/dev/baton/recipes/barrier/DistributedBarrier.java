@@ -82,7 +82,7 @@ public final class DistributedBarrier {
      */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        return ChangeSignal.awaitCondition(client, gone(), Deadline.afterNonNegative(timeout));
+        return ChangeSignal.awaitCondition(client, gone(), Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
     /** The barrier node is gone (the look leaves the watcher on it). */

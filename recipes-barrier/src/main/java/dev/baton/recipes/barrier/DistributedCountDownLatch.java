@@ -171,7 +171,7 @@ public final class DistributedCountDownLatch {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean await(Duration timeout) throws InterruptedException {
-        return await(Deadline.afterNonNegative(timeout));
+        return await(Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
     private boolean await(Deadline deadline) throws InterruptedException {

@@ -113,7 +113,7 @@ public final class DistributedDoubleBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is removed)
      */
     public boolean enter(Duration timeout) throws InterruptedException {
-        return enter(Deadline.afterNonNegative(timeout));
+        return enter(Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
     private boolean enter(Deadline deadline) throws InterruptedException {
@@ -266,7 +266,7 @@ public final class DistributedDoubleBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean leave(Duration timeout) throws InterruptedException {
-        return leave(Deadline.afterNonNegative(timeout));
+        return leave(Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
     private boolean leave(Deadline deadline) throws InterruptedException {

@@ -43,7 +43,7 @@ final class Dependencies<T> {
         if (missing.isEmpty() || timeout.isZero()) {
             return missing;
         }
-        Deadline deadline = Deadline.after(timeout);
+        Deadline deadline = Deadline.after(timeout, discovery.client().ticker());
         ChangeSignal changed = new ChangeSignal();
         List<ServiceCache<T>> caches = new ArrayList<>();
         try {

@@ -229,7 +229,7 @@ public final class LeaderLatch implements Closeable {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public boolean await(Duration timeout) throws InterruptedException {
-        Deadline deadline = Deadline.afterNonNegative(timeout);
+        Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
         synchronized (this) {
             while (!leadingNow()) {
                 if (deadline.hasPassed()) {

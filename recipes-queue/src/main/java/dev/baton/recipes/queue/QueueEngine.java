@@ -143,7 +143,7 @@ final class QueueEngine<T> {
         if (n > settings.maxItems()) {
             throw new IllegalArgumentException("cannot put " + n + " items into a queue bounded to " + settings.maxItems());
         }
-        Deadline deadline = Deadline.after(maxWait);
+        Deadline deadline = Deadline.after(maxWait, settings.client().ticker());
         BatonClient client = settings.client();
         ChangeSignal room = new ChangeSignal();
         Watcher onTaken = event -> {

@@ -4,7 +4,6 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeData;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -191,9 +190,8 @@ public final class SimpleDistributedQueue {
         }
     }
 
-    private static Deadline deadline(Duration timeout) {
-        Timeouts.nonNegativeNanos(timeout); // fails at once, naming the timeout, if it is negative
-        return Deadline.after(timeout);
+    private Deadline deadline(Duration timeout) {
+        return Deadline.afterNonNegative(timeout, client.ticker());
     }
 
     private static byte[] first(List<byte[]> items) {
