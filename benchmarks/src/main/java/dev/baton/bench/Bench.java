@@ -1,6 +1,9 @@
 package dev.baton.bench;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -9,6 +12,9 @@ import java.util.Map;
  *
  * <p>Every benchmark runs Baton side by side with its references in one JVM and one run, and
  * prints ratios, so the numbers compare like with like on whatever machine runs them.
+ *
+ * <p>{@code --lan 0,0.5ms,2ms} anywhere among the arguments runs the benchmark once per one-way
+ * latency, each client behind a delay proxy of its own ({@link Lan}).
  */
 public final class Bench {
     private static final Map<String, BenchmarkMain> BENCHMARKS = new LinkedHashMap<>();
@@ -24,6 +30,7 @@ public final class Bench {
         BENCHMARKS.put("isolated-follower", IsolatedFollowerBenchmark::main);
         BENCHMARKS.put("group", GroupBenchmark::main);
         BENCHMARKS.put("config", ConfigBenchmark::main);
+        BENCHMARKS.put("observer", ObserverBenchmark::main);
     }
 
     private Bench() {
@@ -35,7 +42,31 @@ public final class Bench {
             System.err.println("benchmarks: " + String.join(", ", BENCHMARKS.keySet()));
             System.exit(64);
         }
-        BENCHMARKS.get(args[0]).run(Arrays.copyOfRange(args, 1, args.length));
+        BenchmarkMain benchmark = BENCHMARKS.get(args[0]);
+        List<String> rest = new ArrayList<>(Arrays.asList(args).subList(1, args.length));
+        int lan = rest.indexOf("--lan");
+        if (lan < 0) {
+            benchmark.run(rest.toArray(String[]::new));
+            return;
+        }
+        if (lan + 1 >= rest.size()) {
+            System.err.println("--lan expects one-way latencies such as 0,0.5ms,2ms");
+            System.exit(64);
+        }
+        List<Duration> latencies;
+        try {
+            latencies = Lan.parse(rest.get(lan + 1));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(64);
+            return;
+        }
+        rest.subList(lan, lan + 2).clear();
+        String[] benchmarkArgs = rest.toArray(String[]::new);
+        for (Duration latency : latencies) {
+            System.out.printf("%n==== %s at %s one way (each client behind its own delay proxy) ====%n", args[0], Lan.format(latency));
+            Lan.at(latency, benchmark, benchmarkArgs);
+        }
     }
 
     /** A benchmark's {@code main}; those that call Curator inherit its {@code throws Exception}. */

@@ -16,7 +16,8 @@ import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Curator, Baton and plain ZooKeeper clients connected with the same settings for the
- * benchmarks, so no side is set up differently.
+ * benchmarks, so no side is set up differently. Each goes through {@link Lan#route} (a delay
+ * proxy of its own when a benchmark runs with {@code --lan}).
  */
 final class Clients {
     static final int SESSION_MS = 30_000;
@@ -25,7 +26,7 @@ final class Clients {
     }
 
     static CuratorFramework curator(String connect) throws InterruptedException {
-        CuratorFramework curator = CuratorFrameworkFactory.newClient(connect, SESSION_MS, 15_000,
+        CuratorFramework curator = CuratorFrameworkFactory.newClient(Lan.route(connect), SESSION_MS, 15_000,
             new ExponentialBackoffRetry(100, 5));
         curator.start();
         if (!curator.blockUntilConnected(30, TimeUnit.SECONDS)) {
@@ -36,7 +37,7 @@ final class Clients {
     }
 
     static BatonClient baton(String connect) throws InterruptedException {
-        BatonClient client = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
+        BatonClient client = BatonClient.builder().connectString(Lan.route(connect)).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
         client.start();
         if (!client.blockUntilConnected(Duration.ofSeconds(30))) {
             client.close();
@@ -66,7 +67,7 @@ final class Clients {
     /** A plain ZooKeeper client (the raw limit), connected. */
     static ZooKeeper raw(String connect) throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connect, SESSION_MS, e -> {
+        ZooKeeper zk = new ZooKeeper(Lan.route(connect), SESSION_MS, e -> {
             if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }

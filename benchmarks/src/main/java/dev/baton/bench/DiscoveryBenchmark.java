@@ -280,7 +280,7 @@ public final class DiscoveryBenchmark {
     // ---- set-up ----
 
     private static BatonClient connected(String connect) throws InterruptedException {
-        BatonClient client = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofSeconds(30)).build();
+        BatonClient client = BatonClient.builder().connectString(Lan.route(connect)).sessionTimeout(Duration.ofSeconds(30)).build();
         client.start();
         if (!client.blockUntilConnected(WAIT)) {
             throw new IllegalStateException("no connection to " + connect);
@@ -289,7 +289,7 @@ public final class DiscoveryBenchmark {
     }
 
     private static CuratorFramework curator(String connect) throws InterruptedException {
-        CuratorFramework client = CuratorFrameworkFactory.newClient(connect, 30_000, 15_000, new RetryOneTime(100));
+        CuratorFramework client = CuratorFrameworkFactory.newClient(Lan.route(connect), 30_000, 15_000, new RetryOneTime(100));
         client.start();
         if (!client.blockUntilConnected(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("no connection to " + connect);

@@ -173,7 +173,7 @@ public final class ElectionBenchmark {
             this.path = path;
             this.closeMode = closeMode;
             for (int i = 0; i < PARTICIPANTS; i++) {
-                clients[i] = BatonClient.builder().connectString(connect).sessionTimeout(Duration.ofSeconds(10)).build();
+                clients[i] = BatonClient.builder().connectString(Lan.route(connect)).sessionTimeout(Duration.ofSeconds(10)).build();
                 clients[i].start();
                 if (!clients[i].blockUntilConnected(TIMEOUT)) {
                     throw new IllegalStateException("Baton client did not connect");
@@ -230,7 +230,7 @@ public final class ElectionBenchmark {
 
         CuratorSide(String connect) throws InterruptedException {
             for (int i = 0; i < PARTICIPANTS; i++) {
-                clients[i] = CuratorFrameworkFactory.newClient(connect, 10_000, 15_000, new ExponentialBackoffRetry(100, 5));
+                clients[i] = CuratorFrameworkFactory.newClient(Lan.route(connect), 10_000, 15_000, new ExponentialBackoffRetry(100, 5));
                 clients[i].start();
                 if (!clients[i].blockUntilConnected((int) TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                     throw new IllegalStateException("Curator client did not connect");

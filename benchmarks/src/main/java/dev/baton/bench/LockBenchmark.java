@@ -41,6 +41,8 @@ import org.apache.zookeeper.ZooKeeper;
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
+    /** Operations per library whose requests the servers count (after the timed phases). */
+    static final int COUNTED = 200;
     private static final Duration SOLO_SLICE = Duration.ofMillis(700);
     private static final ContendedSlices CROWD = new ContendedSlices("contender-", 1, Duration.ofMillis(300), Duration.ofMillis(2_500));
 
@@ -56,15 +58,17 @@ public final class LockBenchmark {
             String connect = ensemble.connectString(follower);
             System.out.printf("locks: 3-node in-process ensemble, forceSync on, every client on follower %d (leader %d), %d slices each%n",
                 follower, leader, slices);
-            uncontended(connect, slices);
-            contended(connect, slices);
+            Requests requests = new Requests(ensemble);
+            System.out.printf("  clients: %s%n", Lan.describe());
+            uncontended(connect, slices, requests);
+            contended(connect, slices, requests);
         }
     }
 
     // ---- uncontended -------------------------------------------------------------------
 
     /** Throws {@code Exception} because a cycle's Curator {@code acquire()} and {@code release()} declare it. */
-    private static void uncontended(String connect, int slices) throws Exception {
+    private static void uncontended(String connect, int slices, Requests requests) throws Exception {
         ZooKeeper zk = Clients.raw(connect);
         CuratorFramework curator = Clients.curator(connect);
         BatonClient baton = Clients.baton(connect);
@@ -110,13 +114,25 @@ public final class LockBenchmark {
             Stats batonStats = Stats.of(millis.get(2));
             System.out.println();
             System.out.printf("uncontended acquire+release, one cycle of each in turn, %d cycles each%n", millis.get(0).size());
-            System.out.printf("  %-46s %10s %10s %10s%n", "", "cycles/s", "p50 ms", "p99 ms");
-            System.out.printf("  %-46s %10.0f %10.2f %10.2f%n", "raw ZooKeeper (create + getChildren + delete)", rawRate,
-                rawStats.median(), rawStats.percentile(99));
-            System.out.printf("  %-46s %10.0f %10.2f %10.2f   %.2f of raw%n", "Curator InterProcessMutex", curatorRate,
-                curatorStats.median(), curatorStats.percentile(99), curatorRate / rawRate);
-            System.out.printf("  %-46s %10.0f %10.2f %10.2f   %.2f of raw, %.2fx Curator%n", "Baton InterProcessMutex", batonRate,
-                batonStats.median(), batonStats.percentile(99), batonRate / rawRate, batonRate / curatorRate);
+            System.out.printf("  %-46s %10s %10s %10s %8s%n", "", "cycles/s", "p50 ms", "p99 ms", "p50/RTT");
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f %8s%n", "raw ZooKeeper (create + getChildren + delete)", rawRate,
+                rawStats.median(), rawStats.percentile(99), Requests.inRoundTrips(rawStats.median()));
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f %8s   %.2f of raw%n", "Curator InterProcessMutex", curatorRate,
+                curatorStats.median(), curatorStats.percentile(99), Requests.inRoundTrips(curatorStats.median()), curatorRate / rawRate);
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f %8s   %.2f of raw, %.2fx Curator%n", "Baton InterProcessMutex", batonRate,
+                batonStats.median(), batonStats.percentile(99), Requests.inRoundTrips(batonStats.median()), batonRate / rawRate,
+                batonRate / curatorRate);
+            // the requests behind each cycle, counted by the servers, each library alone
+            System.out.printf("  requests per uncontended cycle (%d cycles each, counted at the servers):%n", COUNTED);
+            List<String> names = List.of("raw ZooKeeper", "Curator InterProcessMutex", "Baton InterProcessMutex");
+            List<String> namespaces = List.of("bench-raw", "bench-curator-solo", "bench-baton-solo");
+            for (int who = 0; who < 3; who++) {
+                Requests.Count before = requests.now(namespaces.get(who));
+                for (int i = 0; i < COUNTED; i++) {
+                    cycles.get(who).run();
+                }
+                System.out.println(Requests.line(names.get(who), requests.now(namespaces.get(who)).minus(before), COUNTED));
+            }
         } finally {
             baton.close();
             curator.close();
@@ -142,7 +158,40 @@ public final class LockBenchmark {
 
     // ---- contended ---------------------------------------------------------------------
 
-    private static void contended(String connect, int slices) throws InterruptedException, IOException, KeeperException {
+    /**
+     * Every contender on its own thread, taking turns until {@code total} acquisitions are done
+     * among them; each ends the turn it is in. {@return the acquisitions made, at least {@code total}}
+     */
+    static long crowdRun(List<Supplier<Turn>> contenders, int total) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (Supplier<Turn> contender : contenders) {
+            Thread thread = new Thread(() -> {
+                try {
+                    while (done.get() < total) {
+                        Turn turn = contender.get();
+                        turn.acquire().run();
+                        turn.release().run();
+                        done.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    failure.set(e);
+                }
+            }, "counted-contender");
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(120));
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a counted contender failed", failure.get());
+        }
+        return done.get();
+    }
+
+    private static void contended(String connect, int slices, Requests requests) throws Exception {
         List<ZooKeeper> raws = new ArrayList<>();
         List<CuratorFramework> curators = new ArrayList<>();
         List<BatonClient> batons = new ArrayList<>();
@@ -190,6 +239,17 @@ public final class LockBenchmark {
                 bw.median() / cw.median(), bw.percentile(99) / cw.percentile(99));
             System.out.printf("  Curator/raw: median ratio %.2f; Baton/raw: median ratio %.2f%n",
                 curatorTally.medianRatio(rawTally), batonTally.medianRatio(rawTally));
+            System.out.printf("  requests per acquisition with %d contenders (%d acquisitions each, counted at the servers):%n",
+                CONTENDERS, COUNTED);
+            List<String> names = List.of("raw ZooKeeper (the recipe on the plain client)", "Curator InterProcessMutex",
+                "Baton InterProcessMutex");
+            List<List<Supplier<Turn>>> parties = List.of(rawTurns, curatorTurns, batonTurns);
+            List<String> namespaces = List.of("bench-raw-crowd", "bench-curator-crowd", "bench-baton-crowd");
+            for (int who = 0; who < 3; who++) {
+                Requests.Count before = requests.now(namespaces.get(who));
+                long done = crowdRun(parties.get(who), COUNTED);
+                System.out.println(Requests.line(names.get(who), requests.now(namespaces.get(who)).minus(before), (int) done));
+            }
         } finally {
             raws.forEach(Clients::closeQuietly);
             curators.forEach(CuratorFramework::close);

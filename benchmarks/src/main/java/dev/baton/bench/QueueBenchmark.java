@@ -49,10 +49,13 @@ import org.apache.zookeeper.ZooKeeper;
  * 2,000 with {@code --full}); a Curator phase that fails or takes longer than its cap is reported
  * as "failed: reason" instead of a number.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar queues [--full]}.
+ * <p>Last, the requests an item costs end to end for each library, as the servers count them.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar queues [--full] [--quick]}
+ * ({@code --quick}: only 1,000 items waiting, the size the {@code --lan} tables use).
  */
 public final class QueueBenchmark {
-    private static final int[] SIZES = {1_000, 10_000, 100_000};
+    private static int[] SIZES = {1_000, 10_000, 100_000};
     private static final int FILL_BATCH = 1_000;
     /** Items per transaction in the batched take phases (pollMulti, takeBatch). */
     private static final int TAKE_BATCH = 50;
@@ -100,7 +103,11 @@ public final class QueueBenchmark {
 
     public static void main(String[] args) throws InterruptedException, IOException {
         boolean full = List.of(args).contains("--full");
+        boolean quick = List.of(args).contains("--quick");
         int sample = full ? 2_000 : 300;
+        if (quick) {
+            SIZES = new int[] {1_000};
+        }
         if (full) {
             CURATOR_CAP = Duration.ofSeconds(120);
         }
@@ -110,7 +117,7 @@ public final class QueueBenchmark {
             ensemble.start();
             String cs = ensemble.connectString();
             ZooKeeper raw = Clients.raw(cs);
-            try (BatonClient baton = BatonClient.builder().connectString(cs).build()) {
+            try (BatonClient baton = BatonClient.builder().connectString(Lan.route(cs)).build()) {
                 baton.start();
                 baton.blockUntilConnected(Duration.ofSeconds(30));
                 System.out.println("-- warm-up (class loading and JIT for both; not reported)");
@@ -125,6 +132,7 @@ public final class QueueBenchmark {
                     System.out.printf("   (filled 4 x %,d items in %.1f s)%n", size, (System.nanoTime() - fillStart) / 1e9);
                     measureSize(rows, s, cs, baton, raw, base, sample);
                 }
+                countEndToEnd(new Requests(ensemble), cs, raw, sample);
             } finally {
                 raw.close();
             }
@@ -189,12 +197,35 @@ public final class QueueBenchmark {
     }
 
     /**
+     * The requests one item costs end to end (put, then taken by a consumer on the same client),
+     * each library in a namespace of its own on an empty queue, {@code sample} items; the queue's
+     * start and close are counted too (a few requests over the whole sample).
+     */
+    private static void countEndToEnd(Requests requests, String cs, ZooKeeper raw, int sample) throws InterruptedException {
+        System.out.printf("%nrequests per item end to end (%d items each, counted at the servers):%n", sample);
+        try {
+            Clients.folder(raw, "/countq-raw");
+        } catch (KeeperException e) {
+            throw new IllegalStateException(e);
+        }
+        Requests.Count before = requests.now("countq-raw");
+        Rate rate = rawEndToEnd(raw, "/countq-raw", sample);
+        System.out.println(Requests.line("raw end to end (create, delete)", requests.now("countq-raw").minus(before), sample) + "   " + rate);
+        before = requests.now("countq-baton");
+        rate = batonEndToEnd(cs, "/countq-baton", sample, 1, true);
+        System.out.println(Requests.line("Baton DistributedQueue", requests.now("countq-baton").minus(before), sample) + "   " + rate);
+        before = requests.now("countq-curator");
+        rate = curatorEndToEnd(cs, "/countq-curator", sample, true);
+        System.out.println(Requests.line("Curator DistributedQueue", requests.now("countq-curator").minus(before), sample) + "   " + rate);
+    }
+
+    /**
      * Items consumed per second, by a consumer removing {@code takeBatch} items per transaction (1:
      * the default): end to end while a producer puts as many, one {@code put} at a time, on the
      * same client ({@code produce}), or draining what waits ({@code produce} false).
      */
     private static Rate batonEndToEnd(String cs, String path, int sample, int takeBatch, boolean produce) throws InterruptedException {
-        try (BatonClient client = BatonClient.builder().connectString(cs).build()) {
+        try (BatonClient client = BatonClient.builder().connectString(Lan.route(cs)).build()) {
             client.start();
             client.blockUntilConnected(Duration.ofSeconds(30));
             CountDownLatch consumed = new CountDownLatch(sample);
@@ -345,7 +376,7 @@ public final class QueueBenchmark {
     /** Runs a Curator phase on a client of its own, capped, with few retries, so failures show. */
     private static Rate curator(String cs, CuratorRun run) throws InterruptedException {
         ExecutorService thread = Executors.newSingleThreadExecutor();
-        CuratorFramework client = CuratorFrameworkFactory.newClient(cs, 30_000, 15_000, new RetryNTimes(2, 100));
+        CuratorFramework client = CuratorFrameworkFactory.newClient(Lan.route(cs), 30_000, 15_000, new RetryNTimes(2, 100));
         try {
             client.start();
             client.blockUntilConnected(30, TimeUnit.SECONDS);
@@ -418,8 +449,13 @@ public final class QueueBenchmark {
     }
 
     private static void print(Map<String, Rate[]> rows, int sample, double seconds) {
-        System.out.printf("%nQueues, 3-node ensemble with forceSync, %d items per timed phase, %.0f s in all%n", sample, seconds);
-        System.out.printf("%-30s %18s %18s %18s%n", "rate (items/s)", "1,000 waiting", "10,000 waiting", "100,000 waiting");
+        System.out.printf("%nQueues, 3-node ensemble with forceSync, %d items per timed phase, %.0f s in all; clients %s%n", sample, seconds,
+            Lan.describe());
+        System.out.printf("%-30s", "rate (items/s)");
+        for (int size : SIZES) {
+            System.out.printf(" %18s", String.format("%,d waiting", size));
+        }
+        System.out.println();
         for (var e : rows.entrySet()) {
             System.out.printf("%-30s", e.getKey());
             for (Rate r : e.getValue()) {
@@ -438,7 +474,8 @@ public final class QueueBenchmark {
         ratio(rows, DRAIN_BATCHED, DRAIN_CURATOR, "drain: Baton takeBatch(" + TAKE_BATCH + ") / Curator");
         ratio(rows, "queue putMulti items/s Baton", "queue put/s Curator", "putMulti / Curator put (target >= 10)");
         ratio(rows, "simple offer/s Baton", "simple offer/s Curator", "offer: Baton / Curator");
-        for (String row : List.of(RAW, RAW_END_TO_END, POLL, POLL_MULTI, "simple offer/s Baton", "queue put/s Baton", END_TO_END, DRAIN, DRAIN_BATCHED)) {
+        for (String row : SIZES.length < 3 ? List.<String>of()
+            : List.of(RAW, RAW_END_TO_END, POLL, POLL_MULTI, "simple offer/s Baton", "queue put/s Baton", END_TO_END, DRAIN, DRAIN_BATCHED)) {
             Rate[] r = rows.get(row);
             String target = row.startsWith("raw") ? " (the ensemble itself)" : " (target >= 0.8)";
             System.out.printf("%-66s %.2f%n", row + " at 100k / at 1k" + target, r[2].perSecond() / r[0].perSecond());

@@ -66,11 +66,11 @@ public final class RwLockBenchmark {
                 follower, leader);
             System.out.printf("%d clients x %d thread(s), %d%% reads, hold %d ms, %d slices of %d ms each%n", CLIENTS,
                 threadsPerClient, 100 - WRITES_IN_TEN * 10, holdMillis, slices, SLICE.toMillis());
-            run(connect, slices, holdMillis, threadsPerClient);
+            run(connect, slices, holdMillis, threadsPerClient, new Requests(ensemble));
         }
     }
 
-    private static void run(String connect, int slices, long holdMillis, int threadsPerClient)
+    private static void run(String connect, int slices, long holdMillis, int threadsPerClient, Requests requests)
         throws InterruptedException, IOException, KeeperException {
         List<ZooKeeper> raws = new ArrayList<>();
         List<CuratorFramework> curators = new ArrayList<>();
@@ -104,6 +104,18 @@ public final class RwLockBenchmark {
             }
             List<Tally> tallies = CROWD.rotate(slices, List.of(choosing(rawSides), choosing(curatorSides), choosing(batonSides)));
             report(tallies.get(0), tallies.get(1), tallies.get(2));
+            // the requests behind an acquisition, each library's crowd alone, counted by the servers
+            System.out.printf("  requests per acquisition, 8 clients 90/10 (%d acquisitions each, counted at the servers):%n",
+                LockBenchmark.COUNTED);
+            List<String> names = List.of("raw ZooKeeper (the recipe)", "Curator InterProcessReadWriteLock",
+                "Baton InterProcessReadWriteLock");
+            List<String> namespaces = List.of("bench-raw-rw", "bench-curator-rw", "bench-baton-rw");
+            List<List<Sides>> parties = List.of(rawSides, curatorSides, batonSides);
+            for (int who = 0; who < 3; who++) {
+                Requests.Count before = requests.now(namespaces.get(who));
+                long done = LockBenchmark.crowdRun(choosing(parties.get(who)).apply(slices + 1), LockBenchmark.COUNTED);
+                System.out.println(Requests.line(names.get(who), requests.now(namespaces.get(who)).minus(before), (int) done));
+            }
         } finally {
             raws.forEach(Clients::closeQuietly);
             curators.forEach(CuratorFramework::close);

@@ -14,7 +14,7 @@ import dev.baton.framework.contention.Decision;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.OwnershipLostException;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import dev.baton.recipes.queue.DistributedQueue;
 import dev.baton.recipes.queue.QueueBuilder;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
@@ -101,7 +101,7 @@ class CanaryTest {
     static LockChaosTest.Acquirer broken(BatonClient client, String path, ContentionRule rule, boolean signalsLoss) {
         Contention contention = Contention.of(client, path, "lock-", rule);
         return timeout -> {
-            TicketHold hold = contention.acquireHoldBlocking(new byte[0], timeout);
+            Holding hold = contention.acquireHoldBlocking(new byte[0], timeout);
             return hold == null ? null : grant(hold, signalsLoss);
         };
     }
@@ -216,7 +216,7 @@ class CanaryTest {
                 dev.baton.test.history.History history = new dev.baton.test.history.History();
                 ElectionChaosTest.Terms terms = new ElectionChaosTest.Terms(history, path, run.clients.size());
                 run.workers.start("participant", run.clients.size(), i -> {
-                    TicketHold term = Contention.of(run.client(i), path, "latch-", FIRST_TWO)
+                    Holding term = Contention.of(run.client(i), path, "latch-", FIRST_TWO)
                         .acquireHoldBlocking(("p" + i).getBytes(UTF_8), Duration.ofSeconds(2));
                     if (term == null) {
                         return false;

@@ -26,13 +26,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Every lock recipe under faults, on one ensemble of child-process servers (KILL_LEADER is a
  * SIGKILL, PAUSE_SERVER a SIGSTOP) with proxies between them ({@link ChaosRun#partitionableEnsemble()}):
  * the mutex also runs through a follower cut off for longer than the session timeout, and in the
  * soak every lock runs under the three partitions. Five workers acquire, write to a fenced store, and release;
- * {@link BoundedExclusion} judges their beliefs against the servers' record of the lock nodes.
+ * {@link BoundedExclusion} judges their beliefs against the servers' record of the lock nodes. In
+ * CI the semaphore, the semaphore mutex and the multi-lock share one run (side by side, each
+ * judged on its own); the soak also runs each alone.
  */
 class LockChaosTest {
     /** Faults for the variants of a recipe already run under all eight: a leader SIGKILL, and the faults that end sessions. */
@@ -96,6 +99,28 @@ class LockChaosTest {
     /** {@link #lockWorkload(ChaosRun, String, java.util.function.IntFunction, BoundedExclusion.Rules, int)} with holds of {@code minHoldMillis} at least. */
     static BoundedExclusion.Result lockWorkload(ChaosRun run, String key, java.util.function.IntFunction<Acquirer> acquirers,
                                                 BoundedExclusion.Rules rules, int minHoldMillis, int holdMillis) throws Exception {
+        Started started = startLockWorkload(run, "locker", key, acquirers, rules, minHoldMillis, holdMillis);
+        run.runFaults();
+        BoundedExclusion.Result result = started.judge(run);
+        run.verdict(started.history().count(Event.Op.ACQUIRED), Map.of(rules.policy() + " exclusion", result.violations()),
+            result.summary(), started.store().note());
+        return result;
+    }
+
+    /** A lock workload whose workers are running: {@link #judge} it once the run's faults are healed. */
+    record Started(History history, FencedStore store, BoundedExclusion.Rules rules) {
+        BoundedExclusion.Result judge(ChaosRun run) {
+            return BoundedExclusion.check(history.events(), run.truth(), rules);
+        }
+    }
+
+    /**
+     * Starts the lock workload (one worker per client, named {@code name-<i>}): each acquires (2 s
+     * timeout), writes to its own fenced store, holds for {@code minHoldMillis} to
+     * {@code holdMillis}, releases.
+     */
+    static Started startLockWorkload(ChaosRun run, String name, String key, java.util.function.IntFunction<Acquirer> acquirers,
+                                     BoundedExclusion.Rules rules, int minHoldMillis, int holdMillis) {
         History history = new History();
         FencedStore store = new FencedStore(history);
         Holds holds = new Holds(history, key, run.clients.size());
@@ -103,7 +128,7 @@ class LockChaosTest {
         for (int i = 0; i < run.clients.size(); i++) {
             acquirer.add(acquirers.apply(i));
         }
-        run.workers.start("locker", run.clients.size(), i -> {
+        run.workers.start(name, run.clients.size(), i -> {
             Grant grant = acquirer.get(i).acquire(Duration.ofSeconds(2));
             if (grant == null) {
                 return false;
@@ -114,11 +139,7 @@ class LockChaosTest {
             holds.release(i, grant);
             return true;
         });
-        run.runFaults();
-        BoundedExclusion.Result result = BoundedExclusion.check(history.events(), run.truth(), rules);
-        run.verdict(history.count(Event.Op.ACQUIRED), Map.of(rules.policy() + " exclusion", result.violations()),
-            result.summary(), store.note());
-        return result;
+        return new Started(history, store, rules);
     }
 
     static BoundedExclusion.Rules standard(int limit) {
@@ -146,33 +167,89 @@ class LockChaosTest {
         }
     }
 
+    /**
+     * The semaphore (2 leases), the semaphore mutex and the multi-lock (2 paths) side by side under
+     * one nemesis: each with its own workers on the five clients, its own history, fenced store and
+     * {@link BoundedExclusion} judgement, one verdict line each. Every fault of the run reaches all
+     * three (a server fault directly, a client fault through the client each runs a worker on), at
+     * the cost of one schedule instead of three. Alone in the soak ({@code -Pchaos-soak}) as well.
+     */
     @Test
-    void aSemaphoreNeverGrantsMoreLeasesThanItHas() throws Exception {
+    void theSemaphoreTheSemaphoreMutexAndTheMultiLockSideBySide() throws Exception {
+        try (ChaosRun run = ChaosRun.builder("lock-forms", ensemble).faults(SEMAPHORE_FAULTS)
+            .watch("/chaos/semaphore", "/chaos/semaphore-mutex", "/chaos/multi").documented(OwnershipLostException.class).build()) {
+            Map<String, Started> started = new java.util.LinkedHashMap<>();
+            started.put("semaphore", startSemaphore(run));
+            started.put("semaphore-mutex", startSemaphoreMutex(run));
+            started.put("multi-lock", startMultiLock(run));
+            run.runFaults();
+            Map<String, List<String>> checks = new java.util.LinkedHashMap<>();
+            List<String> notes = new ArrayList<>();
+            long acquired = 0;
+            for (Map.Entry<String, Started> e : started.entrySet()) {
+                BoundedExclusion.Result result = e.getValue().judge(run);
+                checks.put(e.getKey() + ": " + e.getValue().rules().policy() + " exclusion", result.violations());
+                notes.add(e.getKey() + ": " + e.getValue().history().count(Event.Op.ACQUIRED) + " acquisitions; "
+                    + result.summary() + "; " + e.getValue().store().note());
+                acquired += e.getValue().history().count(Event.Op.ACQUIRED);
+            }
+            run.verdict(acquired, checks, notes.toArray(String[]::new));
+        }
+    }
+
+    /** The semaphore's faults: the session faults and a server restart. */
+    static final Fault[] SEMAPHORE_FAULTS = {Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.CUT_CLIENT, Fault.PAUSE_CLIENT,
+        Fault.EXPIRE_SESSION};
+
+    private static Started startSemaphore(ChaosRun run) {
         String path = "/chaos/semaphore";
-        try (ChaosRun run = ChaosRun.builder("semaphore", ensemble).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER,
-            Fault.CUT_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION).watch(path).documented(OwnershipLostException.class).build()) {
-            lockWorkload(run, path, i -> {
-                InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(run.client(i), path, 2);
-                return semaphore::acquire;
-            }, standard(2), 30);
-        }
+        return startLockWorkload(run, "semaphore", path, i -> {
+            InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(run.client(i), path, 2);
+            return semaphore::acquire;
+        }, standard(2), 0, 30);
     }
 
-    @Test
-    void theSemaphoreMutex() throws Exception {
+    private static Started startSemaphoreMutex(ChaosRun run) {
         String path = "/chaos/semaphore-mutex";
-        try (ChaosRun run = ChaosRun.builder("semaphore-mutex", ensemble).faults(SESSION_FAULTS).watch(path)
-            .documented(OwnershipLostException.class).build()) {
-            lockWorkload(run, path, i -> new InterProcessSemaphoreMutex(run.client(i), path)::acquireLease, standard(1), 20);
-        }
+        return startLockWorkload(run, "semaphore-mutex", path,
+            i -> new InterProcessSemaphoreMutex(run.client(i), path)::acquireLease, standard(1), 0, 20);
     }
 
-    @Test
-    void theMultiLock() throws Exception {
+    private static Started startMultiLock(ChaosRun run) {
         List<String> paths = List.of("/chaos/multi/a", "/chaos/multi/b");
-        try (ChaosRun run = ChaosRun.builder("multi-lock", ensemble).faults(SESSION_FAULTS).watch("/chaos/multi")
-            .documented(OwnershipLostException.class).build()) {
-            lockWorkload(run, "/chaos/multi", i -> new InterProcessMultiLock(run.client(i), paths)::acquireLease, standard(1), 20);
+        return startLockWorkload(run, "multi-lock", "/chaos/multi",
+            i -> new InterProcessMultiLock(run.client(i), paths)::acquireLease, standard(1), 0, 20);
+    }
+
+    /** Soak only ({@code -Pchaos-soak}): in CI the side-by-side run covers it. */
+    @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
+    void aSemaphoreNeverGrantsMoreLeasesThanItHas() throws Exception {
+        alone("semaphore", "/chaos/semaphore", LockChaosTest::startSemaphore);
+    }
+
+    /** Soak only ({@code -Pchaos-soak}): in CI the side-by-side run covers it. */
+    @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
+    void theSemaphoreMutex() throws Exception {
+        alone("semaphore-mutex", "/chaos/semaphore-mutex", LockChaosTest::startSemaphoreMutex);
+    }
+
+    /** Soak only ({@code -Pchaos-soak}): in CI the side-by-side run covers it. */
+    @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
+    void theMultiLock() throws Exception {
+        alone("multi-lock", "/chaos/multi", LockChaosTest::startMultiLock);
+    }
+
+    private static void alone(String recipe, String folder, java.util.function.Function<ChaosRun, Started> workload)
+        throws Exception {
+        try (ChaosRun run = ChaosRun.builder(recipe, ensemble).watch(folder).documented(OwnershipLostException.class).build()) {
+            Started started = workload.apply(run);
+            run.runFaults();
+            BoundedExclusion.Result result = started.judge(run);
+            run.verdict(started.history().count(Event.Op.ACQUIRED), Map.of(started.rules().policy() + " exclusion",
+                result.violations()), result.summary(), started.store().note());
         }
     }
 

@@ -14,7 +14,7 @@ import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.OwnershipLostException;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.server.PartitionStyle;
@@ -174,7 +174,7 @@ class PartitionCanaryTest {
     private static LockChaosTest.Acquirer trustingAnyReply(BatonClient client, String path) {
         Contention contention = Contention.of(client, path, "lock-", ContentionRule.mutex());
         return timeout -> {
-            TicketHold hold = contention.acquireHoldBlocking(new byte[0], timeout);
+            Holding hold = contention.acquireHoldBlocking(new byte[0], timeout);
             return hold == null ? null : new Grant(new TrustsAnyReply(client, hold), "canary grant", g -> { }) { };
         };
     }
@@ -182,12 +182,12 @@ class PartitionCanaryTest {
     /** A hold that believes any answer from the server its client is connected to. */
     private static final class TrustsAnyReply implements Hold, ConnectionStateListener {
         private final BatonClient client;
-        private final TicketHold hold;
+        private final Holding hold;
         private final long session;
         private final List<Runnable> callbacks = new ArrayList<>();
         private boolean lost;
 
-        TrustsAnyReply(BatonClient client, TicketHold hold) {
+        TrustsAnyReply(BatonClient client, Holding hold) {
             this.client = client;
             this.hold = hold;
             this.session = client.sessionId();

@@ -28,12 +28,15 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Queues under faults, on one child-process ensemble. Guaranteed delivery (a lock path) for the
  * plain, priority, delay and id forms: every item put is consumed; every acknowledgement removes
  * the item together with a live claim of a consumer that completed it; a second delivery only
  * after the first consumer's session ended on the servers. The simple queue: nothing taken twice.
+ * In CI the plain form runs alone under all eight in-JVM faults and the other three side by side
+ * under one nemesis; the soak also runs each of those alone.
  */
 class QueueChaosTest {
     static final QueueSerializer<String> TEXT = new QueueSerializer<>() {
@@ -95,94 +98,145 @@ class QueueChaosTest {
         };
     }
 
-    /** Three consumers (clients 0-2) and two producers (3-4) on a guaranteed queue; judged against the servers. */
-    static void guaranteedWorkload(ChaosRun run, String path, Form form, Put put) throws Exception {
-        QueueHistory history = new QueueHistory();
-        String locks = path + "-locks";
-        Semaphore room = new Semaphore(100);
+    /** A guaranteed queue form under test: its name in the verdict, its folder, how to build it and put on it. */
+    record Guaranteed(String name, String path, Form form, Put put) {
+        String locks() {
+            return path + "-locks";
+        }
+    }
+
+    /**
+     * Each form's workload side by side under the run's one nemesis: per form, three consumers
+     * (clients 0-2) and two producers (clients 3-4) on queues of its own folder, its own history,
+     * and its own verdict line judged against the servers. A server fault hits every form at once;
+     * a client fault hits the client's consumer or producer of every form.
+     */
+    static void guaranteedWorkload(ChaosRun run, List<Guaranteed> forms) throws Exception {
         List<QueueBase<String>> queues = new ArrayList<>();
+        Map<Guaranteed, QueueHistory> histories = new java.util.LinkedHashMap<>();
         try {
-            for (int c = 0; c < 3; c++) {
-                QueueBase<String> q = form.build(QueueBuilder.builder(run.client(c), recording(run.client(c), "consumer-" + c,
-                    history, room), TEXT, path).lockPath(locks).closeTimeout(Duration.ofSeconds(5)));
-                q.start();
-                queues.add(q);
-            }
-            List<QueueBase<String>> producers = new ArrayList<>();
-            for (int p = 3; p < 5; p++) {
-                QueueBase<String> q = form.build(QueueBuilder.builder(run.client(p), null, TEXT, path));
-                q.start();
-                producers.add(q);
-                queues.add(q);
-            }
-            AtomicInteger[] next = {new AtomicInteger(), new AtomicInteger()};
-            run.workers.start("producer", 2, p -> {
-                room.acquire();
-                String item = "p" + p + "-" + next[p].getAndIncrement();
-                try {
-                    put.put(producers.get(p), item);
-                    history.put("producer-" + p, item);
-                    return true;
-                } catch (RuntimeException e) {
-                    history.putUncertain("producer-" + p, item);
-                    room.release();
-                    throw e;
+            for (Guaranteed g : forms) {
+                QueueHistory history = new QueueHistory();
+                histories.put(g, history);
+                Semaphore room = new Semaphore(100);
+                for (int c = 0; c < 3; c++) {
+                    QueueBase<String> q = g.form().build(QueueBuilder.builder(run.client(c), recording(run.client(c),
+                        "consumer-" + c, history, room), TEXT, g.path()).lockPath(g.locks()).closeTimeout(Duration.ofSeconds(5)));
+                    q.start();
+                    queues.add(q);
                 }
-            });
-            run.runFaults();
-            try {
-                await().atMost(Duration.ofSeconds(60)).until(history::allPutItemsCompleted);
-            } catch (ConditionTimeoutException e) {
-                run.stuck("items put were not all consumed within 60 s of the heal");
+                List<QueueBase<String>> producers = new ArrayList<>();
+                for (int p = 3; p < 5; p++) {
+                    QueueBase<String> q = g.form().build(QueueBuilder.builder(run.client(p), null, TEXT, g.path()));
+                    q.start();
+                    producers.add(q);
+                    queues.add(q);
+                }
+                AtomicInteger[] next = {new AtomicInteger(), new AtomicInteger()};
+                run.workers.start(g.name() + "-producer", 2, p -> {
+                    room.acquire();
+                    String item = "p" + p + "-" + next[p].getAndIncrement();
+                    try {
+                        g.put().put(producers.get(p), item);
+                        history.put("producer-" + p, item);
+                        return true;
+                    } catch (RuntimeException e) {
+                        history.putUncertain("producer-" + p, item);
+                        room.release();
+                        throw e;
+                    }
+                });
             }
-            QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth(), path, locks, "queue-", QueueChaosTest::itemIds);
-            run.verdict(history.completedItems(), Map.of(verdict.check(), verdict.problems()));
+            run.runFaults();
+            Map<String, List<String>> checks = new java.util.LinkedHashMap<>();
+            List<String> notes = new ArrayList<>();
+            long completed = 0;
+            for (Map.Entry<Guaranteed, QueueHistory> e : histories.entrySet()) {
+                Guaranteed g = e.getKey();
+                QueueHistory history = e.getValue();
+                try {
+                    await().atMost(Duration.ofSeconds(60)).until(history::allPutItemsCompleted);
+                } catch (ConditionTimeoutException timeout) {
+                    run.stuck(g.name() + ": items put were not all consumed within 60 s of the heal");
+                }
+                QueueHistory.Verdict verdict = history.checkAgainstServers(run.truth(), g.path(), g.locks(), "queue-",
+                    QueueChaosTest::itemIds);
+                checks.put(forms.size() == 1 ? verdict.check() : g.name() + ": " + verdict.check(), verdict.problems());
+                completed += history.completedItems();
+                if (forms.size() > 1) {
+                    notes.add(g.name() + ": " + history.completedItems() + " items completed");
+                }
+            }
+            run.verdict(completed, checks, notes.toArray(String[]::new));
         } finally {
             queues.forEach(QueueBase::close);
         }
     }
 
-    private static ChaosRun.Builder run(String recipe, String path) {
-        return ChaosRun.builder(recipe, ensemble).faults(FAULTS).watch(path, path + "-locks")
-            .documented(QueueOutcomeUnknownException.class);
+    private static ChaosRun.Builder run(String recipe, List<Guaranteed> forms) {
+        ChaosRun.Builder b = ChaosRun.builder(recipe, ensemble).faults(FAULTS).documented(QueueOutcomeUnknownException.class);
+        forms.forEach(g -> b.watch(g.path(), g.locks()));
+        return b;
     }
 
     @Test
     void theGuaranteedQueueLosesAndDuplicatesNothing() throws Exception {
-        String path = "/chaos/queue";
-        try (ChaosRun run = run("queue", path).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.LOSE_QUORUM,
+        List<Guaranteed> forms = List.of(new Guaranteed("queue", "/chaos/queue", QueueBuilder::buildQueue,
+            (q, item) -> ((dev.baton.recipes.queue.DistributedQueue<String>) q).put(item)));
+        try (ChaosRun run = run("queue", forms).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.LOSE_QUORUM,
             Fault.PAUSE_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION).build()) {
-            guaranteedWorkload(run, path, QueueBuilder::buildQueue,
-                (q, item) -> ((dev.baton.recipes.queue.DistributedQueue<String>) q).put(item));
+            guaranteedWorkload(run, forms);
         }
     }
 
+    /**
+     * The priority, delay and id forms, each with the plain queue's workload and checker, side by
+     * side in one run: every fault kind of the run reaches all three (a server fault at once, a
+     * client fault through the client that hosts one consumer or producer of each), at the cost
+     * of one nemesis schedule instead of three. The soak ({@code -Pchaos-soak}) runs each form
+     * alone as well, with every fault kind.
+     */
     @Test
+    void thePriorityDelayAndIdQueuesSideBySide() throws Exception {
+        List<Guaranteed> forms = List.of(PRIORITY, DELAY, ID);
+        try (ChaosRun run = run("queue-forms", forms).build()) {
+            guaranteedWorkload(run, forms);
+        }
+    }
+
+    static final Guaranteed PRIORITY = new Guaranteed("priority-queue", "/chaos/priority-queue",
+        QueueBuilder::buildPriorityQueue, (q, item) -> ((dev.baton.recipes.queue.DistributedPriorityQueue<String>) q).put(item,
+            ThreadLocalRandom.current().nextInt(10)));
+    static final Guaranteed DELAY = new Guaranteed("delay-queue", "/chaos/delay-queue", QueueBuilder::buildDelayQueue,
+        (q, item) -> ((dev.baton.recipes.queue.DistributedDelayQueue<String>) q).put(item,
+            System.currentTimeMillis() + ThreadLocalRandom.current().nextInt(200)));
+    static final Guaranteed ID = new Guaranteed("id-queue", "/chaos/id-queue", QueueBuilder::buildIdQueue,
+        (q, item) -> ((dev.baton.recipes.queue.DistributedIdQueue<String>) q).put(item, item));
+
+    /** The priority form alone, soak only ({@code -Pchaos-soak}): the side-by-side run covers it in CI. */
+    @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
     void thePriorityQueue() throws Exception {
-        String path = "/chaos/priority-queue";
-        try (ChaosRun run = run("priority-queue", path).build()) {
-            guaranteedWorkload(run, path, QueueBuilder::buildPriorityQueue,
-                (q, item) -> ((dev.baton.recipes.queue.DistributedPriorityQueue<String>) q).put(item,
-                    ThreadLocalRandom.current().nextInt(10)));
-        }
+        alone(PRIORITY);
     }
 
+    /** The delay form alone, soak only ({@code -Pchaos-soak}): the side-by-side run covers it in CI. */
     @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
     void theDelayQueue() throws Exception {
-        String path = "/chaos/delay-queue";
-        try (ChaosRun run = run("delay-queue", path).build()) {
-            guaranteedWorkload(run, path, QueueBuilder::buildDelayQueue,
-                (q, item) -> ((dev.baton.recipes.queue.DistributedDelayQueue<String>) q).put(item,
-                    System.currentTimeMillis() + ThreadLocalRandom.current().nextInt(200)));
-        }
+        alone(DELAY);
     }
 
+    /** The id form alone, soak only ({@code -Pchaos-soak}): the side-by-side run covers it in CI. */
     @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
     void theIdQueue() throws Exception {
-        String path = "/chaos/id-queue";
-        try (ChaosRun run = run("id-queue", path).build()) {
-            guaranteedWorkload(run, path, QueueBuilder::buildIdQueue,
-                (q, item) -> ((dev.baton.recipes.queue.DistributedIdQueue<String>) q).put(item, item));
+        alone(ID);
+    }
+
+    private static void alone(Guaranteed g) throws Exception {
+        try (ChaosRun run = run(g.name(), List.of(g)).build()) {
+            guaranteedWorkload(run, List.of(g));
         }
     }
 

@@ -17,6 +17,8 @@ public final class ExitCodes {
      * session alive in time (it was stopped, stalled or cut off); the command was stopped.
      */
     public static final int LOST = 75;
+    /** {@code baton doctor} found something that will make recipes misbehave (sysexits' EX_CONFIG). */
+    public static final int CONFIG = 78;
     /** Interrupted (Ctrl-C, SIGINT) while waiting; SIGTERM gives 143 and SIGHUP 129 (see {@link #forSignal}). */
     public static final int INTERRUPTED = 130;
 

@@ -181,6 +181,33 @@ public interface BatonClient extends AutoCloseable {
     /** {@return whether close() was called (on this client or the client this view belongs to)} */
     boolean isClosed();
 
+    /**
+     * {@return a snapshot of this client's health} The rule for healthy is {@link ClientHealth}'s.
+     * Cheap (no request is sent): a health endpoint may call it on every probe.
+     */
+    ClientHealth health();
+
+    /**
+     * Adds an observer of this client and of the recipes built on it (on any of its namespace
+     * views); see {@link BatonObserver}. {@code baton-metrics} adds one to feed Micrometer.
+     *
+     * @param observer told of requests, retries and recipe events from now on
+     */
+    void addObserver(BatonObserver observer);
+
+    /**
+     * Removes an observer added by {@link #addObserver}; no effect if it was not added.
+     *
+     * @param observer the observer to remove
+     */
+    void removeObserver(BatonObserver observer);
+
+    /**
+     * {@return what recipes report their events to} {@link BatonObserver#NONE} while no observer is
+     * added, so a report costs one empty call. For recipe implementations; users add observers.
+     */
+    BatonObserver observer();
+
     /** Ends the session (its ephemeral nodes go) and stops every thread of the client. */
     @Override
     void close();

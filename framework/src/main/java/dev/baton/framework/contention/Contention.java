@@ -5,7 +5,6 @@ import dev.baton.framework.BatonException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
-import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -24,14 +23,13 @@ import java.util.concurrent.CompletableFuture;
  * listing (sequence numbers only grow, so nobody can have joined ahead, and our own watch would
  * have told us first had our node gone).
  *
- * <p>Threads. An attempt is a state machine ({@link Attempt}, over {@link AttemptState}) whose
- * steps run one at a time: for {@link #acquire}, on the client's async executor (no thread
- * waits); for {@link #acquireBlocking}, on the calling thread, which runs each step as its reply
- * or event arrives ({@link AttemptRunners} drives both). Replies and the engine's watch
- * events reach the steps straight from ZooKeeper's event thread, which only hands them over
- * ({@link WakeUps}): one thread wake-up per round trip, as with ZooKeeper's own blocking calls,
- * instead of passing through the client's async and event executors. The rule runs on the step's
- * thread; the caller's future completes on the async executor, never on ZooKeeper's thread.
+ * <p>Threads. An attempt is one state machine ({@link Attempt}, its phases TAKING, LOOKING,
+ * WAITING, ENDED) whose steps run one at a time: for {@link #acquire}, on the client's async
+ * executor (no thread waits); for {@link #acquireBlocking}, on the calling thread, which runs each
+ * step as its reply or event arrives. The rule runs on the step's thread; the caller's future
+ * completes on the async executor, never on ZooKeeper's thread. The shortcuts that make this fast
+ * (replies handled on ZooKeeper's thread, caller-thread stepping, the delayed node watch of holds
+ * granted at the first look) are all in {@link SpeedPaths}, with what each gains.
  *
  * <p>Guarantees and caveats. On timeout, cancellation or failure the engine deletes its own node
  * (in the background if the connection is down), so an abandoned attempt never blocks the line.
@@ -42,7 +40,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Contention {
     private final BatonClient client;
-    /** The client as the engine's requests see it: replies complete on ZooKeeper's thread, see {@link WakeUps}. */
+    /** The client as the engine's requests see it: replies complete on ZooKeeper's thread, see {@link SpeedPaths}. */
     private final BatonClient ops;
     private final String dir;
     private final String marker;
@@ -50,18 +48,18 @@ public final class Contention {
     private final ContentionRule rule;
     private final boolean sessionProtection;
     /** Arms the node watches of holds granted at the first look once they last (see {@link Holding}). */
-    private final LateWatches lateWatches;
+    private final SpeedPaths.LateWatches lateWatches;
 
     private Contention(BatonClient client, String dir, String marker, Set<String> markers, ContentionRule rule,
                        boolean sessionProtection) {
         this.client = Objects.requireNonNull(client, "client");
-        this.ops = WakeUps.repliesInPlace(client);
+        this.ops = SpeedPaths.repliesInPlace(client);
         this.dir = Paths.validateRecipe("Contention", dir, false);
         this.marker = Objects.requireNonNull(marker, "marker");
         this.markers = Set.copyOf(markers);
         this.rule = Objects.requireNonNull(rule, "rule");
         this.sessionProtection = sessionProtection;
-        this.lateWatches = new LateWatches(client.asyncExecutor());
+        this.lateWatches = new SpeedPaths.LateWatches(client.asyncExecutor());
     }
 
     /**
@@ -157,7 +155,7 @@ public final class Contention {
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return AttemptRunners.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
+        return Attempt.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
     }
 
     /**
@@ -172,7 +170,7 @@ public final class Contention {
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return AttemptRunners.blocking(this, data, timeout, Contention::ticketOnly, this::release);
+        return Attempt.blocking(this, data, timeout, Contention::ticketOnly, this::release);
     }
 
     /**
@@ -185,9 +183,9 @@ public final class Contention {
      * @param timeout how long to wait at most, or null for no limit
      * @return the hold, or null on timeout
      */
-    public CompletableFuture<TicketHold> acquireHold(byte[] data, Duration timeout) {
+    public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return AttemptRunners.async(this, data, timeout, this::holdOf, TicketHold::stopMonitoring);
+        return Attempt.async(this, data, timeout, this::holdOf, Holding::close);
     }
 
     /**
@@ -199,9 +197,9 @@ public final class Contention {
      * @return the hold, or null on timeout
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
      */
-    public TicketHold acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
+    public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return AttemptRunners.blocking(this, data, timeout, this::holdOf, TicketHold::delete);
+        return Attempt.blocking(this, data, timeout, this::holdOf, Holding::delete);
     }
 
     /**
@@ -224,6 +222,16 @@ public final class Contention {
                 }
                 throw Futures.rethrow(e);
             });
+    }
+
+    /**
+     * Blocking {@link #contenders()}.
+     *
+     * @return the contenders' node names in line order, first holder first
+     * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
+     */
+    public List<String> contendersBlocking() throws InterruptedException {
+        return Futures.await(contenders());
     }
 
     /**
@@ -252,8 +260,8 @@ public final class Contention {
         return granted.ticket();
     }
 
-    private TicketHold holdOf(Attempt.Granted granted) {
-        return TicketHold.granted(this, granted.ticket(), granted.watch(), lateWatches);
+    private Holding holdOf(Attempt.Granted granted) {
+        return Holding.granted(this, granted.ticket(), granted.watch(), lateWatches);
     }
 
     /**

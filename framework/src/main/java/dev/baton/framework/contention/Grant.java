@@ -1,6 +1,8 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.internal.Errors;
+import dev.baton.framework.internal.Futures;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -146,12 +148,12 @@ public abstract class Grant implements AutoCloseable {
             if (returned.lost != null) {
                 throw lostException(returned.lost);
             }
-            Throwable cause = e == null ? null : Acquisitions.unwrap(e);
+            Throwable cause = e == null ? null : Errors.unwrap(e);
             if (cause instanceof OwnershipLostException unconfirmed) {
                 throw lostException(unconfirmed.getMessage());
             }
-            if (cause != null && !Acquisitions.isConnectionTrouble(cause)) {
-                throw Acquisitions.rethrow(cause);
+            if (cause != null && !Holding.goesInBackground(cause)) {
+                throw Futures.rethrow(cause);
             }
             return null;
         });

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One grant of a lock, lease or other ticket-based recipe, as the recipe sees it: its node(s),
  * its token and a monitor that says when it may be lost. {@link Grant} (the handle users get) sits
- * on it; {@link TicketHold} is the grant of one node, and a recipe may combine several.
+ * on it; {@link Holding} is the hold of one ticket, and a recipe may combine several.
  */
 public interface Hold {
     /** {@return the creation zxid of the grant's node (the largest one, for a grant of several nodes)} */
@@ -64,6 +64,6 @@ public interface Hold {
      */
     default void deleteAndWait(String what) {
         boolean wait = connected();
-        Acquisitions.awaitDelete(delete(), wait, what);
+        Holding.awaitDelete(delete(), wait, what);
     }
 }

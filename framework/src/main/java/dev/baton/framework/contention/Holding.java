@@ -1,10 +1,20 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.OperationTimeoutException;
+import dev.baton.framework.SessionExpiredException;
+import dev.baton.framework.SessionMovedException;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.internal.Errors;
+import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
@@ -12,11 +22,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches a held ticket and says, loudly, when what it grants may be gone.
+ * The hold of one ticket: watches it, says loudly when what it grants may be gone, and gives it
+ * back with a delete that proves it lasted. (One class for both: it was {@code Holding} and
+ * {@code TicketHold}, a monitor and the grant around it, which always came together.)
  *
  * <p>A hold is lost when: the connection state means loss under the {@link ErrorPolicy}
  * (SUSPENDED under STANDARD, LOST always); the client is on a different session than the one
@@ -36,18 +52,23 @@ import org.slf4j.LoggerFactory;
  * <p>Watching the node for a deletion by someone else. {@link #monitor} sets a watch on it at
  * once. A hold the engine gives ({@link Contention#acquireHold}) after waiting inherits the watch
  * the engine set on its own node while it waited: watched from its first moment, at no cost. A
- * hold the engine gives at its first look (nobody ahead: the uncontended case) has no such watch,
- * and setting one costs a request and, at our own delete, an event — measured at 6–9% of an
- * uncontended acquire-and-release on the development machine. So its watch is set only once the
- * hold has lasted {@link LateWatches#DELAY} (one timer per engine, not one per hold): most lock
- * holds are shorter and never pay for it, and a deletion in the first moments of a longer one is
- * noticed then (the watch's request finds the node gone). Our own delete at the end of a hold
- * fires the watch after the monitor is closed, and then nothing runs.
+ * hold the engine gives at its first look (nobody ahead: the uncontended case) has no such watch;
+ * its watch is set once the hold has lasted a moment ({@link SpeedPaths.LateWatches}, which says
+ * why). Our own delete at the end of a hold fires the watch after the monitor is closed, and then
+ * nothing runs.
+ *
+ * <p>Giving it back ({@link #delete}) deletes the node in the ticket's own session
+ * ({@code delete().inSession}): an answer there proves the node was still in place, so the hold
+ * lasted until the delete. A holder that was frozen past its session and releases before its
+ * client notices gets no such answer — the session is over, or the node is gone — and the delete
+ * fails with {@link OwnershipLostException}, which a {@link Grant} passes on from its release.
  */
-public final class Holding implements AutoCloseable {
+public final class Holding implements Hold, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
     /** The smallest margin {@link #defaultMargin} picks: covers timer and callback latency. */
     public static final Duration MIN_DEFAULT_MARGIN = Duration.ofMillis(50);
+    /** Ticket nodes are never written after creation, so they stay at their first version. */
+    private static final int CREATED_VERSION = 0;
 
     private final BatonClient client;
     private final Ticket ticket;
@@ -57,12 +78,16 @@ public final class Holding implements AutoCloseable {
     private final List<Runnable> callbacks = new ArrayList<>();
     private final ConnectionStateListener listener;
     private final OwnNodeWatch node;
+    /** Gives the node back in the background (a guaranteed, quiet delete). */
+    private final Function<Ticket, CompletableFuture<Void>> deleter;
     private String lostReason;
     private boolean closed;
     private volatile LeaderContact.Deadline deadline;
 
-    private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin, OwnNodeWatch node) {
+    private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin, OwnNodeWatch node,
+                    Function<Ticket, CompletableFuture<Void>> deleter) {
         this.client = client;
+        this.deleter = deleter;
         this.ticket = ticket;
         this.policy = policy;
         this.margin = leaseMargin != null ? leaseMargin
@@ -82,7 +107,8 @@ public final class Holding implements AutoCloseable {
     }
 
     /**
-     * Starts watching {@code ticket} under {@code policy}.
+     * Starts watching {@code ticket} under {@code policy}; {@link #delete} gives its node back (a
+     * guaranteed delete: in the background if the connection is down).
      *
      * @param client the client the ticket's node was created through
      * @param ticket the held node
@@ -90,19 +116,25 @@ public final class Holding implements AutoCloseable {
      * @return the monitor
      */
     public static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy) {
-        return start(new Holding(client, ticket, Objects.requireNonNull(policy, "policy"), null, ownWatch(client, ticket)), true);
+        return start(new Holding(client, ticket, Objects.requireNonNull(policy, "policy"), null, ownWatch(client, ticket),
+            quietDelete(client)), true);
     }
 
     /**
-     * Watches a ticket the engine granted, through the engine's watch on its node: set already if
-     * the attempt waited, else set by {@code late} once the hold has lasted.
+     * The hold of a ticket {@code engine} granted, watched through the engine's watch on its node:
+     * set already if the attempt waited, else set by {@code late} once the hold has lasted.
      */
-    static Holding monitor(BatonClient client, Ticket ticket, ErrorPolicy policy, OwnNodeWatch engineWatch, LateWatches late) {
-        Holding holding = start(new Holding(client, ticket, policy, null, engineWatch), false);
+    static Holding granted(Contention engine, Ticket ticket, OwnNodeWatch engineWatch, SpeedPaths.LateWatches late) {
+        BatonClient client = engine.client();
+        Holding holding = start(new Holding(client, ticket, client.errorPolicy(), null, engineWatch, engine::release), false);
         if (!engineWatch.armed()) {
             late.add(engineWatch);
         }
         return holding;
+    }
+
+    private static Function<Ticket, CompletableFuture<Void>> quietDelete(BatonClient client) {
+        return ticket -> client.delete().quietly().guaranteed().forPathAsync(ticket.path());
     }
 
     private static OwnNodeWatch ownWatch(BatonClient client, Ticket ticket) {
@@ -125,7 +157,8 @@ public final class Holding implements AutoCloseable {
         if (margin.isNegative()) {
             throw new IllegalArgumentException("lease margin must not be negative, was " + margin);
         }
-        return start(new Holding(client, ticket, ErrorPolicy.SESSION_ONLY, margin, ownWatch(client, ticket)), true);
+        return start(new Holding(client, ticket, ErrorPolicy.SESSION_ONLY, margin, ownWatch(client, ticket),
+            quietDelete(client)), true);
     }
 
     /**
@@ -168,6 +201,7 @@ public final class Holding implements AutoCloseable {
     }
 
     /** {@return whether the hold can still be trusted right now} */
+    @Override
     public boolean isValid() {
         synchronized (this) {
             if (lostReason != null) {
@@ -184,9 +218,21 @@ public final class Holding implements AutoCloseable {
         return current == null || !current.passed();
     }
 
-    /** {@return why the hold was lost, if it was} */
-    public synchronized Optional<String> lossReason() {
-        return Optional.ofNullable(lostReason);
+    /**
+     * {@return why the hold was lost, if it was} When the monitor has not heard yet but the
+     * connection state already means loss, that state is the reason.
+     */
+    @Override
+    public Optional<String> lossReason() {
+        synchronized (this) {
+            if (lostReason != null) {
+                return Optional.of(lostReason);
+            }
+        }
+        if (isValid()) {
+            return Optional.empty();
+        }
+        return Optional.of("connection state " + client.connectionState() + " under error policy " + client.errorPolicy());
     }
 
     /**
@@ -194,6 +240,7 @@ public final class Holding implements AutoCloseable {
      *
      * @param callback what to run
      */
+    @Override
     public void onLost(Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         boolean now;
@@ -208,7 +255,10 @@ public final class Holding implements AutoCloseable {
         }
     }
 
-    /** Stops watching (the hold ended normally). No callback runs after this. */
+    /**
+     * Stops watching without deleting (the hold ended normally, or its node is given back
+     * elsewhere). No callback runs after this.
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -218,6 +268,134 @@ public final class Holding implements AutoCloseable {
         endDeadline();
         node.listen(null, null);
         client.removeConnectionStateListener(listener);
+    }
+
+    /** {@return the client the node was created through} */
+    public BatonClient client() {
+        return client;
+    }
+
+    @Override
+    public long fencingToken() {
+        return ticket.fencingToken();
+    }
+
+    @Override
+    public List<String> nodes() {
+        return List.of(ticket.path());
+    }
+
+    @Override
+    public TransactionBuilder guard(TransactionBuilder transaction) {
+        return transaction.check(ticket.path(), CREATED_VERSION);
+    }
+
+    /**
+     * Whether the client is connected to a writable server (CONNECTED or RECONNECTED): only then
+     * can the delete be answered. A read-only server answers it with NOTREADONLY.
+     */
+    @Override
+    public boolean connected() {
+        return client.connectionState().isWritable();
+    }
+
+    /**
+     * Stops watching and deletes the node in the ticket's own session. The future completes when
+     * the servers deleted it there — proof that the hold lasted until the delete; it fails with
+     * {@link OwnershipLostException} when the hold cannot be shown to have lasted (its session
+     * ended first, its node was already gone, or — under {@link ErrorPolicy#STANDARD} — no answer
+     * came); on any other failure to get an answer the node is deleted in the background (or went
+     * with its session).
+     */
+    @Override
+    public CompletableFuture<Void> delete() {
+        close();
+        if (client.sessionId() != ticket.sessionId()) {
+            return CompletableFuture.failedFuture(sessionEnded());
+        }
+        return client.delete().inSession(ticket.sessionId()).forPathAsync(ticket.path()).handle((v, e) -> {
+            RuntimeException verdict = verdict(e);
+            if (verdict != null) {
+                throw verdict;
+            }
+            return null;
+        });
+    }
+
+    /**
+     * {@link #delete()} with the client's blocking call while connected: the reply wakes this
+     * thread directly, with none of the hand-offs of the asynchronous form (it matters to short
+     * holds). Not connected to a writable server, it does not wait: the delete goes on in the
+     * background.
+     *
+     * @throws OwnershipLostException when the hold cannot be shown to have lasted until the delete
+     */
+    @Override
+    public void deleteAndWait(String what) {
+        if (!connected()) {
+            delete();
+            return;
+        }
+        close();
+        if (client.sessionId() != ticket.sessionId()) {
+            throw sessionEnded();
+        }
+        try {
+            client.delete().inSession(ticket.sessionId()).forPath(ticket.path());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            deleter.apply(ticket);
+        } catch (RuntimeException e) {
+            RuntimeException verdict = verdict(e);
+            if (verdict != null) {
+                throw verdict;
+            }
+        }
+    }
+
+    /**
+     * What a failed delete in the ticket's session says about the hold: the exception to report,
+     * or null when nothing is known against it (the delete goes on in the background and the
+     * error policy keeps the hold through a disconnect).
+     */
+    private RuntimeException verdict(Throwable failure) {
+        if (failure == null) {
+            return null;
+        }
+        Throwable cause = Errors.unwrap(failure);
+        if (cause instanceof NoNodeException) {
+            // the first attempt found no node: the session ended or someone deleted it
+            return new OwnershipLostException(ticket.name() + " was already gone when it was given back");
+        }
+        if (cause instanceof SessionExpiredException) {
+            return sessionEnded();
+        }
+        if (cause instanceof ClientClosedException) {
+            return null; // closing the client ended the session: the node went with it
+        }
+        if (!unanswered(cause)) {
+            return Futures.rethrow(cause);
+        }
+        deleter.apply(ticket); // guaranteed: the node goes in the background, or went with its session
+        if (client.sessionId() != ticket.sessionId()) {
+            return sessionEnded();
+        }
+        if (client.errorPolicy().isLoss(ConnectionState.SUSPENDED)) {
+            return new OwnershipLostException("no answer to the delete of " + ticket.name() + " (" + cause.getMessage()
+                + "): under the " + client.errorPolicy() + " policy a hold that cannot be shown alive counts as lost");
+        }
+        return null;
+    }
+
+    /** A failure that leaves the delete unanswered: no connection, or no writable server. */
+    private static boolean unanswered(Throwable cause) {
+        return goesInBackground(cause)
+            || cause instanceof BatonException b && b.code() == KeeperException.Code.NOTREADONLY;
+    }
+
+    private OwnershipLostException sessionEnded() {
+        return new OwnershipLostException("session 0x" + Long.toHexString(ticket.sessionId()) + ", which owns "
+            + ticket.name() + ", ended before the servers answered its delete");
     }
 
     private void onState(ConnectionStateChange change) {
@@ -276,6 +454,49 @@ public final class Holding implements AutoCloseable {
         client.removeConnectionStateListener(listener);
         for (Runnable callback : toRun) {
             client.eventExecutor().execute(callback);
+        }
+    }
+
+    /**
+     * Whether {@code cause}, the failure of a delete, only means that the node is deleted in the
+     * background (a guaranteed delete) or went with its session.
+     */
+    static boolean goesInBackground(Throwable cause) {
+        return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
+            || cause instanceof SessionMovedException || cause instanceof SessionExpiredException
+            || cause instanceof ClientClosedException;
+    }
+
+    /**
+     * Waits for a release's delete when it can finish soon ({@code wait}: the client is
+     * connected), without being interruptible (the interrupt is kept). A failure that only means
+     * "the node goes later or went with its session" is logged, not thrown.
+     */
+    static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
+        if (!wait) {
+            return;
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    delete.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = Errors.unwrap(e.getCause());
+                    if (goesInBackground(cause)) {
+                        LOG.debug("release of {} continues in the background: {}", what, cause.toString());
+                        return;
+                    }
+                    throw Futures.rethrow(cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.baton.framework.internal;
 import dev.baton.framework.AclProvider;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientHealth;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
@@ -10,6 +11,8 @@ import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.Ticker;
 import dev.baton.framework.retry.RetryPolicy;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -21,6 +24,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * What every namespace view of one client shares: the connection, the retry loop, the executors
@@ -47,6 +51,8 @@ public final class ClientCore {
     /** When the ensemble's leader last certainly heard from the session: what holds end by. */
     final LeaderContact leaderContact;
     final RetryLoop retryLoop;
+    /** The client's observers, and the retry count its health reports. */
+    final Telemetry telemetry = new Telemetry(Clock.SYSTEM);
     final AsyncZk zk;
     /** The same calls completing on ZooKeeper's event thread, for {@link WakeUps#repliesInPlace} views only. */
     final AsyncZk zkInPlace;
@@ -72,7 +78,7 @@ public final class ClientCore {
         this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
         this.connection = new Connection(config.settings(), scheduler, async, events);
         this.leaderContact = new LeaderContact(connection, scheduler, async);
-        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.of(config.ticker()), connection, scheduler, async, leaderContact::confirmed);
+        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.of(config.ticker()), connection, scheduler, async, leaderContact::confirmed, telemetry);
         this.zk = new AsyncZk(async);
         this.zkInPlace = new AsyncZk(Runnable::run);
         this.deletes = new BackgroundDeletes(connection, zk, scheduler);
@@ -110,6 +116,31 @@ public final class ClientCore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a ZooKeeper handle for " + config.settings().connectString(), e);
         }
+    }
+
+    /** The snapshot {@link BatonClient#health()} returns; the rule is {@link ClientHealth}'s. */
+    ClientHealth health() {
+        ConnectionState state = connection.state();
+        boolean quorum = state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED;
+        boolean healthy = started && !closed && quorum;
+        String reason;
+        if (closed) {
+            reason = "the client is closed";
+        } else if (!started) {
+            reason = "the client is not started";
+        } else {
+            reason = switch (state) {
+                case CONNECTED, RECONNECTED -> "connected to the quorum with a live session";
+                case SUSPENDED -> "disconnected: the session may still live, locks and leadership are in doubt";
+                case LOST -> "the session is lost: a new one is being set up";
+                case READ_ONLY -> "connected to a read-only server cut off from the quorum";
+            };
+        }
+        ZooKeeper zk = connection.handle();
+        Optional<String> server = quorum || state == ConnectionState.READ_ONLY ? ServerAddress.of(zk) : Optional.empty();
+        Duration since = Duration.ofNanos(Math.max(0, System.nanoTime() - connection.lastServerContactNanos()));
+        return new ClientHealth(state, healthy, reason, connection.sessionId(), connection.negotiatedSessionTimeout(),
+            server, since, telemetry.retriesLastMinute());
     }
 
     boolean isStarted() {

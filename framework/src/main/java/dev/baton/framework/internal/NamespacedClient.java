@@ -1,6 +1,8 @@
 package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
+import dev.baton.framework.ClientHealth;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
@@ -87,6 +89,26 @@ public final class NamespacedClient implements BatonClient {
     @Override
     public long leaderContactNanos() {
         return core.leaderContact.contactNanos(sessionId());
+    }
+
+    @Override
+    public ClientHealth health() {
+        return core.health();
+    }
+
+    @Override
+    public void addObserver(BatonObserver observer) {
+        core.telemetry.add(observer);
+    }
+
+    @Override
+    public void removeObserver(BatonObserver observer) {
+        core.telemetry.remove(observer);
+    }
+
+    @Override
+    public BatonObserver observer() {
+        return core.telemetry.observer();
     }
 
     @Override

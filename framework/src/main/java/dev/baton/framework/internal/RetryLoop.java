@@ -41,6 +41,30 @@ public final class RetryLoop {
         void confirmed(long sessionId, long sentNanos, long repliedNanos);
     }
 
+    /** Told of every attempt's end and every retry decision: the client's {@link Telemetry}. */
+    public interface Events {
+        /** Tells nobody. */
+        Events NONE = new Events() {
+            @Override
+            public void answered(String operation, long nanos, boolean succeeded) {
+            }
+
+            @Override
+            public void retrying(String operation) {
+            }
+
+            @Override
+            public void gaveUp(String operation) {
+            }
+        };
+
+        void answered(String operation, long nanos, boolean succeeded);
+
+        void retrying(String operation);
+
+        void gaveUp(String operation);
+    }
+
     /** One blocking attempt on a connected handle. */
     @FunctionalInterface
     public interface Attempt<T> {
@@ -59,13 +83,15 @@ public final class RetryLoop {
     private final ScheduledExecutorService scheduler;
     private final Executor async;
     private final LeaderReplies leaderReplies;
+    private final Events events;
 
     public RetryLoop(RetryPolicy policy, Clock clock, HandleSource handles, ScheduledExecutorService scheduler, Executor async) {
-        this(policy, clock, handles, scheduler, async, (session, sent, replied) -> { });
+        this(policy, clock, handles, scheduler, async, (session, sent, replied) -> { }, Events.NONE);
     }
 
     public RetryLoop(RetryPolicy policy, Clock clock, HandleSource handles, ScheduledExecutorService scheduler, Executor async,
-                     LeaderReplies leaderReplies) {
+                     LeaderReplies leaderReplies, Events events) {
+        this.events = events;
         this.policy = policy;
         this.clock = clock;
         this.handles = handles;
@@ -88,6 +114,7 @@ public final class RetryLoop {
             try {
                 T result = attempt.run(zk, n);
                 answered(operation, zk, sent);
+                events.answered(operation, clock.nanoTime() - sent, true);
                 return result;
             } catch (KeeperException e) {
                 failure = Errors.translate(e, operation, path);
@@ -95,7 +122,8 @@ public final class RetryLoop {
                 failure = e;
             }
             noteContact(failure, sent);
-            Optional<Duration> wait = decide(n + 1, start, failure);
+            events.answered(operation, clock.nanoTime() - sent, false);
+            Optional<Duration> wait = decide(operation, n + 1, start, failure);
             if (wait.isEmpty()) {
                 throw failure;
             }
@@ -121,11 +149,17 @@ public final class RetryLoop {
         }
     }
 
-    private Optional<Duration> decide(int retryCount, long start, BatonException failure) {
+    private Optional<Duration> decide(String operation, int retryCount, long start, BatonException failure) {
         if (!Errors.isRetryable(failure)) {
             return Optional.empty();
         }
-        return policy.retryAfter(retryCount, Duration.ofNanos(clock.nanoTime() - start), failure);
+        Optional<Duration> wait = policy.retryAfter(retryCount, Duration.ofNanos(clock.nanoTime() - start), failure);
+        if (wait.isPresent()) {
+            events.retrying(operation);
+        } else {
+            events.gaveUp(operation);
+        }
+        return wait;
     }
 
     /** A failure the server answered with (no node, bad version, ...) still proves the session was alive. */
@@ -178,6 +212,7 @@ public final class RetryLoop {
         private void finished(int n, ZooKeeper zk, long sent, T value, Throwable error) {
             if (error == null) {
                 answered(operation, zk, sent);
+                events.answered(operation, clock.nanoTime() - sent, true);
                 result.complete(value);
                 return;
             }
@@ -187,7 +222,8 @@ public final class RetryLoop {
                 return;
             }
             noteContact(failure, sent);
-            Optional<Duration> wait = decide(n + 1, start, failure);
+            events.answered(operation, clock.nanoTime() - sent, false);
+            Optional<Duration> wait = decide(operation, n + 1, start, failure);
             if (wait.isEmpty() || result.isDone()) {
                 result.completeExceptionally(failure);
                 return;

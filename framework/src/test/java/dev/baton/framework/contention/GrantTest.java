@@ -119,13 +119,13 @@ class GrantTest {
     void cancellingAMappedAcquisitionCancelsTheSourceAndALateGrantIsGivenBack() {
         CompletableFuture<String> source = new CompletableFuture<>();
         List<String> orphans = new ArrayList<>();
-        CompletableFuture<Integer> mapped = Acquisitions.map(source, String::length, orphans::add);
+        CompletableFuture<Integer> mapped = GrantingLock.mapAcquisition(source, String::length, orphans::add, made -> { });
 
         mapped.cancel(true);
 
         assertThat(source).isCancelled();
         CompletableFuture<String> late = new CompletableFuture<>();
-        CompletableFuture<Integer> cancelledFirst = Acquisitions.map(late, String::length, orphans::add);
+        CompletableFuture<Integer> cancelledFirst = GrantingLock.mapAcquisition(late, String::length, orphans::add, made -> { });
         cancelledFirst.complete(-1);
         late.complete("grant");
         assertThat(orphans).containsExactly("grant");
@@ -135,7 +135,7 @@ class GrantTest {
     void interruptedAwaitCancelsTheAcquisition() {
         CompletableFuture<String> pending = new CompletableFuture<>();
         Thread.currentThread().interrupt();
-        assertThatThrownBy(() -> Acquisitions.await(pending, s -> { })).isInstanceOf(InterruptedException.class);
+        assertThatThrownBy(() -> GrantingLock.await(pending, s -> { })).isInstanceOf(InterruptedException.class);
         assertThat(pending).isCancelled();
     }
 

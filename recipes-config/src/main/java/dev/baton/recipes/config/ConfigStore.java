@@ -363,7 +363,14 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     }
 
     Release commit(Map<String, Optional<byte[]>> changes, String message, OptionalLong expected) throws InterruptedException {
-        return releases.commit(changes, message, expected);
+        try {
+            Release release = releases.commit(changes, message, expected);
+            client.observer().configWritten("config-store", base(), true);
+            return release;
+        } catch (ReleaseConflictException e) {
+            client.observer().configWritten("config-store", base(), false);
+            throw e;
+        }
     }
 
     // ---- watches ----
@@ -408,6 +415,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      * Entries of unchanged nodes are reused (with their decoded text).
      */
     private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changedPaths) {
+        client.observer().configChangeSeen("config-store", base());
         ConfigSnapshot before = current;
         Map<String, ConfigSnapshot.Entry> old = before == null ? Map.of() : before.entries();
         Set<String> parents = new HashSet<>();

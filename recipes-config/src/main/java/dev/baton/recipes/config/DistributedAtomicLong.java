@@ -9,7 +9,7 @@ import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import dev.baton.framework.retry.RetryPolicy;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -235,7 +235,7 @@ public final class DistributedAtomicLong {
         if (last.won() || promotion == null) {
             return result(last);
         }
-        TicketHold hold = lock.acquireHoldBlocking(NO_DATA, promotion.timeout().orElse(null));
+        Holding hold = lock.acquireHoldBlocking(NO_DATA, promotion.timeout().orElse(null));
         if (hold == null) {
             return result(last); // the lock did not come in time
         }

@@ -128,6 +128,7 @@ public final class SharedValue implements AutoCloseable {
             stat = client.create().creatingParentContainersIfNeeded().forPathWithStat(path, value).stat();
         }
         update(stat, value);
+        client.observer().configWritten("shared-value", path, true);
     }
 
     /**
@@ -145,12 +146,15 @@ public final class SharedValue implements AutoCloseable {
         byte[] value = Objects.requireNonNull(newValue, "newValue").clone();
         Current c = current.get();
         if (previous.version() != c.version() || !Arrays.equals(previous.value(), c.value())) {
+            client.observer().configWritten("shared-value", path, false); // lost the race before sending: still a conflict
             return false;
         }
         try {
             update(client.setData().withVersion(previous.version()).forPath(path, value), value);
+            client.observer().configWritten("shared-value", path, true);
             return true;
         } catch (BadVersionException | NoNodeException e) {
+            client.observer().configWritten("shared-value", path, false);
             readValue();
             return false;
         }
@@ -219,6 +223,7 @@ public final class SharedValue implements AutoCloseable {
             return;
         }
         update(event.node().stat(), event.node().data());
+        client.observer().configChangeSeen("shared-value", path);
         byte[] value = getValue();
         for (SharedValueListener listener : listeners) {
             try {

@@ -1,6 +1,7 @@
 package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.CacheEvent;
@@ -191,6 +192,9 @@ public final class ServiceCache<T> implements AutoCloseable {
                 current = Instances.of(byNode.values());
             }
         }
+        if (changed || event.type() == CacheEvent.Type.INITIALIZED) {
+            client.observer().serviceInstancesSeen(name, current.size());
+        }
         if (event.type() == CacheEvent.Type.INITIALIZED) {
             loaded.countDown();
         } else if (changed && loaded.getCount() == 0) {
@@ -218,6 +222,11 @@ public final class ServiceCache<T> implements AutoCloseable {
 
     private boolean isRoot(ChildData node) {
         return node == null || node.path().equals(path);
+    }
+
+    /** What this cache's service reports to: its client's observer. */
+    BatonObserver observer() {
+        return client.observer();
     }
 
     @Override

@@ -46,6 +46,8 @@ public final class ServiceProvider<T> implements AutoCloseable {
     private final String serviceName;
     private final ServiceCache<T> cache;
     private final ProviderStrategy<T> strategy;
+    /** The strategy's class name, a bounded tag for the observer (a lambda's generated name is not). */
+    private final String strategyName;
     private final Predicate<? super ServiceInstance<T>> filter;
     private final LongSupplier ticker;
     private final DownInstances down;
@@ -58,6 +60,8 @@ public final class ServiceProvider<T> implements AutoCloseable {
         this.serviceName = serviceName;
         this.cache = cache;
         this.strategy = strategy;
+        String simple = strategy.getClass().getSimpleName();
+        this.strategyName = simple.isEmpty() || strategy.getClass().isSynthetic() || simple.contains("$$") ? "custom" : simple;
         this.filter = filter;
         this.ticker = ticker;
         this.down = new DownInstances(policy);
@@ -101,7 +105,9 @@ public final class ServiceProvider<T> implements AutoCloseable {
      */
     public ServiceInstance<T> getInstance() {
         Instances<T> usable = usable();
-        return usable.isEmpty() ? null : strategy.getInstance(usable);
+        ServiceInstance<T> picked = usable.isEmpty() ? null : strategy.getInstance(usable);
+        cache.observer().instancePicked(serviceName, strategyName, picked != null);
+        return picked;
     }
 
     /** {@return every usable instance (enabled, UP, passing the filter, not taken out), in node-name order} */
@@ -118,7 +124,12 @@ public final class ServiceProvider<T> implements AutoCloseable {
     public void noteError(ServiceInstance<T> instance) {
         Objects.requireNonNull(instance, "instance");
         synchronized (this) {
-            if (down.noteError(instance.id(), ticker.getAsLong())) {
+            long now = ticker.getAsLong();
+            boolean wasDown = down.isDown(instance.id(), now);
+            if (down.noteError(instance.id(), now)) {
+                if (!wasDown) {
+                    cache.observer().instanceMarkedDown(serviceName);
+                }
                 refresh();
             }
         }

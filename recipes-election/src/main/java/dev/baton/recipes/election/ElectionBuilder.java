@@ -85,7 +85,7 @@ public abstract class ElectionBuilder<B extends ElectionBuilder<B>> {
         BatonClient c = client; // the recipe keeps these, not the builder
         Duration margin = leaseMargin;
         return new Leadership(owner, kind + " " + participantId + " on " + path, line,
-            mine -> effective.monitor(c, mine, margin));
+            mine -> effective.monitor(c, mine, margin), c, kind, path);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,5 +1,6 @@
 package dev.baton.recipes.election;
 
+import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
 import java.nio.charset.StandardCharsets;
@@ -21,9 +22,14 @@ final class Leadership {
     private final String name;
     private final Line line;
     private final Function<Ticket, Holding> monitor;
+    /** Told of each term's start and end; the observer is read per event, so one added later hears the next. */
+    private final BatonClient client;
+    private final String kind;
+    private final String path;
 
     // guarded by owner
     private Holding term;
+    private long termStart;
 
     /**
      * @param owner the recipe whose monitor guards the term
@@ -31,6 +37,22 @@ final class Leadership {
      * @param monitor starts watching a granted node under the owner's policy
      */
     public Leadership(Object owner, String name, Line line, Function<Ticket, Holding> monitor) {
+        this(owner, name, line, monitor, null, null, null);
+    }
+
+    /**
+     * @param owner the recipe whose monitor guards the term
+     * @param name names the participant in messages ("latch p-1 on /path")
+     * @param monitor starts watching a granted node under the owner's policy
+     * @param client whose observer hears of terms (null: nobody)
+     * @param kind "latch" or "selector", for the observer
+     * @param path the election's path, for the observer
+     */
+    public Leadership(Object owner, String name, Line line, Function<Ticket, Holding> monitor, BatonClient client,
+                      String kind, String path) {
+        this.client = client;
+        this.kind = kind;
+        this.path = path;
         this.owner = Objects.requireNonNull(owner, "owner");
         this.name = name;
         this.line = Objects.requireNonNull(line, "line");
@@ -59,12 +81,25 @@ final class Leadership {
     /** The owner starts leading in the term {@code watch} watches. Caller holds the owner's lock. */
     public void begin(Holding watch) {
         term = Objects.requireNonNull(watch, "watch");
+        if (client != null) {
+            termStart = System.nanoTime();
+            client.observer().leadershipGained(kind, path);
+        }
+    }
+
+    private void ended(boolean lost) {
+        if (client != null) {
+            client.observer().leadershipEnded(kind, path, System.nanoTime() - termStart, lost);
+        }
     }
 
     /** The owner stops leading; returns the term that ended (null if none). Caller holds the owner's lock. */
     public Holding end() {
         Holding ended = term;
         term = null;
+        if (ended != null) {
+            ended(false);
+        }
         return ended;
     }
 
@@ -74,6 +109,7 @@ final class Leadership {
             return false;
         }
         term = null;
+        ended(true);
         return true;
     }
 

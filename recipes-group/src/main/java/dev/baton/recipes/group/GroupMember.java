@@ -1,6 +1,7 @@
 package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.cache.CacheEvent;
@@ -53,6 +54,7 @@ public final class GroupMember implements AutoCloseable {
     private final String thisId;
     private final PersistentNode node;
     private final ChildrenCache cache;
+    private final BatonClient client;
     private final List<GroupListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean started;
     private volatile boolean closed;
@@ -67,7 +69,7 @@ public final class GroupMember implements AutoCloseable {
      * @throws IllegalArgumentException if {@code thisId} is empty, contains {@code /}, or is not a valid node name
      */
     public GroupMember(BatonClient client, String membershipPath, String thisId, byte[] payload) {
-        Objects.requireNonNull(client, "client");
+        this.client = Objects.requireNonNull(client, "client");
         this.membershipPath = ZPaths.validate("GroupMember", Objects.requireNonNull(membershipPath, "membershipPath"));
         this.thisId = checkId(Objects.requireNonNull(thisId, "thisId"));
         String path = ZPaths.validate("GroupMember", ZPaths.join(this.membershipPath, thisId));
@@ -185,6 +187,10 @@ public final class GroupMember implements AutoCloseable {
     }
 
     private void onCacheEvent(CacheEvent event) {
+        BatonObserver observer = client.observer();
+        if (observer != BatonObserver.NONE && event.type() != CacheEvent.Type.UPDATED) {
+            observer.groupMembersSeen(membershipPath, cache.children().size());
+        }
         MembershipChange change = switch (event.type()) {
             case ADDED -> new MembershipChange(MembershipChange.Kind.JOINED, event.node().name(), event.node().data());
             case REMOVED -> new MembershipChange(MembershipChange.Kind.LEFT, event.node().name(), event.node().data());

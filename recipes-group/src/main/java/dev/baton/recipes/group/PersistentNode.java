@@ -11,7 +11,6 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.contention.Acquisitions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -268,7 +267,7 @@ public final class PersistentNode implements AutoCloseable {
         CompletableFuture<Void> deleted = quiet.handle((v, e) -> getActualPath())
             .thenCompose(path -> path == null ? CompletableFuture.<Void>completedFuture(null)
                 : client.delete().guaranteed().quietly().forPathAsync(path));
-        Acquisitions.awaitDelete(deleted, true, "PersistentNode " + basePath);
+        Futures.awaitDelete(deleted, true, "PersistentNode " + basePath);
     }
 
     // ---- the loop: one step at a time, again after each event ----

@@ -1,7 +1,6 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.contention.Acquisitions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +73,7 @@ final class AllOrNothing<T> {
         }
         step.whenComplete((value, e) -> {
             if (e != null) {
-                result.completeExceptionally(Acquisitions.unwrap(e));
+                result.completeExceptionally(Acquiring.unwrap(e));
             } else if (value == null) {
                 result.complete(null);
             } else if (keep(value)) {

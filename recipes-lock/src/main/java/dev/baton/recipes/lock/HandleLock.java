@@ -27,7 +27,7 @@ abstract sealed class HandleLock extends GrantingLock<LockLease> implements Leas
      * ({@link InterProcessMultiLock} starts its parts').
      */
     @Override
-    protected abstract CompletableFuture<Hold> acquireHold(Duration timeout);
+    protected abstract CompletableFuture<? extends Hold> acquireHold(Duration timeout);
 
     @Override
     protected final LockLease newLease(Hold hold, Consumer<Grant> onRelease) {

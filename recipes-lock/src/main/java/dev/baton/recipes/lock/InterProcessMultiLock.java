@@ -1,7 +1,6 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Hold;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,9 +76,10 @@ public final class InterProcessMultiLock extends HandleLock {
     protected CompletableFuture<Hold> acquireHold(Duration timeout) {
         List<Function<Duration, CompletableFuture<Hold>>> steps = new ArrayList<>();
         for (HandleLock lock : locks) {
-            steps.add(lock::acquireHold);
+            // each part as a future of Hold, still cancelling the part's own attempt when cancelled
+            steps.add(budget -> Acquiring.map(lock.acquireHold(budget), hold -> (Hold) hold, Hold::delete));
         }
-        return Acquisitions.map(AllOrNothing.acquire(steps, timeout, Hold::delete), CompositeHold::new,
+        return Acquiring.map(AllOrNothing.acquire(steps, timeout, Hold::delete), CompositeHold::new,
             holds -> holds.forEach(Hold::delete));
     }
 

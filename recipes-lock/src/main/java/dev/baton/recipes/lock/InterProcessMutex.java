@@ -1,16 +1,14 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * A fair, re-entrant mutual-exclusion lock shared by processes: at most one holder at a time,
@@ -51,6 +49,7 @@ public final class InterProcessMutex extends HandleLock {
     public static final String MARKER = "lock-";
     private static final byte[] NO_DATA = new byte[0];
 
+    private final BatonClient client;
     private final Contention contention;
     private final byte[] participantData;
 
@@ -78,6 +77,7 @@ public final class InterProcessMutex extends HandleLock {
         super("InterProcessMutex " + path, true);
         Objects.requireNonNull(client, "client");
         LockPaths.validate("InterProcessMutex", path);
+        this.client = client;
         this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
     }
@@ -94,11 +94,7 @@ public final class InterProcessMutex extends HandleLock {
      * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
      */
     public List<String> participantNodes() throws InterruptedException {
-        try {
-            return contention.contenders().get().stream().map(name -> path() + "/" + name).toList();
-        } catch (ExecutionException e) {
-            throw Acquisitions.rethrow(e.getCause());
-        }
+        return contention.contendersBlocking().stream().map(name -> path() + "/" + name).toList();
     }
 
     /**
@@ -112,12 +108,12 @@ public final class InterProcessMutex extends HandleLock {
     }
 
     @Override
-    protected CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return Acquisitions.<TicketHold, Hold>map(contention.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
+    protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
+        return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, timeout));
     }
 
     @Override
     protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-        return contention.acquireHoldBlocking(participantData, timeout);
+        return ObservedHolds.trackBlocking(client, "mutex", path(), () -> contention.acquireHoldBlocking(participantData, timeout));
     }
 }

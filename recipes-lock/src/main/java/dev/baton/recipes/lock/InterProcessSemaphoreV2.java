@@ -2,11 +2,11 @@ package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
+import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -99,7 +99,7 @@ public final class InterProcessSemaphoreV2 {
      *     behind)
      */
     public Lease acquire() throws InterruptedException {
-        return Acquisitions.await(acquireAsync(null), Lease::releaseQuietly);
+        return Acquiring.await(acquireAsync(null), Lease::releaseQuietly);
     }
 
     /**
@@ -111,7 +111,7 @@ public final class InterProcessSemaphoreV2 {
      *     behind)
      */
     public Lease acquire(Duration timeout) throws InterruptedException {
-        return Acquisitions.await(acquireAsync(Acquisitions.checkTimeout(timeout)), Lease::releaseQuietly);
+        return Acquiring.await(acquireAsync(Acquiring.checkTimeout(timeout)), Lease::releaseQuietly);
     }
 
     /**
@@ -122,7 +122,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
      */
     public Collection<Lease> acquire(int qty) throws InterruptedException {
-        return Acquisitions.await(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
+        return Acquiring.await(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -134,7 +134,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
      */
     public Collection<Lease> acquire(int qty, Duration timeout) throws InterruptedException {
-        return Acquisitions.await(acquireAsync(qty, Acquisitions.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
+        return Acquiring.await(acquireAsync(qty, Acquiring.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class InterProcessSemaphoreV2 {
      * @return the lease, or null on timeout
      */
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
-        return Acquisitions.map(acquireHold(timeout), this::lease, Hold::delete);
+        return Acquiring.map(acquireHold(timeout), this::lease, Hold::delete);
     }
 
     /**
@@ -219,7 +219,8 @@ public final class InterProcessSemaphoreV2 {
 
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
     CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start();
+        return ObservedHolds.track(client, "semaphore", path,
+            new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start());
     }
 
     private Lease lease(Hold hold) {

@@ -5,12 +5,11 @@ import dev.baton.framework.CreatedNode;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -121,7 +120,7 @@ final class LeaseAcquisition {
         creating.whenComplete((node, e) -> {
             if (e == null) {
                 created(node);
-            } else if (Acquisitions.unwrap(e) instanceof SessionExpiredException) {
+            } else if (Acquiring.unwrap(e) instanceof SessionExpiredException) {
                 sessionEndedWhileCreating(ticket);
             } else {
                 fail(e);
@@ -194,7 +193,7 @@ final class LeaseAcquisition {
         }
         listing.forPathAsync(leasesDir).whenComplete((children, e) -> {
             if (e != null) {
-                Throwable cause = Acquisitions.unwrap(e);
+                Throwable cause = Acquiring.unwrap(e);
                 if (cause instanceof NoNodeException || cause instanceof SessionExpiredException) {
                     startOver(gen);
                 } else {
@@ -245,8 +244,7 @@ final class LeaseAcquisition {
         internalMutex.release(mutex);
         Ticket leaseTicket = new Ticket(node.path(), Contenders.sequence(node.name(), LEASE_MARKERS),
             node.stat().getCzxid(), node.stat().getEphemeralOwner());
-        Hold hold = TicketHold.start(client, leaseTicket,
-            t -> client.delete().quietly().guaranteed().forPathAsync(t.path()));
+        Hold hold = Holding.monitor(client, leaseTicket, client.errorPolicy());
         // completing on the async executor keeps callers' continuations off the event thread
         client.asyncExecutor().execute(() -> {
             if (!result.complete(hold)) {
@@ -274,7 +272,7 @@ final class LeaseAcquisition {
     }
 
     private void fail(Throwable e) {
-        Throwable cause = Acquisitions.unwrap(e);
+        Throwable cause = Acquiring.unwrap(e);
         if (!(cause instanceof CancellationException)) {
             result.completeExceptionally(cause);
         }

@@ -1,7 +1,6 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Decision;
@@ -164,7 +163,7 @@ public final class WriteLock implements AutoCloseable {
             unlock();
             throw e;
         } catch (ExecutionException | CompletionException e) {
-            throw Acquisitions.rethrow(e.getCause());
+            throw Acquiring.rethrow(e.getCause());
         }
     }
 
@@ -200,7 +199,7 @@ public final class WriteLock implements AutoCloseable {
         }
         if (held != null) {
             boolean connected = client.connectionState().isConnected();
-            Acquisitions.awaitDelete(giveBack(held, watching), connected, "WriteLock " + dir);
+            Acquiring.awaitDelete(giveBack(held, watching), connected, "WriteLock " + dir);
         }
         if (tell) {
             notify(LockListener::lockReleased);
@@ -255,7 +254,7 @@ public final class WriteLock implements AutoCloseable {
                 return;
             }
             if (e != null || held == null) {
-                LOG.warn("WriteLock {}: acquisition failed: {}", dir, e == null ? "no ticket" : Acquisitions.unwrap(e).toString());
+                LOG.warn("WriteLock {}: acquisition failed: {}", dir, e == null ? "no ticket" : Acquiring.unwrap(e).toString());
                 attempt = null;
                 transition(State.IDLE);
                 return;

@@ -135,6 +135,7 @@ final class Claims {
             switch (c.outcome()) {
                 case APPLIED -> {
                     store.receipts().release(claim.receipt());
+                    reportAck(dead.size());
                     return true;
                 }
                 case REJECTED -> {
@@ -167,6 +168,13 @@ final class Claims {
                     return false;
                 }
             }
+        }
+    }
+
+    private void reportAck(int deadLettered) {
+        client.observer().queueItemsTaken(store.path(), 1);
+        if (deadLettered > 0) {
+            client.observer().queueItemsDeadLettered(store.path(), deadLettered);
         }
     }
 

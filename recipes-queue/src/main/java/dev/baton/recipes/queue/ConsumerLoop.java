@@ -215,6 +215,7 @@ final class ConsumerLoop<T> implements Runnable {
                         "take outcome unknown (reply lost, session ended): the item may also have been delivered by another consumer"));
                 }
                 deadLetters.write(unknown);
+                store.observer().queueItemsDeadLettered(store.path(), unknown.size());
                 return;
             }
             deliverTaken(taken);
@@ -258,6 +259,7 @@ final class ConsumerLoop<T> implements Runnable {
             }
             if (!dead.isEmpty()) {
                 withoutInterrupt(() -> deadLetters.write(dead), item.ref());
+                store.observer().queueItemsDeadLettered(store.path(), dead.size());
             }
             if (result.interrupted()) {
                 return;

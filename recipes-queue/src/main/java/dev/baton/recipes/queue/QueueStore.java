@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
@@ -77,6 +78,11 @@ final class QueueStore {
         return order;
     }
 
+    /** {@return what this queue reports its events to: its client's observer} */
+    public BatonObserver observer() {
+        return client.observer();
+    }
+
     public Receipts receipts() {
         return receipts;
     }
@@ -105,6 +111,7 @@ final class QueueStore {
             switch (c.outcome()) {
                 case APPLIED -> {
                     receipts.release(r);
+                    client.observer().queueItemsPut(path, datas.size());
                     if (!flat && c.results() != null && !c.results().isEmpty()) {
                         rollIfFull(parent, c.results().get(c.results().size() - 1));
                     }
@@ -150,7 +157,9 @@ final class QueueStore {
      * shards other than the highest are deleted on the way.
      */
     public List<ItemRef> list(Watcher watcher) throws InterruptedException {
-        return list(watcher, order.newItemsMayJumpAhead());
+        List<ItemRef> items = list(watcher, order.newItemsMayJumpAhead());
+        client.observer().queueDepthSeen(path, items.size()); // FIFO listings stop near FIFO_BATCH_TARGET: at least this many
+        return items;
     }
 
     /** Every item of every shard, in order (for removing by id). */
@@ -222,6 +231,7 @@ final class QueueStore {
             Stat s = Futures.await(stat);
             count += s == null ? 0 : s.getNumChildren();
         }
+        client.observer().queueDepthSeen(path, count);
         return count;
     }
 
@@ -247,7 +257,7 @@ final class QueueStore {
      *     outcome could be read (the exception carries the item)
      */
     public byte[] take(ItemRef ref, NodeData data) throws InterruptedException {
-        List<Taken> taken = takes.takeAll(List.of(ref), List.of(data));
+        List<Taken> taken = takeAll(List.of(ref), List.of(data));
         return taken.isEmpty() ? null : taken.get(0).data();
     }
 
@@ -274,7 +284,11 @@ final class QueueStore {
 
     /** {@link Takes#takeAll}: removes the items read as {@code datas} in one transaction. */
     public List<Taken> takeAll(List<ItemRef> refs, List<NodeData> datas) throws InterruptedException {
-        return takes.takeAll(refs, datas);
+        List<Taken> taken = takes.takeAll(refs, datas);
+        if (!taken.isEmpty()) {
+            client.observer().queueItemsTaken(path, taken.size());
+        }
+        return taken;
     }
 
     List<String> children(String parent, Watcher watcher) throws InterruptedException {

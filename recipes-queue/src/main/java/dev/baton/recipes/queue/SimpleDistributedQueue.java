@@ -274,6 +274,13 @@ public final class SimpleDistributedQueue {
     }
 
     private List<byte[]> await(int max, Deadline deadline) throws InterruptedException {
+        long start = System.nanoTime();
+        List<byte[]> items = awaitItems(max, deadline);
+        client.observer().queueTakeWaited(store.path(), System.nanoTime() - start, !items.isEmpty());
+        return items;
+    }
+
+    private List<byte[]> awaitItems(int max, Deadline deadline) throws InterruptedException {
         ensurePath();
         client.addConnectionStateListener(signal);
         try {

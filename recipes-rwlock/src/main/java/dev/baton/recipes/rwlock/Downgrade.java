@@ -3,11 +3,10 @@ package dev.baton.recipes.rwlock;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.CreateMode;
@@ -47,14 +46,14 @@ final class Downgrade {
             .check(held.path(), CREATED_VERSION)
             .create(path, data, CreateMode.EPHEMERAL)
             .commitAsync()
-            .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Acquisitions.unwrap(e)))
+            .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Acquiring.unwrap(e)))
             .thenCompose(owned -> owned)
             .whenComplete((owned, e) -> {
                 if (e != null) {
-                    result.completeExceptionally(Acquisitions.unwrap(e));
+                    result.completeExceptionally(Acquiring.unwrap(e));
                     return;
                 }
-                TicketHold hold;
+                Holding hold;
                 try {
                     hold = hold(client, path, held, owned);
                 } catch (RuntimeException refused) {
@@ -114,7 +113,7 @@ final class Downgrade {
     }
 
     /** The read hold, if the node belongs to the write hold's session. */
-    private static TicketHold hold(BatonClient client, String path, Ticket held, boolean owned) {
+    private static Holding hold(BatonClient client, String path, Ticket held, boolean owned) {
         if (!owned) {
             // made by a newer session of the client while the old write node lingered: not part of the write hold
             client.delete().quietly().guaranteed().forPathAsync(path);
@@ -122,6 +121,6 @@ final class Downgrade {
                 + " be downgraded");
         }
         Ticket read = new Ticket(path, held.sequence(), held.fencingToken(), held.sessionId());
-        return TicketHold.start(client, read, ticket -> client.delete().quietly().guaranteed().forPathAsync(ticket.path()));
+        return Holding.monitor(client, read, client.errorPolicy());
     }
 }

@@ -2,16 +2,14 @@ package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -121,16 +119,12 @@ public final class InterProcessReadWriteLock {
      * @throws InterruptedException if the calling thread is interrupted while it waits for the listing
      */
     public List<String> participantNodes() throws InterruptedException {
-        try {
-            return writers.contenders().get().stream().map(name -> ZPaths.join(path, name)).toList();
-        } catch (ExecutionException e) {
-            throw Acquisitions.rethrow(e.getCause());
-        }
+        return writers.contendersBlocking().stream().map(name -> ZPaths.join(path, name)).toList();
     }
 
     /** Takes a place in line with {@code engine} and watches the hold it gives. */
-    private CompletableFuture<Hold> inLine(Contention engine, Duration timeout) {
-        return Acquisitions.<TicketHold, Hold>map(engine.acquireHold(participantData, timeout), hold -> hold, TicketHold::delete);
+    private CompletableFuture<Holding> inLine(Contention engine, Duration timeout) {
+        return engine.acquireHold(participantData, timeout);
     }
 
     @Override
@@ -150,7 +144,7 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        protected CompletableFuture<Hold> acquireHold(Duration timeout) {
+        protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
             WriteLease writing = writeLock.threadLease();
             if (writing != null) {
                 return Downgrade.start(client, writing, participantData);
@@ -193,7 +187,7 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        protected CompletableFuture<Hold> acquireHold(Duration timeout) {
+        protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
             return inLine(writers, timeout);
         }
 

@@ -1,10 +1,9 @@
 package dev.baton.recipes.rwlock;
 
-import dev.baton.framework.contention.Acquisitions;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.framework.contention.TicketHold;
+import dev.baton.framework.contention.Holding;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -53,7 +52,7 @@ public final class WriteLease extends Grant {
      *     reply
      */
     public ReadLease downgrade() throws InterruptedException {
-        return Acquisitions.await(downgradeAsync(), ReadLease::releaseQuietly);
+        return Acquiring.await(downgradeAsync(), ReadLease::releaseQuietly);
     }
 
     /**
@@ -67,6 +66,6 @@ public final class WriteLease extends Grant {
 
     /** The write node's ticket (for the downgrade). */
     Ticket ticket() {
-        return ((TicketHold) hold()).ticket();
+        return ((Holding) hold()).ticket();
     }
 }

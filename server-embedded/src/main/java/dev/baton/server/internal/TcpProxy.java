@@ -371,7 +371,12 @@ public final class TcpProxy implements AutoCloseable {
                 if (wait <= 0) {
                     return;
                 }
-                TimeUnit.NANOSECONDS.sleep(Math.min(wait, TimeUnit.MILLISECONDS.toNanos(50)));
+                // parkNanos, not sleep: Java 17's sleep rounds a wait under a millisecond up to one,
+                // which made a 0.5 ms delay hold each chunk 1 ms or more
+                LockSupport.parkNanos(Math.min(wait, TimeUnit.MILLISECONDS.toNanos(50)));
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("proxy writer interrupted");
+                }
             }
         }
     }

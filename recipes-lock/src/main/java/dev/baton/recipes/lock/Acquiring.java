@@ -1,4 +1,4 @@
-package dev.baton.framework.contention;
+package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
@@ -18,15 +18,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Future plumbing every recipe that hands out {@link Grant}s needs, in one place: mapping an
- * acquisition so that cancelling the result cancels the attempt and a late grant is given back,
- * waiting for an acquisition so that an interrupt leaves nothing behind, waiting for a release's
- * delete, unwrapping failures, and checking an acquisition's timeout.
+ * Waiting on this module's acquisitions and releases: mapping an acquisition so that cancelling
+ * the result cancels the attempt and a late grant is given back, waiting for one so that an
+ * interrupt leaves nothing behind, waiting for a release's delete, and reading failures out of
+ * futures. (It was the framework's public {@code Acquisitions}; the framework's own uses now live
+ * in its contention package, privately. To be replaced by the framework's one await and failure
+ * classification once those exist.)
  */
-public final class Acquisitions {
-    private static final Logger LOG = LoggerFactory.getLogger(Acquisitions.class);
+final class Acquiring {
+    private static final Logger LOG = LoggerFactory.getLogger(Acquiring.class);
 
-    private Acquisitions() {
+    private Acquiring() {
     }
 
     /**
@@ -41,24 +43,7 @@ public final class Acquisitions {
      * @param orphan gives back a value that arrives after the result was cancelled
      * @return the mapped future
      */
-    public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan) {
-        return map(source, fn, orphan, mapped -> { });
-    }
-
-    /**
-     * {@link #map(CompletableFuture, Function, Consumer)} for an {@code fn} whose result must be
-     * undone as a whole ({@code mappedOrphan}) when the result was cancelled while it was being made.
-     *
-     * @param <T> what {@code source} completes with
-     * @param <R> what the result completes with
-     * @param source the acquisition
-     * @param fn maps its value
-     * @param orphan gives back a value that arrives after the result was cancelled
-     * @param mappedOrphan gives back a mapped value made while the result was being cancelled
-     * @return the mapped future
-     */
-    public static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan,
-                                                  Consumer<R> mappedOrphan) {
+    static <T, R> CompletableFuture<R> map(CompletableFuture<T> source, Function<T, R> fn, Consumer<T> orphan) {
         CompletableFuture<R> result = new CompletableFuture<>();
         source.whenComplete((value, e) -> {
             if (e != null) {
@@ -82,7 +67,6 @@ public final class Acquisitions {
                 return;
             }
             if (!result.complete(mapped)) {
-                mappedOrphan.accept(mapped);
                 orphan.accept(value);
             }
         });
@@ -93,6 +77,7 @@ public final class Acquisitions {
         });
         return result;
     }
+
 
     /**
      * Waits for a future the caller started; an interrupt cancels it (so nothing of it is left)
@@ -105,7 +90,7 @@ public final class Acquisitions {
      * @throws InterruptedException if the calling thread is interrupted while it waits (the future is
      *     cancelled)
      */
-    public static <T> T await(CompletableFuture<T> future, Consumer<T> orphan) throws InterruptedException {
+    static <T> T await(CompletableFuture<T> future, Consumer<T> orphan) throws InterruptedException {
         try {
             return future.get();
         } catch (InterruptedException e) {
@@ -133,7 +118,7 @@ public final class Acquisitions {
      * @param wait whether to wait for it (the client is connected)
      * @param what the released grant, for the log
      */
-    public static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
+    static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
         if (!wait) {
             return;
         }
@@ -168,7 +153,7 @@ public final class Acquisitions {
      * @param timeout the timeout given
      * @return {@code timeout}
      */
-    public static Duration checkTimeout(Duration timeout) {
+    static Duration checkTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
@@ -182,7 +167,7 @@ public final class Acquisitions {
      * @param cause a failure
      * @return whether {@code cause} means the node is deleted in the background, or went with its session
      */
-    public static boolean isConnectionTrouble(Throwable cause) {
+    static boolean isConnectionTrouble(Throwable cause) {
         return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
             || cause instanceof SessionMovedException || cause instanceof SessionExpiredException
             || cause instanceof ClientClosedException;
@@ -193,7 +178,7 @@ public final class Acquisitions {
      *
      * @param t a failure, maybe wrapped
      */
-    public static Throwable unwrap(Throwable t) {
+    static Throwable unwrap(Throwable t) {
         Throwable cause = t;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
             cause = cause.getCause();
@@ -207,7 +192,7 @@ public final class Acquisitions {
      * @param t a failure, maybe wrapped
      * @return never returns normally: {@code throw rethrow(t)} tells the compiler so
      */
-    public static RuntimeException rethrow(Throwable t) {
+    static RuntimeException rethrow(Throwable t) {
         Throwable cause = unwrap(t);
         if (cause instanceof RuntimeException r) {
             return r;

@@ -1,0 +1,227 @@
+package dev.baton.metrics;
+
+import dev.baton.framework.BatonObserver;
+import dev.baton.framework.ConnectionState;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The observer {@link BatonMetrics} adds to a client: turns each event into a meter update.
+ *
+ * <p>Meters are made on first use and cached by their name and tag values, so an event costs a
+ * lookup in a concurrent map and the meter's own atomic update, never a registry lookup. Gauges
+ * read an {@link AtomicLong} kept here (the registry holds gauges' state weakly; this cache keeps it
+ * alive as long as the binding).
+ */
+final class MeterObserver implements BatonObserver {
+    private final MeterRegistry registry;
+    private final Tags common;
+    private final Function<String, String> nameOf;
+    private final ConcurrentMap<List<String>, Counter> counters = new ConcurrentHashMap<>();
+    private final ConcurrentMap<List<String>, Timer> timers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<List<String>, AtomicLong> gauges = new ConcurrentHashMap<>();
+
+    MeterObserver(MeterRegistry registry, Tags common, Function<String, String> nameOf) {
+        this.registry = registry;
+        this.common = common;
+        this.nameOf = nameOf;
+    }
+
+    // ---- meter cache: a key is the meter's name followed by tag key/value pairs
+
+    private Counter counter(String name, String description, String... tagPairs) {
+        return counters.computeIfAbsent(key(name, tagPairs),
+            k -> Counter.builder(name).description(description).tags(common).tags(tagPairs).register(registry));
+    }
+
+    private Timer timer(String name, String description, String... tagPairs) {
+        return timers.computeIfAbsent(key(name, tagPairs),
+            k -> Timer.builder(name).description(description).tags(common).tags(tagPairs).register(registry));
+    }
+
+    private AtomicLong gauge(String name, String description, String... tagPairs) {
+        return gauges.computeIfAbsent(key(name, tagPairs), k -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder(name, value, AtomicLong::get).description(description).tags(common).tags(tagPairs).register(registry);
+            return value;
+        });
+    }
+
+    private static List<String> key(String name, String... tagPairs) {
+        String[] all = new String[tagPairs.length + 1];
+        all[0] = name;
+        System.arraycopy(tagPairs, 0, all, 1, tagPairs.length);
+        return List.of(all);
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    // ---- the client
+
+    void connectionStateChanged(ConnectionState state) {
+        switch (state) {
+            case SUSPENDED -> counter("baton.client.suspensions", "connections lost (the session may live on)").increment();
+            case RECONNECTED -> counter("baton.client.reconnects", "connections re-established, same session or a new one").increment();
+            case LOST -> counter("baton.client.session.expirations", "sessions lost: expired, or given up after the session timeout").increment();
+            case CONNECTED, READ_ONLY -> {
+                // the first connection and read-only mode are states, not incidents: the state gauge shows them
+            }
+        }
+    }
+
+    @Override
+    public void requestCompleted(String operation, long nanos, boolean succeeded) {
+        timer("baton.client.requests", "round trips of ZooKeeper requests, per attempt",
+            "operation", operation, "outcome", succeeded ? "success" : "failure").record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void retrying(String operation) {
+        counter("baton.client.retries", "attempts retried by the retry policy", "operation", operation).increment();
+    }
+
+    @Override
+    public void retriesExhausted(String operation) {
+        counter("baton.client.retries.exhausted", "operations that failed because the retry policy gave up",
+            "operation", operation).increment();
+    }
+
+    // ---- locks and semaphores
+
+    @Override
+    public void acquireStarted(String recipe, String path) {
+        waiters(recipe, path).incrementAndGet();
+    }
+
+    @Override
+    public void acquireFinished(String recipe, String path, AcquireOutcome outcome, long waitNanos) {
+        String name = nameOf.apply(path);
+        waiters(recipe, path).decrementAndGet();
+        timer("baton.lock.acquire", "time waited to acquire, by outcome", "recipe", recipe, "name", name, "outcome", lower(outcome))
+            .record(waitNanos, TimeUnit.NANOSECONDS);
+        if (outcome == AcquireOutcome.ACQUIRED) {
+            holders(recipe, path).incrementAndGet();
+        }
+    }
+
+    @Override
+    public void holdEnded(String recipe, String path, long heldNanos) {
+        holders(recipe, path).decrementAndGet();
+        timer("baton.lock.held", "time from acquiring to releasing or losing", "recipe", recipe, "name", nameOf.apply(path))
+            .record(heldNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void holdLost(String recipe, String path) {
+        counter("baton.lock.losses", "holds lost before their release", "recipe", recipe, "name", nameOf.apply(path)).increment();
+    }
+
+    private AtomicLong waiters(String recipe, String path) {
+        return gauge("baton.lock.waiters", "callers of this process waiting to acquire", "recipe", recipe, "name", nameOf.apply(path));
+    }
+
+    private AtomicLong holders(String recipe, String path) {
+        return gauge("baton.lock.holders", "holds this process has now", "recipe", recipe, "name", nameOf.apply(path));
+    }
+
+    // ---- elections
+
+    @Override
+    public void leadershipGained(String recipe, String path) {
+        String name = nameOf.apply(path);
+        leaders(recipe, name).incrementAndGet();
+        counter("baton.election.terms", "terms as leader this process began", "recipe", recipe, "name", name).increment();
+    }
+
+    @Override
+    public void leadershipEnded(String recipe, String path, long ledNanos, boolean lost) {
+        String name = nameOf.apply(path);
+        leaders(recipe, name).decrementAndGet();
+        timer("baton.election.leadership", "how long each term of this process lasted", "recipe", recipe, "name", name)
+            .record(ledNanos, TimeUnit.NANOSECONDS);
+        if (lost) {
+            counter("baton.election.leadership.losses", "terms lost (session, connection or lease), not given up",
+                "recipe", recipe, "name", name).increment();
+        }
+    }
+
+    private AtomicLong leaders(String recipe, String name) {
+        return gauge("baton.election.leader", "1 while a participant of this process leads, else 0", "recipe", recipe, "name", name);
+    }
+
+    // ---- queues
+
+    @Override
+    public void queueItemsPut(String path, int count) {
+        counter("baton.queue.items.put", "items put", "name", nameOf.apply(path)).increment(count);
+    }
+
+    @Override
+    public void queueItemsTaken(String path, int count) {
+        counter("baton.queue.items.taken", "items taken (polled, or claimed by a consumer)", "name", nameOf.apply(path)).increment(count);
+    }
+
+    @Override
+    public void queueItemsDeadLettered(String path, int count) {
+        counter("baton.queue.items.dead.lettered", "items moved to the dead letters", "name", nameOf.apply(path)).increment(count);
+    }
+
+    @Override
+    public void queueDepthSeen(String path, long depth) {
+        gauge("baton.queue.depth", "items the queue held when this process last looked", "name", nameOf.apply(path)).set(depth);
+    }
+
+    @Override
+    public void queueTakeWaited(String path, long waitNanos, boolean gotItems) {
+        timer("baton.queue.take", "time a blocking take or timed poll waited", "name", nameOf.apply(path),
+            "outcome", gotItems ? "item" : "timed-out").record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    // ---- discovery
+
+    @Override
+    public void serviceInstancesSeen(String service, int count) {
+        gauge("baton.discovery.instances", "instances of the service in this process's cache", "service", service).set(count);
+    }
+
+    @Override
+    public void instancePicked(String service, String strategy, boolean found) {
+        counter("baton.discovery.picks", "instances picked by a provider", "service", service, "strategy", strategy,
+            "outcome", found ? "found" : "none").increment();
+    }
+
+    @Override
+    public void instanceMarkedDown(String service) {
+        counter("baton.discovery.instances.down", "instances a provider took out after errors", "service", service).increment();
+    }
+
+    // ---- configuration and groups
+
+    @Override
+    public void configChangeSeen(String recipe, String path) {
+        counter("baton.config.changes", "new values or releases this process saw", "recipe", recipe, "name", nameOf.apply(path)).increment();
+    }
+
+    @Override
+    public void configWritten(String recipe, String path, boolean succeeded) {
+        counter("baton.config.writes", "writes by this process, by outcome", "recipe", recipe, "name", nameOf.apply(path),
+            "outcome", succeeded ? "success" : "conflict").increment();
+    }
+
+    @Override
+    public void groupMembersSeen(String path, int members) {
+        gauge("baton.group.members", "members of the group this process sees", "name", nameOf.apply(path)).set(members);
+    }
+}

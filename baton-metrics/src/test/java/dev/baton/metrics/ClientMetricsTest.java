@@ -1,0 +1,117 @@
+package dev.baton.metrics;
+
+import static dev.baton.metrics.Meters.count;
+import static dev.baton.metrics.Meters.gauge;
+import static dev.baton.metrics.Meters.timed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientHealth;
+import dev.baton.framework.ConnectionState;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import dev.baton.test.TestClients;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.Test;
+
+/** The client's meters and health move as its connection and session do. */
+@EnsembleTest
+class ClientMetricsTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    EmbeddedEnsemble ensemble;
+
+    @Test
+    void requestsAreTimedByOperationAndOutcome(BatonClient client) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        BatonMetrics.of(client).bindTo(registry);
+
+        client.create().forPath("/timed", new byte[0]);
+        assertThat(client.checkExists().forPath("/timed")).isNotNull();
+        assertThat(client.checkExists().forPath("/not-there")).isNull();
+
+        assertThat(timed(registry, "baton.client.requests", "operation", "create", "outcome", "success")).isEqualTo(1);
+        assertThat(timed(registry, "baton.client.requests", "outcome", "success")).as("every answered attempt").isGreaterThanOrEqualTo(3);
+        assertThat(gauge(registry, "baton.client.session.timeout"))
+            .as("the granted timeout, in the registry's base unit (seconds)").isEqualTo(client.negotiatedSessionTimeout().toMillis() / 1000.0);
+        assertThat(gauge(registry, "baton.client.connection.state", "state", "connected")).isEqualTo(1);
+        assertThat(gauge(registry, "baton.client.connection.state", "state", "suspended")).isZero();
+    }
+
+    @Test
+    void anExpiryCountsAnExpirationAndAReconnect() throws Exception {
+        try (BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            BatonMetrics.of(client).bindTo(registry);
+            long first = client.sessionId();
+            client.create().withMode(CreateMode.EPHEMERAL).forPath("/expiring");
+
+            SessionKiller.expire(client, ensemble.connectString(), WAIT);
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(count(registry, "baton.client.session.expirations")).isEqualTo(1);
+                assertThat(count(registry, "baton.client.reconnects")).isEqualTo(1);
+                assertThat(gauge(registry, "baton.client.connection.state", "state", "reconnected")).isEqualTo(1);
+            });
+            assertThat(client.sessionId()).isNotEqualTo(first);
+            assertThat(client.health().healthy()).isTrue();
+        }
+    }
+
+    @Test
+    void healthTurnsUnhealthyWhileDisconnectedAndBackAfter() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(20)).connectionTimeout(Duration.ofSeconds(2)))) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            BatonMetrics.of(client).bindTo(registry);
+
+            ClientHealth before = client.health();
+            assertThat(before.healthy()).as("%s", before).isTrue();
+            assertThat(before.state()).isEqualTo(ConnectionState.CONNECTED);
+            assertThat(before.sessionId()).isEqualTo(client.sessionId()).isNotZero();
+            assertThat(before.negotiatedSessionTimeout()).isEqualTo(client.negotiatedSessionTimeout());
+            String port = proxy.connectString().substring(proxy.connectString().lastIndexOf(':'));
+            assertThat(before.connectedServer()).as("the proxy the client connects through").hasValueSatisfying(s -> assertThat(s).endsWith(port));
+            assertThat(before.sinceLastContact()).isLessThan(Duration.ofSeconds(20));
+            assertThat(before.retriesLastMinute()).isZero();
+            assertThat(gauge(registry, "baton.client.healthy")).isEqualTo(1);
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> client.connectionState() == ConnectionState.SUSPENDED);
+            ClientHealth cut = client.health();
+            assertThat(cut.healthy()).as("%s", cut).isFalse();
+            assertThat(cut.reason()).contains("disconnected");
+            assertThat(cut.connectedServer()).isEmpty();
+            assertThat(cut.sessionId()).as("the session may live on").isEqualTo(before.sessionId());
+            assertThat(gauge(registry, "baton.client.healthy")).isZero();
+            await().atMost(WAIT).untilAsserted(() -> assertThat(count(registry, "baton.client.suspensions")).isEqualTo(1));
+
+            proxy.heal();
+            await().atMost(WAIT).until(() -> client.health().healthy());
+            ClientHealth after = client.health();
+            assertThat(after.state()).isEqualTo(ConnectionState.RECONNECTED);
+            assertThat(after.sessionId()).isEqualTo(before.sessionId());
+            assertThat(after.connectedServer()).isPresent();
+            await().atMost(WAIT).untilAsserted(() -> assertThat(count(registry, "baton.client.reconnects")).isEqualTo(1));
+            assertThat(count(registry, "baton.client.session.expirations")).isZero();
+        }
+    }
+
+    @Test
+    void aClosedBindingStopsCounting(BatonClient client) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        BatonMetrics metrics = BatonMetrics.of(client);
+        metrics.bindTo(registry);
+        client.create().forPath("/counted", new byte[0]);
+        metrics.close();
+        client.create().forPath("/not-counted", new byte[0]);
+        assertThat(timed(registry, "baton.client.requests", "operation", "create")).isEqualTo(1);
+        assertThat(client.observer()).as("no observer left: recipes report to the no-op").isSameAs(dev.baton.framework.BatonObserver.NONE);
+    }
+}

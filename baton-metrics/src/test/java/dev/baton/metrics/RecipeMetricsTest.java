@@ -1,0 +1,228 @@
+package dev.baton.metrics;
+
+import static dev.baton.metrics.Meters.count;
+import static dev.baton.metrics.Meters.gauge;
+import static dev.baton.metrics.Meters.timed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.recipes.config.SharedValue;
+import dev.baton.recipes.discovery.DownInstancePolicy;
+import dev.baton.recipes.discovery.ServiceDiscovery;
+import dev.baton.recipes.discovery.ServiceDiscoveryBuilder;
+import dev.baton.recipes.discovery.ServiceInstance;
+import dev.baton.recipes.discovery.ServiceProvider;
+import dev.baton.recipes.election.LeaderLatch;
+import dev.baton.recipes.group.GroupMember;
+import dev.baton.recipes.lock.InterProcessMutex;
+import dev.baton.recipes.lock.InterProcessSemaphoreV2;
+import dev.baton.recipes.lock.Lease;
+import dev.baton.recipes.lock.LockLease;
+import dev.baton.recipes.queue.DistributedQueue;
+import dev.baton.recipes.queue.QueueBuilder;
+import dev.baton.recipes.queue.QueueSerializer;
+import dev.baton.recipes.queue.SimpleDistributedQueue;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Each recipe's meters move as the recipe works, against a real server. */
+@EnsembleTest
+class RecipeMetricsTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    EmbeddedEnsemble ensemble;
+
+    private static MeterRegistry bound(BatonClient client, String name, String path) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        BatonMetrics.builder(client).name(name, path).build().bindTo(registry);
+        return registry;
+    }
+
+    @Test
+    void lockMetersShowOutcomesHoldersWaitersAndLosses(BatonClient a, BatonClient b) throws Exception {
+        MeterRegistry ra = bound(a, "orders", "/m/lock");
+        MeterRegistry rb = bound(b, "orders", "/m/lock");
+        InterProcessMutex mine = new InterProcessMutex(a, "/m/lock");
+        InterProcessMutex theirs = new InterProcessMutex(b, "/m/lock");
+        String[] orders = {"recipe", "mutex", "name", "orders"};
+
+        mine.acquire();
+        assertThat(timed(ra, "baton.lock.acquire", "name", "orders", "outcome", "acquired")).isEqualTo(1);
+        assertThat(gauge(ra, "baton.lock.holders", orders)).isEqualTo(1);
+
+        assertThat(theirs.acquire(Duration.ofMillis(200))).isFalse();
+        assertThat(timed(rb, "baton.lock.acquire", "name", "orders", "outcome", "timed-out")).isEqualTo(1);
+        assertThat(gauge(rb, "baton.lock.waiters", orders)).isZero();
+
+        CompletableFuture<LockLease> waiting = theirs.acquireAsync();
+        await().atMost(WAIT).until(() -> gauge(rb, "baton.lock.waiters", orders) == 1);
+        mine.release();
+        assertThat(timed(ra, "baton.lock.held", orders)).isEqualTo(1);
+        assertThat(gauge(ra, "baton.lock.holders", orders)).isZero();
+        LockLease lease = waiting.get();
+        assertThat(gauge(rb, "baton.lock.waiters", orders)).isZero();
+        assertThat(gauge(rb, "baton.lock.holders", orders)).isEqualTo(1);
+
+        // the holder's session expires: a loss, and the hold ends
+        SessionKiller.expire(b, ensemble.connectString(), WAIT);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(count(rb, "baton.lock.losses", orders)).isEqualTo(1);
+            assertThat(gauge(rb, "baton.lock.holders", orders)).isZero();
+        });
+        assertThat(lease.isValid()).isFalse();
+        await().atMost(WAIT).until(() -> b.connectionState() == ConnectionState.RECONNECTED);
+
+        // a lock whose path was not named shares name=unnamed
+        InterProcessMutex other = new InterProcessMutex(a, "/m/other-lock-4711");
+        other.acquire();
+        other.release();
+        assertThat(timed(ra, "baton.lock.acquire", "name", BatonMetrics.UNNAMED, "outcome", "acquired")).isEqualTo(1);
+        assertThat(ra.getMeters()).as("no meter tagged with a path")
+            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/")));
+    }
+
+    @Test
+    void semaphoreLeasesAreMeasured(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "pool", "/m/sem");
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(a, "/m/sem", 1);
+        Lease lease = semaphore.acquire();
+        assertThat(semaphore.acquire(Duration.ZERO)).isNull();
+        assertThat(gauge(registry, "baton.lock.holders", "recipe", "semaphore", "name", "pool")).isEqualTo(1);
+        semaphore.returnLease(lease);
+        assertThat(timed(registry, "baton.lock.acquire", "recipe", "semaphore", "outcome", "acquired")).isEqualTo(1);
+        assertThat(timed(registry, "baton.lock.acquire", "recipe", "semaphore", "outcome", "timed-out")).isEqualTo(1);
+        assertThat(timed(registry, "baton.lock.held", "recipe", "semaphore")).isEqualTo(1);
+        assertThat(gauge(registry, "baton.lock.holders", "recipe", "semaphore", "name", "pool")).isZero();
+    }
+
+    @Test
+    void aFailoverFlipsTheLeaderGaugeOnBothSides(BatonClient a, BatonClient b) throws Exception {
+        MeterRegistry ra = bound(a, "scheduler", "/m/election");
+        MeterRegistry rb = bound(b, "scheduler", "/m/election");
+        String[] scheduler = {"recipe", "latch", "name", "scheduler"};
+        try (LeaderLatch first = new LeaderLatch(a, "/m/election", "a"); LeaderLatch second = new LeaderLatch(b, "/m/election", "b")) {
+            first.start();
+            assertThat(first.await(WAIT)).isTrue();
+            second.start();
+            assertThat(gauge(ra, "baton.election.leader", scheduler)).isEqualTo(1);
+            assertThat(gauge(rb, "baton.election.leader", scheduler)).isZero();
+
+            SessionKiller.expire(a, ensemble.connectString(), WAIT);
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(gauge(rb, "baton.election.leader", scheduler)).isEqualTo(1);
+                assertThat(gauge(ra, "baton.election.leader", scheduler)).isZero();
+            });
+            assertThat(count(ra, "baton.election.leadership.losses", scheduler)).isEqualTo(1);
+            assertThat(timed(ra, "baton.election.leadership", scheduler)).isEqualTo(1);
+            assertThat(count(rb, "baton.election.terms", scheduler)).isEqualTo(1);
+            assertThat(count(rb, "baton.election.leadership.losses", scheduler)).isZero();
+        }
+        assertThat(gauge(rb, "baton.election.leader", scheduler)).as("closing gives leadership up").isZero();
+        assertThat(count(rb, "baton.election.leadership.losses", scheduler)).as("given up, not lost").isZero();
+    }
+
+    @Test
+    void queueCountersFollowPutsTakesAndDeadLetters(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "jobs", "/m/simple");
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(a, "/m/simple");
+        for (int i = 0; i < 3; i++) {
+            queue.offer(("job " + i).getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(queue.poll()).isNotNull();
+        assertThat(queue.size()).isEqualTo(2);
+        assertThat(count(registry, "baton.queue.items.put", "name", "jobs")).isEqualTo(3);
+        assertThat(count(registry, "baton.queue.items.taken", "name", "jobs")).isEqualTo(1);
+        assertThat(gauge(registry, "baton.queue.depth", "name", "jobs")).isEqualTo(2);
+        assertThat(queue.take()).isNotNull();
+        assertThat(queue.poll(Duration.ofSeconds(5))).isNotNull();
+        assertThat(queue.poll(Duration.ofMillis(100))).isNull();
+        assertThat(timed(registry, "baton.queue.take", "name", "jobs", "outcome", "item")).isEqualTo(2);
+        assertThat(timed(registry, "baton.queue.take", "name", "jobs", "outcome", "timed-out")).isEqualTo(1);
+        assertThat(count(registry, "baton.queue.items.taken", "name", "jobs")).isEqualTo(3);
+
+        MeterRegistry work = bound(a, "work", "/m/work");
+        QueueSerializer<String> text = new QueueSerializer<>() {
+            @Override
+            public byte[] serialize(String item) {
+                return item.getBytes(StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public String deserialize(byte[] bytes) {
+                return new String(bytes, StandardCharsets.UTF_8);
+            }
+        };
+        DistributedQueue<String> consumed = QueueBuilder.builder(a, item -> {
+            if (item.startsWith("bad")) {
+                throw new IllegalArgumentException("cannot do " + item);
+            }
+        }, text, "/m/work").maxDeliveryAttempts(1).buildQueue();
+        try {
+            consumed.start();
+            consumed.putMulti(List.of("good 1", "bad 2"));
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(count(work, "baton.queue.items.taken", "name", "work")).isEqualTo(2);
+                assertThat(count(work, "baton.queue.items.dead.lettered", "name", "work")).isEqualTo(1);
+            });
+            assertThat(count(work, "baton.queue.items.put", "name", "work")).isEqualTo(2);
+        } finally {
+            consumed.close();
+        }
+    }
+
+    @Test
+    void discoveryMetersCountInstancesPicksAndDownMarks(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "unused", "/unused");
+        try (ServiceDiscovery<String> discovery = ServiceDiscoveryBuilder.builder(String.class).client(a).basePath("/m/services").build()) {
+            discovery.start();
+            for (String id : List.of("o1", "o2")) {
+                discovery.registerService(ServiceInstance.<String>builder().name("orders").id(id).address("10.0.0.1").port(8080)
+                    .payload("eu").build());
+            }
+            ServiceProvider<String> provider = discovery.serviceProviderBuilder().serviceName("orders")
+                .downInstancePolicy(new DownInstancePolicy(1, Duration.ofMinutes(1), Duration.ofMinutes(1))).build();
+            provider.start();
+            await().atMost(WAIT).until(() -> gauge(registry, "baton.discovery.instances", "service", "orders") == 2);
+            ServiceInstance<String> picked = provider.getInstance();
+            assertThat(picked).isNotNull();
+            provider.noteError(picked);
+            provider.noteError(picked);
+            assertThat(count(registry, "baton.discovery.picks", "service", "orders", "strategy", "RoundRobinStrategy", "outcome", "found"))
+                .isEqualTo(1);
+            assertThat(count(registry, "baton.discovery.instances.down", "service", "orders")).as("counted once, when it went down").isEqualTo(1);
+            discovery.unregisterService(discovery.queryForInstance("orders", "o2"));
+            await().atMost(WAIT).until(() -> gauge(registry, "baton.discovery.instances", "service", "orders") == 1);
+        }
+    }
+
+    @Test
+    void configAndGroupMetersFollowWritesChangesAndMembers(BatonClient a, BatonClient b) throws Exception {
+        MeterRegistry registry = bound(a, "flags", "/m/flags");
+        MeterRegistry members = bound(a, "workers", "/m/group");
+        try (SharedValue value = new SharedValue(a, "/m/flags", new byte[] {0});
+             GroupMember one = new GroupMember(a, "/m/group", "one", new byte[0]);
+             GroupMember two = new GroupMember(b, "/m/group", "two", new byte[0])) {
+            value.start();
+            value.setValue(new byte[] {1});
+            assertThat(value.trySetValue(new dev.baton.recipes.config.VersionedValue<>(-5, new byte[] {9}), new byte[] {2})).isFalse();
+            assertThat(count(registry, "baton.config.writes", "recipe", "shared-value", "name", "flags", "outcome", "success")).isEqualTo(1);
+            assertThat(count(registry, "baton.config.writes", "recipe", "shared-value", "name", "flags", "outcome", "conflict")).isEqualTo(1);
+            await().atMost(WAIT).until(() -> count(registry, "baton.config.changes", "recipe", "shared-value", "name", "flags") >= 1);
+
+            one.start();
+            two.start();
+            await().atMost(WAIT).until(() -> gauge(members, "baton.group.members", "name", "workers") == 2);
+        }
+    }
+}

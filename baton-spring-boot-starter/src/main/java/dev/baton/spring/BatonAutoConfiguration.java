@@ -1,0 +1,191 @@
+package dev.baton.spring;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
+import dev.baton.framework.retry.ExponentialBackoffRetry;
+import dev.baton.framework.retry.RetryPolicy;
+import dev.baton.server.EmbeddedEnsemble;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Auto-configuration of a started {@link BatonClient} from the {@code baton.*} properties
+ * ({@link BatonProperties}), closed with the application context.
+ *
+ * <p>The client is built from the properties, then every {@link BatonClientCustomizer} adjusts
+ * the builder; a {@link RetryPolicy} bean replaces the {@code baton.retry.*} backoff. The bean
+ * is started when it is created, so the beans that use it can use it at once (operations wait
+ * for the connection); with {@code baton.startup-timeout} set, start-up also waits for the first
+ * connection and fails if it is not made in time. A connect string that cannot be used fails
+ * start-up with a message naming the property and what was wrong.
+ *
+ * <p>With {@code baton.embedded.enabled=true} (and baton-server-embedded on the class path) an
+ * {@link EmbeddedEnsemble} is started first and the client connects to it; the context closes
+ * the client before the ensemble, so the client's session ends cleanly.
+ *
+ * <p>A service that defines its own {@code BatonClient} bean keeps it: nothing here replaces it.
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(BatonProperties.class)
+public class BatonAutoConfiguration {
+
+    /** Creates the auto-configuration (Spring does). */
+    public BatonAutoConfiguration() {
+    }
+
+    /**
+     * The client: built from the properties and customizers, started.
+     *
+     * @param properties the {@code baton.*} properties
+     * @param retryPolicy a retry policy bean, if the service defines one
+     * @param customizers the customizers, in order
+     * @return the started client
+     * @throws InterruptedException if start-up is interrupted while it waits for the first connection
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public BatonClient batonClient(BatonProperties properties, ObjectProvider<RetryPolicy> retryPolicy,
+                                   ObjectProvider<BatonClientCustomizer> customizers) throws InterruptedException {
+        BatonClient.Builder builder = BatonClient.builder();
+        if (properties.getConnectString() != null) {
+            builder.connectString(checkedConnectString(properties.getConnectString()));
+        }
+        if (properties.getNamespace() != null) {
+            builder.namespace(properties.getNamespace());
+        }
+        if (properties.getSessionTimeout() != null) {
+            builder.sessionTimeout(properties.getSessionTimeout());
+        }
+        if (properties.getConnectionTimeout() != null) {
+            builder.connectionTimeout(properties.getConnectionTimeout());
+        }
+        if (properties.getErrorPolicy() != null) {
+            builder.errorPolicy(properties.getErrorPolicy());
+        }
+        BatonProperties.Auth auth = properties.getAuth();
+        if (auth.getScheme() != null) {
+            if (auth.getCredentials() == null) {
+                throw new IllegalStateException("baton.auth.scheme is '" + auth.getScheme()
+                    + "' but baton.auth.credentials is not set: set both, or neither");
+            }
+            builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8));
+        }
+        builder.retryPolicy(retryPolicy.getIfAvailable(() -> backoff(properties.getRetry())));
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        BatonClient client = build(builder, properties);
+        try {
+            start(client, properties);
+            return client;
+        } catch (RuntimeException | InterruptedException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    /** The connect string, refused with the property's name when the client's builder refuses it. */
+    private static String checkedConnectString(String connectString) {
+        try {
+            BatonClient.builder().connectString(connectString);
+            return connectString;
+        } catch (BatonException | IllegalArgumentException e) {
+            throw new IllegalStateException("baton.connect-string must be host:port[,host:port...][/chroot], such as "
+                + "'zk1:2181,zk2:2181,zk3:2181', but was '" + connectString + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static BatonClient build(BatonClient.Builder builder, BatonProperties properties) {
+        try {
+            return builder.build();
+        } catch (IllegalStateException | BatonException e) {
+            if (properties.getConnectString() == null) {
+                throw new IllegalStateException("Baton needs an ensemble: set baton.connect-string (such as "
+                    + "'zk1:2181,zk2:2181,zk3:2181'), or baton.embedded.enabled=true with dev.baton:baton-server-embedded "
+                    + "on the class path for a server in this JVM (" + e.getMessage() + ")", e);
+            }
+            throw e;
+        }
+    }
+
+    private static void start(BatonClient client, BatonProperties properties) throws InterruptedException {
+        try {
+            client.start();
+        } catch (BatonException e) {
+            throw new IllegalStateException("Baton could not start a client for baton.connect-string '"
+                + properties.getConnectString() + "': " + e.getMessage(), e);
+        }
+        Duration wait = properties.getStartupTimeout();
+        if (wait != null && !wait.isZero() && !wait.isNegative() && !client.blockUntilConnected(wait)) {
+            throw new IllegalStateException("Baton could not connect to " + describeEnsemble(properties)
+                + " within baton.startup-timeout (" + wait + "): are the servers up and reachable?");
+        }
+    }
+
+    private static String describeEnsemble(BatonProperties properties) {
+        return properties.getEmbedded().isEnabled() ? "the embedded ensemble" : "'" + properties.getConnectString() + "'";
+    }
+
+    private static RetryPolicy backoff(BatonProperties.Retry retry) {
+        return new ExponentialBackoffRetry(retry.getBaseSleep(), retry.getMaxRetries(), retry.getMaxSleep());
+    }
+
+    /**
+     * The embedded ensemble, when {@code baton.embedded.enabled=true} and baton-server-embedded is
+     * on the class path: started before the client, closed after it.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "dev.baton.server.EmbeddedEnsemble")
+    @ConditionalOnProperty(prefix = "baton.embedded", name = "enabled", havingValue = "true")
+    public static class EmbeddedEnsembleConfiguration {
+
+        /** Creates the configuration (Spring does). */
+        public EmbeddedEnsembleConfiguration() {
+        }
+
+        /**
+         * The ensemble, started.
+         *
+         * @param properties the {@code baton.*} properties
+         * @return the running ensemble
+         */
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        public EmbeddedEnsemble batonEmbeddedEnsemble(BatonProperties properties) {
+            BatonProperties.Embedded settings = properties.getEmbedded();
+            EmbeddedEnsemble.Builder builder = EmbeddedEnsemble.builder().nodes(settings.getNodes());
+            if (settings.getPort() != 0) {
+                builder.clientPort(settings.getPort());
+            }
+            if (settings.getDataDir() != null) {
+                builder.dataDir(settings.getDataDir());
+            }
+            EmbeddedEnsemble ensemble = builder.build();
+            try {
+                ensemble.start();
+            } catch (RuntimeException e) {
+                ensemble.close();
+                throw e;
+            }
+            return ensemble;
+        }
+
+        /**
+         * Points the client at the ensemble. The client bean depends on it, and so on the ensemble:
+         * Spring closes the client first.
+         *
+         * @param ensemble the embedded ensemble
+         * @return a customizer setting the connect string
+         */
+        @Bean
+        public BatonClientCustomizer batonEmbeddedConnectString(EmbeddedEnsemble ensemble) {
+            return builder -> builder.connectString(ensemble.connectString());
+        }
+    }
+}

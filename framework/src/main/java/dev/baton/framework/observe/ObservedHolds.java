@@ -1,0 +1,231 @@
+package dev.baton.framework.observe;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
+import dev.baton.framework.BatonObserver.AcquireOutcome;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.contention.Hold;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Reports a lock-like recipe's acquisitions and holds to its client's {@link BatonObserver}: the
+ * wait and its outcome, then how long the hold lasted and whether it was lost.
+ *
+ * <p>A recipe passes its acquisition through {@link #track} (asynchronous) or
+ * {@link #trackBlocking} and gets back the same hold wrapped in one that reports its end: the first
+ * of its {@link Hold#delete()} (a release) or its loss. While the client has no observer both
+ * return what they were given, untouched: no wrapper, no timing, no allocation.
+ *
+ * <p>Cancellation passes through: cancelling the returned future cancels the recipe's
+ * acquisition, and a hold that arrives after the cancel is deleted.
+ */
+public final class ObservedHolds {
+    /** A blocking acquisition: the hold, or null on timeout. */
+    @FunctionalInterface
+    public interface BlockingAcquisition {
+        /**
+         * Acquires.
+         *
+         * @return the hold, or null if the timeout passed first
+         * @throws InterruptedException if the calling thread is interrupted while it waits
+         */
+        Hold acquire() throws InterruptedException;
+    }
+
+    private ObservedHolds() {
+    }
+
+    /**
+     * Reports the acquisition {@code acquiring} of recipe {@code recipe} at {@code path}.
+     *
+     * @param client the recipe's client, whose observer is told
+     * @param recipe the recipe's kind, such as {@code "mutex"}
+     * @param path the recipe's path
+     * @param acquiring the acquisition: completes with the hold, or null on timeout
+     * @return {@code acquiring} itself if nobody observes, else a future of the reporting hold
+     */
+    public static CompletableFuture<Hold> track(BatonClient client, String recipe, String path,
+                                                CompletableFuture<? extends Hold> acquiring) {
+        BatonObserver observer = client.observer();
+        if (observer == BatonObserver.NONE) {
+            @SuppressWarnings("unchecked") // read-only use: a future of a Hold subtype is a future of a Hold
+            CompletableFuture<Hold> same = (CompletableFuture<Hold>) acquiring;
+            return same;
+        }
+        Wait wait = new Wait(observer, recipe, path);
+        CompletableFuture<Hold> result = new CompletableFuture<>();
+        acquiring.whenComplete((hold, e) -> {
+            if (e != null) {
+                wait.finish(AcquireOutcome.FAILED);
+                result.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            } else if (hold == null) {
+                wait.finish(AcquireOutcome.TIMED_OUT);
+                result.complete(null);
+            } else if (result.isDone()) {
+                hold.delete(); // the result was cancelled first: give the hold back
+            } else {
+                Hold reporting = wait.granted(hold);
+                if (!result.complete(reporting)) {
+                    endedUnused(reporting); // cancelled while it was being wrapped: report the end, give the hold back once
+                    hold.delete();
+                }
+            }
+        });
+        result.whenComplete((hold, e) -> {
+            if (result.isCancelled()) {
+                wait.finish(AcquireOutcome.FAILED);
+                acquiring.cancel(true);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Reports the blocking acquisition {@code acquisition} of recipe {@code recipe} at {@code path}.
+     *
+     * @param client the recipe's client, whose observer is told
+     * @param recipe the recipe's kind, such as {@code "mutex"}
+     * @param path the recipe's path
+     * @param acquisition runs the acquisition on the calling thread
+     * @return the hold (reporting its end if somebody observes), or null on timeout
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
+    public static Hold trackBlocking(BatonClient client, String recipe, String path, BlockingAcquisition acquisition)
+        throws InterruptedException {
+        BatonObserver observer = client.observer();
+        if (observer == BatonObserver.NONE) {
+            return acquisition.acquire();
+        }
+        Wait wait = new Wait(observer, recipe, path);
+        Hold hold;
+        try {
+            hold = acquisition.acquire();
+        } catch (InterruptedException | RuntimeException | Error e) {
+            wait.finish(AcquireOutcome.FAILED);
+            throw e;
+        }
+        if (hold == null) {
+            wait.finish(AcquireOutcome.TIMED_OUT);
+            return null;
+        }
+        return wait.granted(hold);
+    }
+
+    private static void endedUnused(Hold hold) {
+        if (hold instanceof Reporting reporting) {
+            reporting.end(false);
+        }
+    }
+
+    /** One acquisition being waited for: reports its start at once and its end once. */
+    private static final class Wait {
+        private final BatonObserver observer;
+        private final String recipe;
+        private final String path;
+        private final long start = System.nanoTime();
+        private final AtomicBoolean finished = new AtomicBoolean();
+
+        Wait(BatonObserver observer, String recipe, String path) {
+            this.observer = observer;
+            this.recipe = recipe;
+            this.path = path;
+            observer.acquireStarted(recipe, path);
+        }
+
+        boolean finish(AcquireOutcome outcome) {
+            if (!finished.compareAndSet(false, true)) {
+                return false;
+            }
+            observer.acquireFinished(recipe, path, outcome, System.nanoTime() - start);
+            return true;
+        }
+
+        Hold granted(Hold hold) {
+            return finish(AcquireOutcome.ACQUIRED) ? new Reporting(hold, observer, recipe, path) : hold;
+        }
+    }
+
+    /** A hold that reports its end, once: released (deleted) or lost. */
+    private static final class Reporting implements Hold {
+        private final Hold hold;
+        private final BatonObserver observer;
+        private final String recipe;
+        private final String path;
+        private final long since = System.nanoTime();
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        Reporting(Hold hold, BatonObserver observer, String recipe, String path) {
+            this.hold = Objects.requireNonNull(hold, "hold");
+            this.observer = observer;
+            this.recipe = recipe;
+            this.path = path;
+            hold.onLost(() -> end(true));
+        }
+
+        private void end(boolean lost) {
+            if (ended.compareAndSet(false, true)) {
+                if (lost) {
+                    observer.holdLost(recipe, path);
+                }
+                observer.holdEnded(recipe, path, System.nanoTime() - since);
+            }
+        }
+
+        @Override
+        public long fencingToken() {
+            return hold.fencingToken();
+        }
+
+        @Override
+        public List<String> nodes() {
+            return hold.nodes();
+        }
+
+        @Override
+        public boolean isValid() {
+            return hold.isValid();
+        }
+
+        @Override
+        public Optional<String> lossReason() {
+            return hold.lossReason();
+        }
+
+        @Override
+        public void onLost(Runnable callback) {
+            hold.onLost(callback);
+        }
+
+        @Override
+        public TransactionBuilder guard(TransactionBuilder transaction) {
+            return hold.guard(transaction);
+        }
+
+        @Override
+        public boolean connected() {
+            return hold.connected();
+        }
+
+        @Override
+        public CompletableFuture<Void> delete() {
+            end(false);
+            return hold.delete();
+        }
+
+        @Override
+        public void deleteAndWait(String what) {
+            end(false);
+            hold.deleteAndWait(what);
+        }
+
+        @Override
+        public String toString() {
+            return hold.toString();
+        }
+    }
+}
