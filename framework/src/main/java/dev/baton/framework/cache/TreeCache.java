@@ -5,9 +5,9 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.SerialExecutor;
 import java.time.Duration;
@@ -214,7 +214,7 @@ public final class TreeCache implements AutoCloseable {
         tail = tail.thenCompose(v -> closed ? CompletableFuture.<Void>completedFuture(null) : step.get())
             .exceptionally(e -> {
                 if (!closed && !client.isClosed()) {
-                    LOG.warn("cache of {}: a step failed ({}); loading again in {}", root, Futures.rethrow(e).getMessage(), RETRY_AFTER_FAILURE);
+                    LOG.warn("cache of {}: a step failed ({}); loading again in {}", root, Failures.rethrow(e).getMessage(), RETRY_AFTER_FAILURE);
                     CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
                         .execute(() -> enqueue(this::resync));
                 }
@@ -285,10 +285,10 @@ public final class TreeCache implements AutoCloseable {
             }
             return client.getChildren().forPathAsync(path)
                 .exceptionally(e -> {
-                    if (Futures.rethrow(e) instanceof NoNodeException) {
+                    if (Failures.rethrow(e) instanceof NoNodeException) {
                         return List.of();
                     }
-                    throw Futures.rethrow(e);
+                    throw Failures.rethrow(e);
                 })
                 .thenCompose(children -> CompletableFuture.allOf(children.stream()
                     .map(child -> walk(Paths.join(path, child), depth + 1, found))
@@ -302,10 +302,10 @@ public final class TreeCache implements AutoCloseable {
             ? client.getData().forPathWithStatAsync(path).thenApply(d -> new ChildData(path, d.data(), d.stat()))
             : client.checkExists().forPathAsync(path).thenApply(stat -> stat == null ? null : new ChildData(path, NO_DATA, stat));
         return read.exceptionally(e -> {
-            if (Futures.rethrow(e) instanceof NoNodeException) {
+            if (Failures.rethrow(e) instanceof NoNodeException) {
                 return null;
             }
-            throw Futures.rethrow(e);
+            throw Failures.rethrow(e);
         });
     }
 

@@ -62,20 +62,10 @@ public final class Connection implements HandleSource {
     private static final Duration REBUILD_RETRY = Duration.ofSeconds(1);
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
 
-    /** How to build handles. */
-    public record Settings(String connectString, Duration sessionTimeout, Duration connectionTimeout,
-                           boolean canBeReadOnly, ZKClientConfig clientConfig, List<Auth> auths,
-                           boolean lostAfterSuspendedTimeout) {
-    }
-
-    /** Credentials added to every new handle. */
-    public record Auth(String scheme, byte[] auth) {
-    }
-
     private record Registration(ConnectionStateListener listener, BatonClient client) {
     }
 
-    private final Settings settings;
+    private final ConnectionSettings settings;
     private final ScheduledExecutorService scheduler;
     private final Executor async;
     private final SerialExecutor events;
@@ -103,7 +93,7 @@ public final class Connection implements HandleSource {
     private ScheduledFuture<?> lostTimer;
     private long lostTimers;
 
-    public Connection(Settings settings, ScheduledExecutorService scheduler, Executor async, SerialExecutor events) {
+    public Connection(ConnectionSettings settings, ScheduledExecutorService scheduler, Executor async, SerialExecutor events) {
         this.settings = settings;
         this.scheduler = scheduler;
         this.async = async;
@@ -567,7 +557,7 @@ public final class Connection implements HandleSource {
             this.zk = config == null
                 ? new ZooKeeper(settings.connectString(), timeout, this, settings.canBeReadOnly())
                 : new ZooKeeper(settings.connectString(), timeout, this, settings.canBeReadOnly(), config);
-            for (Auth auth : settings.auths()) {
+            for (ConnectionSettings.Auth auth : settings.auths()) {
                 zk.addAuthInfo(auth.scheme(), auth.auth());
             }
         }
