@@ -1,6 +1,7 @@
 package dev.baton.recipes.transaction;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.NodeCache;
@@ -159,8 +160,9 @@ public final class PendingTransaction {
     private void decided(Decision read) {
         // reported before the future completes, so a caller woken by it finds the decision counted; once, though the
         // decision node's listener and the deadline's read may both get here
-        if (!decision.isDone() && reported.compareAndSet(false, true)) {
-            client.observer().transactionDecided(folder, read.isCommit(), Tally.cause(read), System.nanoTime() - startedNanos);
+        BatonObserver observer = client.observer();
+        if (observer != BatonObserver.NONE && !decision.isDone() && reported.compareAndSet(false, true)) {
+            observer.transactionDecided(folder, read.isCommit(), Tally.cause(read), System.nanoTime() - startedNanos);
         }
         if (decision.complete(read)) {
             finish();
