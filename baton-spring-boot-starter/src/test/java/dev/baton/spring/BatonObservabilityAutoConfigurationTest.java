@@ -1,16 +1,19 @@
 package dev.baton.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.metrics.BatonMetrics;
 import dev.baton.spring.observe.BatonMetricsBinding;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
@@ -63,6 +66,32 @@ class BatonObservabilityAutoConfigurationTest {
             assertThat(down.getStatus()).isEqualTo(Status.DOWN);
             assertThat(down.getDetails()).containsEntry("reason", "the client is closed");
         });
+    }
+
+    @Test
+    void theIndicatorIsDownWhileTheClientIsCutFromTheServerAndUpAgainOnceItReconnects(@ConnectString String connect) {
+        try (ChaosProxy proxy = ChaosProxy.start(connect)) {
+            runner.withPropertyValues("baton.connect-string=" + proxy.connectString(), "baton.session-timeout=10s").run(context -> {
+                HealthIndicator indicator = context.getBean("batonHealthIndicator", HealthIndicator.class);
+                assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+                long session = context.getBean(BatonClient.class).sessionId();
+
+                proxy.cut();
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                    Health down = indicator.health();
+                    assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(down.getDetails()).containsEntry("state", "SUSPENDED").doesNotContainKey("server");
+                });
+
+                proxy.heal();
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                    Health up = indicator.health();
+                    assertThat(up.getStatus()).isEqualTo(Status.UP);
+                    assertThat(up.getDetails()).containsEntry("state", "RECONNECTED")
+                        .containsEntry("sessionId", "0x" + Long.toHexString(session));
+                });
+            });
+        }
     }
 
     @Test
