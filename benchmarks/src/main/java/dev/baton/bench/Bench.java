@@ -27,6 +27,7 @@ public final class Bench {
         BENCHMARKS.put("locks", LockBenchmark::main);
         BENCHMARKS.put("election", ElectionBenchmark::main);
         BENCHMARKS.put("rwlock", RwLockBenchmark::main);
+        BENCHMARKS.put("transactions", TransactionBenchmark::main);
         BENCHMARKS.put("isolated-follower", IsolatedFollowerBenchmark::main);
         BENCHMARKS.put("group", GroupBenchmark::main);
         BENCHMARKS.put("config", ConfigBenchmark::main);

@@ -6,7 +6,6 @@ import dev.baton.recipes.queue.QueueBuilder;
 import dev.baton.recipes.queue.QueueLayout;
 import dev.baton.recipes.queue.QueueSerializer;
 import dev.baton.recipes.queue.SimpleDistributedQueue;
-import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.server.EmbeddedEnsemble;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -413,7 +412,7 @@ public final class QueueBenchmark {
             String parent = layout == QueueLayout.FLAT ? path : path + "/" + latestShard(baton, path);
             int inParent = 1;
             for (int done = 1; done < size; ) {
-                if (layout == QueueLayout.SHARDED && inParent >= QueueStore.SHARD_ROLL_SEQUENCE) {
+                if (layout == QueueLayout.SHARDED && inParent >= QueueLayout.SHARD_ROLL_SEQUENCE) {
                     parent = baton.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(path + "/shard-");
                     inParent = 0;
                 }

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
         BarrierCommand.Latch.class,
         QueueCommand.class,
         DiscoveryCommand.class,
+        TxCommand.class,
         MembersCommand.class,
         NamesCommand.class,
         IdCommand.class,

@@ -1,7 +1,5 @@
 package dev.baton.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.barrier.DistributedDoubleBarrier;
 import dev.baton.recipes.discovery.RoundRobinStrategy;
@@ -46,17 +44,7 @@ final class DemoCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(30);
     /** How long each queue job "works". */
     private static final Duration JOB_WORK = Duration.ofMillis(2);
-    private static final QueueSerializer<String> TEXT = new QueueSerializer<>() {
-        @Override
-        public byte[] serialize(String item) {
-            return item.getBytes(UTF_8);
-        }
-
-        @Override
-        public String deserialize(byte[] bytes) {
-            return new String(bytes, UTF_8);
-        }
-    };
+    private static final QueueSerializer<String> TEXT = QueueSerializer.utf8();
 
     @Spec
     CommandSpec spec;

@@ -157,6 +157,173 @@ class CachesTest {
         }
     }
 
+    /**
+     * A cache whose connection is cut just as another cache of the same client closes (its watch
+     * removal in flight, so ZooKeeper swallows the Disconnected: see ConnectionStatesTest) still
+     * loads what changed during the cut once the connection is back. TransactionChaosTest: a
+     * participant never saw the transactions created during such a cut.
+     */
+    @Test
+    void aCacheSeesWhatChangedWhileItsLinkWasCutAsAnotherCacheClosed(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(20));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            TreeCache other = TreeCache.builder(reader, base).build();
+            other.start();
+            assertThat(other.awaitInitialized(WAIT)).isTrue();
+
+            proxy.pauseReplies();
+            other.close(); // its watch removal is sent; the answer is held...
+            proxy.cut(); // ...and lost with the connection
+            writer.create().forPath(base + "/while-cut");
+            proxy.heal();
+            await().atMost(Duration.ofSeconds(15)).until(() -> reader.connectionState().isConnected());
+            writer.create().forPath(base + "/after");
+            await().atMost(WAIT).until(() -> cache.get(base + "/after").isPresent());
+            assertThat(cache.get(base + "/while-cut")).as("the node created while the link was cut").isPresent();
+        }
+    }
+
+    /**
+     * The chaos run's sequence for one client: its session is expired, and just after the new
+     * session starts its traffic is frozen past the session timeout, so a third session follows,
+     * while another client keeps creating nodes (each with a child, as transactions with votes).
+     * Once the last session is up, the cache must show every node within a few seconds.
+     */
+    @Test
+    void aCacheCatchesUpAfterAnExpiryFollowedByAFreezeWhileNodesAreCreated(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        Duration session = Duration.ofSeconds(3);
+        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        Thread creator = new Thread(() -> {
+            while (writing.get()) {
+                try {
+                    String node = base + "/n" + created.get();
+                    writer.create().forPath(node);
+                    writer.create().forPath(node + "/vote");
+                    created.incrementAndGet();
+                    TimeUnit.MILLISECONDS.sleep(20); // the workload's pace, not a wait for the cache
+                } catch (InterruptedException e) {
+                    return;
+                } catch (BatonException e) {
+                    // the writer's own connection is not faulted; keep going
+                }
+            }
+        }, "creator");
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), session);
+             TreeCache cache = TreeCache.builder(reader, base).maxDepth(2).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            creator.start();
+            for (int round = 0; round < 2; round++) {
+                long first = reader.sessionId();
+                SessionKiller.expire(reader, ensemble.connectString(), WAIT);
+                await().atMost(WAIT).pollInterval(Duration.ofMillis(5))
+                    .until(() -> reader.sessionId() != first && reader.sessionId() != 0 && reader.connectionState().isConnected());
+                long second = reader.sessionId();
+                proxy.pause();
+                await().atMost(WAIT).until(() -> reader.connectionState() == ConnectionState.LOST);
+                await().atMost(WAIT).until(() -> reader.sessionId() != second);
+                proxy.resume();
+                await().atMost(WAIT).until(() -> reader.sessionId() != 0 && reader.connectionState().isConnected());
+                int sure = created.get();
+                long connected = System.nanoTime();
+                try {
+                    await().atMost(Duration.ofSeconds(5)).until(() -> {
+                        for (int i = 0; i < sure; i++) {
+                            if (cache.get(base + "/n" + i).isEmpty() || cache.get(base + "/n" + i + "/vote").isEmpty()) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    java.util.List<String> missing = new java.util.ArrayList<>();
+                    for (int i = 0; i < sure; i++) {
+                        if (cache.get(base + "/n" + i).isEmpty() || cache.get(base + "/n" + i + "/vote").isEmpty()) {
+                            missing.add("n" + i);
+                        }
+                    }
+                    throw new AssertionError("round " + round + ": 5 s after the third session connected, the cache lacks "
+                        + missing + " of " + sure + " nodes created (" + (System.nanoTime() - connected) / 1_000_000 + " ms)", e);
+                }
+            }
+        } finally {
+            writing.set(false);
+            creator.interrupt();
+            creator.join();
+        }
+    }
+
+    /**
+     * A service restarts its cache on the same client while nodes are being created (a participant's
+     * new incarnation): the new cache must show every node, those created while it loaded included.
+     */
+    @Test
+    void aCacheStartedAgainOnTheSameClientSeesNodesCreatedWhileItLoads(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        for (int i = 0; i < 200; i++) {
+            writer.create().forPath(base + "/old" + i);
+        }
+        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        Thread creator = new Thread(() -> {
+            while (writing.get()) {
+                try {
+                    String node = base + "/n" + created.get();
+                    writer.create().forPath(node);
+                    writer.create().forPath(node + "/vote");
+                    created.incrementAndGet();
+                } catch (BatonException | InterruptedException e) {
+                    return;
+                }
+            }
+        }, "creator");
+        try (BatonClient reader = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            TreeCache cache = TreeCache.builder(reader, base).maxDepth(2).build();
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            creator.start();
+            for (int round = 0; round < 10; round++) {
+                cache.close();
+                cache = TreeCache.builder(reader, base).maxDepth(2).build();
+                cache.start();
+                assertThat(cache.awaitInitialized(WAIT)).isTrue();
+                int sure = created.get() + 5;
+                await().atMost(WAIT).until(() -> created.get() >= sure);
+                TreeCache current = cache;
+                try {
+                    await().atMost(Duration.ofSeconds(5)).until(() -> missing(current, base, sure).isEmpty());
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    throw new AssertionError("round " + round + ": 5 s later the restarted cache still lacks " + missing(current, base, sure)
+                        + " of the " + sure + " nodes created", e);
+                }
+            }
+            cache.close();
+        } finally {
+            writing.set(false);
+            creator.join();
+        }
+    }
+
+    private static List<String> missing(TreeCache cache, String base, int count) {
+        List<String> missing = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            if (cache.get(base + "/n" + i).isEmpty() || cache.get(base + "/n" + i + "/vote").isEmpty()) {
+                missing.add("n" + i);
+            }
+        }
+        return missing;
+    }
+
     private int totalWatches() throws Exception {
         String answer = FourLetterWords.send(ensemble.clientPort(1), "wchs", Duration.ofSeconds(5));
         for (String line : answer.split("\n")) {

@@ -17,7 +17,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +59,40 @@ class ConnectionStatesTest {
         client.addConnectionStateListener(recorder);
         client.start();
         return client;
+    }
+
+    /**
+     * A cut while a watch removal is in flight: the removal fails with connection loss, and
+     * ZooKeeper hands the removed watcher an event whose state is Disconnected. Its event thread
+     * de-duplicates connection events against the state of the last event of any kind, so the
+     * Disconnected of the cut itself is never delivered, and the SyncConnected of the heal looks
+     * like no change. Listeners must still hear SUSPENDED then RECONNECTED (both once the
+     * connection is back: nothing announced the loss before): a cache that hears
+     * neither never loads what changed during the cut (TransactionChaosTest: a participant's
+     * view missed every transaction created while its client's link was cut, as its coordinator
+     * was closing one of its per-transaction caches).
+     */
+    @Test
+    void aCutWhileAWatchRemovalIsInFlightStillGivesSuspendedThenReconnected(BatonClient writer) throws Exception {
+        writer.create().creatingParentsIfNeeded().forPath("/states/removal-in-flight");
+        Recorder recorder = new Recorder();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = viaProxy(proxy, Duration.ofSeconds(20), recorder)) {
+            assertThat(recorder.next().state()).isEqualTo(ConnectionState.CONNECTED);
+            Watcher watcher = event -> {
+            };
+            client.watches().add("/states/removal-in-flight", AddWatchMode.PERSISTENT_RECURSIVE, watcher);
+
+            proxy.pauseReplies(); // the server's answer to the removal is held...
+            client.watches().removeAsync("/states/removal-in-flight", watcher, Watcher.WatcherType.Any);
+            proxy.cut(); // ...and lost with the connection
+            proxy.heal();
+            // the loss is heard when the connection is back, since ZooKeeper never announced it
+            assertThat(recorder.next().state()).as("the loss").isEqualTo(ConnectionState.SUSPENDED);
+            ConnectionStateChange reconnected = recorder.next();
+            assertThat(reconnected.state()).as("after the heal").isEqualTo(ConnectionState.RECONNECTED);
+            assertThat(reconnected.sessionId()).isEqualTo(client.sessionId());
+        }
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.baton.framework;
 
 import dev.baton.framework.internal.ClientCore;
 import dev.baton.framework.internal.ConnectStrings;
-import dev.baton.framework.internal.Connection;
+import dev.baton.framework.internal.ConnectionSettings;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.retry.ExponentialBackoffRetry;
 import dev.baton.framework.retry.RetryPolicy;
@@ -123,6 +123,14 @@ public interface BatonClient extends AutoCloseable {
     /** {@return which connection states recipes built on this client treat as loss} */
     ErrorPolicy errorPolicy();
 
+    /**
+     * {@return this client's clock ({@link Builder#ticker}): its retry loop and the deadlines recipes
+     * make with {@link Deadline#after(Duration, Ticker)} read it} By default {@link Ticker#system()}.
+     */
+    default Ticker ticker() {
+        return Ticker.system();
+    }
+
     /** {@return where listeners and watchers run: in order, never on ZooKeeper's event thread} */
     Executor eventExecutor();
 
@@ -221,7 +229,7 @@ public interface BatonClient extends AutoCloseable {
         private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
         private RetryPolicy retryPolicy = new ExponentialBackoffRetry(Duration.ofMillis(100), 5, Duration.ofSeconds(5));
         private String namespace;
-        private final List<Connection.Auth> auths = new ArrayList<>();
+        private final List<ConnectionSettings.Auth> auths = new ArrayList<>();
         private AclProvider aclProvider = AclProvider.OPEN;
         private ZKClientConfig clientConfig;
         private boolean canBeReadOnly;
@@ -229,6 +237,7 @@ public interface BatonClient extends AutoCloseable {
         private ErrorPolicy errorPolicy = ErrorPolicy.STANDARD;
         private boolean lostAfterSuspendedTimeout = true;
         private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private Ticker ticker = Ticker.system();
 
         private Builder() {
         }
@@ -311,7 +320,7 @@ public interface BatonClient extends AutoCloseable {
             if (scheme.isBlank()) {
                 throw new IllegalArgumentException("authorization scheme must not be blank");
             }
-            auths.add(new Connection.Auth(scheme, auth.clone()));
+            auths.add(new ConnectionSettings.Auth(scheme, auth.clone()));
             return this;
         }
 
@@ -372,6 +381,18 @@ public interface BatonClient extends AutoCloseable {
         }
 
         /**
+         * The client's clock, read by its retry loop and by the deadlines recipes make from it. Default
+         * {@link Ticker#system()}; a test may pass one it advances itself.
+         *
+         * @param ticker the clock
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
          * Whether SUSPENDED lasting longer than the negotiated session timeout is reported as LOST
          * (and the session abandoned for a new one) without waiting for the servers to say so.
          * Default true.
@@ -409,10 +430,10 @@ public interface BatonClient extends AutoCloseable {
             if (connectString == null) {
                 throw new IllegalStateException("connectString is required: BatonClient.builder().connectString(\"host:2181\")");
             }
-            Connection.Settings settings = new Connection.Settings(connectString, sessionTimeout, connectionTimeout,
+            ConnectionSettings settings = new ConnectionSettings(connectString, sessionTimeout, connectionTimeout,
                 canBeReadOnly, clientConfig, List.copyOf(auths), lostAfterSuspendedTimeout);
             return ClientCore.create(new ClientCore.Config(settings, retryPolicy, namespace, aclProvider, eventExecutor,
-                errorPolicy, maxRequestBytes));
+                errorPolicy, maxRequestBytes, ticker));
         }
 
         private static Duration positive(String name, Duration value) {

@@ -1,6 +1,5 @@
 package dev.baton.framework;
 
-import dev.baton.framework.internal.LockView;
 import java.time.Duration;
 import java.util.concurrent.locks.Lock;
 

@@ -5,9 +5,9 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
@@ -495,10 +495,10 @@ public final class SnapshotCache implements AutoCloseable {
             }
             return client.getChildren().forPathAsync(path)
                 .exceptionally(e -> {
-                    if (Futures.rethrow(e) instanceof NoNodeException) {
+                    if (Failures.rethrow(e) instanceof NoNodeException) {
                         return List.of();
                     }
-                    throw Futures.rethrow(e);
+                    throw Failures.rethrow(e);
                 })
                 .thenCompose(children -> CompletableFuture.allOf(children.stream()
                     .map(child -> walk(Paths.join(path, child), found))
@@ -510,10 +510,10 @@ public final class SnapshotCache implements AutoCloseable {
         return via.getData().forPathWithStatAsync(path)
             .thenApply(d -> new Read(path, new ChildData(path, d.data(), d.stat())))
             .exceptionally(e -> {
-                if (Futures.rethrow(e) instanceof NoNodeException) {
+                if (Failures.rethrow(e) instanceof NoNodeException) {
                     return new Read(path, null);
                 }
-                throw Futures.rethrow(e);
+                throw Failures.rethrow(e);
             });
     }
 
@@ -568,7 +568,7 @@ public final class SnapshotCache implements AutoCloseable {
 
     private void retryLater(Throwable failure) {
         if (failure != null && !client.isClosed()) {
-            LOG.warn("snapshot cache of {}: a read failed ({}); loading again in {}", root, Futures.rethrow(failure).getMessage(),
+            LOG.warn("snapshot cache of {}: a read failed ({}); loading again in {}", root, Failures.rethrow(failure).getMessage(),
                 RETRY_AFTER_FAILURE);
         }
         loadNeeded = true;

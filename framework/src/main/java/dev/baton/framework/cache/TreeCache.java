@@ -5,9 +5,9 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.SerialExecutor;
 import java.time.Duration;
@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats: after a reconnect the cache loads the whole subtree again and
  * reports the differences (events missed while disconnected are not lost); after a session expiry
- * it also installs its watch again (watches belong to a session). Between a change on the servers
+ * it also installs its watch again (watches belong to a session). Every load starts with a sync,
+ * so a server behind what the cache has already applied catches up first: the copy never goes
+ * back to an older state. Between a change on the servers
  * and the cache seeing it there is a delay of one or two round trips. A node deeper than
  * {@code maxDepth} is ignored.
  */
@@ -212,7 +214,7 @@ public final class TreeCache implements AutoCloseable {
         tail = tail.thenCompose(v -> closed ? CompletableFuture.<Void>completedFuture(null) : step.get())
             .exceptionally(e -> {
                 if (!closed && !client.isClosed()) {
-                    LOG.warn("cache of {}: a step failed ({}); loading again in {}", root, Futures.rethrow(e).getMessage(), RETRY_AFTER_FAILURE);
+                    LOG.warn("cache of {}: a step failed ({}); loading again in {}", root, Failures.rethrow(e).getMessage(), RETRY_AFTER_FAILURE);
                     CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
                         .execute(() -> enqueue(this::resync));
                 }
@@ -255,7 +257,13 @@ public final class TreeCache implements AutoCloseable {
             ? CompletableFuture.completedFuture(null)
             : client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher).thenRun(() -> watchedSession = session);
         Map<String, ChildData> found = new TreeMap<>();
-        return watch.thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
+        // sync first: the server this client is on now may be behind what the cache has already
+        // applied (a reconnect may land on a follower that has not yet applied changes whose events
+        // came from the last one: ZooKeeper only keeps a session from going behind its replies, not
+        // behind its events), and a walk answered from before them would show deleted nodes again.
+        // TransactionChaosTest: a participant's view lost, regained and lost again four transactions
+        // it had been told, and it was told them twice.
+        return watch.thenCompose(v -> client.sync().forPathAsync(root)).thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
             reconcile(found);
             if (initialized.getCount() > 0) {
                 initialized.countDown();
@@ -277,10 +285,10 @@ public final class TreeCache implements AutoCloseable {
             }
             return client.getChildren().forPathAsync(path)
                 .exceptionally(e -> {
-                    if (Futures.rethrow(e) instanceof NoNodeException) {
+                    if (Failures.rethrow(e) instanceof NoNodeException) {
                         return List.of();
                     }
-                    throw Futures.rethrow(e);
+                    throw Failures.rethrow(e);
                 })
                 .thenCompose(children -> CompletableFuture.allOf(children.stream()
                     .map(child -> walk(Paths.join(path, child), depth + 1, found))
@@ -294,10 +302,10 @@ public final class TreeCache implements AutoCloseable {
             ? client.getData().forPathWithStatAsync(path).thenApply(d -> new ChildData(path, d.data(), d.stat()))
             : client.checkExists().forPathAsync(path).thenApply(stat -> stat == null ? null : new ChildData(path, NO_DATA, stat));
         return read.exceptionally(e -> {
-            if (Futures.rethrow(e) instanceof NoNodeException) {
+            if (Failures.rethrow(e) instanceof NoNodeException) {
                 return null;
             }
-            throw Futures.rethrow(e);
+            throw Failures.rethrow(e);
         });
     }
 

@@ -2,6 +2,8 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ConnectionState;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import java.time.Duration;
 import java.util.List;
@@ -122,7 +124,7 @@ public final class BackgroundDeletes {
             ? zk.delete(handle, task.path, task.version, "delete", task.path)
             : deleteMatching(handle, task);
         attempt.whenComplete((v, e) -> {
-            Throwable cause = e == null ? null : Errors.unwrap(e);
+            Throwable cause = e == null ? null : Failures.unwrap(e);
             if (cause == null || cause instanceof NoNodeException) {
                 pending.remove(task);
             } else if (cause instanceof BatonException b && !Errors.isRetryable(b) && b.code() != null

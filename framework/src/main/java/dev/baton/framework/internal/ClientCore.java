@@ -8,6 +8,7 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.Ticker;
 import dev.baton.framework.retry.RetryPolicy;
 import java.io.IOException;
 import java.time.Duration;
@@ -15,8 +16,8 @@ import java.util.Optional;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -37,8 +38,8 @@ public final class ClientCore {
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     /** The client's immutable settings. */
-    public record Config(Connection.Settings settings, RetryPolicy retryPolicy, String namespace, AclProvider aclProvider,
-                         Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes) {
+    public record Config(ConnectionSettings settings, RetryPolicy retryPolicy, String namespace, AclProvider aclProvider,
+                         Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes, Ticker ticker) {
     }
 
     final Config config;
@@ -77,7 +78,7 @@ public final class ClientCore {
         this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
         this.connection = new Connection(config.settings(), scheduler, async, events);
         this.leaderContact = new LeaderContact(connection, scheduler, async);
-        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.SYSTEM, connection, scheduler, async, leaderContact::confirmed, telemetry);
+        this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.of(config.ticker()), connection, scheduler, async, leaderContact::confirmed, telemetry);
         this.zk = new AsyncZk(async);
         this.zkInPlace = new AsyncZk(Runnable::run);
         this.deletes = new BackgroundDeletes(connection, zk, scheduler);

@@ -1,5 +1,6 @@
 package dev.baton.framework.internal;
 
+import dev.baton.framework.Ticker;
 import dev.baton.framework.Timeouts;
 import java.time.Duration;
 
@@ -19,6 +20,21 @@ public interface Clock {
             }
         }
     };
+
+    /** The clock that reads {@code ticker} (a client's) and sleeps in real time. */
+    static Clock of(Ticker ticker) {
+        return new Clock() {
+            @Override
+            public long nanoTime() {
+                return ticker.read();
+            }
+
+            @Override
+            public void sleep(Duration duration) throws InterruptedException {
+                SYSTEM.sleep(duration);
+            }
+        };
+    }
 
     /** A monotonic reading in nanoseconds, as {@link System#nanoTime()}. */
     long nanoTime();

@@ -3,6 +3,8 @@ package dev.baton.framework.internal;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.CreateBuilder;
 import dev.baton.framework.CreatedNode;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import java.time.Duration;
@@ -259,7 +261,7 @@ final class CreateOp implements CreateBuilder {
                     if (e == null) {
                         done.complete(node);
                     } else {
-                        done.completeExceptionally(Errors.unwrap(e));
+                        done.completeExceptionally(Failures.unwrap(e));
                     }
                 });
             return done;
@@ -272,7 +274,7 @@ final class CreateOp implements CreateBuilder {
             sent(zk);
             return c.zk().create(zk, target, data, nodeAcl, mode, ttl, "create", userPath)
                 .thenApply(created -> node(created.path(), created.stat()))
-                .exceptionallyCompose(e -> recover(zk, target, Errors.unwrap(e), pass));
+                .exceptionallyCompose(e -> recover(zk, target, Failures.unwrap(e), pass));
         }
 
         /** The slow paths: make parents and try again, set data instead, or accept our own earlier create. */
@@ -295,7 +297,7 @@ final class CreateOp implements CreateBuilder {
                     if (Arrays.equals(existing.data(), data) && OwnNodeSearch.ownedHere(mode, zk, existing.stat())) {
                         return node(target, existing.stat());
                     }
-                    throw Futures.rethrow(cause);
+                    throw Failures.rethrow(cause);
                 });
             }
             return CompletableFuture.failedFuture(cause);
@@ -321,7 +323,7 @@ final class CreateOp implements CreateBuilder {
             return c.zk().create(zk, path, EMPTY, c.aclFor(path), parentMode, -1, "create", userPath)
                 .<Void>thenApply(created -> null)
                 .exceptionallyCompose(e -> {
-                    Throwable cause = Errors.unwrap(e);
+                    Throwable cause = Failures.unwrap(e);
                     if (cause instanceof NodeExistsException) {
                         return CompletableFuture.completedFuture(null);
                     }

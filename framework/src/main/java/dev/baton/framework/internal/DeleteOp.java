@@ -2,6 +2,8 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
 import dev.baton.framework.DeleteBuilder;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NotEmptyException;
 import java.util.List;
@@ -91,7 +93,7 @@ final class DeleteOp implements DeleteBuilder {
             ? CompletableFuture.failedFuture(Errors.of(KeeperException.Code.SESSIONEXPIRED, "delete", path, null))
             : c.zk().delete(zk, full, version, "delete", path).exceptionallyCompose(e -> recover(zk, full, path, n, e)));
         result.whenComplete((v, e) -> {
-            if (e != null && Errors.unwrap(e) instanceof BatonException b) {
+            if (e != null && Failures.unwrap(e) instanceof BatonException b) {
                 handOver(full, b);
             }
         });
@@ -130,7 +132,7 @@ final class DeleteOp implements DeleteBuilder {
     }
 
     private CompletableFuture<Void> recover(ZooKeeper zk, String full, String path, int attempt, Throwable e) {
-        Throwable cause = Errors.unwrap(e);
+        Throwable cause = Failures.unwrap(e);
         if (cause instanceof NoNodeException && (quietly || attempt > 0)) {
             return CompletableFuture.completedFuture(null);
         }
@@ -145,7 +147,7 @@ final class DeleteOp implements DeleteBuilder {
         return deleteDescendants(zk, full, path)
             .thenCompose(v -> c.zk().delete(zk, full, version, "delete", path))
             .exceptionallyCompose(e -> {
-                Throwable cause = Errors.unwrap(e);
+                Throwable cause = Failures.unwrap(e);
                 if (cause instanceof NoNodeException) {
                     return CompletableFuture.completedFuture(null);
                 }
@@ -159,10 +161,10 @@ final class DeleteOp implements DeleteBuilder {
     private CompletableFuture<Void> deleteDescendants(ZooKeeper zk, String full, String path) {
         return c.zk().getChildren(zk, full, null, "delete", path)
             .exceptionally(e -> {
-                if (Errors.unwrap(e) instanceof NoNodeException) {
+                if (Failures.unwrap(e) instanceof NoNodeException) {
                     return new dev.baton.framework.NodeChildren(List.of(), null);
                 }
-                throw Futures.rethrow(e);
+                throw Failures.rethrow(e);
             })
             .thenCompose(children -> CompletableFuture.allOf(children.children().stream()
                 .map(child -> {

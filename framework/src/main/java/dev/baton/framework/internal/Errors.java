@@ -4,6 +4,7 @@ import dev.baton.framework.AuthFailedException;
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.Failures;
 import dev.baton.framework.InvalidAclException;
 import dev.baton.framework.NoAuthException;
 import dev.baton.framework.NoChildrenForEphemeralsException;
@@ -15,8 +16,6 @@ import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.SessionMovedException;
 import dev.baton.framework.ZooKeeperException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.apache.zookeeper.KeeperException;
 
 /** The one place ZooKeeper's failures become Baton's. */
@@ -53,19 +52,17 @@ public final class Errors {
         return of(KeeperException.Code.get(rc), operation, path, null);
     }
 
-    /** Whether the retry loop may try the operation again after {@code e}. */
+    /**
+     * Whether the retry loop may try the operation again after {@code e}: connection trouble
+     * ({@link Failures#isConnectionTrouble}) except an expired session, which no retry of an operation
+     * tied to it can cure, and {@link NoConnectionException}, which already waited the connection timeout.
+     */
     public static boolean isRetryable(BatonException e) {
-        return e instanceof ConnectionLossException && !(e instanceof NoConnectionException)
-            || e instanceof OperationTimeoutException
-            || e instanceof SessionMovedException;
+        return Failures.isConnectionTrouble(e) && !(e instanceof SessionExpiredException) && !(e instanceof NoConnectionException);
     }
 
-    /** The failure inside a future's completion wrapper. */
+    /** {@link Failures#unwrap}, under the name the contention engine calls until its rework. */
     public static Throwable unwrap(Throwable t) {
-        Throwable current = t;
-        while ((current instanceof CompletionException || current instanceof ExecutionException) && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
+        return Failures.unwrap(t);
     }
 }

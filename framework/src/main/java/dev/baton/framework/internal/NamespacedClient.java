@@ -16,6 +16,7 @@ import dev.baton.framework.GetChildrenBuilder;
 import dev.baton.framework.GetDataBuilder;
 import dev.baton.framework.SetDataBuilder;
 import dev.baton.framework.SyncBuilder;
+import dev.baton.framework.Ticker;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.WatchesBuilder;
 import java.time.Duration;
@@ -129,6 +130,11 @@ public final class NamespacedClient implements BatonClient {
     @Override
     public ErrorPolicy errorPolicy() {
         return core.config.errorPolicy();
+    }
+
+    @Override
+    public Ticker ticker() {
+        return core.config.ticker();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.baton.framework.internal;
 
+import dev.baton.framework.Futures;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;

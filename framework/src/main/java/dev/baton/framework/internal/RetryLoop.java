@@ -2,6 +2,7 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ConnectionLossException;
+import dev.baton.framework.Failures;
 import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.Timeouts;
@@ -190,7 +191,7 @@ public final class RetryLoop {
             }
             handles.whenConnected(operation, path).whenComplete((zk, connectFailure) -> {
                 if (connectFailure != null) {
-                    result.completeExceptionally(Errors.unwrap(connectFailure));
+                    result.completeExceptionally(Failures.unwrap(connectFailure));
                     return;
                 }
                 if (result.isDone()) {
@@ -215,7 +216,7 @@ public final class RetryLoop {
                 result.complete(value);
                 return;
             }
-            Throwable cause = Errors.unwrap(error);
+            Throwable cause = Failures.unwrap(error);
             if (!(cause instanceof BatonException failure)) {
                 result.completeExceptionally(cause);
                 return;

@@ -2,6 +2,7 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Failures;
 import dev.baton.framework.SetDataBuilder;
 import java.util.Arrays;
 import java.util.Objects;
@@ -65,15 +66,15 @@ final class SetDataOp implements SetDataBuilder {
         }
         return c.retry().callAsync("setData", path, (zk, n) -> c.zk().setData(zk, full, data, version, "setData", path)
             .exceptionallyCompose(e -> {
-                if (Errors.unwrap(e) instanceof BadVersionException && idempotent && n > 0 && version >= 0) {
+                if (Failures.unwrap(e) instanceof BadVersionException && idempotent && n > 0 && version >= 0) {
                     return c.zk().getData(zk, full, null, "setData", path).thenApply(current -> {
                         if (isMine(current.stat(), current.data(), data)) {
                             return current.stat();
                         }
-                        throw Futures.rethrow(e);
+                        throw Failures.rethrow(e);
                     });
                 }
-                return CompletableFuture.failedFuture(Errors.unwrap(e));
+                return CompletableFuture.failedFuture(Failures.unwrap(e));
             }));
     }
 

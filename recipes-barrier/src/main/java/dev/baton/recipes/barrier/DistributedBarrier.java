@@ -1,10 +1,10 @@
 package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeExistsException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
-import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -70,7 +70,7 @@ public final class DistributedBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void waitOnBarrier() throws InterruptedException {
-        NodeWait.until(client, path, stat -> stat == null, NodeWait.FOREVER);
+        ChangeSignal.awaitCondition(client, gone(), Deadline.none());
     }
 
     /**
@@ -82,6 +82,11 @@ public final class DistributedBarrier {
      */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        return NodeWait.until(client, path, stat -> stat == null, NodeWait.deadline(Timeouts.nonNegativeNanos(timeout)));
+        return ChangeSignal.awaitCondition(client, gone(), Deadline.afterNonNegative(timeout, client.ticker()));
+    }
+
+    /** The barrier node is gone (the look leaves the watcher on it). */
+    private ChangeSignal.Check gone() {
+        return watcher -> client.checkExists().usingWatcher(watcher).forPath(path) == null;
     }
 }

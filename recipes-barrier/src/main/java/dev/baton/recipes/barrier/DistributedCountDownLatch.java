@@ -4,14 +4,14 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
-import dev.baton.recipes.barrier.internal.NodeWait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -160,7 +160,7 @@ public final class DistributedCountDownLatch {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void await() throws InterruptedException {
-        await(NodeWait.FOREVER);
+        await(Deadline.none());
     }
 
     /**
@@ -171,16 +171,16 @@ public final class DistributedCountDownLatch {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean await(Duration timeout) throws InterruptedException {
-        return await(NodeWait.deadline(Timeouts.nonNegativeNanos(timeout)));
+        return await(Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
-    private boolean await(long deadline) throws InterruptedException {
+    private boolean await(Deadline deadline) throws InterruptedException {
         Latch start = read();
         if (start == null) {
             return true;
         }
         String done = ZPaths.join(generation(start.generation()), DONE);
-        return NodeWait.until(client, (Watcher watcher) -> {
+        return ChangeSignal.awaitCondition(client, (Watcher watcher) -> {
             if (client.checkExists().usingWatcher(watcher).forPath(done) != null) {
                 return true;
             }

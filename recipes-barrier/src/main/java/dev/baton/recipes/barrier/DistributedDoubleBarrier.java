@@ -1,22 +1,21 @@
 package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.TransactionResult;
 import dev.baton.framework.ZPaths;
-import dev.baton.recipes.barrier.internal.BarrierRounds;
-import dev.baton.recipes.barrier.internal.BarrierRounds.Round;
-import dev.baton.recipes.barrier.internal.NodeWait;
+import dev.baton.recipes.barrier.BarrierRounds.Round;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -69,7 +68,7 @@ public final class DistributedDoubleBarrier {
     private CompletableFuture<Boolean> entering;
     /** The round this member entered; what {@code leave} waits out. */
     private volatile Round round = Round.NONE;
-    private final AtomicLong roundDeadline = new AtomicLong();
+    private final AtomicReference<Deadline> roundDeadline = new AtomicReference<>(Deadline.none());
 
     /**
      * A member of the double barrier at {@code path} for {@code memberQty} members.
@@ -100,7 +99,7 @@ public final class DistributedDoubleBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is removed)
      */
     public void enter() throws InterruptedException {
-        if (!enter(-1)) {
+        if (!enter(Deadline.none())) {
             throw new BarrierException("enter() on " + path + " did not enter: a thread entering through the same"
                 + " member gave a timeout that ended the wait");
         }
@@ -114,20 +113,19 @@ public final class DistributedDoubleBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is removed)
      */
     public boolean enter(Duration timeout) throws InterruptedException {
-        return enter(Timeouts.nonNegativeNanos(timeout));
+        return enter(Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
-    private boolean enter(long timeoutNanos) throws InterruptedException {
+    private boolean enter(Deadline deadline) throws InterruptedException {
         CompletableFuture<Boolean> mine;
         boolean first;
         synchronized (this) {
-            long deadline = NodeWait.deadline(timeoutNanos);
             switch (state) {
                 case ENTERED -> {
                     return true;
                 }
                 case ENTERING -> {
-                    roundDeadline.accumulateAndGet(deadline, Math::min);
+                    roundDeadline.accumulateAndGet(deadline, Deadline::orEarlier);
                     mine = entering;
                     first = false;
                 }
@@ -203,7 +201,7 @@ public final class DistributedDoubleBarrier {
                     continue;
                 }
                 // wake when ready appears, or when our own node vanishes (our session ended)
-                boolean woken = NodeWait.until(client, watcher ->
+                boolean woken = ChangeSignal.awaitCondition(client, watcher ->
                     client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
                         || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null, roundDeadline::get);
                 if (!woken) {
@@ -212,7 +210,7 @@ public final class DistributedDoubleBarrier {
             } catch (SessionExpiredException e) {
                 // the session ended under us: wait for the client's new one, then look again (our
                 // node went with the old session, and the loop joins again when it finds it gone)
-                if (!NodeWait.until(client, watcher -> client.connectionState().isConnected(), roundDeadline::get)) {
+                if (!ChangeSignal.awaitCondition(client, watcher -> client.connectionState().isConnected(), roundDeadline::get)) {
                     return false;
                 }
                 myCzxid = joinIfGone(myCzxid);
@@ -257,7 +255,7 @@ public final class DistributedDoubleBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void leave() throws InterruptedException {
-        leave(-1);
+        leave(Deadline.none());
     }
 
     /**
@@ -268,17 +266,16 @@ public final class DistributedDoubleBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean leave(Duration timeout) throws InterruptedException {
-        return leave(Timeouts.nonNegativeNanos(timeout));
+        return leave(Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
-    private boolean leave(long timeoutNanos) throws InterruptedException {
+    private boolean leave(Deadline deadline) throws InterruptedException {
         synchronized (this) {
             if (state != State.ENTERED) {
                 throw new IllegalStateException("leave() needs a successful enter() first; this member is " + state);
             }
             state = State.LEAVING;
         }
-        long deadline = NodeWait.deadline(timeoutNanos);
         try {
             boolean left = runLeave(deadline);
             if (!left) {
@@ -294,7 +291,7 @@ public final class DistributedDoubleBarrier {
         }
     }
 
-    private boolean runLeave(long deadline) throws InterruptedException {
+    private boolean runLeave(Deadline deadline) throws InterruptedException {
         Round mine = round;
         while (true) {
             if (rounds.isOver(mine, null)) {
@@ -317,7 +314,7 @@ public final class DistributedDoubleBarrier {
                 waitFor = others.get(0);
             }
             String waitPath = ZPaths.join(path, waitFor);
-            boolean woken = NodeWait.until(client, watcher ->
+            boolean woken = ChangeSignal.awaitCondition(client, watcher ->
                 client.checkExists().usingWatcher(watcher).forPath(waitPath) == null || rounds.isOver(mine, watcher), deadline);
             if (!woken) {
                 client.delete().quietly().forPath(memberPath);

@@ -1,12 +1,12 @@
 package dev.baton.recipes.discovery;
 
-import dev.baton.framework.Timeouts;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Required services: which of them have no usable instance, now or once a deadline passes.
@@ -43,38 +43,31 @@ final class Dependencies<T> {
         if (missing.isEmpty() || timeout.isZero()) {
             return missing;
         }
-        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
-        Object changed = new Object();
+        Deadline deadline = Deadline.after(timeout, discovery.client().ticker());
+        ChangeSignal changed = new ChangeSignal();
         List<ServiceCache<T>> caches = new ArrayList<>();
         try {
             for (String name : missing) {
                 ServiceCache<T> cache = discovery.ownedCache(name, timeout);
-                cache.addListener(() -> {
-                    synchronized (changed) {
-                        changed.notifyAll();
-                    }
-                });
+                cache.addListener(changed::bump);
                 caches.add(cache);
                 cache.startInBackground();
             }
             for (ServiceCache<T> cache : caches) {
-                if (!cache.awaitLoaded(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                if (!cache.awaitLoaded(deadline.remaining())) {
                     return missing;
                 }
             }
-            synchronized (changed) {
-                while (true) {
-                    Set<String> still = new TreeSet<>();
-                    for (ServiceCache<T> cache : caches) {
-                        if (cache.getInstances().stream().noneMatch(ServiceInstance::isAvailable)) {
-                            still.add(cache.name());
-                        }
+            while (true) {
+                long seen = changed.generation();
+                Set<String> still = new TreeSet<>();
+                for (ServiceCache<T> cache : caches) {
+                    if (cache.getInstances().stream().noneMatch(ServiceInstance::isAvailable)) {
+                        still.add(cache.name());
                     }
-                    long left = deadline - System.nanoTime();
-                    if (still.isEmpty() || left <= 0) {
-                        return still;
-                    }
-                    TimeUnit.NANOSECONDS.timedWait(changed, left);
+                }
+                if (still.isEmpty() || !changed.awaitChange(seen, deadline)) {
+                    return still;
                 }
             }
         } finally {

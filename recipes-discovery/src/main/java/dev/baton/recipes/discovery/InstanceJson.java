@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.recipes.discovery.internal.UriTemplate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -3,16 +3,12 @@ package dev.baton.recipes.discovery;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NodeExistsException;
-import dev.baton.framework.OperationTimeoutException;
-import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.SessionMovedException;
-import dev.baton.recipes.discovery.internal.Names;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -109,7 +105,7 @@ final class Registrations<T> {
                 try {
                     write(entry, bytes);
                 } catch (BatonException e) {
-                    if (!isConnectionProblem(e)) {
+                    if (!Failures.isConnectionTrouble(e)) {
                         entry.removed = true;
                         byId.remove(instance.id(), entry);
                     }
@@ -132,7 +128,7 @@ final class Registrations<T> {
             try {
                 register(instance);
             } catch (BatonException e) {
-                if (!isConnectionProblem(e)) {
+                if (!Failures.isConnectionTrouble(e)) {
                     throw e;
                 }
                 LOG.warn("discovery {}: could not register instance {} of '{}' now ({}); it is written at the next connection",
@@ -396,11 +392,6 @@ final class Registrations<T> {
 
     private static boolean owns(Stat stat, CreateMode mode, long session) {
         return mode.isEphemeral() ? stat.getEphemeralOwner() == session : stat.getEphemeralOwner() == 0;
-    }
-
-    private static boolean isConnectionProblem(BatonException e) {
-        return e instanceof ConnectionLossException || e instanceof SessionExpiredException
-            || e instanceof OperationTimeoutException || e instanceof SessionMovedException;
     }
 
     private static DiscoveryException notRegistered(ServiceInstance<?> instance) {

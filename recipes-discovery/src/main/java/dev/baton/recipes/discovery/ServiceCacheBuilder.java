@@ -1,6 +1,5 @@
 package dev.baton.recipes.discovery;
 
-import dev.baton.recipes.discovery.internal.Names;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;

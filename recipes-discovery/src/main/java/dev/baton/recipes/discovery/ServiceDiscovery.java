@@ -1,10 +1,9 @@
 package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.recipes.discovery.internal.Names;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,11 +11,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -232,18 +228,12 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         List<CompletableFuture<ServiceInstance<T>>> reads = new ArrayList<>();
         for (String child : children) {
             String path = Names.join(servicePath, child);
-            reads.add(client.getData().forPathAsync(path)
-                .thenApply(data -> json.decodeOrWarn(path, data))
-                .exceptionally(e -> {
-                    if (unwrap(e) instanceof NoNodeException) {
-                        return null;  // went between the listing and the read
-                    }
-                    throw new CompletionException(unwrap(e));
-                }));
+            // null: the instance went between the listing and the read
+            reads.add(Futures.nullIfNoNode(client.getData().forPathAsync(path).thenApply(data -> json.decodeOrWarn(path, data))));
         }
         List<ServiceInstance<T>> found = new ArrayList<>();
         for (CompletableFuture<ServiceInstance<T>> read : reads) {
-            ServiceInstance<T> instance = await(read);
+            ServiceInstance<T> instance = Futures.await(read);
             if (instance != null) {
                 found.add(instance);
             }
@@ -355,27 +345,6 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         if (state == State.CLOSED) {
             throw new IllegalStateException("discovery of " + basePath + " is closed");
         }
-    }
-
-    private static <V> V await(CompletableFuture<V> future) throws InterruptedException {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            Throwable cause = unwrap(e);
-            if (cause instanceof BatonException be) {
-                throw be;
-            }
-            throw new DiscoveryException("query failed: " + cause, cause);
-        } catch (CancellationException e) {
-            throw new DiscoveryException("query cancelled", e);
-        }
-    }
-
-    private static Throwable unwrap(Throwable e) {
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 
     @Override

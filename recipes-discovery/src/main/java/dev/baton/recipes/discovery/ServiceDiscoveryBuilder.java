@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.baton.framework.BatonClient;
-import dev.baton.recipes.discovery.internal.Names;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Objects;

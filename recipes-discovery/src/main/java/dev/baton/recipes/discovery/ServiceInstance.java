@@ -1,8 +1,5 @@
 package dev.baton.recipes.discovery;
 
-import dev.baton.recipes.discovery.internal.LocalAddress;
-import dev.baton.recipes.discovery.internal.Names;
-import dev.baton.recipes.discovery.internal.UriTemplate;
 import java.net.URI;
 import java.util.Collections;
 import java.util.HashMap;

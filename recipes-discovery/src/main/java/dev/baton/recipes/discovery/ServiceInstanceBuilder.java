@@ -1,7 +1,5 @@
 package dev.baton.recipes.discovery;
 
-import dev.baton.recipes.discovery.internal.Names;
-import dev.baton.recipes.discovery.internal.UriTemplate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

@@ -1,6 +1,5 @@
 package dev.baton.recipes.discovery;
 
-import dev.baton.recipes.discovery.internal.DownInstances;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;

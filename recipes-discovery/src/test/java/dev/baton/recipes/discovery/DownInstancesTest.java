@@ -3,7 +3,6 @@ package dev.baton.recipes.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.recipes.discovery.internal.DownInstances;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

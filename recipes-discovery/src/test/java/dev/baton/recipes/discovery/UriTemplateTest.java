@@ -3,8 +3,7 @@ package dev.baton.recipes.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.recipes.discovery.internal.UriTemplate;
-import dev.baton.recipes.discovery.internal.UriTemplate.Part;
+import dev.baton.recipes.discovery.UriTemplate.Part;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,6 @@ package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ZPaths;
-import dev.baton.recipes.election.internal.Leadership;
-import dev.baton.recipes.election.internal.Line;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -2,13 +2,11 @@ package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.ZPaths;
 import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
 import dev.baton.recipes.election.ElectionEvent.NoLeader;
-import dev.baton.recipes.election.internal.ConnectionChanges;
-import dev.baton.recipes.election.internal.Line;
-import dev.baton.recipes.election.internal.Notifier;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -209,7 +207,7 @@ public final class ElectionObserver implements Closeable {
             notifier.flush();
             if (failure != null) {
                 LOG.debug("observer of {}: read failed ({}); reading again on the next change or connection",
-                    line.path(), Line.unwrap(failure).toString());
+                    line.path(), Failures.unwrap(failure).toString());
             }
             if (again) {
                 refresh();

@@ -2,13 +2,9 @@ package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.Timeouts;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.recipes.election.internal.Candidacy;
-import dev.baton.recipes.election.internal.Leadership;
-import dev.baton.recipes.election.internal.Line;
-import dev.baton.recipes.election.internal.Notifier;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -233,14 +229,13 @@ public final class LeaderLatch implements Closeable {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public boolean await(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
+        Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
         synchronized (this) {
             while (!leadingNow()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
+                if (deadline.hasPassed()) {
                     return false;
                 }
-                TimeUnit.NANOSECONDS.timedWait(this, left);
+                TimeUnit.NANOSECONDS.timedWait(this, deadline.remainingNanos());
             }
             return true;
         }

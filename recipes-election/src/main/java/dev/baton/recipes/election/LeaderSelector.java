@@ -5,9 +5,6 @@ import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
-import dev.baton.recipes.election.internal.ConnectionWait;
-import dev.baton.recipes.election.internal.Leadership;
-import dev.baton.recipes.election.internal.Line;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -381,7 +378,7 @@ public final class LeaderSelector implements Closeable {
         if (failure instanceof ClientClosedException || client.isClosed()) {
             return;
         }
-        boolean connectionTrouble = Line.isConnectionTrouble(failure);
+        boolean connectionTrouble = Line.curedByNextJoin(failure);
         if (connectionTrouble) {
             LOG.info("selector {} on {}: turn failed ({}); trying again once connected", participantId, path, failure.toString());
         } else {

@@ -2,6 +2,7 @@ package dev.baton.recipes.group;
 
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import java.util.UUID;
@@ -63,9 +64,9 @@ final class BlockReservations {
         return client.getData().forPathWithStatAsync(path)
             .thenApply(node -> new Known(Math.max(firstId, Reservation.decode(path, node.data(), firstId).next()),
                 node.stat().getVersion(), false))
-            .exceptionallyCompose(e -> Futures.unwrap(e) instanceof NoNodeException
+            .exceptionallyCompose(e -> Failures.unwrap(e) instanceof NoNodeException
                 ? CompletableFuture.completedFuture(new Known(firstId, 0, true))
-                : CompletableFuture.failedFuture(Futures.unwrap(e)));
+                : CompletableFuture.failedFuture(Failures.unwrap(e)));
     }
 
     /** One try to reserve {@code count} ids after {@code k}; null if someone else wrote first. */
@@ -86,7 +87,7 @@ final class BlockReservations {
             known = new Known(end, version, false);
             return new Range(k.next(), end);
         }).exceptionallyCompose(e -> {
-            Throwable cause = Futures.unwrap(e);
+            Throwable cause = Failures.unwrap(e);
             if (cause instanceof BadVersionException || cause instanceof NodeExistsException || cause instanceof NoNodeException) {
                 return CompletableFuture.completedFuture(null);
             }

@@ -2,10 +2,10 @@ package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Futures;
 import dev.baton.framework.ZPaths;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -243,11 +243,7 @@ public final class IdAllocator {
 
     /** Waits for a reservation; an interrupt leaves it running (a block-mode refill then uses it). */
     private static Block await(CompletableFuture<Block> reservation) throws InterruptedException {
-        try {
-            return reservation.get();
-        } catch (ExecutionException e) {
-            throw Futures.rethrow(e.getCause());
-        }
+        return Futures.await(reservation);
     }
 
     @Override

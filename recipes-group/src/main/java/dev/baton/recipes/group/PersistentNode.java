@@ -6,6 +6,7 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.Timeouts;
@@ -187,7 +188,7 @@ public final class PersistentNode implements AutoCloseable {
         try {
             written.get();
         } catch (java.util.concurrent.ExecutionException e) {
-            throw Futures.rethrow(e.getCause());
+            throw Failures.rethrow(e.getCause());
         }
     }
 
@@ -318,22 +319,22 @@ public final class PersistentNode implements AutoCloseable {
         return create.forPathWithStatAsync(path, bytes)
             .thenAccept(node -> placed(node.path(), node.stat(), gen, true))
             .exceptionallyCompose(e -> {
-                if (Futures.unwrap(e) instanceof NodeExistsException) {
+                if (Failures.unwrap(e) instanceof NodeExistsException) {
                     return client.setData().forPathAsync(path, bytes)
                         .thenAccept(stat -> placed(path, stat, gen, true))
                         .exceptionally(gone -> onlyIfGone(gone));
                 }
-                return CompletableFuture.failedFuture(Futures.unwrap(e));
+                return CompletableFuture.failedFuture(Failures.unwrap(e));
             });
     }
 
     /** A node that went between two calls of a step: the next step makes it again. */
     private Void onlyIfGone(Throwable e) {
-        if (Futures.unwrap(e) instanceof NoNodeException) {
+        if (Failures.unwrap(e) instanceof NoNodeException) {
             loop.request();
             return null;
         }
-        throw Futures.rethrow(e);
+        throw Failures.rethrow(e);
     }
 
     private synchronized boolean needsData(Stat stat, long gen) {
@@ -366,7 +367,7 @@ public final class PersistentNode implements AutoCloseable {
     }
 
     private void failed(Throwable error) {
-        Throwable cause = Futures.unwrap(error);
+        Throwable cause = Failures.unwrap(error);
         List<Waiter> told;
         synchronized (this) {
             if (state != State.STARTED) {
@@ -375,12 +376,12 @@ public final class PersistentNode implements AutoCloseable {
             told = List.copyOf(waiters);
             waiters.clear();
         }
-        RuntimeException failure = Futures.rethrow(cause);
+        RuntimeException failure = Failures.rethrow(cause);
         told.forEach(w -> w.written().completeExceptionally(failure));
         if (client.isClosed() || cause instanceof ClientClosedException) {
             return;
         }
-        if (Futures.isConnectionTrouble(cause)) {
+        if (Failures.isConnectionTrouble(cause)) {
             LOG.debug("PersistentNode {}: {}; again once connected", basePath, cause.toString());
         } else {
             LOG.warn("PersistentNode {}: {}; trying again in {}", basePath, cause.toString(), RETRY_AFTER_FAILURE);

@@ -1,6 +1,7 @@
 package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
@@ -123,7 +124,7 @@ public final class PersistentTtlNode implements AutoCloseable {
         } catch (TimeoutException e) {
             return false;
         } catch (ExecutionException e) {
-            throw Futures.rethrow(e.getCause());
+            throw Failures.rethrow(e.getCause());
         }
     }
 
@@ -184,12 +185,12 @@ public final class PersistentTtlNode implements AutoCloseable {
             return;
         }
         client.setData().forPathAsync(childPath, EMPTY).<Void>thenApply(stat -> null)
-            .exceptionallyCompose(e -> Futures.unwrap(e) instanceof NoNodeException
+            .exceptionallyCompose(e -> Failures.unwrap(e) instanceof NoNodeException
                 ? client.create().withMode(CreateMode.PERSISTENT_WITH_TTL).withTtl(ttl).orSetData()
                     .forPathAsync(childPath, EMPTY).thenApply(created -> null)
-                : CompletableFuture.failedFuture(Futures.unwrap(e)))
+                : CompletableFuture.failedFuture(Failures.unwrap(e)))
             .whenComplete((v, e) -> {
-                Throwable cause = e == null ? null : Futures.unwrap(e);
+                Throwable cause = e == null ? null : Failures.unwrap(e);
                 if (cause == null) {
                     firstTouch.complete(null);
                 } else if (cause instanceof ZooKeeperException z && z.code() == KeeperException.Code.UNIMPLEMENTED) {

@@ -1,7 +1,5 @@
 package dev.baton.recipes.queue;
 
-import dev.baton.recipes.queue.internal.ItemNames;
-import dev.baton.recipes.queue.internal.QueueEngine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

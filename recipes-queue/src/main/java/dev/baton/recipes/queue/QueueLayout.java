@@ -16,5 +16,12 @@ public enum QueueLayout {
      * once so many items wait that listing them exceeds ZooKeeper's 1 MB reply limit (roughly
      * 50,000 to 60,000 items).
      */
-    FLAT
+    FLAT;
+
+    /**
+     * Under {@link #SHARDED}, a producer moves on to a new shard once an item's sequence number in
+     * its shard reaches this, so a shard holds at most about this many items plus one batch. Tools
+     * that write the sharded layout themselves (the benchmarks' fill) roll at the same point.
+     */
+    public static final int SHARD_ROLL_SEQUENCE = 5_000;
 }

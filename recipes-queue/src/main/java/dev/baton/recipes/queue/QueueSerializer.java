@@ -1,5 +1,7 @@
 package dev.baton.recipes.queue;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Turns items into bytes and back. The bytes are stored in Curator's item envelope, so a Curator
  * queue with an equivalent serializer reads them. An exception thrown by {@link #serialize} fails
@@ -22,4 +24,27 @@ public interface QueueSerializer<T> {
      * @return the item
      */
     T deserialize(byte[] bytes);
+
+    /**
+     * {@return strings as UTF-8 bytes: the serializer of text items, the same bytes as a Curator queue
+     * whose serializer writes {@code String.getBytes(UTF_8)}}
+     */
+    static QueueSerializer<String> utf8() {
+        return Utf8Serializer.INSTANCE;
+    }
+}
+
+/** {@link QueueSerializer#utf8()}: stateless, so one instance serves every queue. */
+enum Utf8Serializer implements QueueSerializer<String> {
+    INSTANCE;
+
+    @Override
+    public byte[] serialize(String item) {
+        return item.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String deserialize(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
 }

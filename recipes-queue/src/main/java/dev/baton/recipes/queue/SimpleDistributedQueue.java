@@ -1,15 +1,10 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeData;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
-import dev.baton.recipes.queue.internal.ItemOrder;
-import dev.baton.recipes.queue.internal.ItemRef;
-import dev.baton.recipes.queue.internal.QueueStore;
-import dev.baton.recipes.queue.internal.Receipts;
-import dev.baton.recipes.queue.internal.Signal;
-import dev.baton.recipes.queue.internal.Taken;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -75,7 +70,7 @@ public final class SimpleDistributedQueue {
 
     private final BatonClient client;
     private final QueueStore store;
-    private final Signal signal = new Signal();
+    private final ChangeSignal signal = new ChangeSignal();
     /** Listed items not yet tried, with the reads started ahead for the first few. */
     private final ArrayDeque<Pending> batch = new ArrayDeque<>();
     private volatile boolean ensured;
@@ -141,7 +136,7 @@ public final class SimpleDistributedQueue {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public byte[] take() throws InterruptedException {
-        return first(await(1, Long.MAX_VALUE));
+        return first(await(1, Deadline.none()));
     }
 
     /**
@@ -195,14 +190,8 @@ public final class SimpleDistributedQueue {
         }
     }
 
-    private static long deadline(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-        }
-        long now = System.nanoTime();
-        long nanos = Timeouts.nanos(timeout);
-        return Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
+    private Deadline deadline(Duration timeout) {
+        return Deadline.afterNonNegative(timeout, client.ticker());
     }
 
     private static byte[] first(List<byte[]> items) {
@@ -284,14 +273,14 @@ public final class SimpleDistributedQueue {
         return head;
     }
 
-    private List<byte[]> await(int max, long deadlineNanos) throws InterruptedException {
+    private List<byte[]> await(int max, Deadline deadline) throws InterruptedException {
         long start = System.nanoTime();
-        List<byte[]> items = awaitItems(max, deadlineNanos);
+        List<byte[]> items = awaitItems(max, deadline);
         client.observer().queueTakeWaited(store.path(), System.nanoTime() - start, !items.isEmpty());
         return items;
     }
 
-    private List<byte[]> awaitItems(int max, long deadlineNanos) throws InterruptedException {
+    private List<byte[]> awaitItems(int max, Deadline deadline) throws InterruptedException {
         ensurePath();
         client.addConnectionStateListener(signal);
         try {
@@ -301,12 +290,10 @@ public final class SimpleDistributedQueue {
                 if (!items.isEmpty()) {
                     return items;
                 }
-                long now = System.nanoTime();
-                if (now - deadlineNanos >= 0) {
+                if (deadline.hasPassed()) {
                     return items;
                 }
-                long recheck = now + RECHECK.toNanos();
-                signal.awaitChange(seen, deadlineNanos - recheck < 0 ? deadlineNanos : recheck);
+                signal.awaitChange(seen, deadline.orEarlier(Deadline.after(RECHECK)));
             }
         } finally {
             client.removeConnectionStateListener(signal);

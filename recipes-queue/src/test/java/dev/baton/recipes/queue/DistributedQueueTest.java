@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.DataTooLargeException;
+import dev.baton.test.CountingClient;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -274,6 +278,35 @@ class DistributedQueueTest {
                 assertThat(producer.put("4", WAIT)).isTrue();
                 await().atMost(WAIT).until(() -> seen.size() == 4);
             }
+        }
+    }
+
+    @Test
+    void aPutBlockedOnAFullQueueWaitsOnAWatchNotAPollAndProceedsWhenAnItemIsTaken(BatonClient client, TestInfo info)
+        throws Exception {
+        String path = path(info);
+        CountingClient counting = CountingClient.wrap(client);
+        ExecutorService putter = Executors.newSingleThreadExecutor();
+        try (DistributedQueue<String> producer = QueueBuilder.builder(counting.client(), null, Strings.UTF8, path)
+            .maxItems(2).buildQueue()) {
+            producer.start();
+            producer.putMulti(List.of("1", "2"));
+            long before = counting.reads(CountingClient.Read.GET_CHILDREN);
+            Future<Boolean> put = putter.submit(() -> producer.put("3", WAIT));
+            await().atMost(WAIT).until(() -> counting.reads(CountingClient.Read.GET_CHILDREN) > before);
+            long counted = counting.reads(CountingClient.Read.GET_CHILDREN);
+            // Nothing is taken for two seconds: a waiting put must not count the queue again (a poll would, every
+            // few hundred milliseconds); one late listing of its first look is tolerated.
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+                .until(() -> !put.isDone() && counting.reads(CountingClient.Read.GET_CHILDREN) <= counted + 1);
+            List<String> seen = Collections.synchronizedList(new ArrayList<>());
+            try (DistributedQueue<String> consumer = QueueBuilder.builder(client, seen::add, Strings.UTF8, path).buildQueue()) {
+                consumer.start();
+                assertThat(put.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the put, once an item was taken").isTrue();
+                await().atMost(WAIT).until(() -> seen.size() == 3);
+            }
+        } finally {
+            putter.shutdownNow();
         }
     }
 

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.recipes.queue.internal.ItemNames;
-import dev.baton.recipes.queue.internal.QueueStore;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,11 +41,11 @@ class LargeQueueTest {
         long putDone = System.nanoTime();
         List<String> top = client.getChildren().forPath(path);
         long shards = top.stream().filter(n -> ItemNames.shardSequence(n) >= 0).count();
-        assertThat(shards).as("items spread over shards").isGreaterThanOrEqualTo(ITEMS / (QueueStore.SHARD_ROLL_SEQUENCE + BATCH));
+        assertThat(shards).as("items spread over shards").isGreaterThanOrEqualTo(ITEMS / (QueueLayout.SHARD_ROLL_SEQUENCE + BATCH));
         for (String shard : top) {
             if (ItemNames.shardSequence(shard) >= 0) {
                 assertThat(client.checkExists().forPath(path + "/" + shard).getNumChildren())
-                    .as("no shard near the listing limit").isLessThanOrEqualTo(QueueStore.SHARD_ROLL_SEQUENCE + BATCH);
+                    .as("no shard near the listing limit").isLessThanOrEqualTo(QueueLayout.SHARD_ROLL_SEQUENCE + BATCH);
             }
         }
 

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.DataTooLargeException;
-import dev.baton.recipes.queue.internal.ItemNames;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
 import java.util.ArrayList;

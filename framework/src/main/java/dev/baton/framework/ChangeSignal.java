@@ -1,0 +1,184 @@
+package dev.baton.framework;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * "Something may have changed": the one primitive behind every recipe that waits until a watched
+ * condition holds (a barrier node, a queue with room or items, a required service). It counts
+ * generations; a watch event, a (re)connection (a session expiry drops every watch, so a waiter
+ * must look again) or a recipe's own {@link #bump()} starts the next one.
+ *
+ * <p>The algorithm, in {@link #awaitCondition}: remember the generation, look (reading with this
+ * signal as the watcher), and if the condition does not hold yet, wait for a newer generation or the
+ * deadline. Because the generation is taken before looking, no change between the look and the wait
+ * is lost; because every round looks again, a spurious or coalesced wake-up is harmless. There is no
+ * polling: a round runs only when something may have changed.
+ *
+ * <p>Guarantees and caveats: connection trouble during a look ({@link Failures#isConnectionTrouble})
+ * does not end the wait: the reconnect wakes it to look again. Registered as a connection listener
+ * ({@code client.addConnectionStateListener(signal)}) for that; {@link #awaitCondition} does it for
+ * the duration of its wait.
+ *
+ * <pre>{@code
+ * boolean gone = ChangeSignal.awaitCondition(client,
+ *     watcher -> client.checkExists().usingWatcher(watcher).forPath(path) == null, Deadline.after(timeout));
+ * }</pre>
+ */
+public final class ChangeSignal implements Watcher, ConnectionStateListener {
+    /**
+     * How often a wait looks at a deadline supplier again: another thread may move the deadline
+     * closer (a second thread entering one barrier with a shorter timeout).
+     */
+    private static final long DEADLINE_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** A look at the condition: reads what it needs, leaving {@code watcher} on what it read. */
+    @FunctionalInterface
+    public interface Check {
+        /**
+         * Looks once.
+         *
+         * @param watcher the watcher to leave on every node read
+         * @return whether the wait is over
+         * @throws InterruptedException if the look is interrupted
+         */
+        boolean test(Watcher watcher) throws InterruptedException;
+    }
+
+    private long generation;
+
+    /** A signal at generation zero. */
+    public ChangeSignal() {
+    }
+
+    /**
+     * {@return the current generation: take it before looking, and wait for a newer one}
+     */
+    public synchronized long generation() {
+        return generation;
+    }
+
+    /** Starts a new generation and wakes every waiter. */
+    public synchronized void bump() {
+        generation++;
+        notifyAll();
+    }
+
+    /** {@inheritDoc} Any watch event may be a change. */
+    @Override
+    public void process(WatchedEvent event) {
+        bump();
+    }
+
+    /** {@inheritDoc} A (re)connection may follow a session expiry that dropped the watches. */
+    @Override
+    public void stateChanged(BatonClient client, ConnectionState newState) {
+        if (newState.isConnected()) {
+            bump();
+        }
+    }
+
+    /**
+     * Waits until the generation differs from {@code seen}, or {@code deadline} passes.
+     *
+     * @param seen the generation taken before the last look
+     * @param deadline until when
+     * @return true on a newer generation, false when the deadline passed first
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
+    public boolean awaitChange(long seen, Deadline deadline) throws InterruptedException {
+        Objects.requireNonNull(deadline, "deadline");
+        return awaitChange(seen, () -> deadline, false);
+    }
+
+    /**
+     * As {@link #awaitChange(long, Deadline)}, with a deadline that may move while it waits (read again
+     * at least every 100 ms).
+     *
+     * @param seen the generation taken before the last look
+     * @param deadline until when, read each time it is needed
+     * @return true on a newer generation, false when the deadline passed first
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
+    public boolean awaitChange(long seen, Supplier<Deadline> deadline) throws InterruptedException {
+        Objects.requireNonNull(deadline, "deadline");
+        return awaitChange(seen, deadline, true);
+    }
+
+    private synchronized boolean awaitChange(long seen, Supplier<Deadline> deadlines, boolean moving) throws InterruptedException {
+        while (generation == seen) {
+            Deadline deadline = deadlines.get();
+            long left = deadline.remainingNanos();
+            if (left <= 0) {
+                return false;
+            }
+            long slice = moving ? Math.min(left, DEADLINE_RECHECK_NANOS) : left;
+            if (slice == Long.MAX_VALUE) {
+                wait();
+            } else {
+                TimeUnit.NANOSECONDS.timedWait(this, slice);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Waits until {@code check} holds: it looks again whenever something it watched changed or the client
+     * reconnected, until {@code deadline}.
+     *
+     * @param client the client the check reads through (its reconnects wake the wait)
+     * @param check one look
+     * @param deadline until when
+     * @return true when the check held, false when the deadline passed first
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public static boolean awaitCondition(BatonClient client, Check check, Deadline deadline) throws InterruptedException {
+        Objects.requireNonNull(deadline, "deadline");
+        return awaitCondition(client, check, () -> deadline, false);
+    }
+
+    /**
+     * As {@link #awaitCondition(BatonClient, Check, Deadline)}, with a deadline that may move while it
+     * waits.
+     *
+     * @param client the client the check reads through (its reconnects wake the wait)
+     * @param check one look
+     * @param deadline until when, read each time it is needed
+     * @return true when the check held, false when the deadline passed first
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public static boolean awaitCondition(BatonClient client, Check check, Supplier<Deadline> deadline) throws InterruptedException {
+        return awaitCondition(client, check, deadline, true);
+    }
+
+    private static boolean awaitCondition(BatonClient client, Check check, Supplier<Deadline> deadline, boolean moving)
+        throws InterruptedException {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(check, "check");
+        ChangeSignal signal = new ChangeSignal();
+        client.addConnectionStateListener(signal);
+        try {
+            while (true) {
+                long seen = signal.generation();
+                try {
+                    if (check.test(signal)) {
+                        return true;
+                    }
+                } catch (BatonException e) {
+                    if (!Failures.isConnectionTrouble(e)) {
+                        throw e;
+                    }
+                    // no connection for a while, or a new session being built: the reconnect wakes us
+                }
+                if (!signal.awaitChange(seen, deadline, moving)) {
+                    return false;
+                }
+            }
+        } finally {
+            client.removeConnectionStateListener(signal);
+        }
+    }
+}

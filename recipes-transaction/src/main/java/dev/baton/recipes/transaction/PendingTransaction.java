@@ -1,0 +1,204 @@
+package dev.baton.recipes.transaction;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.Timeouts;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.NodeCache;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A transaction this process started, until its decision is read.
+ *
+ * <p>It watches the decision node (a {@link NodeCache}) and, when the deadline passes here with
+ * no decision, reads the votes afresh and records what {@link Tally} says (commit if every vote
+ * is in by then, else abort), then reads the decision back. Either way {@link #decision()}
+ * completes only with what the decision node holds. Once it has, the coordinator acknowledges
+ * (so the nodes can be cleaned up once the participants have too).
+ */
+public final class PendingTransaction {
+    private static final Logger LOG = LoggerFactory.getLogger(PendingTransaction.class);
+    /** How soon a step that failed for want of a connection is looked at again. */
+    static final Duration AGAIN = Duration.ofSeconds(1);
+
+    private final BatonClient client;
+    private final String path;
+    private final Transaction transaction;
+    private final long deadlineNanos;
+    private final Consumer<PendingTransaction> onDone;
+    private final NodeCache decisionNode;
+    private final CompletableFuture<Decision> decision = new CompletableFuture<>();
+
+    PendingTransaction(BatonClient client, String path, Transaction transaction, long startedNanos,
+                       Consumer<PendingTransaction> onDone) {
+        this.client = client;
+        this.path = path;
+        this.transaction = transaction;
+        this.deadlineNanos = startedNanos + Timeouts.nanos(transaction.deadline());
+        this.onDone = onDone;
+        this.decisionNode = new NodeCache(client, Layout.decision(path));
+    }
+
+    /**
+     * The transaction's id.
+     *
+     * @return its node's name
+     */
+    public String id() {
+        return transaction.id();
+    }
+
+    /**
+     * The transaction node's path.
+     *
+     * @return the full path
+     */
+    public String path() {
+        return path;
+    }
+
+    /**
+     * What was started.
+     *
+     * @return the transaction as its participants are handed it
+     */
+    public Transaction transaction() {
+        return transaction;
+    }
+
+    /**
+     * Completes with the decision as read from the decision node; fails with
+     * {@link TransactionException} if the coordinator was closed first, or if the transaction's
+     * nodes were removed (retention, an operator) before the decision could be read.
+     *
+     * @return a new future of the decision (completing it does not complete this transaction's)
+     */
+    public CompletableFuture<Decision> decision() {
+        return decision.copy();
+    }
+
+    /**
+     * Waits for the decision.
+     *
+     * @param timeout how long to wait at most
+     * @return the decision, or null if {@code timeout} passed first
+     * @throws TransactionException if the decision can no longer be learned (see {@link #decision()})
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public Decision await(Duration timeout) throws InterruptedException {
+        try {
+            return decision.get(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (ExecutionException e) {
+            throw (RuntimeException) Reads.unwrap(e);
+        }
+    }
+
+    /**
+     * Whether the decision was read.
+     *
+     * @return true once {@link #decision()} completed with a decision
+     */
+    public boolean isDecided() {
+        return decision.isDone() && !decision.isCompletedExceptionally();
+    }
+
+    void watch() {
+        decisionNode.addListener(event -> decisionNode.current().map(ChildData::data).map(Codec::decision).ifPresent(this::decided));
+        decisionNode.start();
+        after(deadlineNanos - System.nanoTime(), this::atDeadline);
+    }
+
+    /**
+     * The deadline passed here: read the votes now and record what they allow, then read the
+     * decision back. A step that fails for want of a connection is tried again, afresh, soon.
+     */
+    private void atDeadline() {
+        if (decision.isDone()) {
+            return;
+        }
+        Reads.status(client, path).thenCompose(status -> {
+            if (status.isEmpty()) {
+                gone();
+                return CompletableFuture.completedFuture(null);
+            }
+            if (status.get().decided()) {
+                decided(status.get().decision().get());
+                return CompletableFuture.completedFuture(null);
+            }
+            Tally tally = Tally.of(transaction, status.get().votes(), true, "coordinator").orElseThrow();
+            return Writes.settledIsDone(Writes.record(client, path, tally))
+                .thenCompose(v -> Reads.status(client, path))
+                .thenAccept(after -> after.flatMap(TransactionStatus::decision).ifPresent(this::decided));
+        }).whenComplete((v, e) -> {
+            if (!decision.isDone() && (e == null || !Reads.closed(e))) {
+                if (e != null) {
+                    LOG.debug("transaction {}: deciding at the deadline failed ({}); looking again in {}", id(), e, AGAIN);
+                }
+                after(AGAIN.toNanos(), this::atDeadline);
+            }
+        });
+    }
+
+    /** The decision, as read from its node: report it, then acknowledge it. */
+    private void decided(Decision read) {
+        if (decision.complete(read)) {
+            finish();
+        }
+    }
+
+    private void gone() {
+        if (decision.completeExceptionally(new TransactionException("transaction " + id() + " was removed before its "
+            + "decision could be read (its retention ran out, or someone deleted " + path + ")"))) {
+            decisionNode.close();
+            onDone.accept(this);
+        }
+    }
+
+    /** The coordinator stops waiting: fail the future and acknowledge, so the nodes need not wait for it. */
+    void abandon() {
+        if (decision.completeExceptionally(new TransactionException("the coordinator was closed before transaction " + id()
+            + " was decided; its participants decide it without the coordinator"))) {
+            finish();
+        }
+    }
+
+    private void finish() {
+        decisionNode.close();
+        onDone.accept(this);
+        acknowledge();
+    }
+
+    private void acknowledge() {
+        Writes.settledIsDone(Writes.coordinatorAck(client, path))
+            .thenCompose(v -> Writes.settledIsDone(Writes.cleanUpIfDone(client, path)))
+            .whenComplete((v, e) -> {
+                if (e != null && !Reads.closed(e) && !client.isClosed()) {
+                    LOG.debug("transaction {}: acknowledging the decision failed ({}); trying again in {}", id(), e, AGAIN);
+                    after(AGAIN.toNanos(), this::acknowledge);
+                }
+            });
+    }
+
+    private void after(long nanos, Runnable step) {
+        if (client.isClosed()) {
+            return;
+        }
+        CompletableFuture.delayedExecutor(Math.max(0, nanos), TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(step);
+    }
+
+    @Override
+    public String toString() {
+        Optional<Decision> d = isDecided() ? Optional.of(decision.join()) : Optional.empty();
+        return "PendingTransaction{" + id() + " " + transaction.participants() + " " + d.map(x -> x.outcome().name()).orElse("undecided")
+            + "}";
+    }
+}

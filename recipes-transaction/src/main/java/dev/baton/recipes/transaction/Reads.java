@@ -1,0 +1,103 @@
+package dev.baton.recipes.transaction;
+
+import dev.baton.framework.BadVersionException;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.NotEmptyException;
+import dev.baton.framework.TransactionFailedException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/** Fresh reads of a transaction's nodes, and what a failed step means for the site that tried it. */
+final class Reads {
+    private Reads() {
+    }
+
+    /**
+     * The transaction at {@code txPath} as the servers have it now (empty if it is gone): its
+     * node, then its children, the votes' and the decision's data included. A read that follows a
+     * write of the same client sees that write and everything before it.
+     */
+    static CompletableFuture<Optional<TransactionStatus>> status(BatonClient client, String txPath) {
+        String id = txPath.substring(txPath.lastIndexOf('/') + 1);
+        return client.getData().forPathWithStatAsync(txPath)
+            .thenCompose(node -> client.getChildren().forPathAsync(txPath).thenCompose(names -> {
+                Map<String, byte[]> children = new TreeMap<>();
+                List<CompletableFuture<Void>> reads = names.stream()
+                    .map(name -> {
+                        if (!name.startsWith(Layout.VOTE_PREFIX) && !name.equals(Layout.DECISION)) {
+                            synchronized (children) {
+                                children.put(name, new byte[0]); // only the name matters
+                            }
+                            return CompletableFuture.<Void>completedFuture(null);
+                        }
+                        return client.getData().forPathAsync(txPath + "/" + name).thenAccept(data -> {
+                            synchronized (children) {
+                                children.put(name, data);
+                            }
+                        });
+                    })
+                    .toList();
+                return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                    .thenApply(v -> Optional.of(TransactionStatus.of(Codec.transaction(id, node.data()), node.stat().getCtime(), children)));
+            }))
+            .exceptionally(e -> {
+                // the node or a child vanished while we read: a transaction's nodes are only ever
+                // deleted all together, so it is gone
+                if (unwrap(e) instanceof NoNodeException) {
+                    return Optional.empty();
+                }
+                throw e instanceof CompletionException c ? c : new CompletionException(e);
+            });
+    }
+
+    /** Waits for {@code future}, rethrowing its failure as it was raised. */
+    static <T> T await(CompletableFuture<T> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = unwrap(e);
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new TransactionException(cause.toString(), cause);
+        } catch (InterruptedException e) {
+            future.cancel(false);
+            throw e;
+        }
+    }
+
+    static Throwable unwrap(Throwable t) {
+        Throwable current = t;
+        while ((current instanceof CompletionException || current instanceof ExecutionException) && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    /**
+     * Whether a failed write shows the transaction moved on without it (someone else decided,
+     * the node was cleaned up, the vote was already there): nothing to try again; the site's
+     * view of the nodes will show what happened.
+     */
+    static boolean settled(Throwable failure) {
+        Throwable t = unwrap(failure);
+        return t instanceof TransactionFailedException || t instanceof NoNodeException || t instanceof NodeExistsException
+            || t instanceof BadVersionException || t instanceof NotEmptyException;
+    }
+
+    /** Whether the client is closed: nothing more can be done. */
+    static boolean closed(Throwable failure) {
+        return unwrap(failure) instanceof ClientClosedException;
+    }
+}

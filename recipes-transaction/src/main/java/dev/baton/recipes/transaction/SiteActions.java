@@ -1,0 +1,257 @@
+package dev.baton.recipes.transaction;
+
+import dev.baton.framework.NoNodeException;
+import dev.baton.framework.Timeouts;
+import dev.baton.framework.TransactionFailedException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The I/O and handler calls a participant's {@link Site}s ask for. Writes run on the client's
+ * futures; the handler runs on the participant's handler executor, never under a lock. Each
+ * action ends by looking at the transaction again, so the site's next step is derived afresh
+ * from the nodes; an action that failed for want of a connection looks again a second later.
+ */
+final class SiteActions {
+    private static final Logger LOG = LoggerFactory.getLogger(SiteActions.class);
+
+    private final TransactionParticipant p;
+
+    SiteActions(TransactionParticipant participant) {
+        this.p = participant;
+    }
+
+    /** The first time this incarnation sees a transaction naming it: arm its timers, and finish what an earlier one left. */
+    void firstSight(Site site, TransactionStatus seen) {
+        if (!seen.decided()) {
+            long left = site.firstSeenNanos + Timeouts.nanos(site.tx.deadline()) - System.nanoTime();
+            after(left, () -> atDeadline(site));
+        }
+        if (seen.fullyAcknowledged()) {
+            // everyone was done, but whoever acknowledged last did not clean up (it died, or lost its connection)
+            Writes.cleanUpIfDone(p.client, site.path).exceptionally(e -> null);
+        }
+    }
+
+    void take(Site site, Site.Step step, TransactionStatus seen) {
+        if (seen.decided() && site.armRetentionOnce()) {
+            after(Timeouts.nanos(p.retention), () -> retentionOver(site));
+        }
+        // Java 17 has no pattern switch: the sealed steps, one by one
+        if (step instanceof Site.Step.Prepare) {
+            prepare(site);
+        } else if (step instanceof Site.Step.WriteVote vote) {
+            writeVote(site, vote);
+        } else if (step instanceof Site.Step.Tell tell) {
+            tell(site, tell.decision());
+        } else if (step instanceof Site.Step.WriteAck ack) {
+            writeAck(site, ack.outcome());
+        }
+    }
+
+    /**
+     * Prepares, unless an earlier incarnation's vote is on the servers (the view may not show it
+     * yet) — or the transaction is not there at all. A missing vote only means "no vote" while
+     * the transaction node exists: a view can show a transaction already cleaned up (acknowledged
+     * by an earlier incarnation that was told, say), whose vote node is gone with it. Votes are
+     * only ever deleted together with their transaction, so a vote found missing and then the
+     * transaction found present means the vote was missing while the transaction existed.
+     */
+    private void prepare(Site site) {
+        p.client.checkExists().forPathAsync(Layout.vote(site.path, p.id)).thenCompose(vote -> vote != null
+            ? CompletableFuture.completedFuture(Boolean.TRUE)
+            : p.client.checkExists().forPathAsync(site.path).thenApply(tx -> tx == null ? null : Boolean.FALSE)
+        ).whenComplete((voted, e) -> {
+            if (e != null || voted == null) {
+                // cannot tell whether a vote is there, or the transaction is not (or not yet, on a
+                // server behind the view): do not prepare blind; look again soon, when the view
+                // will show it gone (nothing to tell) or the check will find it
+                synchronized (p) {
+                    site.checkFailed();
+                }
+                again(site);
+            } else if (voted) {
+                synchronized (p) {
+                    site.foundEarlierVote();
+                }
+                p.lookAt(site.tx.id());
+            } else {
+                runHandler(site, "prepare", () -> {
+                    Vote vote;
+                    String why = null;
+                    try {
+                        vote = java.util.Objects.requireNonNull(p.handler.prepare(site.tx), "prepare returned null");
+                    } catch (Throwable ex) { // whatever the handler's own code throws is its abort vote
+                        vote = Vote.ABORT;
+                        why = "prepare threw " + ex;
+                    }
+                    prepared(site, vote, why);
+                });
+            }
+        });
+    }
+
+    private void prepared(Site site, Vote vote, String why) {
+        boolean current;
+        synchronized (p) {
+            site.prepared(vote, why);
+            current = p.isCurrent(site);
+        }
+        if (current) {
+            p.lookAt(site.tx.id());
+        } else if (!p.isClosed()) {
+            // the transaction vanished while it was being prepared: without this vote it cannot have committed
+            runHandler(site, "abort", () -> p.handler.abort(site.tx));
+        }
+    }
+
+    private void writeVote(Site site, Site.Step.WriteVote vote) {
+        Writes.vote(p.client, site.path, p.id, vote.vote(), vote.reason()).whenComplete((v, e) -> {
+            synchronized (p) {
+                site.voteWritten(e == null, e != null && transactionGone(e));
+            }
+            if (e == null && vote.vote() == Vote.COMMIT) {
+                decide(site, false); // this vote may have completed an all-commit set: record it
+            } else if (e != null && !Reads.settled(e)) {
+                again(site);
+            } else {
+                p.lookAt(site.tx.id());
+            }
+        });
+    }
+
+    private void tell(Site site, Decision decision) {
+        runHandler(site, decision.isCommit() ? "commit" : "abort", () -> {
+            boolean ok = true;
+            try {
+                if (decision.isCommit()) {
+                    p.handler.commit(site.tx);
+                } else {
+                    p.handler.abort(site.tx);
+                }
+            } catch (Throwable e) { // the handler's own failure must not stop the participant
+                ok = false;
+                LOG.warn("participant {}: {} of transaction {} threw; not acknowledged, so the next incarnation is told again",
+                    p.id, decision.outcome(), site.tx.id(), e);
+            }
+            synchronized (p) {
+                site.toldHandler(ok);
+            }
+            p.lookAt(site.tx.id());
+        });
+    }
+
+    private void writeAck(Site site, Outcome outcome) {
+        Writes.ack(p.client, site.path, p.id, outcome).whenComplete((v, e) -> {
+            synchronized (p) {
+                site.ackWritten(e == null);
+            }
+            if (e == null) {
+                Writes.cleanUpIfDone(p.client, site.path).exceptionally(x -> null);
+            } else if (!Reads.settled(e)) {
+                again(site);
+            }
+        });
+    }
+
+    /**
+     * Reads the votes afresh and records what they allow (with {@code deadlinePassed}, an abort
+     * if any is missing); a failed step is tried again, afresh, a second later. Whatever is
+     * recorded reaches the handler only as read from the decision node: this read, or the view.
+     */
+    private void decide(Site site, boolean deadlinePassed) {
+        // at the deadline, first bring this client's server up to the leader: a follower that lags
+        // would show the votes and the decision as they were, which is how the view fell behind
+        CompletableFuture<Void> caughtUp = deadlinePassed
+            ? p.client.sync().forPathAsync(p.layout.transactions)
+            : CompletableFuture.completedFuture(null); // after this site's own write: the read sees it
+        caughtUp.thenCompose(synced -> Reads.status(p.client, site.path)).thenCompose(status -> {
+            if (status.isEmpty() || status.get().decided()) {
+                return CompletableFuture.completedFuture(status);
+            }
+            return Tally.of(site.tx, status.get().votes(), deadlinePassed, p.id)
+                .map(tally -> Writes.settledIsDone(Writes.record(p.client, site.path, tally))
+                    .thenCompose(v -> Reads.status(p.client, site.path))) // read back whatever was recorded
+                .orElse(CompletableFuture.completedFuture(status));
+        }).whenComplete((status, e) -> {
+            if (e != null && !Reads.closed(e) && p.isCurrent(site)) {
+                after(PendingTransaction.AGAIN.toNanos(), () -> decide(site, deadlinePassed));
+            } else if (status != null && status.isPresent() && status.get().decided()) {
+                p.lookAt(site, status.get()); // the decision as read from its node, whatever the view shows yet
+            } else {
+                p.lookAt(site.tx.id());
+            }
+        });
+    }
+
+    private void atDeadline(Site site) {
+        if (p.isCurrent(site)) {
+            decide(site, true);
+        }
+    }
+
+    private void retentionOver(Site site) {
+        if (!p.isCurrent(site)) {
+            return;
+        }
+        Writes.settledIsDone(Writes.cleanUpIfDecided(p.client, site.path)).whenComplete((v, e) -> {
+            if (e != null && !Reads.closed(e)) {
+                after(PendingTransaction.AGAIN.toNanos(), () -> retentionOver(site));
+            }
+        });
+    }
+
+    /** The transaction's nodes are gone: tell what can still be told. */
+    void vanished(Site site) {
+        if (site.preparedButNeverVoted()) {
+            runHandler(site, "abort", () -> p.handler.abort(site.tx));
+        } else if (site.votedButNeverTold()) {
+            LOG.error("participant {}: transaction {} vanished before its decision could be read; this participant voted on it,"
+                + " so its outcome is unknown here (was the participant away longer than the retention period?)", p.id, site.tx.id());
+            runHandler(site, "outcomeUnknown", () -> p.handler.outcomeUnknown(site.tx));
+        }
+    }
+
+    private void again(Site site) {
+        after(PendingTransaction.AGAIN.toNanos(), () -> p.lookAt(site.tx.id()));
+    }
+
+    private void runHandler(Site site, String what, HandlerCall call) {
+        if (p.isClosed()) {
+            return;
+        }
+        try {
+            p.handlerExecutor.execute(() -> {
+                try {
+                    call.run();
+                } catch (Throwable e) { // the handler's own failure must not stop the participant
+                    LOG.warn("participant {}: {} of transaction {} threw", p.id, what, site.tx.id(), e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.warn("participant {}: the handler executor refused {} of transaction {}", p.id, what, site.tx.id());
+        }
+    }
+
+    private void after(long nanos, Runnable step) {
+        if (p.client.isClosed() || p.isClosed()) {
+            return;
+        }
+        CompletableFuture.delayedExecutor(Math.max(0, nanos), TimeUnit.NANOSECONDS, p.client.asyncExecutor()).execute(step);
+    }
+
+    private static boolean transactionGone(Throwable failure) {
+        Throwable t = Reads.unwrap(failure);
+        return t instanceof NoNodeException
+            || t instanceof TransactionFailedException f && f.code() == KeeperException.Code.NONODE;
+    }
+
+    @FunctionalInterface
+    private interface HandlerCall {
+        void run() throws Exception;
+    }
+}
