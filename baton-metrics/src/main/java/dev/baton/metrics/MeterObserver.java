@@ -224,4 +224,33 @@ final class MeterObserver implements BatonObserver {
     public void groupMembersSeen(String path, int members) {
         gauge("baton.group.members", "members of the group this process sees", "name", nameOf.apply(path)).set(members);
     }
+
+    // ---- transactions: tagged by the folder's name and fixed words, never by a transaction or participant id
+
+    @Override
+    public void transactionStarted(String folder) {
+        counter("baton.transaction.started", "transactions a coordinator of this process started", "name", nameOf.apply(folder)).increment();
+    }
+
+    @Override
+    public void transactionDecided(String folder, boolean committed, String cause, long nanos) {
+        String name = nameOf.apply(folder);
+        String outcome = committed ? "commit" : "abort";
+        counter("baton.transaction.outcomes", "decisions a coordinator of this process read, by outcome and cause",
+            "name", name, "outcome", outcome, "cause", cause).increment();
+        timer("baton.transaction.decision", "from starting a transaction to reading its decision", "name", name, "outcome", outcome)
+            .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void transactionPrepared(String folder, boolean votedCommit, long nanos) {
+        timer("baton.transaction.prepare", "how long a participant's prepare ran, by its vote", "name", nameOf.apply(folder),
+            "vote", votedCommit ? "commit" : "abort").record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void transactionTold(String folder, boolean committed, boolean handled) {
+        counter("baton.transaction.told", "decisions a participant of this process told its handler", "name", nameOf.apply(folder),
+            "outcome", committed ? "commit" : "abort", "result", handled ? "handled" : "failed").increment();
+    }
 }

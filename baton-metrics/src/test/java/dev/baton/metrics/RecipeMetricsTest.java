@@ -24,6 +24,12 @@ import dev.baton.recipes.queue.DistributedQueue;
 import dev.baton.recipes.queue.QueueBuilder;
 import dev.baton.recipes.queue.QueueSerializer;
 import dev.baton.recipes.queue.SimpleDistributedQueue;
+import dev.baton.recipes.transaction.Decision;
+import dev.baton.recipes.transaction.Transaction;
+import dev.baton.recipes.transaction.TransactionCoordinator;
+import dev.baton.recipes.transaction.TransactionHandler;
+import dev.baton.recipes.transaction.TransactionParticipant;
+import dev.baton.recipes.transaction.Vote;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
@@ -32,6 +38,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -224,5 +232,82 @@ class RecipeMetricsTest {
             two.start();
             await().atMost(WAIT).until(() -> gauge(members, "baton.group.members", "name", "workers") == 2);
         }
+    }
+
+    @Test
+    void transactionMetersCountOutcomesByCausePreparesAndWhatParticipantsWereTold(BatonClient a, BatonClient b) throws Exception {
+        MeterRegistry coordinating = bound(a, "orders", "/m/tx");
+        MeterRegistry participating = bound(b, "orders", "/m/tx");
+        String[] orders = {"name", "orders"};
+        try (TransactionCoordinator coordinator = TransactionCoordinator.builder(a, "/m/tx").build();
+             TransactionParticipant billing = TransactionParticipant.builder(b, "/m/tx", "billing", votes("billing")).build();
+             TransactionParticipant stock = TransactionParticipant.builder(b, "/m/tx", "stock", votes("stock")).build()) {
+            // "ghost" is registered but never runs again: a transaction naming it can only end at its deadline
+            try (TransactionParticipant ghost = TransactionParticipant.builder(b, "/m/tx", "ghost", votes("ghost")).build()) {
+                ghost.start();
+            }
+            billing.start();
+            stock.start();
+
+            Decision committed = coordinator.start(Set.of("billing", "stock"), bytes("go"), Duration.ofSeconds(10)).await(WAIT);
+            assertThat(committed.isCommit()).isTrue();
+            assertThat(count(coordinating, "baton.transaction.started", orders)).isEqualTo(1);
+            assertThat(count(coordinating, "baton.transaction.outcomes", "name", "orders", "outcome", "commit", "cause", "all-voted-commit"))
+                .isEqualTo(1);
+            assertThat(timed(coordinating, "baton.transaction.decision", "name", "orders", "outcome", "commit")).isEqualTo(1);
+            await().atMost(WAIT).until(() -> count(participating, "baton.transaction.told", "name", "orders", "outcome", "commit",
+                "result", "handled") == 2);
+            assertThat(timed(participating, "baton.transaction.prepare", "name", "orders", "vote", "commit")).isEqualTo(2);
+
+            // stock refuses "stock-out": its abort vote decides
+            Decision refused = coordinator.start(Set.of("billing", "stock"), bytes("stock-out"), Duration.ofSeconds(10)).await(WAIT);
+            assertThat(refused.isCommit()).isFalse();
+            assertThat(count(coordinating, "baton.transaction.outcomes", "name", "orders", "outcome", "abort", "cause", "vote-abort"))
+                .isEqualTo(1);
+            assertThat(timed(participating, "baton.transaction.prepare", "name", "orders", "vote", "abort")).isEqualTo(1);
+            await().atMost(WAIT).until(() -> count(participating, "baton.transaction.told", "name", "orders", "outcome", "abort",
+                "result", "handled") == 2);
+
+            // the ghost never votes: aborted at the deadline (by the coordinator or by stock, whichever writes first)
+            Decision late = coordinator.start(Set.of("stock", "ghost"), bytes("go"), Duration.ofMillis(300)).await(WAIT);
+            assertThat(late.isCommit()).isFalse();
+            assertThat(count(coordinating, "baton.transaction.outcomes", "name", "orders", "outcome", "abort", "cause", "deadline"))
+                .isEqualTo(1);
+            assertThat(count(coordinating, "baton.transaction.outcomes", orders)).isEqualTo(3);
+            assertThat(count(coordinating, "baton.transaction.started", orders)).isEqualTo(3);
+            assertThat(timed(coordinating, "baton.transaction.decision", "name", "orders", "outcome", "abort")).isEqualTo(2);
+            assertThat(coordinating.get("baton.transaction.decision").tags("outcome", "abort").timer().max(TimeUnit.MILLISECONDS))
+                .as("timed from the start, so the deadline's abort took at least the deadline").isGreaterThanOrEqualTo(300);
+            await().atMost(WAIT).until(() -> count(participating, "baton.transaction.told", "name", "orders", "outcome", "abort",
+                "result", "handled") == 3);
+            // (billing need not prepare the refused one, nor stock the late one: a site that first sees a decision is only told it)
+        }
+        for (MeterRegistry registry : List.of(coordinating, participating)) {
+            assertThat(registry.getMeters()).as("no meter tagged with a path, transaction or participant")
+                .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/") || t.getValue().contains("_c_")
+                    || List.of("billing", "stock", "ghost").contains(t.getValue())));
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Votes commit, except that {@code stock} refuses a payload of "stock-out". */
+    private static TransactionHandler votes(String me) {
+        return new TransactionHandler() {
+            @Override
+            public Vote prepare(Transaction tx) {
+                return me.equals("stock") && new String(tx.payload(), StandardCharsets.UTF_8).equals("stock-out") ? Vote.ABORT : Vote.COMMIT;
+            }
+
+            @Override
+            public void commit(Transaction tx) {
+            }
+
+            @Override
+            public void abort(Transaction tx) {
+            }
+        };
     }
 }

@@ -250,4 +250,48 @@ public interface BatonObserver {
      */
     default void groupMembersSeen(String path, int members) {
     }
+
+    // ---- transactions (two-phase commit)
+
+    /**
+     * A coordinator of this process started a transaction (its node is created).
+     *
+     * @param folder the transaction folder's path
+     */
+    default void transactionStarted(String folder) {
+    }
+
+    /**
+     * A coordinator of this process read the decision of a transaction it started.
+     *
+     * @param folder the transaction folder's path
+     * @param committed true for commit, false for abort
+     * @param cause why, one of a fixed set: {@code all-voted-commit}, {@code vote-abort} (a participant voted
+     *     abort), {@code deadline} (the deadline passed with votes missing), {@code other} (a decision not
+     *     written by Baton)
+     * @param nanos from just before the transaction's node was created to the decision being read
+     */
+    default void transactionDecided(String folder, boolean committed, String cause, long nanos) {
+    }
+
+    /**
+     * A participant of this process prepared a transaction: its handler's prepare returned (or threw, an abort vote).
+     *
+     * @param folder the transaction folder's path
+     * @param votedCommit the vote prepare gave
+     * @param nanos how long prepare ran
+     */
+    default void transactionPrepared(String folder, boolean votedCommit, long nanos) {
+    }
+
+    /**
+     * A participant of this process told its handler a transaction's decision.
+     *
+     * @param folder the transaction folder's path
+     * @param committed true if told commit, false if told abort
+     * @param handled whether the handler's commit or abort returned normally (false: it threw, and the participant's
+     *     next incarnation is told again)
+     */
+    default void transactionTold(String folder, boolean committed, boolean handled) {
+    }
 }

@@ -204,6 +204,26 @@ public final class Telemetry implements RetryLoop.Events {
         public void groupMembersSeen(String path, int members) {
             try { target.groupMembersSeen(path, members); } catch (RuntimeException e) { failed(e); }
         }
+
+        @Override
+        public void transactionStarted(String folder) {
+            try { target.transactionStarted(folder); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
+        public void transactionDecided(String folder, boolean committed, String cause, long nanos) {
+            try { target.transactionDecided(folder, committed, cause, nanos); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
+        public void transactionPrepared(String folder, boolean votedCommit, long nanos) {
+            try { target.transactionPrepared(folder, votedCommit, nanos); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
+        public void transactionTold(String folder, boolean committed, boolean handled) {
+            try { target.transactionTold(folder, committed, handled); } catch (RuntimeException e) { failed(e); }
+        }
     }
 
     /** Several observers, each already guarded, told in the order they were added. */
@@ -306,6 +326,26 @@ public final class Telemetry implements RetryLoop.Events {
         @Override
         public void groupMembersSeen(String path, int members) {
             all.forEach(o -> o.groupMembersSeen(path, members));
+        }
+
+        @Override
+        public void transactionStarted(String folder) {
+            all.forEach(o -> o.transactionStarted(folder));
+        }
+
+        @Override
+        public void transactionDecided(String folder, boolean committed, String cause, long nanos) {
+            all.forEach(o -> o.transactionDecided(folder, committed, cause, nanos));
+        }
+
+        @Override
+        public void transactionPrepared(String folder, boolean votedCommit, long nanos) {
+            all.forEach(o -> o.transactionPrepared(folder, votedCommit, nanos));
+        }
+
+        @Override
+        public void transactionTold(String folder, boolean committed, boolean handled) {
+            all.forEach(o -> o.transactionTold(folder, committed, handled));
         }
     }
 }

@@ -105,4 +105,19 @@ class TelemetryTest {
         assertThat(result).isEqualTo("ok");
         assertThat(recorder.events).containsExactly("getData ok");
     }
+
+    @Test
+    void theGuardAndTheFanOutPassOnEveryEventAnObserverCanHear() {
+        // an event they do not override falls to the interface's empty default and never reaches an observer
+        List<String> events = java.util.Arrays.stream(BatonObserver.class.getMethods())
+            .filter(m -> m.isDefault()).map(m -> m.getName() + java.util.Arrays.toString(m.getParameterTypes())).sorted().toList();
+        for (Class<?> nested : Telemetry.class.getDeclaredClasses()) {
+            if (BatonObserver.class.isAssignableFrom(nested)) {
+                List<String> passed = java.util.Arrays.stream(nested.getDeclaredMethods())
+                    .map(m -> m.getName() + java.util.Arrays.toString(m.getParameterTypes())).toList();
+                assertThat(passed).as(nested.getSimpleName() + " passes on").containsAll(events);
+            }
+        }
+        assertThat(events).as("the events, found").hasSizeGreaterThan(20);
+    }
 }

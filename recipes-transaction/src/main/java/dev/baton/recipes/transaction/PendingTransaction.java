@@ -1,6 +1,7 @@
 package dev.baton.recipes.transaction;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.NodeCache;
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,16 +33,22 @@ public final class PendingTransaction {
     private final BatonClient client;
     private final String path;
     private final Transaction transaction;
+    /** The folder as the coordinator was given it: what the observer is told. */
+    private final String folder;
+    private final long startedNanos;
     private final long deadlineNanos;
     private final Consumer<PendingTransaction> onDone;
     private final NodeCache decisionNode;
     private final CompletableFuture<Decision> decision = new CompletableFuture<>();
+    private final AtomicBoolean reported = new AtomicBoolean();
 
-    PendingTransaction(BatonClient client, String path, Transaction transaction, long startedNanos,
+    PendingTransaction(BatonClient client, String folder, String path, Transaction transaction, long startedNanos,
                        Consumer<PendingTransaction> onDone) {
         this.client = client;
+        this.folder = folder;
         this.path = path;
         this.transaction = transaction;
+        this.startedNanos = startedNanos;
         this.deadlineNanos = startedNanos + Timeouts.nanos(transaction.deadline());
         this.onDone = onDone;
         this.decisionNode = new NodeCache(client, Layout.decision(path));
@@ -150,6 +158,12 @@ public final class PendingTransaction {
 
     /** The decision, as read from its node: report it, then acknowledge it. */
     private void decided(Decision read) {
+        // reported before the future completes, so a caller woken by it finds the decision counted; once, though the
+        // decision node's listener and the deadline's read may both get here
+        BatonObserver observer = client.observer();
+        if (observer != BatonObserver.NONE && !decision.isDone() && reported.compareAndSet(false, true)) {
+            observer.transactionDecided(folder, read.isCommit(), Tally.cause(read), System.nanoTime() - startedNanos);
+        }
         if (decision.complete(read)) {
             finish();
         }

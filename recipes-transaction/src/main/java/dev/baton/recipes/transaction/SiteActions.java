@@ -83,12 +83,14 @@ final class SiteActions {
                 runHandler(site, "prepare", () -> {
                     Vote vote;
                     String why = null;
+                    long began = System.nanoTime();
                     try {
                         vote = java.util.Objects.requireNonNull(p.handler.prepare(site.tx), "prepare returned null");
                     } catch (Throwable ex) { // whatever the handler's own code throws is its abort vote
                         vote = Vote.ABORT;
                         why = "prepare threw " + ex;
                     }
+                    p.client.observer().transactionPrepared(p.layout.folder, vote == Vote.COMMIT, System.nanoTime() - began);
                     prepared(site, vote, why);
                 });
             }
@@ -138,6 +140,7 @@ final class SiteActions {
                 LOG.warn("participant {}: {} of transaction {} threw; not acknowledged, so the next incarnation is told again",
                     p.id, decision.outcome(), site.tx.id(), e);
             }
+            p.client.observer().transactionTold(p.layout.folder, decision.isCommit(), ok);
             synchronized (p) {
                 site.toldHandler(ok);
             }

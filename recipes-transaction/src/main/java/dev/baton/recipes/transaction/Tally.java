@@ -17,6 +17,10 @@ import java.util.Optional;
  * @param reason why, in words, for the decision node
  */
 record Tally(Outcome outcome, List<String> relyOn, String reason) {
+    /** How a reason for an abort vote reads after the participant's id (also {@link Writes#vote}'s). */
+    static final String VOTED_ABORT = " voted abort";
+    /** How the reason for an abort at the deadline begins. */
+    static final String DEADLINE = "deadline of ";
 
     /**
      * What to record, or empty to keep waiting.
@@ -38,7 +42,7 @@ record Tally(Outcome outcome, List<String> relyOn, String reason) {
         for (String p : tx.participants()) {
             Vote v = votes.get(p);
             if (v == Vote.ABORT) {
-                return Optional.of(new Tally(Outcome.ABORT, List.of(p), p + " voted abort (recorded by " + site + ")"));
+                return Optional.of(new Tally(Outcome.ABORT, List.of(p), p + VOTED_ABORT + " (recorded by " + site + ")"));
             }
             if (v == null) {
                 missing.add(p);
@@ -49,7 +53,7 @@ record Tally(Outcome outcome, List<String> relyOn, String reason) {
                 "all " + tx.participants().size() + " participants voted commit (recorded by " + site + ")"));
         }
         if (deadlinePassed) {
-            return Optional.of(new Tally(Outcome.ABORT, List.of(), "deadline of " + tx.deadline().toMillis()
+            return Optional.of(new Tally(Outcome.ABORT, List.of(), DEADLINE + tx.deadline().toMillis()
                 + " ms passed without votes from " + missing + " (recorded by " + site + ")"));
         }
         return Optional.empty();
@@ -57,5 +61,23 @@ record Tally(Outcome outcome, List<String> relyOn, String reason) {
 
     Decision decision() {
         return new Decision(outcome, reason);
+    }
+
+    /**
+     * Why a decision read from its node was made, for {@link dev.baton.framework.BatonObserver}: a
+     * fixed set of words, told apart by how this class and {@link Writes#vote} begin a reason (the
+     * decision node holds only the outcome and the reason, and its layout stays as it is).
+     */
+    static String cause(Decision decision) {
+        if (decision.isCommit()) {
+            return "all-voted-commit";
+        }
+        String reason = decision.reason();
+        if (reason.startsWith(DEADLINE)) {
+            return "deadline";
+        }
+        int voted = reason.indexOf(VOTED_ABORT);
+        // "<id> voted abort...": an id has no spaces, so the phrase follows the first word
+        return voted > 0 && reason.indexOf(' ') == voted ? "vote-abort" : "other";
     }
 }

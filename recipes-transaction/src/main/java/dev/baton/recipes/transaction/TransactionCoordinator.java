@@ -129,7 +129,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         CreatedNode node = client.create().withProtection().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
             .creatingParentContainersIfNeeded()
             .forPathWithStat(ZPaths.join(layout.transactions, Layout.TX_PREFIX), Codec.definition(named, kept, payload));
-        PendingTransaction tx = new PendingTransaction(client, node.path(), new Transaction(node.name(), named, payload, kept),
+        client.observer().transactionStarted(layout.folder);
+        PendingTransaction tx = new PendingTransaction(client, layout.folder, node.path(), new Transaction(node.name(), named, payload, kept),
             startedNanos, pending::remove);
         pending.add(tx);
         tx.watch();

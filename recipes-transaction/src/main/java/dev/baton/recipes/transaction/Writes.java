@@ -25,7 +25,7 @@ final class Writes {
         if (vote == Vote.COMMIT) {
             return client.create().idempotent().forPathAsync(path, Codec.vote(Vote.COMMIT, null)).thenApply(p -> null);
         }
-        Decision abort = new Decision(Outcome.ABORT, participant + " voted abort" + (reason == null ? "" : ": " + reason)
+        Decision abort = new Decision(Outcome.ABORT, participant + Tally.VOTED_ABORT + (reason == null ? "" : ": " + reason)
             + " (recorded by " + participant + ")");
         return client.transaction()
             .create(path, Codec.vote(Vote.ABORT, reason))

@@ -53,4 +53,19 @@ class TallyTest {
     void votesOfStrangersAreIgnored() {
         assertThat(Tally.of(TX, Map.of("a", Vote.COMMIT, "b", Vote.COMMIT, "zed", Vote.ABORT), false, "a")).isEmpty();
     }
+
+    @Test
+    void theCauseOfEachDecisionIsReadBackFromItsReason() {
+        Tally commit = Tally.of(TX, Map.of("a", Vote.COMMIT, "b", Vote.COMMIT, "c", Vote.COMMIT), false, "b").orElseThrow();
+        Tally voted = Tally.of(TX, Map.of("c", Vote.ABORT), false, "coordinator").orElseThrow();
+        Tally late = Tally.of(TX, Map.of("b", Vote.COMMIT), true, "coordinator").orElseThrow();
+        assertThat(Tally.cause(Codec.decision(Codec.decision(commit.decision())))).isEqualTo("all-voted-commit");
+        assertThat(Tally.cause(Codec.decision(Codec.decision(voted.decision())))).isEqualTo("vote-abort");
+        assertThat(Tally.cause(Codec.decision(Codec.decision(late.decision())))).isEqualTo("deadline");
+        // the decision written together with an abort vote, and one no Baton site wrote
+        assertThat(Tally.cause(new Decision(Outcome.ABORT, "stock.eu-1 voted abort: prepare threw java.io.IOException: disk full"
+            + " (recorded by stock.eu-1)"))).isEqualTo("vote-abort");
+        assertThat(Tally.cause(new Decision(Outcome.ABORT, "an operator said so; billing voted abort"))).isEqualTo("other");
+        assertThat(Tally.cause(new Decision(Outcome.ABORT, ""))).isEqualTo("other");
+    }
 }
