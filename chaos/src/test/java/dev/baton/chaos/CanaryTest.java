@@ -133,22 +133,32 @@ class CanaryTest {
         }).isInstanceOf(AssertionError.class).hasMessageContaining("double grant");
     }
 
-    /** A holder that never signals loss: its session is expired while it holds, and it holds on. */
+    /**
+     * A holder that never signals loss: its session is expired while it holds, and it holds on.
+     * The expiry is driven by the acquisitions, not by a clock: each new acquisition has its
+     * holder's session ended at once, and every hold lasts 1.5 s, so the holder goes on believing
+     * for about a second after the servers deleted its node, twice the 500 ms bound. (A 700 ms
+     * expiry timer over holds of 0 to 1.5 s, as before, let CI at 6bb06a6 end its 3 s run without
+     * expiring anyone while they held: the canary went uncaught.)
+     */
     @Test
     void aHolderThatNeverSignalsLossIsCaught() {
         String path = "/canary/no-loss-signal";
         assertThatThrownBy(() -> {
-            try (ChaosRun run = canary("no-loss-signal", path).clients(3).build()) {
+            try (ChaosRun run = canary("no-loss-signal", path).clients(3).duration(Duration.ofSeconds(5)).build()) {
                 AtomicInteger holder = new AtomicInteger(-1);
-                // the fault this canary needs: end the session of whoever holds, while it holds
+                AtomicInteger acquisitions = new AtomicInteger();
+                AtomicInteger expiredUpTo = new AtomicInteger();
+                // the fault this canary needs: end the session of whoever just acquired, while it holds
                 run.workers.start("expirer", 1, w -> {
-                    run.workers.pace(Duration.ofMillis(700));
+                    run.workers.pace(Duration.ofMillis(20));
+                    int seen = acquisitions.get();
                     int h = holder.get();
-                    if (h >= 0) {
-                        SessionKiller.expire(run.client(h), ensemble.connectString(), Duration.ofSeconds(10));
-                        return true;
+                    if (h < 0 || expiredUpTo.getAndSet(seen) == seen) {
+                        return false;
                     }
-                    return false;
+                    SessionKiller.expire(run.client(h), ensemble.connectString(), Duration.ofSeconds(10));
+                    return true;
                 });
                 LockChaosTest.lockWorkload(run, path, i -> {
                     LockChaosTest.Acquirer inner = broken(run.client(i), path, ContentionRule.mutex(), false);
@@ -156,10 +166,11 @@ class CanaryTest {
                         Grant g = inner.acquire(timeout);
                         if (g != null) {
                             holder.set(i);
+                            acquisitions.incrementAndGet();
                         }
                         return g;
                     };
-                }, LockChaosTest.standard(1), 1500);
+                }, LockChaosTest.standard(1), 1500, 1500);
             }
         }).isInstanceOf(AssertionError.class).hasMessageContaining("after that deletion");
     }

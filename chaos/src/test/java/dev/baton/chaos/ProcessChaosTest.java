@@ -158,14 +158,15 @@ class ProcessChaosTest {
      * wrote after waking from a pause past its session, and went on writing for more than the loss
      * bound after its resume (see {@link ProcessHistory#wroteOnPastTheBound}), a killed process, and
      * every fault kind
-     * {@link ChaosRun#PER_KIND} times (the nemesis injects each kind once per round first, then
-     * draws at random). Gives up 45 s later; the verdict's coverage checks then fail.
+     * {@link ChaosRun#PER_KIND} times ({@link Nemesis#minimumMet()}: the nemesis injects each kind
+     * once per round first, in a seeded order, then draws at random; CI at 6bb06a6 stopped with the
+     * first round's last kind, KILL_LEADER, not yet injected, seed 32852611918992). Gives up 45 s later; the verdict's coverage checks then fail.
      */
     private static void runUntilCovered(Nemesis nemesis, ProcessHistory history, FencedStore store,
                                         AtomicInteger expiries, Duration length, long began) {
         try {
             await().atMost(length.plusSeconds(45)).pollInterval(Duration.ofMillis(500)).until(() -> nemesis.failed()
-                || System.nanoTime() - began >= length.toNanos() && expiries.get() >= ChaosRun.PER_KIND
+                || System.nanoTime() - began >= length.toNanos() && nemesis.minimumMet() && expiries.get() >= ChaosRun.PER_KIND
                 && history.count(ClientProcess.KILLED) >= ChaosRun.PER_KIND && history.staleAfterPause(store) > 0
                 && history.wroteOnPastTheBound(store, ChaosRun.DELIVERY_MARGIN));
         } catch (ConditionTimeoutException e) {

@@ -271,7 +271,14 @@ public final class Nemesis implements AutoCloseable {
         return stop();
     }
 
-    private boolean minimumMet() {
+    /**
+     * Whether every kind the run draws from has happened the {@link Builder#atLeast(int)
+     * guaranteed} number of times so far: a test that drives the schedule itself ({@link #start()}
+     * and {@link #stop()}) waits for this before it stops, as {@link #runFor(Duration, Duration)} does.
+     *
+     * @return true once no kind is short of the minimum (always true with a minimum of 0)
+     */
+    public boolean minimumMet() {
         synchronized (counts) {
             return faults.stream().allMatch(f -> counts.getOrDefault(f, 0) >= minimum);
         }
