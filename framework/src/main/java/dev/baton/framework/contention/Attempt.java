@@ -3,11 +3,10 @@ package dev.baton.framework.contention;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.CreatedNode;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.internal.Errors;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.SerialExecutor;
@@ -151,7 +150,7 @@ final class Attempt<R> {
         try {
             return attempt.result.join();
         } catch (CompletionException e) {
-            throw Futures.rethrow(e.getCause());
+            throw Failures.rethrow(e.getCause());
         }
     }
 
@@ -279,7 +278,7 @@ final class Attempt<R> {
         if (!current(move)) {
             return;
         }
-        if (e != null && Futures.rethrow(e) instanceof NoNodeException) {
+        if (e != null && Failures.rethrow(e) instanceof NoNodeException) {
             // the folder was deleted (by an operator, or reaped as an empty container)
             // and our node with it: back of a new line, like any other lost ticket
             takeTicket(move);
@@ -350,7 +349,7 @@ final class Attempt<R> {
             }
             if (e == null) {
                 leftBehind(mine, move); // watching: the node's deletion moves on
-            } else if (Futures.rethrow(e) instanceof NoNodeException) {
+            } else if (Failures.rethrow(e) instanceof NoNodeException) {
                 predecessorGone(mine, move, decision); // already gone, and no watch was set
             } else {
                 fail(e);
@@ -464,7 +463,7 @@ final class Attempt<R> {
     }
 
     private void fail(Throwable e) {
-        Throwable cause = Futures.rethrow(e);
+        Throwable cause = Failures.rethrow(e);
         if (cause instanceof CancellationException) {
             return;
         }
@@ -513,7 +512,7 @@ final class Attempt<R> {
      */
     private <T> void then(CompletableFuture<T> reply, BiConsumer<T, Throwable> step) {
         reply.whenComplete((value, e) -> {
-            if (e != null && Errors.unwrap(e) instanceof ClientClosedException closed) {
+            if (e != null && Failures.unwrap(e) instanceof ClientClosedException closed) {
                 result.completeExceptionally(closed);
                 return;
             }

@@ -2,8 +2,9 @@ package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
 import java.time.Duration;
 import java.util.List;
@@ -217,10 +218,10 @@ public final class Contention {
         return client.getChildren().forPathAsync(dir)
             .thenApply(children -> Contenders.inOrder(children, markers))
             .exceptionally(e -> {
-                if (Futures.rethrow(e) instanceof NoNodeException) {
+                if (Failures.rethrow(e) instanceof NoNodeException) {
                     return List.of();
                 }
-                throw Futures.rethrow(e);
+                throw Failures.rethrow(e);
             });
     }
 

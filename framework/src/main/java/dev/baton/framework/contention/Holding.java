@@ -3,18 +3,14 @@ package dev.baton.framework.contention;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.SessionMovedException;
 import dev.baton.framework.TransactionBuilder;
-import dev.baton.framework.internal.Errors;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
@@ -23,7 +19,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
@@ -362,7 +357,7 @@ public final class Holding implements Hold, AutoCloseable {
         if (failure == null) {
             return null;
         }
-        Throwable cause = Errors.unwrap(failure);
+        Throwable cause = Failures.unwrap(failure);
         if (cause instanceof NoNodeException) {
             // the first attempt found no node: the session ended or someone deleted it
             return new OwnershipLostException(ticket.name() + " was already gone when it was given back");
@@ -374,7 +369,7 @@ public final class Holding implements Hold, AutoCloseable {
             return null; // closing the client ended the session: the node went with it
         }
         if (!unanswered(cause)) {
-            return Futures.rethrow(cause);
+            return Failures.rethrow(cause);
         }
         deleter.apply(ticket); // guaranteed: the node goes in the background, or went with its session
         if (client.sessionId() != ticket.sessionId()) {
@@ -389,7 +384,7 @@ public final class Holding implements Hold, AutoCloseable {
 
     /** A failure that leaves the delete unanswered: no connection, or no writable server. */
     private static boolean unanswered(Throwable cause) {
-        return goesInBackground(cause)
+        return Failures.goesInBackground(cause)
             || cause instanceof BatonException b && b.code() == KeeperException.Code.NOTREADONLY;
     }
 
@@ -454,49 +449,6 @@ public final class Holding implements Hold, AutoCloseable {
         client.removeConnectionStateListener(listener);
         for (Runnable callback : toRun) {
             client.eventExecutor().execute(callback);
-        }
-    }
-
-    /**
-     * Whether {@code cause}, the failure of a delete, only means that the node is deleted in the
-     * background (a guaranteed delete) or went with its session.
-     */
-    static boolean goesInBackground(Throwable cause) {
-        return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
-            || cause instanceof SessionMovedException || cause instanceof SessionExpiredException
-            || cause instanceof ClientClosedException;
-    }
-
-    /**
-     * Waits for a release's delete when it can finish soon ({@code wait}: the client is
-     * connected), without being interruptible (the interrupt is kept). A failure that only means
-     * "the node goes later or went with its session" is logged, not thrown.
-     */
-    static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
-        if (!wait) {
-            return;
-        }
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    delete.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = Errors.unwrap(e.getCause());
-                    if (goesInBackground(cause)) {
-                        LOG.debug("release of {} continues in the background: {}", what, cause.toString());
-                        return;
-                    }
-                    throw Futures.rethrow(cause);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

@@ -3,13 +3,13 @@ package dev.baton.framework.observe;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.BatonObserver.AcquireOutcome;
+import dev.baton.framework.Failures;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.contention.Hold;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -62,7 +62,7 @@ public final class ObservedHolds {
         acquiring.whenComplete((hold, e) -> {
             if (e != null) {
                 wait.finish(AcquireOutcome.FAILED);
-                result.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+                result.completeExceptionally(Failures.unwrap(e));
             } else if (hold == null) {
                 wait.finish(AcquireOutcome.TIMED_OUT);
                 result.complete(null);
