@@ -156,7 +156,7 @@ public final class Contention {
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempt.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
+        return Attempts.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
     }
 
     /**
@@ -171,7 +171,7 @@ public final class Contention {
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempt.blocking(this, data, timeout, Contention::ticketOnly, this::release);
+        return Attempts.blocking(this, data, timeout, Contention::ticketOnly, this::release);
     }
 
     /**
@@ -186,7 +186,7 @@ public final class Contention {
      */
     public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempt.async(this, data, timeout, this::holdOf, Holding::close);
+        return Attempts.async(this, data, timeout, this::holdOf, Holding::close);
     }
 
     /**
@@ -200,7 +200,7 @@ public final class Contention {
      */
     public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempt.blocking(this, data, timeout, this::holdOf, Holding::delete);
+        return Attempts.blocking(this, data, timeout, this::holdOf, Holding::delete);
     }
 
     /**

@@ -1,15 +1,11 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.BatonException;
-import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.Failures;
-import dev.baton.framework.NoNodeException;
-import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
@@ -20,7 +16,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
-import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,10 +48,9 @@ import org.slf4j.LoggerFactory;
  * nothing runs.
  *
  * <p>Giving it back ({@link #delete}) deletes the node in the ticket's own session
- * ({@code delete().inSession}): an answer there proves the node was still in place, so the hold
- * lasted until the delete. A holder that was frozen past its session and releases before its
- * client notices gets no such answer — the session is over, or the node is gone — and the delete
- * fails with {@link OwnershipLostException}, which a {@link Grant} passes on from its release.
+ * ({@link ProvenDelete}): an answer there proves the node was still in place, so the hold lasted
+ * until the delete; without one the delete fails with {@link OwnershipLostException}, which a
+ * {@link Grant} passes on from its release.
  */
 public final class Holding implements Hold, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
@@ -73,8 +67,8 @@ public final class Holding implements Hold, AutoCloseable {
     private final List<Runnable> callbacks = new ArrayList<>();
     private final ConnectionStateListener listener;
     private final OwnNodeWatch node;
-    /** Gives the node back in the background (a guaranteed, quiet delete). */
-    private final Function<Ticket, CompletableFuture<Void>> deleter;
+    /** Gives the node back at the end: in the ticket's session, else in the background. */
+    private final ProvenDelete giveBack;
     private String lostReason;
     private boolean closed;
     private volatile LeaderContact.Deadline deadline;
@@ -82,7 +76,7 @@ public final class Holding implements Hold, AutoCloseable {
     private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin, OwnNodeWatch node,
                     Function<Ticket, CompletableFuture<Void>> deleter) {
         this.client = client;
-        this.deleter = deleter;
+        this.giveBack = new ProvenDelete(client, ticket, deleter);
         this.ticket = ticket;
         this.policy = policy;
         this.margin = leaseMargin != null ? leaseMargin
@@ -295,33 +289,19 @@ public final class Holding implements Hold, AutoCloseable {
     }
 
     /**
-     * Stops watching and deletes the node in the ticket's own session. The future completes when
-     * the servers deleted it there — proof that the hold lasted until the delete; it fails with
-     * {@link OwnershipLostException} when the hold cannot be shown to have lasted (its session
-     * ended first, its node was already gone, or — under {@link ErrorPolicy#STANDARD} — no answer
-     * came); on any other failure to get an answer the node is deleted in the background (or went
-     * with its session).
+     * Stops watching and deletes the node in the ticket's own session ({@link ProvenDelete#delete}): the
+     * future completes when the servers deleted it there — proof that the hold lasted until the delete;
+     * it fails with {@link OwnershipLostException} when the hold cannot be shown to have lasted.
      */
     @Override
     public CompletableFuture<Void> delete() {
         close();
-        if (client.sessionId() != ticket.sessionId()) {
-            return CompletableFuture.failedFuture(sessionEnded());
-        }
-        return client.delete().inSession(ticket.sessionId()).forPathAsync(ticket.path()).handle((v, e) -> {
-            RuntimeException verdict = verdict(e);
-            if (verdict != null) {
-                throw verdict;
-            }
-            return null;
-        });
+        return giveBack.delete();
     }
 
     /**
-     * {@link #delete()} with the client's blocking call while connected: the reply wakes this
-     * thread directly, with none of the hand-offs of the asynchronous form (it matters to short
-     * holds). Not connected to a writable server, it does not wait: the delete goes on in the
-     * background.
+     * {@link #delete()} with the client's blocking call while connected ({@link ProvenDelete#deleteAndWait}).
+     * Not connected to a writable server, it does not wait: the delete goes on in the background.
      *
      * @throws OwnershipLostException when the hold cannot be shown to have lasted until the delete
      */
@@ -332,65 +312,7 @@ public final class Holding implements Hold, AutoCloseable {
             return;
         }
         close();
-        if (client.sessionId() != ticket.sessionId()) {
-            throw sessionEnded();
-        }
-        try {
-            client.delete().inSession(ticket.sessionId()).forPath(ticket.path());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            deleter.apply(ticket);
-        } catch (RuntimeException e) {
-            RuntimeException verdict = verdict(e);
-            if (verdict != null) {
-                throw verdict;
-            }
-        }
-    }
-
-    /**
-     * What a failed delete in the ticket's session says about the hold: the exception to report,
-     * or null when nothing is known against it (the delete goes on in the background and the
-     * error policy keeps the hold through a disconnect).
-     */
-    private RuntimeException verdict(Throwable failure) {
-        if (failure == null) {
-            return null;
-        }
-        Throwable cause = Failures.unwrap(failure);
-        if (cause instanceof NoNodeException) {
-            // the first attempt found no node: the session ended or someone deleted it
-            return new OwnershipLostException(ticket.name() + " was already gone when it was given back");
-        }
-        if (cause instanceof SessionExpiredException) {
-            return sessionEnded();
-        }
-        if (cause instanceof ClientClosedException) {
-            return null; // closing the client ended the session: the node went with it
-        }
-        if (!unanswered(cause)) {
-            return Failures.rethrow(cause);
-        }
-        deleter.apply(ticket); // guaranteed: the node goes in the background, or went with its session
-        if (client.sessionId() != ticket.sessionId()) {
-            return sessionEnded();
-        }
-        if (client.errorPolicy().isLoss(ConnectionState.SUSPENDED)) {
-            return new OwnershipLostException("no answer to the delete of " + ticket.name() + " (" + cause.getMessage()
-                + "): under the " + client.errorPolicy() + " policy a hold that cannot be shown alive counts as lost");
-        }
-        return null;
-    }
-
-    /** A failure that leaves the delete unanswered: no connection, or no writable server. */
-    private static boolean unanswered(Throwable cause) {
-        return Failures.goesInBackground(cause)
-            || cause instanceof BatonException b && b.code() == KeeperException.Code.NOTREADONLY;
-    }
-
-    private OwnershipLostException sessionEnded() {
-        return new OwnershipLostException("session 0x" + Long.toHexString(ticket.sessionId()) + ", which owns "
-            + ticket.name() + ", ended before the servers answered its delete");
+        giveBack.deleteAndWait();
     }
 
     private void onState(ConnectionStateChange change) {
