@@ -1,6 +1,7 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.LeaderContact;
@@ -56,7 +57,8 @@ final class Attempts {
         SpeedPaths.CallerThread steps = new SpeedPaths.CallerThread(new SerialExecutor(engine.client().asyncExecutor()));
         Attempt<R> attempt = new Attempt<>(engine, data, timeout, steps, grant, giveBack);
         CompletableFuture<R> result = attempt.result();
-        Long deadline = timeout == null || timeout.isZero() ? null : System.nanoTime() + Timeouts.nanos(timeout);
+        // a zero timeout ends the attempt itself after one look; the deadline reads the client's clock
+        Deadline deadline = timeout == null || timeout.isZero() ? Deadline.none() : Deadline.after(timeout, engine.client().ticker());
         try (LeaderContact.Keep fresh = LeaderContact.keepFresh(engine.client())) {
             attempt.begin();
             if (!steps.runUntil(result::isDone, deadline)) {

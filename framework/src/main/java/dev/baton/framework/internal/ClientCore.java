@@ -76,7 +76,7 @@ public final class ClientCore {
             ? Executors.newSingleThreadExecutor(ThreadFactories.daemon(name + "-events"))
             : null;
         this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
-        this.connection = new Connection(config.settings(), scheduler, async, events);
+        this.connection = new Connection(config.settings(), config.ticker(), scheduler, async, events);
         this.leaderContact = new LeaderContact(connection, scheduler, async);
         this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.of(config.ticker()), connection, scheduler, async, leaderContact::confirmed, telemetry);
         this.zk = new AsyncZk(async);
