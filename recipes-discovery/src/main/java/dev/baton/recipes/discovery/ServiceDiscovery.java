@@ -56,8 +56,6 @@ import org.slf4j.LoggerFactory;
 public final class ServiceDiscovery<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceDiscovery.class);
 
-    private enum State { LATENT, STARTED, CLOSED }
-
     private final BatonClient client;
     private final String basePath;
     private final InstanceJson<T> json;
@@ -67,12 +65,13 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     private final Duration dependencyTimeout;
     private final boolean failOnMissingDependencies;
     private final Set<AutoCloseable> opened = ConcurrentHashMap.newKeySet();
-    private volatile State state = State.LATENT;
+    private final Lifecycle life;
 
     ServiceDiscovery(BatonClient client, String basePath, InstanceJson<T> json, ServiceInstance<T> thisInstance,
                      Set<String> requiredServices, Duration dependencyTimeout, boolean failOnMissingDependencies) {
         this.client = client;
         this.basePath = basePath;
+        this.life = new Lifecycle(this, "discovery of " + basePath);
         this.json = json;
         this.registrations = new Registrations<>(client, basePath, json);
         this.thisInstance = thisInstance;
@@ -103,13 +102,7 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         if (client.isClosed()) {
             throw new ClientClosedException("start the service discovery", basePath);
         }
-        synchronized (this) {
-            switch (state) {
-                case LATENT -> state = State.STARTED;
-                case STARTED -> throw new IllegalStateException("discovery of " + basePath + " is already started");
-                case CLOSED -> throw new IllegalStateException("discovery of " + basePath + " is closed");
-            }
-        }
+        life.start(Lifecycle.State.STARTED);
         registrations.start();
         try {
             if (!requiredServices.isEmpty()) {
@@ -292,11 +285,8 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     /** Closes the providers and caches built here, and removes this discovery's instances except PERMANENT ones. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (state == State.CLOSED) {
-                return;
-            }
-            state = State.CLOSED;
+        if (!life.close()) {
+            return;
         }
         for (AutoCloseable c : List.copyOf(opened)) {
             try {
@@ -336,19 +326,15 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     }
 
     private void requireStarted() {
-        if (state != State.STARTED) {
-            throw new IllegalStateException("discovery of " + basePath + " is " + (state == State.CLOSED ? "closed" : "not started (call start() first)"));
-        }
+        life.requireStarted();
     }
 
     private void requireOpen() {
-        if (state == State.CLOSED) {
-            throw new IllegalStateException("discovery of " + basePath + " is closed");
-        }
+        life.requireOpen();
     }
 
     @Override
     public String toString() {
-        return "ServiceDiscovery{" + basePath + " " + state + "}";
+        return "ServiceDiscovery{" + basePath + " " + life.state() + "}";
     }
 }
