@@ -68,6 +68,13 @@ class ServerVersionOptionTest {
     }
 
     @Test
+    void aChildNeedsSomethingOnItsClassPath() {
+        assertThatThrownBy(() -> ChildJvm.builder("org.apache.zookeeper.server.quorum.QuorumPeerMain").classPath(java.util.List.of()))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("a child's class path needs at least one jar or folder, was empty");
+    }
+
+    @Test
     void aVersionMustBeAReleaseNumber() {
         assertThatThrownBy(() -> EmbeddedEnsemble.builder().serverVersion("3.8"))
             .isInstanceOf(IllegalArgumentException.class)
