@@ -1,5 +1,6 @@
 package dev.baton.server;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 /**
  * A JVM started as a child of this one — on this JVM's own Java and class path — that a test can
@@ -260,6 +262,8 @@ public final class ChildJvm {
         private ProcessBuilder.Redirect output = ProcessBuilder.Redirect.PIPE;
         private ProcessBuilder.Redirect error = ProcessBuilder.Redirect.PIPE;
         private boolean errorToOutput;
+        /** The child's class path; null for this JVM's own. */
+        private List<Path> classPath;
 
         private Builder(String mainClass) {
             this.mainClass = Objects.requireNonNull(mainClass, "mainClass");
@@ -301,6 +305,24 @@ public final class ChildJvm {
          */
         public Builder args(List<String> arguments) {
             arguments.forEach(a -> args.add(Objects.requireNonNull(a, "argument")));
+            return this;
+        }
+
+        /**
+         * Runs the child on these jars and folders instead of this JVM's class path: how a
+         * child-process server runs another ZooKeeper version than the one this JVM links.
+         *
+         * @param entries the class path, in order; must not be empty
+         * @return this builder
+         * @throws IllegalArgumentException if {@code entries} is empty
+         * @throws NullPointerException if {@code entries} or one of its elements is null
+         */
+        public Builder classPath(List<Path> entries) {
+            List<Path> copy = List.copyOf(entries);
+            if (copy.isEmpty()) {
+                throw new IllegalArgumentException("a child's class path needs at least one jar or folder, was empty");
+            }
+            this.classPath = copy;
             return this;
         }
 
@@ -351,7 +373,8 @@ public final class ChildJvm {
         }
 
         /**
-         * Starts the child on this JVM's Java and class path. Returns as soon as the process
+         * Starts the child on this JVM's Java, and on this JVM's class path unless
+         * {@link #classPath(List)} chose another. Returns as soon as the process
          * exists, not when its main class is running.
          *
          * @return the running child, killed by this JVM's shutdown hook if still alive at exit
@@ -366,7 +389,8 @@ public final class ChildJvm {
             command.add("-Djava.net.preferIPv4Stack=true");
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
             command.add("-cp");
-            command.add(System.getProperty("java.class.path"));
+            command.add(classPath == null ? System.getProperty("java.class.path")
+                : classPath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)));
             command.add(mainClass);
             command.addAll(args);
             ProcessBuilder builder = new ProcessBuilder(command).redirectInput(input).redirectOutput(output);

@@ -6,6 +6,7 @@ import dev.baton.server.internal.PeerProxies;
 import dev.baton.server.internal.PortReservation;
 import dev.baton.server.internal.ProcessNode;
 import dev.baton.server.internal.QuorumNode;
+import dev.baton.server.internal.ServerJars;
 import dev.baton.server.internal.ServerJvmSettings;
 import dev.baton.server.internal.ServerNode;
 import dev.baton.server.internal.ServerSettings;
@@ -71,7 +72,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private final PeerProxies peers;
     private volatile boolean closed;
 
-    private EmbeddedEnsemble(Builder builder, Layout layout) {
+    private EmbeddedEnsemble(Builder builder, Layout layout, List<Path> serverJars) {
         this.name = "baton-ensemble-" + ENSEMBLES.incrementAndGet();
         this.mode = builder.mode;
         this.layout = layout;
@@ -83,7 +84,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         for (NodeSpec spec : specs) {
             ServerNode node;
             if (mode == ServerMode.CHILD_PROCESSES) {
-                node = new ProcessNode(spec, layout.viewFrom(spec.id()), settings);
+                node = new ProcessNode(spec, layout.viewFrom(spec.id()), settings, serverJars);
             } else if (specs.size() == 1) {
                 node = new StandaloneNode(spec, settings, name);
             } else {
@@ -553,8 +554,63 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private Duration startTimeout = Duration.ofSeconds(30);
         private ServerMode mode = ServerMode.IN_PROCESS;
         private boolean peerProxies;
+        private String serverVersion;
+        private Path serverJarsFolder;
 
         private Builder() {
+        }
+
+        /**
+         * Runs servers of ZooKeeper release {@code version} from that release's own jars, in
+         * child JVMs (so {@link #mode(ServerMode) mode(CHILD_PROCESSES)} is required): how Baton's
+         * client is tested against the servers people run. The jars are looked for, when the
+         * ensemble is built, in a {@code zookeeper-<version>} folder under each folder named by
+         * the system property {@code baton.zookeeper.jars} (separated like a class path); Maven
+         * fills such folders (docs/compatibility.md). Default: this JVM's own ZooKeeper.
+         *
+         * @param version a release such as {@code 3.8.6}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code version} is not a version number
+         */
+        public Builder serverVersion(String version) {
+            this.serverVersion = checkVersion(version);
+            this.serverJarsFolder = null;
+            return this;
+        }
+
+        /**
+         * Like {@link #serverVersion(String)}, with the release's jars in {@code folder} itself
+         * ({@code zookeeper-<version>.jar} and the jars it runs on).
+         *
+         * @param version a release such as {@code 3.8.6}
+         * @param folder the folder holding that release's jars
+         * @return this builder
+         * @throws IllegalArgumentException if {@code version} is not a version number
+         */
+        public Builder serverVersion(String version, Path folder) {
+            this.serverVersion = checkVersion(version);
+            this.serverJarsFolder = Objects.requireNonNull(folder, "folder");
+            return this;
+        }
+
+        private static String checkVersion(String version) {
+            Objects.requireNonNull(version, "version");
+            if (!version.matches("\\d+\\.\\d+\\.\\d+([-.][0-9A-Za-z.-]+)?")) {
+                throw new IllegalArgumentException("serverVersion must be a ZooKeeper release such as 3.8.6, was '" + version + "'");
+            }
+            return version;
+        }
+
+        /** The jars of the chosen release, or null for this JVM's own server; checked before any port is taken. */
+        private List<Path> serverJars() {
+            if (serverVersion == null) {
+                return null;
+            }
+            if (mode != ServerMode.CHILD_PROCESSES) {
+                throw new IllegalArgumentException("serverVersion(\"" + serverVersion + "\") needs mode(ServerMode.CHILD_PROCESSES):"
+                    + " this JVM links one ZooKeeper, so another release runs only in child JVMs; mode is " + mode);
+            }
+            return serverJarsFolder == null ? ServerJars.find(serverVersion) : ServerJars.in(serverVersion, serverJarsFolder);
         }
 
         /**
@@ -742,7 +798,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
          *
          * @return the ensemble, not yet started
          * @throws IllegalArgumentException if the data folder cannot be written or a requested
-         *     client port is taken
+         *     client port is taken, or a server version was chosen without child processes
+         * @throws MissingServerJarsException if the jars of the chosen server version are not found
          */
         public EmbeddedEnsemble build() {
             if (minSessionTimeout.compareTo(tickTime.multipliedBy(2)) < 0) {
@@ -752,7 +809,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             if (peerProxies && nodes < 2) {
                 throw new IllegalArgumentException("peerProxies(true) needs two or more servers to put proxies between, nodes is " + nodes);
             }
-            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir, peerProxies));
+            List<Path> serverJars = serverJars();
+            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir, peerProxies), serverJars);
         }
 
         private static void requirePositive(String name, Duration value) {

@@ -2,10 +2,11 @@ package dev.baton.server;
 
 /**
  * An embedded ensemble could not be built, started or controlled: a port was taken, a data
- * directory was not writable, the servers did not form a quorum in time. The message names the
+ * directory was not writable, the servers did not form a quorum in time, the jars of a requested
+ * server version were not found ({@link MissingServerJarsException}). The message names the
  * setting or the server involved.
  */
-public final class EnsembleException extends RuntimeException {
+public class EnsembleException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /**

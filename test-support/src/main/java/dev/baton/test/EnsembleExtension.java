@@ -2,6 +2,7 @@ package dev.baton.test;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.server.ServerMode;
 import java.time.Duration;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -21,6 +22,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
 public final class EnsembleExtension implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EnsembleExtension.class);
     private static final String KEY = "ensemble";
+    /** Names a ZooKeeper release the ensembles run instead of the one Baton links (see {@link EnsembleTest}). */
+    static final String SERVER_VERSION_PROPERTY = "baton.test.serverVersion";
     /** The servers' shortest session timeout (the embedded ensemble's default). */
     private static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
 
@@ -125,12 +128,17 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
         private final EmbeddedEnsemble ensemble;
 
         StartedEnsemble(EnsembleTest settings) {
-            EmbeddedEnsemble built = EmbeddedEnsemble.builder()
+            EmbeddedEnsemble.Builder builder = EmbeddedEnsemble.builder()
                 .nodes(settings.nodes())
                 .forceSync(settings.forceSync())
                 .sessionTimeoutBounds(MIN_SESSION_TIMEOUT, Duration.ofMillis(settings.maxSessionTimeoutMillis()))
-                .peerProxies(settings.peerProxies())
-                .build();
+                .peerProxies(settings.peerProxies());
+            // the compatibility suite reruns test classes against another server release (docs/compatibility.md)
+            String version = System.getProperty(SERVER_VERSION_PROPERTY, "").trim();
+            if (!version.isEmpty()) {
+                builder.mode(ServerMode.CHILD_PROCESSES).serverVersion(version);
+            }
+            EmbeddedEnsemble built = builder.build();
             try {
                 built.start();
             } catch (RuntimeException e) {

@@ -17,6 +17,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * annotated {@link ConnectString}, or {@code BatonClient} parameters: each is a new client,
  * started and connected to the whole ensemble, closed when the test ends.
  *
+ * <p>With the system property {@code baton.test.serverVersion} set (such as {@code 3.8.6}), the
+ * servers are child JVMs running that ZooKeeper release from its own jars
+ * ({@code EmbeddedEnsemble.Builder.serverVersion}); the compatibility suite reruns contract tests
+ * this way (docs/compatibility.md).
+ *
  * <pre>{@code
  * @EnsembleTest(nodes = 3)
  * class FailoverTest {

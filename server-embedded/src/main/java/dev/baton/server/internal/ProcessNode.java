@@ -16,7 +16,8 @@ import java.util.List;
  * {@code zoo.cfg} — so a test can kill it with SIGKILL, or freeze it with SIGSTOP to imitate a
  * long garbage-collection pause or a hung machine, which an in-process server cannot do.
  *
- * <p>The child is a {@link ChildJvm} (this JVM's class path and Java); its output goes to
+ * <p>The child is a {@link ChildJvm} (this JVM's Java, and its class path unless the ensemble
+ * asked for another ZooKeeper release: then that release's jars); its output goes to
  * {@code server.log} in its data folder. Its role is read with the {@code srvr} four-letter word.
  */
 public final class ProcessNode implements ServerNode {
@@ -27,12 +28,20 @@ public final class ProcessNode implements ServerNode {
     private final NodeSpec spec;
     private final PeerView view;
     private final ServerSettings settings;
+    /** The jars of the ZooKeeper release to run, or null for this JVM's class path. */
+    private final List<Path> serverJars;
     private ChildJvm jvm;
 
     public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings) {
+        this(spec, view, settings, null);
+    }
+
+    /** A server of the ZooKeeper release in {@code serverJars} (see {@link ServerJars}); null runs this JVM's own. */
+    public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings, List<Path> serverJars) {
         this.spec = spec;
         this.view = view;
         this.settings = settings;
+        this.serverJars = serverJars;
     }
 
     @Override
@@ -52,6 +61,9 @@ public final class ProcessNode implements ServerNode {
             .systemProperty("logback.configurationFile", logConfig.toString())
             .systemProperty("zookeeper.forceSync", settings.forceSync() ? "yes" : "no");
         ServerJvmSettings.PROPERTIES.forEach(child::systemProperty);
+        if (serverJars != null) {
+            child.classPath(serverJars);
+        }
         jvm = child.args(List.of(config.toString()))
             .errorToOutput()
             .output(ProcessBuilder.Redirect.appendTo(spec.dataDir().resolve("server.log").toFile()))
