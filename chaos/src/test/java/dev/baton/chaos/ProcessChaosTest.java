@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.server.ServerMode;
 import dev.baton.test.ClientProcess;
 import dev.baton.test.ClientProcess.Message;
 import dev.baton.test.Nemesis;
@@ -81,8 +80,9 @@ class ProcessChaosTest {
         List<String> surprises = new ArrayList<>();
         ProcessHistory.Judgement j;
         AtomicInteger expiries = new AtomicInteger();
-        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build()) {
-            ensemble.start();
+        {
+            // the module's shared three-server child-process ensemble: not closed here
+            EmbeddedEnsemble ensemble = ChaosRun.childProcessEnsemble();
             try (ServerTruth truth = ServerTruth.watch(ensemble, List.of(PATH))) {
             List<ClientProcess> processes = new ArrayList<>();
             List<BatonClient> clients = new ArrayList<>();
