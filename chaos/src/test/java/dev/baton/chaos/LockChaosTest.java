@@ -34,8 +34,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * the mutex also runs through a follower cut off for longer than the session timeout, and in the
  * soak every lock runs under the three partitions. Five workers acquire, write to a fenced store, and release;
  * {@link BoundedExclusion} judges their beliefs against the servers' record of the lock nodes. In
- * CI the semaphore, the semaphore mutex and the multi-lock share one run (side by side, each
- * judged on its own); the soak also runs each alone.
+ * CI the semaphore, the semaphore mutex, the multi-lock, ZooKeeper's WriteLock and the read/write
+ * lock share one run (side by side, each judged on its own); the soak also runs each alone.
  */
 class LockChaosTest {
     /** Faults for the variants of a recipe already run under all eight: a leader SIGKILL, and the faults that end sessions. */
@@ -168,23 +168,26 @@ class LockChaosTest {
     }
 
     /**
-     * The semaphore (2 leases), the semaphore mutex, the multi-lock (2 paths) and ZooKeeper's
-     * WriteLock side by side under one nemesis: each with its own workers on the five clients, its
-     * own history, fenced store and {@link BoundedExclusion} judgement, one verdict line each. Every
-     * fault of the run reaches all four (a server fault directly, a client fault through the client
-     * each runs a worker on), at the cost of one schedule instead of four. Alone in the soak
-     * ({@code -Pchaos-soak}) as well.
+     * The semaphore (2 leases), the semaphore mutex, the multi-lock (2 paths), ZooKeeper's WriteLock
+     * and the read/write lock ({@link RwLockChaosTest}) side by side under one nemesis: each with
+     * its own workers on the five clients, its own history (and fenced store, but the read/write
+     * lock) and {@link BoundedExclusion} judgement, one verdict line each. Every fault of the run
+     * reaches all five (a server fault directly, a client fault through the client each runs a
+     * worker on), at the cost of one schedule instead of five: the union of their faults
+     * ({@link #LOCK_FORMS_FAULTS}). Alone in the soak ({@code -Pchaos-soak}) as well.
      */
     @Test
-    void theSemaphoreTheSemaphoreMutexTheMultiLockAndTheWriteLockSideBySide() throws Exception {
-        try (ChaosRun run = ChaosRun.builder("lock-forms", ensemble).faults(SEMAPHORE_FAULTS)
-            .watch("/chaos/semaphore", "/chaos/semaphore-mutex", "/chaos/multi", WRITE_LOCK)
+    void theLockFormsSideBySide() throws Exception {
+        try (ChaosRun run = ChaosRun.builder("lock-forms", ensemble).faults(LOCK_FORMS_FAULTS)
+            .watch("/chaos/semaphore", "/chaos/semaphore-mutex", "/chaos/multi", WRITE_LOCK, RwLockChaosTest.PATH)
             .documented(OwnershipLostException.class).build()) {
             Map<String, Started> started = new java.util.LinkedHashMap<>();
             started.put("semaphore", startSemaphore(run));
             started.put("semaphore-mutex", startSemaphoreMutex(run));
             started.put("multi-lock", startMultiLock(run));
             started.put("write-lock", startWriteLock(run));
+            RwLockChaosTest.Started rw = RwLockChaosTest.start(run, RwLockChaosTest.PATH,
+                RwLockChaosTest.sides(run, RwLockChaosTest.PATH));
             run.runFaults();
             Map<String, List<String>> checks = new java.util.LinkedHashMap<>();
             List<String> notes = new ArrayList<>();
@@ -196,9 +199,21 @@ class LockChaosTest {
                     + result.summary() + "; " + e.getValue().store().note());
                 acquired += e.getValue().history().count(Event.Op.ACQUIRED);
             }
+            BoundedExclusion.Result rwResult = rw.judge(run);
+            checks.put("rwlock: readers-writers exclusion", rwResult.violations());
+            notes.add("rwlock: " + rw.history().count(Event.Op.ACQUIRED) + " acquisitions; " + rwResult.summary());
+            acquired += rw.history().count(Event.Op.ACQUIRED);
             run.verdict(acquired, checks, notes.toArray(String[]::new));
         }
     }
+
+    /**
+     * The side-by-side run's faults: the semaphore's five ({@link #SEMAPHORE_FAULTS}, a superset of
+     * the WriteLock's, the semaphore mutex's and the multi-lock's) and the read/write lock's
+     * ({@link RwLockChaosTest#FAULTS}: a server pause and a delayed client more).
+     */
+    static final Fault[] LOCK_FORMS_FAULTS = {Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.PAUSE_SERVER, Fault.CUT_CLIENT,
+        Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION};
 
     /** The semaphore's faults: the session faults and a server restart. */
     static final Fault[] SEMAPHORE_FAULTS = {Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.CUT_CLIENT, Fault.PAUSE_CLIENT,
@@ -259,7 +274,7 @@ class LockChaosTest {
     /**
      * ZooKeeper's WriteLock API: lock() answers at once, the listener hears lockAcquired and
      * lockReleased (also on loss). Soak only ({@code -Pchaos-soak}): in CI it runs beside the
-     * semaphore forms.
+     * other lock forms.
      */
     @Test
     @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
@@ -278,7 +293,7 @@ class LockChaosTest {
     /**
      * Starts five WriteLock writers (workers {@code writer-<i>}, one per client). An
      * {@link OwnershipLostException} is not among WriteLock's documented failures: it fails the
-     * run here even beside the semaphore forms, whose run documents it.
+     * run here even beside the other lock forms, whose run documents it.
      */
     private static Started startWriteLock(ChaosRun run) {
         History history = new History();
