@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * connection of its own plus one request (the TTL probe); without it, six requests, sent
  * together. Nothing here fails the client: an error leaves the feature unknown.
  */
-final class ServerProbe {
+public final class ServerProbe {
     private static final Logger LOG = LoggerFactory.getLogger(ServerProbe.class);
     private static final String VERSION_FIELD = "Zookeeper version:";
 
@@ -46,6 +46,18 @@ final class ServerProbe {
         this.zk = zk;
         this.clientConfig = clientConfig;
         this.timeout = timeout;
+    }
+
+    /**
+     * The feature probes alone, as sent when the server does not answer {@code srvr}: for tests
+     * against a server that does answer it.
+     *
+     * @param zk a connected handle
+     * @return what the probes learned; never completes exceptionally
+     */
+    public static CompletableFuture<ServerCapabilities> probeFeatures(ZooKeeper zk) {
+        ServerProbe probe = new ServerProbe(zk, null, Duration.ofSeconds(5));
+        return probe.probeEach().thenCombine(probe.ttlProbe(), (c, ttl) -> learned(c, Feature.TTL_NODES, ttl));
     }
 
     /** Learns what it can; never completes exceptionally. */
