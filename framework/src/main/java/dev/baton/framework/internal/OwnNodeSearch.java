@@ -24,8 +24,8 @@ import org.apache.zookeeper.data.Stat;
  *
  * <p>Where to look: an ephemeral create sent only in the current session, on a server that has
  * {@code getEphemerals} (3.6.0+), asks the server for the session's own ephemeral nodes under
- * {@code <folder>/<stem>} instead of listing the folder: the same number of round trips (sync,
- * look, read the candidate), but a reply of this create's node alone instead of every child of a
+ * {@code <folder>/<stem>} instead of listing the folder: the same two round trips (sync and look
+ * sent together, then the candidate's read), but a reply of this create's node alone instead of every child of a
  * folder that may hold thousands, and no read permission on the folder needed. Everything else —
  * a persistent node, a create also sent in an earlier session (whose node that session may still
  * hold), an older server — lists the folder. A server that refuses {@code getEphemerals} after all
@@ -67,13 +67,18 @@ final class OwnNodeSearch {
      * @param sessions every session a create of this plan was sent in
      */
     CompletableFuture<Found> find(ZooKeeper zk, Set<String> stems, Set<Long> sessions) {
-        // a sync first: the listing then shows what the leader committed (a server that lags must
+        // a sync first: the look then shows what the leader committed (a server that lags must
         // not hide the node the lost reply was about), and the attempt, whose create went
-        // unanswered, still rests on a round trip the leader answered (RetryLoop, LeaderContact)
+        // unanswered, still rests on a round trip the leader answered (RetryLoop, LeaderContact).
+        // The look goes right behind the sync, not after its reply: a server runs a session's
+        // requests in order and holds a read behind the session's pending sync, so the look still
+        // sees everything the sync covers, and the search costs one round trip less
         boolean ownEphemerals = mode.isEphemeral() && sessions.equals(Set.of(zk.getSessionId()))
             && c.core.capabilities().supports(ServerCapabilities.Feature.GET_EPHEMERALS);
-        return Futures.nullIfNoNode(c.zk().sync(zk, parent, "create", userPath)
-            .thenCompose(synced -> ownEphemerals ? ephemeralsNamed(zk, stems) : listedNamed(zk, stems))
+        CompletableFuture<Void> synced = c.zk().sync(zk, parent, "create", userPath);
+        CompletableFuture<List<String>> named = ownEphemerals ? ephemeralsNamed(zk, stems) : listedNamed(zk, stems);
+        return Futures.nullIfNoNode(synced
+            .thenCompose(v -> named)
             .thenCompose(names -> read(zk, names))
             .thenCompose(candidates -> settle(zk, candidates)));
     }
