@@ -176,8 +176,8 @@ public record ServerCapabilities(Optional<String> version, Set<Feature> supporte
 
     /**
      * {@return whether the server sends child-list events to persistent recursive watchers}: servers before
-     * 3.9.0 do when the same session also has a child watch below the recursive one, and ZooKeeper clients
-     * before 3.9.0 pass them on. Baton drops them for recursive watchers whatever the server (a recursive
+     * 3.9.0 do when the same session also has a child watch below the recursive one (the 3.9 client drops
+     * them itself; an older client jar may pass them on). Baton drops them for recursive watchers whatever the server (a recursive
      * watch promises no child-list events); this says whether that filter has work to do. True when the
      * version is unknown.
      */

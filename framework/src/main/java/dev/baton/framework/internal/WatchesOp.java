@@ -22,8 +22,9 @@ import org.apache.zookeeper.Watcher;
  * <p>A recursive watch's wrapper also drops child-list events ({@link #deliversToRecursive}): a
  * persistent recursive watch promises none, but servers before 3.9.0 send them to a session
  * that also has a child watch below the recursive one (the contention engine's and the caches'
- * one-shot watches are such), and ZooKeeper clients before 3.9.0 pass them on. A server that
- * does not know {@code addWatch} (before 3.6.0) gets an {@link UnsupportedByServerException}.
+ * one-shot watches are such); the 3.9 client drops them itself, an older client jar may pass
+ * them on. A server that does not know {@code addWatch} (before 3.6.0) gets an
+ * {@link UnsupportedByServerException}.
  */
 final class WatchesOp implements WatchesBuilder {
     /** A caller's watcher in one namespace, for one kind of watch. */

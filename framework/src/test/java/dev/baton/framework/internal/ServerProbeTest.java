@@ -45,8 +45,8 @@ class ServerProbeTest {
 
     @Test
     void aRecursiveWatcherHearsNoChildListEvents() {
-        // servers before 3.9.0 send them when the session also has a child watch below, and
-        // clients before 3.9.0 pass them on: a recursive watch promises none
+        // servers before 3.9.0 send them when the session also has a child watch below, and an
+        // older client jar passes them on: a recursive watch promises none
         assertThat(WatchesOp.deliversToRecursive(event(EventType.NodeChildrenChanged))).isFalse();
         assertThat(WatchesOp.deliversToRecursive(event(EventType.NodeCreated))).isTrue();
         assertThat(WatchesOp.deliversToRecursive(event(EventType.NodeDeleted))).isTrue();
