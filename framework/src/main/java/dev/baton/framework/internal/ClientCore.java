@@ -63,8 +63,8 @@ public final class ClientCore {
     final ConcurrentMap<WatchesOp.Key, Watcher> watcherWrappers = new ConcurrentHashMap<>();
     /** What the current session learned of its server (or what the builder said to assume). */
     private volatile ServerCapabilities capabilities;
-    /** The session whose capabilities were last asked for. */
-    private long probedSession;
+    /** The session whose capabilities were last asked for (0: ask at the next connect). */
+    private volatile long probedSession;
     private volatile boolean started;
     private volatile boolean closed;
 
@@ -184,7 +184,12 @@ public final class ClientCore {
         }
         new ServerProbe(handle, config.settings().clientConfig(), config.settings().connectionTimeout()).learn()
             .thenAccept(learned -> {
-                if (connection.sessionId() == change.sessionId()) {
+                if (connection.sessionId() != change.sessionId()) {
+                    return;
+                }
+                if (learned.equals(ServerCapabilities.unknown())) {
+                    probedSession = 0; // cut off while learning: ask again at the session's next connect
+                } else {
                     capabilities = learned;
                 }
             });
