@@ -14,6 +14,7 @@ import dev.baton.framework.retry.RetryPolicy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -26,6 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every namespace view of one client shares: the connection, the retry loop, the executors
@@ -36,6 +39,7 @@ import org.apache.zookeeper.ZooKeeper;
  * and watchers run in order.
  */
 public final class ClientCore {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientCore.class);
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     /** The client's immutable settings. */
@@ -177,22 +181,29 @@ public final class ClientCore {
             || (state != ConnectionState.CONNECTED && state != ConnectionState.RECONNECTED) || change.sessionId() == probedSession) {
             return;
         }
-        probedSession = change.sessionId();
         ZooKeeper handle = connection.handle();
         if (handle == null || handle.getSessionId() != change.sessionId()) {
+            return; // a later state of another session follows
+        }
+        probedSession = change.sessionId();
+        CompletableFuture<ServerCapabilities> learning;
+        try {
+            learning = new ServerProbe(handle, config.settings().clientConfig(), config.settings().connectionTimeout()).learn();
+        } catch (RuntimeException e) {
+            // a handle closing under the probe, say: the features stay as they were, the client goes on
+            LOG.debug("could not ask the server for its capabilities", e);
             return;
         }
-        new ServerProbe(handle, config.settings().clientConfig(), config.settings().connectionTimeout()).learn()
-            .thenAccept(learned -> {
-                if (connection.sessionId() != change.sessionId()) {
-                    return;
-                }
-                if (learned.equals(ServerCapabilities.unknown())) {
-                    probedSession = 0; // cut off while learning: ask again at the session's next connect
-                } else {
-                    capabilities = learned;
-                }
-            });
+        learning.thenAccept(learned -> {
+            if (connection.sessionId() != change.sessionId()) {
+                return;
+            }
+            if (learned.equals(ServerCapabilities.unknown())) {
+                probedSession = 0; // cut off while learning: ask again at the session's next connect
+            } else {
+                capabilities = learned;
+            }
+        });
     }
 
     boolean isStarted() {
