@@ -98,6 +98,9 @@ public record ServerCapabilities(Optional<String> version, Set<Feature> supporte
     /**
      * Checks the value.
      *
+     * @param version the server's version ({@code "3.9.5"}), if learned
+     * @param supported the features known to be supported
+     * @param lacking the features known to be missing or switched off
      * @throws IllegalArgumentException if a feature is both supported and lacking, or the version is
      *     not {@code major.minor.patch[...]}
      */

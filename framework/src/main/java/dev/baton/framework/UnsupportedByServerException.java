@@ -16,8 +16,11 @@ import org.apache.zookeeper.KeeperException;
 public class UnsupportedByServerException extends ZooKeeperException {
     private static final long serialVersionUID = 1L;
 
+    /** The feature the server lacks. */
     private final ServerCapabilities.Feature feature;
+    /** The server's version as the client learned it, or null. */
     private final String serverVersion;
+    /** The whole message: operation, path, server and what it needs. */
     private final String message;
 
     /**
