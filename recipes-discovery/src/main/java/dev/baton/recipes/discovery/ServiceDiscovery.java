@@ -2,7 +2,6 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
@@ -218,19 +216,16 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         } catch (NoNodeException e) {
             return List.of();
         }
-        List<CompletableFuture<ServiceInstance<T>>> reads = new ArrayList<>();
-        for (String child : children) {
-            String path = Names.join(servicePath, child);
-            // null: the instance went between the listing and the read
-            reads.add(Futures.nullIfNoNode(client.getData().forPathAsync(path).thenApply(data -> json.decodeOrWarn(path, data))));
-        }
+        List<String> paths = children.stream().map(child -> Names.join(servicePath, child)).toList();
+        // one multi of reads per batch on servers that have it (3.6.0+), else one read per instance
+        // sent together; an instance that went between the listing and the read is left out
         List<ServiceInstance<T>> found = new ArrayList<>();
-        for (CompletableFuture<ServiceInstance<T>> read : reads) {
-            ServiceInstance<T> instance = Futures.await(read);
+        client.getData().forPaths(paths, json.maxBytes()).forEach((path, node) -> {
+            ServiceInstance<T> instance = json.decodeOrWarn(path, node.data());
             if (instance != null) {
                 found.add(instance);
             }
-        }
+        });
         return found;
     }
 
