@@ -4,6 +4,8 @@ import dev.baton.server.ChildJvm;
 import dev.baton.server.FourLetterWords;
 import dev.baton.server.ServerRole;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,12 +29,18 @@ public final class ProcessNode implements ServerNode {
     private final NodeSpec spec;
     private final PeerView view;
     private final ServerSettings settings;
+    private final ServerSecurity security;
     private ChildJvm jvm;
 
     public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings) {
+        this(spec, view, settings, ServerSecurity.NONE);
+    }
+
+    public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings, ServerSecurity security) {
         this.spec = spec;
         this.view = view;
         this.settings = settings;
+        this.security = security;
     }
 
     @Override
@@ -52,6 +60,7 @@ public final class ProcessNode implements ServerNode {
             .systemProperty("logback.configurationFile", logConfig.toString())
             .systemProperty("zookeeper.forceSync", settings.forceSync() ? "yes" : "no");
         ServerJvmSettings.PROPERTIES.forEach(child::systemProperty);
+        security.properties().forEach(child::systemProperty);
         jvm = child.args(List.of(config.toString()))
             .errorToOutput()
             .output(ProcessBuilder.Redirect.appendTo(spec.dataDir().resolve("server.log").toFile()))
@@ -67,7 +76,7 @@ public final class ProcessNode implements ServerNode {
                     + "; see " + spec.dataDir().resolve("server.log"));
             }
             try {
-                if ("imok".equals(FourLetterWords.send(spec.clientPort(), "ruok", PROBE_TIMEOUT))) {
+                if ("imok".equals(probe("ruok"))) {
                     return;
                 }
             } catch (IOException notYet) {
@@ -135,7 +144,7 @@ public final class ProcessNode implements ServerNode {
             return ServerRole.PAUSED;
         }
         try {
-            String mode = FourLetterWords.mode(FourLetterWords.send(spec.clientPort(), "srvr", PROBE_TIMEOUT));
+            String mode = FourLetterWords.mode(probe("srvr"));
             if (mode == null) {
                 return ServerRole.LOOKING;
             }
@@ -148,6 +157,11 @@ public final class ProcessNode implements ServerNode {
         } catch (IOException e) {
             return ServerRole.LOOKING;
         }
+    }
+
+    private String probe(String word) throws IOException {
+        return FourLetterWords.send(new InetSocketAddress(InetAddress.getLoopbackAddress(), spec.clientPort()), word,
+            PROBE_TIMEOUT, security.probes());
     }
 
     /** The child's process id, while it runs. */
@@ -164,8 +178,14 @@ public final class ProcessNode implements ServerNode {
         lines.add("initLimit=" + settings.initLimit());
         lines.add("syncLimit=" + settings.syncLimit());
         lines.add("dataDir=" + spec.dataDir().toAbsolutePath());
-        lines.add("clientPort=" + spec.clientPort());
-        lines.add("clientPortAddress=127.0.0.1");
+        if (security.tls()) {
+            // TLS only: no plain port beside it (the probes speak TLS too)
+            lines.add("secureClientPort=" + spec.clientPort());
+            lines.add("secureClientPortAddress=127.0.0.1");
+        } else {
+            lines.add("clientPort=" + spec.clientPort());
+            lines.add("clientPortAddress=127.0.0.1");
+        }
         lines.add("minSessionTimeout=" + settings.minSessionTimeout().toMillis());
         lines.add("maxSessionTimeout=" + settings.maxSessionTimeout().toMillis());
         lines.add("maxClientCnxns=" + settings.maxClientConnections());
