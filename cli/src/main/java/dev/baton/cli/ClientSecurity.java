@@ -24,19 +24,8 @@ final class ClientSecurity {
     }
 
     static void configure(BatonClient.Builder builder, ConnectOptions options) {
-        boolean tls = options.tls || options.trustStore != null || options.keyStore != null;
-        boolean sasl = options.saslUser != null || options.saslPassword != null;
-        if (tls || sasl) {
-            ZKClientConfig config = new ZKClientConfig();
-            if (tls) {
-                tls(config, options);
-            }
-            if (sasl) {
-                sasl(config, options);
-            } else {
-                // no SASL login attempt (and no warning about a missing JAAS file) unless asked for
-                config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false");
-            }
+        ZKClientConfig config = clientConfig(options);
+        if (config != null) {
             builder.zkClientConfig(config);
         }
         if (options.auth != null && !options.auth.isBlank()) {
@@ -47,6 +36,26 @@ final class ClientSecurity {
             }
             builder.authorization(options.auth.substring(0, colon), options.auth.substring(colon + 1).getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /** {@return ZooKeeper client settings for the TLS and SASL options given, or null for none} */
+    static ZKClientConfig clientConfig(ConnectOptions options) {
+        boolean tls = options.tls || options.trustStore != null || options.keyStore != null;
+        boolean sasl = options.saslUser != null || options.saslPassword != null;
+        if (!tls && !sasl) {
+            return null;
+        }
+        ZKClientConfig config = new ZKClientConfig();
+        if (tls) {
+            tls(config, options);
+        }
+        if (sasl) {
+            sasl(config, options);
+        } else {
+            // no SASL login attempt (and no warning about a missing JAAS file) unless asked for
+            config.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, "false");
+        }
+        return config;
     }
 
     private static void tls(ZKClientConfig config, ConnectOptions options) {
