@@ -14,9 +14,4 @@ import javax.net.SocketFactory;
 public record ServerSecurity(boolean tls, Map<String, String> properties, SocketFactory probes) {
     /** No TLS, no authentication: plain sockets. */
     public static final ServerSecurity NONE = new ServerSecurity(false, Map.of(), SocketFactory.getDefault());
-
-    /** {@return whether this asks anything of the server} */
-    public boolean any() {
-        return tls || !properties.isEmpty();
-    }
 }
