@@ -50,7 +50,7 @@ public final class ConnectOptions {
             + "at once); given, it also waits for an ensemble still starting.")
     Duration connectTimeout;
 
-    @Option(names = "--tls", defaultValue = "${env:BATON_TLS:-false}", fallbackValue = "true", arity = "0..1",
+    @Option(names = "--tls", defaultValue = "${env:BATON_TLS:-false}",
         description = "Connect over TLS ($BATON_TLS). Implied by --truststore or --keystore; without --truststore the "
             + "JDK's own trusted CAs are used.")
     boolean tls;
