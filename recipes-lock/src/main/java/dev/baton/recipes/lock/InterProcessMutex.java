@@ -147,6 +147,11 @@ public final class InterProcessMutex extends HandleLock {
         return participantNodes();
     }
 
+    /** {@return whether, in the shared-ticket mode, the process gives its node back at the next release (for tests)} */
+    boolean yieldsAtNextHandOff() {
+        return shared != null && shared.yieldsAtNextHandOff();
+    }
+
     @Override
     protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
         if (shared != null) {

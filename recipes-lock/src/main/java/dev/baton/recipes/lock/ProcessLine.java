@@ -177,6 +177,11 @@ final class ProcessLine {
         }
     }
 
+    /** {@return whether the node is to be given back at the next release: its budget is spent and someone else waits} */
+    synchronized boolean yieldsAtNextHandOff() {
+        return tenure != null && mustYield(tenure);
+    }
+
     /** Registers a loss callback of {@code hold}: run at once (on the event executor) if the hold is already lost. */
     void onLost(LocalHold hold, Runnable callback) {
         boolean now;
