@@ -126,6 +126,9 @@ final class ChaosRun implements AutoCloseable {
             .clientPause(b.session.plusSeconds(1))
             .partitionLength(PARTITION)
             .log(line -> System.out.println("[" + recipe + "] " + line));
+        if (b.expireOnlyConnected) {
+            nemesis.expireOnlyConnected();
+        }
         this.nemesis = nemesis.build();
     }
 
@@ -287,6 +290,7 @@ final class ChaosRun implements AutoCloseable {
         private final List<Class<? extends Throwable>> documented = new ArrayList<>(CONNECTION_TROUBLE);
         private Duration duration = ChaosRun.duration();
         private boolean oneServerEach;
+        private boolean expireOnlyConnected;
 
         private Builder(String recipe, EmbeddedEnsemble ensemble) {
             this.recipe = recipe;
@@ -322,6 +326,19 @@ final class ChaosRun implements AutoCloseable {
          */
         Builder oneServerEach() {
             this.oneServerEach = true;
+            return this;
+        }
+
+        /**
+         * EXPIRE_SESSION ends only sessions of connected clients ({@link Nemesis.Builder#expireOnlyConnected()}):
+         * for a policy judged against the servers' own expiry, as LEASE is. A forced end of a
+         * disconnected client's session comes before the servers could have ended it and cannot
+         * reach the client; CI at 6bb06a6 (seed 30299702709528) ended p3's session 1.6 s after its
+         * server was killed, while it was still reconnecting, and p3 stepped down at its lease's
+         * end, 685 ms after the forced deletion — as LEASE promises, but past the 500 ms bound.
+         */
+        Builder expireOnlyConnected() {
+            this.expireOnlyConnected = true;
             return this;
         }
 

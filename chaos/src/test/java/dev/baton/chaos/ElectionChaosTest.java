@@ -174,7 +174,7 @@ class ElectionChaosTest {
     void aLatchUnderTheLeasePolicyStepsDownBeforeTheServersCouldElectAnother() throws Exception {
         String path = "/chaos/election-lease";
         try (ChaosRun run = ChaosRun.builder("election-lease", ensemble).faults(Fault.KILL_LEADER, Fault.CUT_CLIENT,
-            Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION, Fault.ISOLATE_FOLLOWER).watch(path).build()) {
+            Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION, Fault.ISOLATE_FOLLOWER).expireOnlyConnected().watch(path).build()) {
             latchWorkload(run, path, LeadershipPolicy.LEASE, new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "LEASE"));
         }
     }

@@ -149,6 +149,7 @@ public final class Nemesis implements AutoCloseable {
     private final Consumer<String> out;
     private final java.util.function.IntConsumer onExpiring;
     private final java.util.function.IntConsumer onExpired;
+    private final boolean expireOnlyConnected;
     private final Map<Fault, Integer> counts = new EnumMap<>(Fault.class);
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
@@ -181,6 +182,7 @@ public final class Nemesis implements AutoCloseable {
         this.out = b.out;
         this.onExpiring = b.onExpiring;
         this.onExpired = b.onExpired;
+        this.expireOnlyConnected = b.expireOnlyConnected;
         List<Fault> usable = new ArrayList<>();
         for (Fault f : b.faults) {
             if (usable(f)) {
@@ -352,6 +354,38 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
+    /** How long EXPIRE_SESSION waits for a connected client under {@link Builder#expireOnlyConnected()}. */
+    private static final Duration CONNECTED_TARGET_WAIT = Duration.ofSeconds(10);
+
+    /**
+     * The client whose session EXPIRE_SESSION ends: any client, or under
+     * {@link Builder#expireOnlyConnected()} one whose handle is connected, waiting up to
+     * {@link #CONNECTED_TARGET_WAIT} for one (faults do not overlap, but a client can still be
+     * reconnecting after the previous fault was healed). -1 if none was connected in time.
+     */
+    private int expiryTarget() throws InterruptedException {
+        if (!expireOnlyConnected) {
+            return random.nextInt(clients.size());
+        }
+        long deadline = System.nanoTime() + CONNECTED_TARGET_WAIT.toNanos();
+        while (!stopping) {
+            List<Integer> connected = new ArrayList<>();
+            for (int i = 0; i < clients.size(); i++) {
+                if (clients.get(i).zookeeper().getState().isConnected()) {
+                    connected.add(i);
+                }
+            }
+            if (!connected.isEmpty()) {
+                return connected.get(random.nextInt(connected.size()));
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            quiet(Duration.ofMillis(50));
+        }
+        return -1;
+    }
+
     private void inject(Fault fault, Duration length) throws InterruptedException {
         synchronized (counts) {
             counts.merge(fault, 1, Integer::sum);
@@ -410,7 +444,14 @@ public final class Nemesis implements AutoCloseable {
                 hold(clientPauseLength, () -> links.get(c).resume());
             }
             case EXPIRE_SESSION -> {
-                int c = random.nextInt(clients.size());
+                int c = expiryTarget();
+                if (c < 0) {
+                    synchronized (counts) {
+                        counts.merge(fault, -1, Integer::sum);
+                    }
+                    say(fault + " skipped: no client was connected to hear it within " + CONNECTED_TARGET_WAIT);
+                    return;
+                }
                 say(fault + " client " + c);
                 // the servers may delete the session's ephemeral nodes at any moment from here on,
                 // and other clients may act on that before the kill returns
@@ -610,6 +651,7 @@ public final class Nemesis implements AutoCloseable {
         private Consumer<String> out = System.out::println;
         private java.util.function.IntConsumer onExpiring = c -> { };
         private java.util.function.IntConsumer onExpired = c -> { };
+        private boolean expireOnlyConnected;
 
         private Builder(EmbeddedEnsemble ensemble, long seed) {
             this.ensemble = Objects.requireNonNull(ensemble, "ensemble");
@@ -784,6 +826,23 @@ public final class Nemesis implements AutoCloseable {
          */
         public Builder onExpired(java.util.function.IntConsumer listener) {
             this.onExpired = Objects.requireNonNull(listener, "onExpired");
+            return this;
+        }
+
+        /**
+         * EXPIRE_SESSION ends only the session of a client that is connected at that moment (it
+         * waits for one), so that the client hears of the end as soon as the servers commit it.
+         * For runs judged under a policy whose promise is relative to the servers' own expiry
+         * (the LEASE leadership policy: step down before the servers could expire the session,
+         * that is before the last contact the leader confirmed plus the session timeout): a forced
+         * end of the session of a client that has no connection comes before that moment, and
+         * the client cannot hear of it until it connects again — no recipe could step down in
+         * time, so such a run would judge the fault kit, not the recipe. By default any client.
+         *
+         * @return this builder
+         */
+        public Builder expireOnlyConnected() {
+            this.expireOnlyConnected = true;
             return this;
         }
 
