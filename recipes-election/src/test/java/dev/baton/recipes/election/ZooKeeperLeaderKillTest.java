@@ -46,6 +46,15 @@ class ZooKeeperLeaderKillTest {
             Fleet.Member second = fleet.awaitOneLeaderOtherThan(first);
             assertThat(second.policy).isEqualTo(LeadershipPolicy.LEASE);
             long grantsBefore = fleet.history.grants();
+            // A lease runs on the confirmed-contact clock (docs/election.md, "How LEASE decides"):
+            // for a session younger than a quarter of its timeout the clock can only assume the
+            // leader heard of it a quarter plus a third of the timeout before the first confirmed
+            // round trip, so a fresh leader's lease is short (p1 stepped down 3 s into the servers'
+            // election in a loaded full run, 'no round trip confirmed ... for the session timeout
+            // minus PT2S'). The promise is for a leader with the periodic syncs running: wait
+            // until its clock is at most half a session timeout old, leaving 8 s of lease.
+            await().atMost(SESSION).until(() -> System.nanoTime() - second.client.leaderContactNanos()
+                <= SESSION.toNanos() / 2);
             killZooKeeperLeader(fleet, operator);
             assertThat(fleet.awaitOneLeader()).isSameAs(second);
             assertThat(fleet.history.grants()).as("no new term under LEASE").isEqualTo(grantsBefore);
