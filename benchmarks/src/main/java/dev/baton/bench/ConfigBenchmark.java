@@ -44,9 +44,14 @@ import org.apache.zookeeper.ZooKeeper;
  *       starts from its snapshot); Curator: {@code SharedValue.setValue} watched by
  *       {@code SharedValue} listeners, and a {@code setData} watched by {@code NodeCache}
  *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
- *       with a new watch on each event. Rounds alternate between the five; before all rows, 300
- *       rounds of each with one watcher compile the code; then in each row the first five are
- *       warm-up. Each row also gives its p99 over the raw one's and over {@code SharedValue}'s.</li>
+ *       with a new watch on each event; raw release-shaped: the release's transaction on the plain
+ *       client, each watcher reading the key and the fence on their events (see
+ *       {@link #rawReleaseSide}). The release and the {@code set} each have a store (a base path)
+ *       of their own, as each Curator way has its own node. Rounds alternate between the six;
+ *       before all rows, 300 rounds of each with one watcher compile the code; then in each row
+ *       the first five are warm-up. Each row also gives its p99 over the raw one's and over
+ *       {@code SharedValue}'s, and each N the release's p50 and p99 over the raw release-shaped
+ *       row's.</li>
  *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
  *       Curator's {@code SharedValue.getValue()} and {@code NodeCache.getCurrentData().getData()}
  *       (hand-rolled loop as in the discovery benchmark: 1024 calls between clock reads, 2 s of
@@ -155,20 +160,20 @@ public final class ConfigBenchmark {
                     curators.add(Clients.curator(connect));
                     raws.add(Clients.raw(connect));
                 }
-                String base = "/bench-config-" + n;
-                // the writer's store is started, as a service's would be: a release starts from its snapshot
-                ConfigStore writerStore = ConfigStore.builder(batonWriter, base).keepReleases(10).build();
-                closing.add(writerStore);
-                writerStore.start();
-                if (!writerStore.awaitInitialized(WAIT)) {
-                    throw new IllegalStateException("the writer's store did not load");
-                }
+                // each Baton way has a store of its own (as each Curator way has its own node): a watcher's store reads what
+                // changed in its subtree, so two ways on one store would each make every watcher read the other's writes too
+                String releaseBase = "/bench-config-release-" + n;
+                String setBase = "/bench-config-set-" + n;
+                // the writers' stores are started, as a service's would be: a release starts from its snapshot
+                ConfigStore releaseWriter = writerStore(batonWriter, releaseBase, closing);
+                ConfigStore setWriter = writerStore(batonWriter, setBase, closing);
                 List<Side> sides = List.of(
                     rawSide("raw     setData, getData watch re-set", raws, "/bench-raw-" + n),
-                    batonSide("Baton   ConfigStore release, watchKey", writerStore, batons, base, "released", true, closing),
-                    batonSide("Baton   ConfigStore set, watchKey", writerStore, batons, base, "plain", false, closing),
+                    batonSide("Baton   ConfigStore release, watchKey", releaseWriter, batons, releaseBase, "released", true, closing),
+                    batonSide("Baton   ConfigStore set, watchKey", setWriter, batons, setBase, "plain", false, closing),
                     curatorShared("Curator SharedValue.setValue, listeners", curators, "/bench-shared-" + n, closing),
-                    curatorNodeCache("Curator setData, NodeCache listeners", curators, "/bench-node-" + n, closing));
+                    curatorNodeCache("Curator setData, NodeCache listeners", curators, "/bench-node-" + n, closing),
+                    rawReleaseSide("raw     release-shaped multi, key+fence read", raws, "/bench-rawrelease-" + n));
                 List<List<Double>> times = new ArrayList<>();
                 sides.forEach(s -> times.add(new ArrayList<>()));
                 for (int r = -WARMUP_ROUNDS; r < measured; r++) {
@@ -193,6 +198,11 @@ public final class ConfigBenchmark {
                         st.percentile(99), st.max(), Stats.of(sides.get(s).writeMs).median(), st.percentile(99) / raw.percentile(99),
                         st.percentile(99) / curator.percentile(99));
                 }
+                // the release against the same transaction and reads on the plain client (side 5): what the layout costs itself
+                Stats release = Stats.of(times.get(1));
+                Stats floor = Stats.of(times.get(5));
+                System.out.printf("%-44s %4d %10.2f %10.2f%n", "Baton release over the raw release-shaped row", n,
+                    release.median() / floor.median(), release.percentile(99) / floor.percentile(99));
             } finally {
                 for (AutoCloseable c : closing) {
                     c.close();
@@ -368,6 +378,75 @@ public final class ConfigBenchmark {
             zk.getData(path, rearm[0], null);
         }
         return side;
+    }
+
+    /**
+     * The floor for a release with a history and a fence, on the plain client: the writer sends the
+     * transaction a one-key release sends (the key, a new history entry, the deletion of the one
+     * past ten, the fence, last); each watcher has a persistent recursive watch on the base (so it
+     * gets all four events, as a store does), reads the key on its event and the fence on its
+     * event, and counts the value as seen when the fence's answer arrives (the earliest a reader can
+     * know the release is whole). No bookkeeping, no ordering checks: what any fenced reader of this
+     * layout pays at least.
+     */
+    private static Side rawReleaseSide(String name, List<ZooKeeper> clients, String base) throws Exception {
+        ZooKeeper writer = clients.get(0);
+        Clients.folder(writer, base);
+        String key = base + "/k";
+        String fence = base + "/.releases";
+        Clients.folder(writer, key);
+        Clients.folder(writer, fence);
+        long[] n = {0};
+        Side side = new Side(name) {
+            @Override
+            void write(String value) throws Exception {
+                n[0]++;
+                List<org.apache.zookeeper.Op> ops = new ArrayList<>();
+                ops.add(org.apache.zookeeper.Op.setData(key, value.getBytes(UTF_8), -1));
+                // a history entry of about the size a one-key release writes
+                ops.add(org.apache.zookeeper.Op.create(fence + "/e-" + n[0], new byte[200], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.PERSISTENT));
+                if (n[0] > 10) {
+                    ops.add(org.apache.zookeeper.Op.delete(fence + "/e-" + (n[0] - 10), -1));
+                }
+                ops.add(org.apache.zookeeper.Op.setData(fence, new byte[80], -1));
+                writer.multi(ops);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (int i = 1; i < clients.size(); i++) {
+            int watcher = i - 1;
+            ZooKeeper zk = clients.get(i);
+            // the key's answer comes before the fence's (one session answers in order): the fence's answer completes the round
+            String[] value = {""};
+            AsyncCallback.DataCallback keyRead = (rc, p, ctx, data, stat) -> {
+                if (rc == KeeperException.Code.OK.intValue()) {
+                    value[0] = new String(data, UTF_8);
+                }
+            };
+            AsyncCallback.DataCallback fenceRead = (rc, p, ctx, data, stat) -> side.heard(watcher, value[0]);
+            zk.addWatch(base, event -> {
+                if (key.equals(event.getPath())) {
+                    zk.getData(key, false, keyRead, null);
+                } else if (fence.equals(event.getPath())) {
+                    zk.getData(fence, false, fenceRead, null);
+                }
+            }, org.apache.zookeeper.AddWatchMode.PERSISTENT_RECURSIVE);
+        }
+        return side;
+    }
+
+    private static ConfigStore writerStore(BatonClient client, String base, List<AutoCloseable> closing) throws InterruptedException {
+        ConfigStore store = ConfigStore.builder(client, base).keepReleases(10).build();
+        closing.add(store);
+        store.start();
+        if (!store.awaitInitialized(WAIT)) {
+            throw new IllegalStateException("the writer's store of " + base + " did not load");
+        }
+        return store;
     }
 
     private static Side batonSide(String name, ConfigStore writer, List<BatonClient> clients, String base, String key, boolean release,

@@ -5,6 +5,7 @@ import dev.baton.bench.ContendedSlices.Tally;
 import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
+import dev.baton.recipes.lock.SharedTicket;
 import dev.baton.server.EmbeddedEnsemble;
 import java.io.IOException;
 import java.time.Duration;
@@ -36,8 +37,12 @@ import org.apache.zookeeper.ZooKeeper;
  * crowds (raw's, Curator's and Baton's in a rotating order; the report adds the median of the
  * ratios of slices in the same round, which a drift affects least).
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices]} (default 10 slices of
- * each kind: about two minutes).
+ * <p>Baton's mutex in the {@code SharedTicket} mode runs beside the default in both tables (one
+ * thread per client: its hand-offs never happen, so it must cost what the default costs), and
+ * {@link LocalContention} adds eight threads of one client.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices] [local]} (default 10
+ * slices of each kind: about three minutes; {@code local} runs only the eight-threads table).
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
@@ -51,6 +56,7 @@ public final class LockBenchmark {
 
     public static void main(String[] args) throws Exception {
         int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        boolean localOnly = args.length > 1 && args[1].equals("local");
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             int leader = ensemble.leaderId();
@@ -60,8 +66,11 @@ public final class LockBenchmark {
                 follower, leader, slices);
             Requests requests = new Requests(ensemble);
             System.out.printf("  clients: %s%n", Lan.describe());
-            uncontended(connect, slices, requests);
-            contended(connect, slices, requests);
+            if (!localOnly) {
+                uncontended(connect, slices, requests);
+                contended(connect, slices, requests);
+            }
+            LocalContention.run(connect, slices, requests);
         }
     }
 
@@ -90,17 +99,22 @@ public final class LockBenchmark {
                 batonMutex.acquire();
                 batonMutex.release();
             };
-            // warm-up: class loading and JIT for all three
-            for (Step cycle : List.of(raw, curatorCycle, batonCycle)) {
+            InterProcessMutex sharedMutex = new InterProcessMutex(baton, "/bench-shared-solo", SharedTicket.defaults());
+            Step sharedCycle = () -> {
+                sharedMutex.acquire();
+                sharedMutex.release();
+            };
+            // warm-up: class loading and JIT for all four
+            for (Step cycle : List.of(raw, curatorCycle, batonCycle, sharedCycle)) {
                 slice(cycle, Duration.ofSeconds(1));
             }
             // one cycle of each in turn (rotating who goes first), so all three see the same drift
-            List<Step> cycles = List.of(raw, curatorCycle, batonCycle);
-            List<List<Double>> millis = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-            long end = System.nanoTime() + SOLO_SLICE.toNanos() * 3 * slices;
+            List<Step> cycles = List.of(raw, curatorCycle, batonCycle, sharedCycle);
+            List<List<Double>> millis = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            long end = System.nanoTime() + SOLO_SLICE.toNanos() * 4 * slices;
             for (int turn = 0; System.nanoTime() < end; turn++) {
-                for (int k = 0; k < 3; k++) {
-                    int who = (turn + k) % 3;
+                for (int k = 0; k < 4; k++) {
+                    int who = (turn + k) % 4;
                     long start = System.nanoTime();
                     cycles.get(who).run();
                     millis.get(who).add((System.nanoTime() - start) / 1e6);
@@ -112,6 +126,8 @@ public final class LockBenchmark {
             Stats rawStats = Stats.of(millis.get(0));
             Stats curatorStats = Stats.of(millis.get(1));
             Stats batonStats = Stats.of(millis.get(2));
+            double sharedRate = rate(millis.get(3));
+            Stats sharedStats = Stats.of(millis.get(3));
             System.out.println();
             System.out.printf("uncontended acquire+release, one cycle of each in turn, %d cycles each%n", millis.get(0).size());
             System.out.printf("  %-46s %10s %10s %10s %8s%n", "", "cycles/s", "p50 ms", "p99 ms", "p50/RTT");
@@ -122,11 +138,15 @@ public final class LockBenchmark {
             System.out.printf("  %-46s %10.0f %10.2f %10.2f %8s   %.2f of raw, %.2fx Curator%n", "Baton InterProcessMutex", batonRate,
                 batonStats.median(), batonStats.percentile(99), Requests.inRoundTrips(batonStats.median()), batonRate / rawRate,
                 batonRate / curatorRate);
+            System.out.printf("  %-46s %10.0f %10.2f %10.2f %8s   %.2f of raw, %.2fx Baton default%n", "Baton InterProcessMutex, SharedTicket",
+                sharedRate, sharedStats.median(), sharedStats.percentile(99), Requests.inRoundTrips(sharedStats.median()),
+                sharedRate / rawRate, sharedRate / batonRate);
             // the requests behind each cycle, counted by the servers, each library alone
             System.out.printf("  requests per uncontended cycle (%d cycles each, counted at the servers):%n", COUNTED);
-            List<String> names = List.of("raw ZooKeeper", "Curator InterProcessMutex", "Baton InterProcessMutex");
-            List<String> namespaces = List.of("bench-raw", "bench-curator-solo", "bench-baton-solo");
-            for (int who = 0; who < 3; who++) {
+            List<String> names = List.of("raw ZooKeeper", "Curator InterProcessMutex", "Baton InterProcessMutex",
+                "Baton InterProcessMutex, SharedTicket");
+            List<String> namespaces = List.of("bench-raw", "bench-curator-solo", "bench-baton-solo", "bench-shared-solo");
+            for (int who = 0; who < 4; who++) {
                 Requests.Count before = requests.now(namespaces.get(who));
                 for (int i = 0; i < COUNTED; i++) {
                     cycles.get(who).run();
@@ -199,6 +219,7 @@ public final class LockBenchmark {
             List<Supplier<Turn>> rawTurns = new ArrayList<>();
             List<Supplier<Turn>> curatorTurns = new ArrayList<>();
             List<Supplier<Turn>> batonTurns = new ArrayList<>();
+            List<Supplier<Turn>> sharedTurns = new ArrayList<>();
             for (int i = 0; i < CONTENDERS; i++) {
                 ZooKeeper zk = Clients.raw(connect);
                 raws.add(zk);
@@ -217,11 +238,17 @@ public final class LockBenchmark {
                 InterProcessMutex batonMutex = new InterProcessMutex(baton, "/bench-baton-crowd");
                 Turn batonTurn = new Turn(0, batonMutex::acquire, batonMutex::release);
                 batonTurns.add(() -> batonTurn);
+                InterProcessMutex sharedMutex = new InterProcessMutex(baton, "/bench-shared-crowd", SharedTicket.defaults());
+                Turn sharedTurn = new Turn(0, sharedMutex::acquire, sharedMutex::release);
+                sharedTurns.add(() -> sharedTurn);
             }
-            List<Tally> tallies = CROWD.rotate(slices, List.of(round -> rawTurns, round -> curatorTurns, round -> batonTurns));
+            List<Tally> tallies = CROWD.rotate(slices,
+                List.of(round -> rawTurns, round -> curatorTurns, round -> batonTurns, round -> sharedTurns));
             Tally rawTally = tallies.get(0);
             Tally curatorTally = tallies.get(1);
             Tally batonTally = tallies.get(2);
+            Tally sharedTally = tallies.get(3);
+            Stats sw = sharedTally.allWaits();
             Stats rw = rawTally.allWaits();
             Stats cw = curatorTally.allWaits();
             Stats bw = batonTally.allWaits();
@@ -234,6 +261,10 @@ public final class LockBenchmark {
                 cw.median(), cw.percentile(99), curatorTally.perSecond() / rawTally.perSecond());
             System.out.printf("  %-46s %12.0f %12.1f %12.1f   %.2f of raw%n", "Baton InterProcessMutex", batonTally.perSecond(),
                 bw.median(), bw.percentile(99), batonTally.perSecond() / rawTally.perSecond());
+            System.out.printf("  %-46s %12.0f %12.1f %12.1f   %.2f of raw, %.2fx Baton default (median ratio %.2f)%n",
+                "Baton InterProcessMutex, SharedTicket", sharedTally.perSecond(), sw.median(), sw.percentile(99),
+                sharedTally.perSecond() / rawTally.perSecond(), sharedTally.perSecond() / batonTally.perSecond(),
+                sharedTally.medianRatio(batonTally));
             System.out.printf("  Baton/Curator: %.2fx acquisitions/s (median ratio %.2f), p50 wait %.2fx, p99 wait %.2fx (below 1 is better)%n",
                 batonTally.perSecond() / curatorTally.perSecond(), batonTally.medianRatio(curatorTally),
                 bw.median() / cw.median(), bw.percentile(99) / cw.percentile(99));
@@ -242,10 +273,10 @@ public final class LockBenchmark {
             System.out.printf("  requests per acquisition with %d contenders (%d acquisitions each, counted at the servers):%n",
                 CONTENDERS, COUNTED);
             List<String> names = List.of("raw ZooKeeper (the recipe on the plain client)", "Curator InterProcessMutex",
-                "Baton InterProcessMutex");
-            List<List<Supplier<Turn>>> parties = List.of(rawTurns, curatorTurns, batonTurns);
-            List<String> namespaces = List.of("bench-raw-crowd", "bench-curator-crowd", "bench-baton-crowd");
-            for (int who = 0; who < 3; who++) {
+                "Baton InterProcessMutex", "Baton InterProcessMutex, SharedTicket");
+            List<List<Supplier<Turn>>> parties = List.of(rawTurns, curatorTurns, batonTurns, sharedTurns);
+            List<String> namespaces = List.of("bench-raw-crowd", "bench-curator-crowd", "bench-baton-crowd", "bench-shared-crowd");
+            for (int who = 0; who < 4; who++) {
                 Requests.Count before = requests.now(namespaces.get(who));
                 long done = crowdRun(parties.get(who), COUNTED);
                 System.out.println(Requests.line(names.get(who), requests.now(namespaces.get(who)).minus(before), (int) done));

@@ -11,30 +11,31 @@ import dev.baton.test.history.ServerTruth;
 import dev.baton.test.history.Zxids;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
-/** Barriers under faults, on one child-process ensemble, judged against the servers' record of their nodes. */
+/**
+ * Barriers under faults, on one child-process ensemble, judged against the servers' record of their
+ * nodes. In CI the double barrier, the set barrier and the count-down latch share one run (side by
+ * side, each judged on its own); the soak also runs each alone.
+ */
 class BarrierChaosTest {
     static final Fault[] FAULTS = {Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT,
         Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION};
 
     private static EmbeddedEnsemble ensemble;
 
+    /** The module's shared ensemble (see {@link ChaosRun#childProcessEnsemble()}): not closed here. */
     @BeforeAll
     static void start() {
         ensemble = ChaosRun.childProcessEnsemble();
-    }
-
-    @AfterAll
-    static void stop() {
-        ensemble.close();
     }
 
     /**
@@ -43,6 +44,25 @@ class BarrierChaosTest {
      * node's creation and its pass. (The canary builds the barrier for fewer than it judges.)
      */
     static List<String> doubleBarrierWorkload(ChaosRun run, String path, int barrierQty, int judgedQty) throws Exception {
+        Started started = startDoubleBarrier(run, path, barrierQty, judgedQty);
+        run.runFaults();
+        Judged judged = started.judge(run);
+        run.verdict(judged.operations(), Map.of(judged.check(), judged.problems()), judged.notes().toArray(String[]::new));
+        return judged.problems();
+    }
+
+    /** A barrier workload whose workers are running: {@link #judge} it once the run's faults are healed. */
+    @FunctionalInterface
+    interface Started {
+        Judged judge(ChaosRun run);
+    }
+
+    /** One workload's judgement: its operations, its check's name and problems, notes for the report. */
+    record Judged(long operations, String check, List<String> problems, List<String> notes) {
+    }
+
+    /** Starts {@link #doubleBarrierWorkload}'s members (workers {@code member-<i>}, one per client). */
+    static Started startDoubleBarrier(ChaosRun run, String path, int barrierQty, int judgedQty) {
         BarrierHistory history = new BarrierHistory();
         List<DistributedDoubleBarrier> barriers = new ArrayList<>();
         for (int i = 0; i < run.clients.size(); i++) {
@@ -68,53 +88,97 @@ class BarrierChaosTest {
             barrier.leave(Duration.ofSeconds(3));
             return true;
         });
-        run.runFaults();
-        List<String> problems = history.checkAgainstServers(run.truth(), path, judgedQty);
-        run.verdict(history.passes(), Map.of(judgedQty + " members present at once before each pass", problems));
-        return problems;
+        return r -> new Judged(history.passes(), judgedQty + " members present at once before each pass",
+            history.checkAgainstServers(r.truth(), path, judgedQty), List.of());
     }
 
+    /**
+     * The double barrier, the set barrier and the count-down latch side by side under one nemesis,
+     * with the double barrier's six faults (the set barrier and the latch alone have four of them):
+     * each with its own workers on the five clients, its own record and check, one verdict. Every
+     * fault of the run reaches all three (a server fault directly, a client fault through the
+     * client each runs a worker on), at the cost of one schedule instead of three. Each also runs
+     * alone in the soak ({@code -Pchaos-soak}).
+     */
     @Test
+    void theDoubleBarrierTheBarrierAndTheLatchSideBySide() throws Exception {
+        try (ChaosRun run = ChaosRun.builder("barrier-forms", ensemble).faults(FAULTS)
+            .watch(DOUBLE_BARRIER, GATE, LATCH).build()) {
+            Map<String, Started> started = new LinkedHashMap<>();
+            started.put("double-barrier", startDoubleBarrier(run, DOUBLE_BARRIER, 3, 3));
+            started.put("barrier", startGate(run, GATE));
+            started.put("count-down-latch", startLatch(run, LATCH,
+                (client, timeout) -> new DistributedCountDownLatch(client, LATCH).await(timeout)));
+            run.runFaults();
+            Map<String, List<String>> checks = new LinkedHashMap<>();
+            List<String> notes = new ArrayList<>();
+            long operations = 0;
+            for (Map.Entry<String, Started> e : started.entrySet()) {
+                Judged judged = e.getValue().judge(run);
+                checks.put(e.getKey() + ": " + judged.check(), judged.problems());
+                notes.add(e.getKey() + ": " + judged.operations() + " operations"
+                    + (judged.notes().isEmpty() ? "" : "; " + String.join("; ", judged.notes())));
+                operations += judged.operations();
+            }
+            run.verdict(operations, checks, notes.toArray(String[]::new));
+        }
+    }
+
+    private static final String DOUBLE_BARRIER = "/chaos/barrier";
+    private static final String GATE = "/chaos/gate";
+    private static final String LATCH = "/chaos/latch";
+
+    /** Soak only ({@code -Pchaos-soak}): in CI the side-by-side run covers it. */
+    @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
     void nobodyPassesADoubleBarrierEarlyUnderFaults() throws Exception {
-        String path = "/chaos/barrier";
-        try (ChaosRun run = ChaosRun.builder("double-barrier", ensemble).faults(FAULTS).watch(path).build()) {
-            doubleBarrierWorkload(run, path, 3, 3);
+        try (ChaosRun run = ChaosRun.builder("double-barrier", ensemble).faults(FAULTS).watch(DOUBLE_BARRIER).build()) {
+            doubleBarrierWorkload(run, DOUBLE_BARRIER, 3, 3);
         }
     }
 
     /**
      * A controller sets and removes a barrier; four waiters wait on it. A waiter may pass only if
      * the barrier node was absent at some state of the servers between the start of its wait and
-     * its pass.
+     * its pass. Soak only ({@code -Pchaos-soak}): in CI the side-by-side run covers it.
      */
     @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
     void nobodyPassesASetBarrier() throws Exception {
-        String path = "/chaos/gate";
-        try (ChaosRun run = ChaosRun.builder("barrier", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
+        try (ChaosRun run = ChaosRun.builder("barrier", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(GATE)
             .build()) {
-            List<long[]> passes = new CopyOnWriteArrayList<>();
-            run.workers.start("controller", 1, c -> {
-                DistributedBarrier barrier = new DistributedBarrier(run.client(0), path);
-                barrier.setBarrier();
-                run.workers.pace(Duration.ofMillis(300));
-                barrier.removeBarrier();
-                run.workers.pace(Duration.ofMillis(300));
-                return true;
-            });
-            run.workers.start("waiter", 4, w -> {
-                BatonClient client = run.client(w + 1);
-                // a read just before the wait makes the client's zxid the servers' state as the wait starts
-                client.checkExists().forPath(path);
-                long from = Zxids.lastSeen(client);
-                if (!new DistributedBarrier(client, path).waitOnBarrier(Duration.ofSeconds(2))) {
-                    return false;
-                }
-                passes.add(new long[] {from, Zxids.lastSeen(client), w});
-                run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(50)));
-                return true;
-            });
+            Started started = startGate(run, GATE);
             run.runFaults();
-            List<ServerTruth.Node> lives = run.truth().lives(path);
+            Judged judged = started.judge(run);
+            run.verdict(judged.operations(), Map.of(judged.check(), judged.problems()));
+        }
+    }
+
+    /** Starts the set barrier's controller (client 0) and four waiters (clients 1-4); see {@link #nobodyPassesASetBarrier}. */
+    private static Started startGate(ChaosRun run, String path) {
+        List<long[]> passes = new CopyOnWriteArrayList<>();
+        run.workers.start("controller", 1, c -> {
+            DistributedBarrier barrier = new DistributedBarrier(run.client(0), path);
+            barrier.setBarrier();
+            run.workers.pace(Duration.ofMillis(300));
+            barrier.removeBarrier();
+            run.workers.pace(Duration.ofMillis(300));
+            return true;
+        });
+        run.workers.start("gate-waiter", 4, w -> {
+            BatonClient client = run.client(w + 1);
+            // a read just before the wait makes the client's zxid the servers' state as the wait starts
+            client.checkExists().forPath(path);
+            long from = Zxids.lastSeen(client);
+            if (!new DistributedBarrier(client, path).waitOnBarrier(Duration.ofSeconds(2))) {
+                return false;
+            }
+            passes.add(new long[] {from, Zxids.lastSeen(client), w});
+            run.workers.pace(Duration.ofMillis(ThreadLocalRandom.current().nextInt(50)));
+            return true;
+        });
+        return r -> {
+            List<ServerTruth.Node> lives = r.truth().lives(path);
             List<String> problems = new ArrayList<>();
             for (long[] p : passes) {
                 List<Long> candidates = new ArrayList<>(List.of(p[0]));
@@ -122,12 +186,12 @@ class BarrierChaosTest {
                     .forEach(n -> candidates.add(n.dzxid()));
                 boolean open = candidates.stream().anyMatch(z -> lives.stream().noneMatch(n -> n.existedAt(z)));
                 if (!open) {
-                    problems.add("waiter-" + p[2] + " passed (view zxid 0x" + Long.toHexString(p[1]) + ") though the barrier"
-                        + " existed throughout its wait from zxid 0x" + Long.toHexString(p[0]));
+                    problems.add("gate-waiter-" + p[2] + " passed (view zxid 0x" + Long.toHexString(p[1]) + ") though the"
+                        + " barrier existed throughout its wait from zxid 0x" + Long.toHexString(p[0]));
                 }
             }
-            run.verdict(passes.size(), Map.of("no pass while the barrier stood", problems));
-        }
+            return new Judged(passes.size(), "no pass while the barrier stood", problems, List.of());
+        };
     }
 
     /** How the latch workload's waiter waits: the recipe's {@code await}, or a canary's broken one. */
@@ -140,19 +204,29 @@ class BarrierChaosTest {
      * A setter sets a count of 3 whenever the last generation is done; three counters count down;
      * a waiter awaits. Every generation's {@code done} must follow 3 count-downs of that
      * generation, and every wait that returns must have seen the latch at zero (see
-     * {@link #latchViolations}).
+     * {@link #latchViolations}). Soak only ({@code -Pchaos-soak}): in CI the side-by-side run
+     * covers it.
      */
     @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
     void aCountDownLatchOpensOnlyAtZero() throws Exception {
-        String path = "/chaos/latch";
-        try (ChaosRun run = ChaosRun.builder("count-down-latch", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(path)
+        try (ChaosRun run = ChaosRun.builder("count-down-latch", ensemble).faults(LockChaosTest.SESSION_FAULTS).watch(LATCH)
             .build()) {
-            latchWorkload(run, path, (client, timeout) -> new DistributedCountDownLatch(client, path).await(timeout));
+            latchWorkload(run, LATCH, (client, timeout) -> new DistributedCountDownLatch(client, LATCH).await(timeout));
         }
     }
 
     /** The latch workload on clients 0 (setter), 1-3 (counters) and 4 (waiter), judged by {@link #latchViolations}. */
     static List<String> latchWorkload(ChaosRun run, String path, LatchAwait await) throws Exception {
+        Started started = startLatch(run, path, await);
+        run.runFaults();
+        Judged judged = started.judge(run);
+        run.verdict(judged.operations(), Map.of(judged.check(), judged.problems()), judged.notes().toArray(String[]::new));
+        return judged.problems();
+    }
+
+    /** Starts {@link #latchWorkload}'s setter, counters and waiter. */
+    private static Started startLatch(ChaosRun run, String path, LatchAwait await) {
         List<long[]> waits = new CopyOnWriteArrayList<>();
         AtomicLong sets = new AtomicLong();
         run.workers.start("setter", 1, s -> {
@@ -169,7 +243,7 @@ class BarrierChaosTest {
             return true;
         });
         BatonClient waiter = run.client(4);
-        run.workers.start("waiter", 1, w -> {
+        run.workers.start("latch-waiter", 1, w -> {
             // a read just before the wait makes the client's zxid the servers' state as the wait starts
             waiter.checkExists().forPath(path);
             long from = Zxids.lastSeen(waiter);
@@ -180,13 +254,15 @@ class BarrierChaosTest {
             run.workers.pace(Duration.ofMillis(50));
             return true;
         });
-        run.runFaults();
-        List<ServerTruth.Node> nodes = run.truth().nodes();
-        List<String> problems = latchViolations(nodes, path, 3, waits);
-        long done = nodes.stream().filter(n -> n.name().equals("done") && n.czxid() > 0).count();
-        run.verdict(waits.size(), Map.of("opens only at zero", problems), sets.get() + " generations set, " + done
-            + " done");
-        return problems;
+        return r -> {
+            // only this latch's nodes: a side-by-side run watches other folders too
+            List<ServerTruth.Node> nodes = r.truth().nodes().stream()
+                .filter(n -> n.path().equals(path) || n.path().startsWith(path + "/")).toList();
+            List<String> problems = latchViolations(nodes, path, 3, waits);
+            long done = nodes.stream().filter(n -> n.name().equals("done") && n.czxid() > 0).count();
+            return new Judged(waits.size(), "opens only at zero", problems, List.of(sets.get() + " generations set, " + done
+                + " done"));
+        };
     }
 
     /**

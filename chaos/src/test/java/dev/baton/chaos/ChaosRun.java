@@ -136,10 +136,27 @@ final class ChaosRun implements AutoCloseable {
         return new Builder(recipe, ensemble);
     }
 
-    /** A three-server ensemble of child processes: KILL_LEADER is a real SIGKILL, PAUSE_SERVER a real SIGSTOP. */
-    static EmbeddedEnsemble childProcessEnsemble() {
-        EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build();
-        ensemble.start();
+    /** The one {@link #childProcessEnsemble()} of this test JVM, started by the first class that asks. */
+    private static EmbeddedEnsemble shared;
+
+    /**
+     * A three-server ensemble of child processes: KILL_LEADER is a real SIGKILL, PAUSE_SERVER a
+     * real SIGSTOP. One ensemble serves every class of this JVM that asks (the module's classes
+     * run one at a time in one JVM): starting three server JVMs took 2.5-5 s per class. Each class
+     * works in folders of its own, every run heals its faults when it closes, and this waits until
+     * all three servers serve under one leader before handing the ensemble out, so each class
+     * starts on a whole ensemble as before. Closed when the test JVM exits; classes do not close it.
+     */
+    static synchronized EmbeddedEnsemble childProcessEnsemble() {
+        if (shared == null) {
+            EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build();
+            ensemble.start();
+            shared = ensemble;
+            Runtime.getRuntime().addShutdownHook(new Thread(ensemble::close, "baton-chaos-shared-ensemble-close"));
+        }
+        EmbeddedEnsemble ensemble = shared;
+        org.awaitility.Awaitility.await("every server of the shared ensemble serving under one leader")
+            .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(ensemble::whole);
         return ensemble;
     }
 

@@ -17,7 +17,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,14 +30,10 @@ class DiscoveryChaosTest {
 
     private static EmbeddedEnsemble ensemble;
 
+    /** The module's shared ensemble (see {@link ChaosRun#childProcessEnsemble()}): not closed here. */
     @BeforeAll
     static void start() {
         ensemble = ChaosRun.childProcessEnsemble();
-    }
-
-    @AfterAll
-    static void stop() {
-        ensemble.close();
     }
 
     @Test

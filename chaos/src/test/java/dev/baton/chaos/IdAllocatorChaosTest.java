@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -41,14 +40,10 @@ class IdAllocatorChaosTest {
 
     private static EmbeddedEnsemble ensemble;
 
+    /** The module's shared ensemble (see {@link ChaosRun#childProcessEnsemble()}): not closed here. */
     @BeforeAll
     static void start() {
         ensemble = ChaosRun.childProcessEnsemble();
-    }
-
-    @AfterAll
-    static void stop() {
-        ensemble.close();
     }
 
     @Test

@@ -23,7 +23,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,14 +38,10 @@ class SessionEndDeliveryTest {
     private static final int TRIALS = 6;
     private static EmbeddedEnsemble ensemble;
 
+    /** The module's shared ensemble (see {@link ChaosRun#childProcessEnsemble()}): not closed here. */
     @BeforeAll
     static void start() {
         ensemble = ChaosRun.childProcessEnsemble();
-    }
-
-    @AfterAll
-    static void stop() {
-        ensemble.close();
     }
 
     @Test

@@ -37,7 +37,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -85,14 +84,10 @@ class TransactionChaosTest {
 
     private static EmbeddedEnsemble ensemble;
 
+    /** The module's shared ensemble (see {@link ChaosRun#childProcessEnsemble()}): not closed here. */
     @BeforeAll
     static void start() {
         ensemble = ChaosRun.childProcessEnsemble();
-    }
-
-    @AfterAll
-    static void stop() {
-        ensemble.close();
     }
 
     /**

@@ -50,6 +50,41 @@ public final class ConnectOptions {
             + "at once); given, it also waits for an ensemble still starting.")
     Duration connectTimeout;
 
+    @Option(names = "--tls", defaultValue = "${env:BATON_TLS:-false}",
+        description = "Connect over TLS ($BATON_TLS). Implied by --truststore or --keystore; without --truststore the "
+            + "JDK's own trusted CAs are used.")
+    boolean tls;
+
+    @Option(names = "--truststore", paramLabel = "FILE", defaultValue = "${env:BATON_TLS_TRUSTSTORE}",
+        description = "Trust store (PKCS#12 .p12, JKS .jks or PEM .pem) holding the CA that signed the servers' certificates "
+            + "($BATON_TLS_TRUSTSTORE).")
+    String trustStore;
+
+    @Option(names = "--truststore-password", paramLabel = "PASSWORD", defaultValue = "${env:BATON_TLS_TRUSTSTORE_PASSWORD}",
+        description = "Password of the trust store ($BATON_TLS_TRUSTSTORE_PASSWORD).")
+    String trustStorePassword;
+
+    @Option(names = "--keystore", paramLabel = "FILE", defaultValue = "${env:BATON_TLS_KEYSTORE}",
+        description = "Key store with this client's certificate, for servers that require one; the certificate's subject is "
+            + "then the client's x509 identity ($BATON_TLS_KEYSTORE).")
+    String keyStore;
+
+    @Option(names = "--keystore-password", paramLabel = "PASSWORD", defaultValue = "${env:BATON_TLS_KEYSTORE_PASSWORD}",
+        description = "Password of the key store ($BATON_TLS_KEYSTORE_PASSWORD).")
+    String keyStorePassword;
+
+    @Option(names = "--auth", paramLabel = "SCHEME:CREDENTIALS", defaultValue = "${env:BATON_AUTH}",
+        description = "Credentials added to the session, for example digest:user:secret ($BATON_AUTH).")
+    String auth;
+
+    @Option(names = "--sasl-user", paramLabel = "USER", defaultValue = "${env:BATON_SASL_USER}",
+        description = "Authenticate with SASL DIGEST-MD5 as USER ($BATON_SASL_USER); needs --sasl-password.")
+    String saslUser;
+
+    @Option(names = "--sasl-password", paramLabel = "PASSWORD", defaultValue = "${env:BATON_SASL_PASSWORD}",
+        description = "Password of the SASL user ($BATON_SASL_PASSWORD).")
+    String saslPassword;
+
     /** {@return the connect string in effect} */
     public String connectString() {
         if (connect != null) {
@@ -75,8 +110,10 @@ public final class ConnectOptions {
         String where = connectString();
         BatonClient client;
         try {
-            client = BatonClient.builder().connectString(where).sessionTimeout(sessionTimeout)
-                .connectionTimeout(connectTimeout()).build();
+            BatonClient.Builder builder = BatonClient.builder().connectString(where).sessionTimeout(sessionTimeout)
+                .connectionTimeout(connectTimeout());
+            ClientSecurity.configure(builder, this);
+            client = builder.build();
         } catch (IllegalArgumentException e) {
             throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }

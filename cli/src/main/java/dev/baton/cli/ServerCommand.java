@@ -2,6 +2,8 @@ package dev.baton.cli;
 
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.server.EnsembleException;
+import dev.baton.server.LocalCertificates;
+import dev.baton.server.ServerMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -49,6 +51,14 @@ final class ServerCommand implements Callable<Integer> {
 
     @Option(names = "--durable", description = "Fsync every transaction before acknowledging it (default: off).")
     boolean durable;
+
+    @Option(names = "--tls", description = "Serve TLS only, with a CA and certificates made for this run (deleted on exit "
+        + "unless --data-dir); prints the trust store and password a client needs. Each server runs in a child JVM.")
+    boolean tls;
+
+    @Option(names = "--require-client-cert", description = "With --tls: refuse clients without a certificate from this run's "
+        + "CA; each client is identified by its certificate's subject (x509). Prints a client key store to use.")
+    boolean requireClientCert;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -99,6 +109,9 @@ final class ServerCommand implements Callable<Integer> {
                 out.println("point the other commands at it:");
             }
             out.println("  export BATON_CONNECT=" + ensemble.connectString());
+            if (tls) {
+                printTls(out, ensemble.certificates());
+            }
             out.println("serving; Ctrl-C to stop");
             out.flush();
             life.awaitStop();
@@ -120,6 +133,13 @@ final class ServerCommand implements Callable<Integer> {
         EmbeddedEnsemble.Builder builder = EmbeddedEnsemble.builder();
         try {
             builder.nodes(nodes).forceSync(durable);
+            if (requireClientCert && !tls) {
+                throw new CliExit(ExitCodes.USAGE, "--require-client-cert needs --tls");
+            }
+            if (tls) {
+                // ZooKeeper reads a server's TLS settings from system properties: one JVM per server
+                builder.mode(ServerMode.CHILD_PROCESSES).tls(true).requireClientCertificates(requireClientCert);
+            }
             if (dataDir != null) {
                 builder.dataDir(dataDir);
             }
@@ -138,6 +158,19 @@ final class ServerCommand implements Callable<Integer> {
             }
             throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }
+    }
+
+    /** The TLS settings a client needs, as the environment variables every client command reads. */
+    private void printTls(PrintWriter out, LocalCertificates certificates) {
+        out.println("TLS only" + (requireClientCert ? ", client certificates required" : "") + "; clients need:");
+        out.println("  export BATON_TLS_TRUSTSTORE=" + certificates.trustStore());
+        out.println("  export BATON_TLS_TRUSTSTORE_PASSWORD=" + certificates.password());
+        // a client certificate is issued either way: a server that does not require one still
+        // authenticates a client that presents it (scheme x509, id CN=baton)
+        out.println((requireClientCert ? "and a certificate" : "and, to be identified by a certificate") + " (x509 id "
+            + LocalCertificates.x509Id("baton") + "):");
+        out.println("  export BATON_TLS_KEYSTORE=" + certificates.clientKeyStore("baton"));
+        out.println("  export BATON_TLS_KEYSTORE_PASSWORD=" + certificates.password());
     }
 
     /** The first of this ensemble's client ports, from {@code first} on, that something already listens on. */

@@ -15,11 +15,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The real baton command, as child processes, against an embedded ensemble. */
+// judged against session expiry with baton's 500 ms margin: runs alone on the machine (cli/pom.xml)
+@Tag("kill-guarantee")
 @EnsembleTest
 class LockCommandTest {
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -7,6 +7,8 @@ import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.CountingClient;
+import dev.baton.test.CountingClient.Read;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
@@ -65,15 +67,15 @@ class ContentionEngineTest {
     void theNextInLineTakesTheHandOffWithoutListingAgain(BatonClient a, BatonClient b, TestInfo info) throws Exception {
         String dir = dir(info);
         Ticket held = mutex(a, dir).acquireBlocking(NONE, WAIT);
-        CountingClient counting = new CountingClient(b);
-        CompletableFuture<Ticket> next = mutex(counting.client, dir).acquire(NONE, WAIT);
+        CountingClient counting = CountingClient.wrap(b);
+        CompletableFuture<Ticket> next = mutex(counting.client(), dir).acquire(NONE, WAIT);
         // waiting: it watches its predecessor and (to trust a hand-off without listing) its own node
         // (an exists watch on its own node, a getData watch on its predecessor)
-        await().atMost(WAIT).until(() -> counting.count("checkExists") == 1 && counting.count("getData") == 1);
-        int listings = counting.count("getChildren");
+        await().atMost(WAIT).until(() -> counting.reads(Read.CHECK_EXISTS) == 1 && counting.reads(Read.GET_DATA) == 1);
+        long listings = counting.reads(Read.GET_CHILDREN);
         mutex(a, dir).release(held).get();
         assertThat(next.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isNotNull();
-        assertThat(counting.count("getChildren")).as("no second listing on hand-off").isEqualTo(listings).isEqualTo(1);
+        assertThat(counting.reads(Read.GET_CHILDREN)).as("no second listing on hand-off").isEqualTo(listings).isEqualTo(1);
     }
 
     @Test

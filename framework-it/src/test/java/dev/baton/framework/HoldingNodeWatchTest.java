@@ -8,6 +8,8 @@ import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.test.ConnectString;
+import dev.baton.test.CountingClient;
+import dev.baton.test.CountingClient.Read;
 import dev.baton.test.EnsembleTest;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -62,12 +64,12 @@ class HoldingNodeWatchTest {
         String dir = "/holding/inherited";
         Contention first = Contention.of(holder, dir, "lock-", ContentionRule.mutex());
         Ticket held = first.acquireBlocking(new byte[0], WAIT);
-        CountingClient counting = new CountingClient(waiter);
-        CompletableFuture<Holding> next = Contention.of(counting.client, dir, "lock-", ContentionRule.mutex())
+        CountingClient counting = CountingClient.wrap(waiter);
+        CompletableFuture<Holding> next = Contention.of(counting.client(), dir, "lock-", ContentionRule.mutex())
             .acquireHold(new byte[0], WAIT);
         // waiting: it watches its predecessor and its own node
         // (an exists watch on its own node, a getData watch on its predecessor)
-        await().atMost(WAIT).until(() -> counting.count("checkExists") == 1 && counting.count("getData") == 1);
+        await().atMost(WAIT).until(() -> counting.reads(Read.CHECK_EXISTS) == 1 && counting.reads(Read.GET_DATA) == 1);
 
         first.release(held).get();
         Holding hold = next.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -77,7 +79,7 @@ class HoldingNodeWatchTest {
 
         await().atMost(WAIT).until(() -> lost.get() == 1 && !hold.isValid());
         assertThat(hold.lossReason()).get().asString().contains("deleted");
-        assertThat(counting.count("checkExists")).as("the hold's monitor set no watch of its own").isEqualTo(1);
+        assertThat(counting.reads(Read.CHECK_EXISTS)).as("the hold's monitor set no watch of its own").isEqualTo(1);
     }
 
     @Test

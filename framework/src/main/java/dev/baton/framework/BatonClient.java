@@ -103,6 +103,16 @@ public interface BatonClient extends AutoCloseable {
      */
     long leaderContactNanos();
 
+    /**
+     * {@return what the server this client's session is connected to supports, as learned at the session's
+     * first connection (see {@link ServerCapabilities}): {@link ServerCapabilities#unknown()} until then}
+     * Learning takes a round trip or two after the connection, in the background; recipes take their
+     * fast paths only once a feature is known to be supported. Cheap (no request is sent).
+     */
+    default ServerCapabilities serverCapabilities() {
+        return ServerCapabilities.unknown();
+    }
+
     /** {@return the current ZooKeeper handle, for what the builders do not cover} It changes after a session expiry. */
     ZooKeeper zookeeper();
 
@@ -238,6 +248,7 @@ public interface BatonClient extends AutoCloseable {
         private boolean lostAfterSuspendedTimeout = true;
         private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private Ticker ticker = Ticker.system();
+        private ServerCapabilities assumedCapabilities;
 
         private Builder() {
         }
@@ -393,6 +404,22 @@ public interface BatonClient extends AutoCloseable {
         }
 
         /**
+         * Tells the client what the servers support instead of letting it learn that at each new
+         * session ({@link ServerCapabilities}): no four-letter word and no probe is sent, and
+         * {@link BatonClient#serverCapabilities()} returns {@code capabilities}. For a fleet in a
+         * rolling upgrade (assume the oldest release, for example
+         * {@code ServerCapabilities.ofVersion("3.8.4")}), or servers that must not be probed.
+         * Default: learned.
+         *
+         * @param capabilities what to assume the servers support
+         * @return this builder
+         */
+        public Builder assumeServerCapabilities(ServerCapabilities capabilities) {
+            this.assumedCapabilities = Objects.requireNonNull(capabilities, "capabilities");
+            return this;
+        }
+
+        /**
          * Whether SUSPENDED lasting longer than the negotiated session timeout is reported as LOST
          * (and the session abandoned for a new one) without waiting for the servers to say so.
          * Default true.
@@ -433,7 +460,7 @@ public interface BatonClient extends AutoCloseable {
             ConnectionSettings settings = new ConnectionSettings(connectString, sessionTimeout, connectionTimeout,
                 canBeReadOnly, clientConfig, List.copyOf(auths), lostAfterSuspendedTimeout);
             return ClientCore.create(new ClientCore.Config(settings, retryPolicy, namespace, aclProvider, eventExecutor,
-                errorPolicy, maxRequestBytes, ticker));
+                errorPolicy, maxRequestBytes, ticker, assumedCapabilities));
         }
 
         private static Duration positive(String name, Duration value) {

@@ -2,6 +2,8 @@ package dev.baton.framework;
 
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -48,6 +50,13 @@ public final class ChangeSignal implements Watcher, ConnectionStateListener {
         boolean test(Watcher watcher) throws InterruptedException;
     }
 
+    /**
+     * A lock and a condition, not this object's monitor: a virtual thread that waits here (for a
+     * watch event, in effect for the servers) must not pin its carrier thread, as
+     * {@code Object.wait} does on Java 21 to 23.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
     private long generation;
 
     /** A signal at generation zero. */
@@ -57,14 +66,24 @@ public final class ChangeSignal implements Watcher, ConnectionStateListener {
     /**
      * {@return the current generation: take it before looking, and wait for a newer one}
      */
-    public synchronized long generation() {
-        return generation;
+    public long generation() {
+        lock.lock();
+        try {
+            return generation;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Starts a new generation and wakes every waiter. */
-    public synchronized void bump() {
-        generation++;
-        notifyAll();
+    public void bump() {
+        lock.lock();
+        try {
+            generation++;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** {@inheritDoc} Any watch event may be a change. */
@@ -108,21 +127,26 @@ public final class ChangeSignal implements Watcher, ConnectionStateListener {
         return awaitChange(seen, deadline, true);
     }
 
-    private synchronized boolean awaitChange(long seen, Supplier<Deadline> deadlines, boolean moving) throws InterruptedException {
-        while (generation == seen) {
-            Deadline deadline = deadlines.get();
-            long left = deadline.remainingNanos();
-            if (left <= 0) {
-                return false;
+    private boolean awaitChange(long seen, Supplier<Deadline> deadlines, boolean moving) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            while (generation == seen) {
+                Deadline deadline = deadlines.get();
+                long left = deadline.remainingNanos();
+                if (left <= 0) {
+                    return false;
+                }
+                long slice = moving ? Math.min(left, DEADLINE_RECHECK_NANOS) : left;
+                if (slice == Long.MAX_VALUE) {
+                    changed.await();
+                } else {
+                    changed.awaitNanos(slice);
+                }
             }
-            long slice = moving ? Math.min(left, DEADLINE_RECHECK_NANOS) : left;
-            if (slice == Long.MAX_VALUE) {
-                wait();
-            } else {
-                TimeUnit.NANOSECONDS.timedWait(this, slice);
-            }
+            return true;
+        } finally {
+            lock.unlock();
         }
-        return true;
     }
 
     /**

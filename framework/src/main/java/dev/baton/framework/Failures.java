@@ -80,4 +80,17 @@ public final class Failures {
         return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
             || cause instanceof SessionMovedException || cause instanceof SessionExpiredException;
     }
+
+    /**
+     * Whether {@code failure} (unwrapped), the failure of a delete of a node in the client's session,
+     * only means that the node goes later: connection trouble (a guaranteed delete finishes in the
+     * background, or the node went with its expired session) or a {@link ClientClosedException}
+     * (closing the client ended the session, and the node with it).
+     *
+     * @param failure a delete's failure, maybe wrapped
+     * @return whether it is connection trouble or a closed client
+     */
+    public static boolean goesInBackground(Throwable failure) {
+        return isConnectionTrouble(failure) || unwrap(failure) instanceof ClientClosedException;
+    }
 }

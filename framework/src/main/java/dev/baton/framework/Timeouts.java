@@ -43,11 +43,23 @@ public final class Timeouts {
      * @throws IllegalArgumentException naming the timeout, if it is negative
      */
     public static long nonNegativeNanos(Duration timeout) {
+        return nanos(nonNegative(timeout));
+    }
+
+    /**
+     * {@code timeout}, checked for a public call that takes one: not null, not negative
+     * ({@link Duration#ZERO}: look once).
+     *
+     * @param timeout a timeout, not negative
+     * @return {@code timeout}
+     * @throws IllegalArgumentException naming the timeout, if it is negative
+     */
+    public static Duration nonNegative(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
         }
-        return nanos(timeout);
+        return timeout;
     }
 
     /**

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.framework.internal.Errors;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -61,5 +63,57 @@ class FailuresTest {
         CompletableFuture<String> gone = Futures.nullIfNoNode(CompletableFuture.failedFuture(new CompletionException(NO_NODE)));
         assertThat(Futures.await(gone)).isNull();
         assertThatThrownBy(() -> Futures.await(Futures.nullIfNoNode(CompletableFuture.failedFuture(NO_AUTH)))).isSameAs(NO_AUTH);
+    }
+
+    @Test
+    void aDeleteGoesInBackgroundOnConnectionTroubleOrAClosedClientOnly() {
+        for (BatonException later : new BatonException[] {LOSS, NO_CONNECTION, TIMEOUT, MOVED, EXPIRED, CLOSED}) {
+            assertThat(Failures.goesInBackground(new CompletionException(later))).as("%s", later).isTrue();
+        }
+        assertThat(Failures.goesInBackground(NO_NODE)).isFalse();
+        assertThat(Failures.goesInBackground(NO_AUTH)).isFalse();
+    }
+
+    @Test
+    void awaitDeleteKeepsTheInterruptAndThrowsOnlyWhatDoesNotGoInBackground() {
+        Thread.currentThread().interrupt();
+        Futures.awaitDelete(CompletableFuture.failedFuture(new CompletionException(LOSS)), "test");
+        assertThat(Thread.interrupted()).as("the interrupt is kept").isTrue();
+        Futures.awaitDelete(CompletableFuture.failedFuture(CLOSED), "test");
+        assertThatThrownBy(() -> Futures.awaitDelete(CompletableFuture.failedFuture(new CompletionException(NO_AUTH)), "test"))
+            .isSameAs(NO_AUTH);
+    }
+
+    @Test
+    void cancellingAMappedAcquisitionCancelsTheSourceAndALateValueIsGivenBack() {
+        CompletableFuture<String> source = new CompletableFuture<>();
+        List<String> givenBack = new ArrayList<>();
+        CompletableFuture<Integer> mapped = Futures.mapOrGiveBack(source, String::length, givenBack::add);
+
+        mapped.cancel(true);
+
+        assertThat(source).isCancelled();
+        CompletableFuture<String> late = new CompletableFuture<>();
+        List<Integer> mappedBack = new ArrayList<>();
+        CompletableFuture<Integer> cancelledFirst = Futures.mapOrGiveBack(late, String::length, givenBack::add, mappedBack::add);
+        cancelledFirst.complete(-1);
+        late.complete("grant");
+        assertThat(givenBack).containsExactly("grant");
+        assertThat(mappedBack).isEmpty(); // nothing was mapped: the result was done before the value came
+    }
+
+    @Test
+    void aFailedSourceFailsTheMappedFutureUnwrapped() {
+        CompletableFuture<Integer> mapped = Futures.mapOrGiveBack(
+            CompletableFuture.<String>failedFuture(new CompletionException(NO_NODE)), String::length, s -> { });
+        assertThatThrownBy(mapped::join).hasCauseReference(NO_NODE);
+    }
+
+    @Test
+    void interruptedAwaitOrCancelCancelsTheAcquisition() {
+        CompletableFuture<String> pending = new CompletableFuture<>();
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> Futures.awaitOrCancel(pending, s -> { })).isInstanceOf(InterruptedException.class);
+        assertThat(pending).isCancelled();
     }
 }

@@ -9,9 +9,12 @@ import dev.baton.server.internal.QuorumNode;
 import dev.baton.server.internal.ServerJars;
 import dev.baton.server.internal.ServerJvmSettings;
 import dev.baton.server.internal.ServerNode;
+import dev.baton.server.internal.ServerSecurity;
 import dev.baton.server.internal.ServerSettings;
 import dev.baton.server.internal.StandaloneNode;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,6 +73,9 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private final Map<Integer, ServerNode> nodes = new TreeMap<>();
     /** The proxies between servers, or null without {@link Builder#peerProxies(boolean)}. */
     private final PeerProxies peers;
+    /** The certificates of a TLS ensemble, or null. */
+    private final LocalCertificates certificates;
+    private final ServerSecurity security;
     private volatile boolean closed;
 
     private EmbeddedEnsemble(Builder builder, Layout layout, List<Path> serverJars) {
@@ -81,10 +87,12 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         this.settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
             builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
             builder.maxClientConnections, builder.localSessions);
+        this.certificates = builder.tls ? LocalCertificates.create(layout.root().resolve("tls")) : null;
+        this.security = Security.of(builder.tls, builder.clientCertificates, builder.saslUsers, certificates, layout.root());
         for (NodeSpec spec : specs) {
             ServerNode node;
             if (mode == ServerMode.CHILD_PROCESSES) {
-                node = new ProcessNode(spec, layout.viewFrom(spec.id()), settings, serverJars);
+                node = new ProcessNode(spec, layout.viewFrom(spec.id()), settings, serverJars, security);
             } else if (specs.size() == 1) {
                 node = new StandaloneNode(spec, settings, name);
             } else {
@@ -386,7 +394,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             }
             try {
                 zxids.add(String.valueOf(FourLetterWords.field(
-                    FourLetterWords.send(e.getValue().spec().clientPort(), "srvr", Duration.ofSeconds(2)), "Zxid")));
+                    FourLetterWords.send(new InetSocketAddress(InetAddress.getLoopbackAddress(), e.getValue().spec().clientPort()),
+                        "srvr", Duration.ofSeconds(2), security.probes()), "Zxid")));
             } catch (IOException unreachable) {
                 return false;
             }
@@ -411,6 +420,19 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             }
         }
         return leaders == 1;
+    }
+
+    /**
+     * {@return the certificates of an ensemble built with {@link Builder#tls(boolean) tls(true)}: its
+     * trust store, and client key stores and ZooKeeper client configurations on demand}
+     *
+     * @throws IllegalStateException if this ensemble does not serve TLS
+     */
+    public LocalCertificates certificates() {
+        if (certificates == null) {
+            throw new IllegalStateException(name + " serves plain connections; build it with tls(true) for certificates");
+        }
+        return certificates;
     }
 
     /** {@return whether server-to-server traffic runs through proxies, so that partitions can be made} */
@@ -556,6 +578,9 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         private boolean peerProxies;
         private String serverVersion;
         private Path serverJarsFolder;
+        private boolean tls;
+        private boolean clientCertificates;
+        private final Map<String, String> saslUsers = new java.util.LinkedHashMap<>();
 
         private Builder() {
         }
@@ -575,6 +600,21 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         public Builder serverVersion(String version) {
             this.serverVersion = checkVersion(version);
             this.serverJarsFolder = null;
+            return this;
+        }
+
+        /**
+         * Serve TLS, and only TLS, on every client port, with certificates made for this ensemble
+         * ({@link EmbeddedEnsemble#certificates()}; nothing is read from or left outside its data
+         * folder). Needs {@link ServerMode#CHILD_PROCESSES}: ZooKeeper reads a server's TLS settings
+         * from JVM-wide system properties, which would leak into every client and server of this
+         * JVM. Default off.
+         *
+         * @param on whether client ports serve TLS
+         * @return this builder
+         */
+        public Builder tls(boolean on) {
+            this.tls = on;
             return this;
         }
 
@@ -611,6 +651,44 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                     + " this JVM links one ZooKeeper, so another release runs only in child JVMs; mode is " + mode);
             }
             return serverJarsFolder == null ? ServerJars.find(serverVersion) : ServerJars.in(serverVersion, serverJarsFolder);
+        }
+
+        /**
+         * Refuse TLS clients without a certificate signed by the ensemble's CA, and authenticate
+         * each client as its certificate's subject (scheme {@code x509}, id {@code CN=<name>}; see
+         * {@link LocalCertificates#x509Id(String)}). Needs {@link #tls(boolean) tls(true)}. Default
+         * off: a client may present a certificate (and is then authenticated by it) or not.
+         *
+         * @param on whether a client certificate is required
+         * @return this builder
+         */
+        public Builder requireClientCertificates(boolean on) {
+            this.clientCertificates = on;
+            return this;
+        }
+
+        /**
+         * Adds a SASL DIGEST-MD5 user and makes SASL authentication required: a session that has not
+         * authenticated is closed at its first request. Clients authenticate through a JAAS
+         * {@code Client} section with ZooKeeper's {@code DigestLoginModule} (see docs/security.md);
+         * their ACL id is {@code sasl:<user>}. Needs {@link ServerMode#CHILD_PROCESSES}.
+         *
+         * @param user the user name: letters, digits, {@code .}, {@code _} and {@code -}
+         * @param password the password, not blank, without {@code "} or {@code \}
+         * @return this builder
+         */
+        public Builder saslUser(String user, String password) {
+            Objects.requireNonNull(user, "user");
+            Objects.requireNonNull(password, "password");
+            if (!user.matches("[A-Za-z0-9._-]+")) {
+                throw new IllegalArgumentException("a SASL user name is letters, digits, '.', '_' or '-', was '" + user + "'");
+            }
+            if (password.isBlank() || password.contains("\"") || password.contains("\\")) {
+                throw new IllegalArgumentException("a SASL password must not be blank or contain '\"' or '\\' (it goes in a "
+                    + "JAAS file), was " + password.length() + " characters");
+            }
+            saslUsers.put(user, password);
+            return this;
         }
 
         /**
@@ -808,6 +886,13 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             }
             if (peerProxies && nodes < 2) {
                 throw new IllegalArgumentException("peerProxies(true) needs two or more servers to put proxies between, nodes is " + nodes);
+            }
+            if ((tls || !saslUsers.isEmpty()) && mode != ServerMode.CHILD_PROCESSES) {
+                throw new IllegalArgumentException((tls ? "tls(true)" : "saslUser(...)") + " needs mode(ServerMode.CHILD_PROCESSES): "
+                    + "ZooKeeper reads a server's TLS and authentication settings from JVM-wide system properties; mode is " + mode);
+            }
+            if (clientCertificates && !tls) {
+                throw new IllegalArgumentException("requireClientCertificates(true) needs tls(true): certificates travel over TLS");
             }
             List<Path> serverJars = serverJars();
             return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir, peerProxies), serverJars);

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLSocket;
 
 /** Sends one of ZooKeeper's four-letter commands ({@code srvr}, {@code mntr}, ...) to a server. */
 public final class FourLetterWords {
@@ -37,16 +39,35 @@ public final class FourLetterWords {
      * @throws IOException if the server cannot be reached or does not answer within {@code timeout}
      */
     public static String send(InetSocketAddress address, String command, Duration timeout) throws IOException {
+        return send(address, command, timeout, SocketFactory.getDefault());
+    }
+
+    /**
+     * Sends {@code command} over a socket from {@code sockets} (an {@code SSLSocketFactory} for a
+     * server that serves TLS on its client port) and returns its whole answer.
+     *
+     * @param address the server's client address
+     * @param command a four-letter word such as {@code srvr} or {@code ruok}
+     * @param timeout how long to wait for the whole answer
+     * @param sockets makes the (unconnected) socket
+     * @return the server's answer
+     * @throws IOException if the server cannot be reached or does not answer within {@code timeout}
+     */
+    public static String send(InetSocketAddress address, String command, Duration timeout, SocketFactory sockets)
+        throws IOException {
         if (command.length() != 4) {
             throw new IllegalArgumentException("a four-letter word has four letters, was '" + command + "'");
         }
         int millis = (int) Math.max(1, timeout.toMillis());
-        try (Socket socket = new Socket()) {
+        try (Socket socket = sockets.createSocket()) {
             socket.connect(address, millis);
             socket.setSoTimeout(millis);
             socket.getOutputStream().write(command.getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
-            socket.shutdownOutput();
+            if (!(socket instanceof SSLSocket)) {
+                // a TLS socket cannot half-close; the server answers four letters without it
+                socket.shutdownOutput();
+            }
             InputStream in = socket.getInputStream();
             ByteArrayOutputStream answer = new ByteArrayOutputStream();
             in.transferTo(answer);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ServerCapabilities;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
@@ -36,6 +37,10 @@ class ContentionSessionChangeTest {
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              BatonClient waiter = TestClients.started(proxy.connectString(), Duration.ofSeconds(2))) {
             long oldSession = waiter.sessionId();
+            // the client asks its server what it supports when a session connects (a request of
+            // its own): wait for that, so the next contact is the attempt's create (CI at a4e7086
+            // cut the link on the probe's reply instead, before the create's)
+            await().atMost(Duration.ofSeconds(20)).until(() -> !waiter.serverCapabilities().equals(ServerCapabilities.unknown()));
             long contactBefore = waiter.lastServerContactNanos();
             proxy.delay(Duration.ofMillis(300));
             CompletableFuture<Ticket> attempt = Contention.of(waiter, dir, "lock-", ContentionRule.mutex())

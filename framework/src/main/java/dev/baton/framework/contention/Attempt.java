@@ -1,23 +1,17 @@
 package dev.baton.framework.contention;
 
-import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.CreatedNode;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.Timeouts;
-import dev.baton.framework.internal.Errors;
-import dev.baton.framework.internal.Futures;
-import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.Paths;
-import dev.baton.framework.internal.SerialExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -43,8 +37,9 @@ import org.apache.zookeeper.Watcher;
  * <p>Every move goes through {@link #moveTo}, which also counts moves: a reply or event carries the
  * count of the move that asked for it, and is dropped when the attempt has moved on since.
  *
- * <p>Threads. The steps run one at a time on {@link #steps}: for {@link #async}, the client's async
- * executor (serialised); for {@link #blocking}, the waiting caller itself. Replies and the engine's
+ * <p>Threads. The steps run one at a time on {@link #steps}, an executor {@link Attempts} chooses: for an
+ * asynchronous acquisition the client's async executor (serialised); for a blocking one the waiting caller
+ * itself. Replies and the engine's
  * watch events arrive on ZooKeeper's event thread and only hand the next step over — see
  * {@link SpeedPaths} for those shortcuts and what they gain. The rule runs on the step's thread;
  * {@link #result} never completes on ZooKeeper's thread. Fields marked "guarded" are guarded by
@@ -89,70 +84,14 @@ final class Attempt<R> {
      * @param grant makes what the caller gets of a ticket that holds
      * @param discard undoes that when the result was completed (timed out, cancelled) meanwhile
      */
-    private Attempt(Contention engine, byte[] data, Duration timeout, Executor steps, Function<Granted, R> grant,
-                    Consumer<R> discard) {
+    Attempt(Contention engine, byte[] data, Duration timeout, Executor steps, Function<Granted, R> grant,
+            Consumer<R> discard) {
         this.engine = engine;
         this.data = data;
         this.timeout = timeout;
         this.steps = steps;
         this.grant = grant;
         this.discard = discard;
-    }
-
-    // ---- the two ways to run an attempt ----
-
-    /**
-     * Runs an attempt whose steps run one at a time on the client's async executor while no thread
-     * waits; the result completes with null when {@code timeout} passes first, and cancelling it
-     * abandons the attempt.
-     */
-    static <R> CompletableFuture<R> async(Contention engine, byte[] data, Duration timeout,
-                                          Function<Granted, R> grant, Consumer<R> discard) {
-        BatonClient client = engine.client();
-        Attempt<R> attempt = new Attempt<>(engine, data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
-        // keep the client's confirmed-contact clock fresh while waiting, so that a hold granted
-        // after a long wait starts with a recent round trip to the leader behind it (see Holding)
-        LeaderContact.Keep fresh = LeaderContact.keepFresh(client);
-        attempt.result.whenComplete((r, e) -> fresh.close());
-        if (timeout != null && !timeout.isZero()) {
-            CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor())
-                .execute(() -> attempt.result.complete(null));
-        }
-        attempt.begin();
-        return attempt.result;
-    }
-
-    /**
-     * Runs an attempt whose steps the calling thread runs while it waits ({@link SpeedPaths.CallerThread}).
-     * Returns what {@code grant} made, or null on timeout; an interrupt abandons the attempt, hands
-     * what was granted just then to {@code giveBack}, and is rethrown.
-     */
-    static <R> R blocking(Contention engine, byte[] data, Duration timeout, Function<Granted, R> grant,
-                          Consumer<R> giveBack) throws InterruptedException {
-        SpeedPaths.CallerThread steps = new SpeedPaths.CallerThread(new SerialExecutor(engine.client().asyncExecutor()));
-        Attempt<R> attempt = new Attempt<>(engine, data, timeout, steps, grant, giveBack);
-        Long deadline = timeout == null || timeout.isZero() ? null : System.nanoTime() + Timeouts.nanos(timeout);
-        try (LeaderContact.Keep fresh = LeaderContact.keepFresh(engine.client())) {
-            attempt.begin();
-            if (!steps.runUntil(attempt.result::isDone, deadline)) {
-                attempt.result.complete(null); // timed out: abandoning deletes the node (unless it held just now)
-            }
-        } catch (InterruptedException e) {
-            if (!attempt.result.cancel(true) && !attempt.result.isCompletedExceptionally()) {
-                R arrived = attempt.result.getNow(null);
-                if (arrived != null) {
-                    giveBack.accept(arrived);
-                }
-            }
-            throw e;
-        } finally {
-            steps.close();
-        }
-        try {
-            return attempt.result.join();
-        } catch (CompletionException e) {
-            throw Futures.rethrow(e.getCause());
-        }
     }
 
     // ---- the one transition ----
@@ -187,8 +126,16 @@ final class Attempt<R> {
 
     // ---- the steps ----
 
+    /**
+     * {@return the attempt's result: what {@code grant} made of the ticket that held, or null (timed out);
+     * completing it first (a timer, a cancel) abandons the attempt}
+     */
+    CompletableFuture<R> result() {
+        return result;
+    }
+
     /** Takes the first ticket; a result completed without a hold (timed out, cancelled, failed) abandons it. */
-    private void begin() {
+    void begin() {
         result.whenComplete((held, e) -> end(held == null));
         takeTicket(-1);
     }
@@ -279,7 +226,7 @@ final class Attempt<R> {
         if (!current(move)) {
             return;
         }
-        if (e != null && Futures.rethrow(e) instanceof NoNodeException) {
+        if (e != null && Failures.rethrow(e) instanceof NoNodeException) {
             // the folder was deleted (by an operator, or reaped as an empty container)
             // and our node with it: back of a new line, like any other lost ticket
             takeTicket(move);
@@ -350,7 +297,7 @@ final class Attempt<R> {
             }
             if (e == null) {
                 leftBehind(mine, move); // watching: the node's deletion moves on
-            } else if (Futures.rethrow(e) instanceof NoNodeException) {
+            } else if (Failures.rethrow(e) instanceof NoNodeException) {
                 predecessorGone(mine, move, decision); // already gone, and no watch was set
             } else {
                 fail(e);
@@ -464,7 +411,7 @@ final class Attempt<R> {
     }
 
     private void fail(Throwable e) {
-        Throwable cause = Futures.rethrow(e);
+        Throwable cause = Failures.rethrow(e);
         if (cause instanceof CancellationException) {
             return;
         }
@@ -513,7 +460,7 @@ final class Attempt<R> {
      */
     private <T> void then(CompletableFuture<T> reply, BiConsumer<T, Throwable> step) {
         reply.whenComplete((value, e) -> {
-            if (e != null && Errors.unwrap(e) instanceof ClientClosedException closed) {
+            if (e != null && Failures.unwrap(e) instanceof ClientClosedException closed) {
                 result.completeExceptionally(closed);
                 return;
             }

@@ -2,8 +2,9 @@ package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.Paths;
 import java.time.Duration;
 import java.util.List;
@@ -155,7 +156,7 @@ public final class Contention {
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempt.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
+        return Attempts.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
     }
 
     /**
@@ -170,7 +171,7 @@ public final class Contention {
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempt.blocking(this, data, timeout, Contention::ticketOnly, this::release);
+        return Attempts.blocking(this, data, timeout, Contention::ticketOnly, this::release);
     }
 
     /**
@@ -185,7 +186,7 @@ public final class Contention {
      */
     public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempt.async(this, data, timeout, this::holdOf, Holding::close);
+        return Attempts.async(this, data, timeout, this::holdOf, Holding::close);
     }
 
     /**
@@ -199,7 +200,7 @@ public final class Contention {
      */
     public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempt.blocking(this, data, timeout, this::holdOf, Holding::delete);
+        return Attempts.blocking(this, data, timeout, this::holdOf, Holding::delete);
     }
 
     /**
@@ -217,10 +218,10 @@ public final class Contention {
         return client.getChildren().forPathAsync(dir)
             .thenApply(children -> Contenders.inOrder(children, markers))
             .exceptionally(e -> {
-                if (Futures.rethrow(e) instanceof NoNodeException) {
+                if (Failures.rethrow(e) instanceof NoNodeException) {
                     return List.of();
                 }
-                throw Futures.rethrow(e);
+                throw Failures.rethrow(e);
             });
     }
 

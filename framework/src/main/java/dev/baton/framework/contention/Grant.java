@@ -1,8 +1,7 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.TransactionBuilder;
-import dev.baton.framework.internal.Errors;
-import dev.baton.framework.internal.Futures;
+import dev.baton.framework.Failures;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -148,12 +147,12 @@ public abstract class Grant implements AutoCloseable {
             if (returned.lost != null) {
                 throw lostException(returned.lost);
             }
-            Throwable cause = e == null ? null : Errors.unwrap(e);
+            Throwable cause = e == null ? null : Failures.unwrap(e);
             if (cause instanceof OwnershipLostException unconfirmed) {
                 throw lostException(unconfirmed.getMessage());
             }
-            if (cause != null && !Holding.goesInBackground(cause)) {
-                throw Futures.rethrow(cause);
+            if (cause != null && !Failures.goesInBackground(cause)) {
+                throw Failures.rethrow(cause);
             }
             return null;
         });

@@ -1,20 +1,15 @@
 package dev.baton.framework.contention;
 
-import dev.baton.framework.BatonException;
+import dev.baton.framework.Futures;
 import dev.baton.framework.InterProcessLock;
-import dev.baton.framework.internal.Errors;
-import dev.baton.framework.internal.Futures;
+import dev.baton.framework.Timeouts;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The part every lock recipe on the contention engine shares: given a way to acquire a
@@ -82,7 +77,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      *     behind)
      */
     protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-        return await(acquireHold(timeout), Hold::delete);
+        return Futures.awaitOrCancel(acquireHold(timeout), Hold::delete);
     }
 
     /**
@@ -108,7 +103,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
 
     @Override
     public final boolean acquire(Duration timeout) throws InterruptedException {
-        return acquireForThread(checkTimeout(timeout));
+        return acquireForThread(Timeouts.nonNegative(timeout));
     }
 
     @Override
@@ -191,7 +186,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      */
     public final L acquireLease(Duration timeout) throws InterruptedException {
         beforeBlocking();
-        return leaseOrNull(acquireHoldBlocking(checkTimeout(timeout)));
+        return leaseOrNull(acquireHoldBlocking(Timeouts.nonNegative(timeout)));
     }
 
     /**
@@ -211,7 +206,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * @return the lease, or null on timeout
      */
     public final CompletableFuture<L> acquireAsync(Duration timeout) {
-        return leaseOf(acquireHold(checkTimeout(timeout)));
+        return leaseOf(acquireHold(Timeouts.nonNegative(timeout)));
     }
 
     /** {@return what this lock is, with its path(s): the {@code description} it was made with} */
@@ -232,7 +227,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * @return the leases, as the holds arrive
      */
     protected final CompletableFuture<L> leaseOf(CompletableFuture<? extends Hold> holds) {
-        return mapAcquisition(holds, this::lease, Hold::delete, leases::remove);
+        return Futures.mapOrGiveBack(holds, this::lease, Hold::delete, leases::remove);
     }
 
     private L leaseOrNull(Hold hold) {
@@ -273,100 +268,5 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
     public String toString() {
         return description + leases.stream().max(Comparator.comparingLong(Grant::fencingToken))
             .map(l -> " held, token " + l.fencingToken()).orElse(" not held");
-    }
-
-    /**
-     * {@code source} mapped by {@code fn} (a null value stays null), where cancelling the result
-     * cancels {@code source}, a value that arrives after the result was cancelled is handed to
-     * {@code orphan}, and a mapped value made while the result was being cancelled to
-     * {@code mappedOrphan}.
-     *
-     * @param <T> what {@code source} completes with
-     * @param <R> what the result completes with
-     * @param source the acquisition
-     * @param fn maps its value
-     * @param orphan gives back a value that arrives after the result was cancelled
-     * @param mappedOrphan gives back a mapped value made while the result was being cancelled
-     * @return the mapped future
-     */
-    static <T, R> CompletableFuture<R> mapAcquisition(CompletableFuture<T> source, Function<T, R> fn,
-                                                      Consumer<T> orphan, Consumer<R> mappedOrphan) {
-        CompletableFuture<R> result = new CompletableFuture<>();
-        source.whenComplete((value, e) -> {
-            if (e != null) {
-                result.completeExceptionally(Errors.unwrap(e));
-                return;
-            }
-            if (value == null) {
-                result.complete(null);
-                return;
-            }
-            if (result.isDone()) {
-                orphan.accept(value);
-                return;
-            }
-            R mapped;
-            try {
-                mapped = fn.apply(value);
-            } catch (RuntimeException | Error failure) {
-                orphan.accept(value);
-                result.completeExceptionally(failure);
-                return;
-            }
-            if (!result.complete(mapped)) {
-                mappedOrphan.accept(mapped);
-                orphan.accept(value);
-            }
-        });
-        result.whenComplete((value, e) -> {
-            if (result.isCancelled()) {
-                source.cancel(true);
-            }
-        });
-        return result;
-    }
-
-    /**
-     * Waits for a future the caller started; an interrupt cancels it (so nothing of it is left)
-     * and is rethrown. A value that arrived anyway is given to {@code orphan}.
-     *
-     * @param <T> what {@code future} completes with
-     * @param future the acquisition the caller started
-     * @param orphan gives back a value that arrived after an interrupt
-     * @return the future's value
-     * @throws InterruptedException if the calling thread is interrupted while it waits (the future is
-     *     cancelled)
-     */
-    static <T> T await(CompletableFuture<T> future, Consumer<T> orphan) throws InterruptedException {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            if (!future.cancel(true)) {
-                T arrived = future.getNow(null);
-                if (arrived != null) {
-                    orphan.accept(arrived);
-                }
-            }
-            throw e;
-        } catch (ExecutionException e) {
-            throw Futures.rethrow(e.getCause());
-        } catch (CancellationException e) {
-            throw new BatonException("the acquisition was cancelled", e);
-        }
-    }
-
-    /**
-     * {@code timeout}, checked for a timed acquisition: not null, not negative ({@link Duration#ZERO}: look
-     * once).
-     *
-     * @param timeout the timeout given
-     * @return {@code timeout}
-     */
-    private static Duration checkTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-        }
-        return timeout;
     }
 }

@@ -1,5 +1,6 @@
 package dev.baton.framework.contention;
 
+import dev.baton.framework.Futures;
 import dev.baton.framework.TransactionBuilder;
 import java.util.List;
 import java.util.Optional;
@@ -64,6 +65,9 @@ public interface Hold {
      */
     default void deleteAndWait(String what) {
         boolean wait = connected();
-        Holding.awaitDelete(delete(), wait, what);
+        CompletableFuture<Void> deleted = delete();
+        if (wait) {
+            Futures.awaitDelete(deleted, what);
+        }
     }
 }

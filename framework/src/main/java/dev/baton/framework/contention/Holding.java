@@ -1,20 +1,12 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.BatonException;
-import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
-import dev.baton.framework.NoNodeException;
-import dev.baton.framework.OperationTimeoutException;
-import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.SessionMovedException;
+import dev.baton.framework.Failures;
 import dev.baton.framework.TransactionBuilder;
-import dev.baton.framework.internal.Errors;
-import dev.baton.framework.internal.Futures;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
@@ -23,9 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
-import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,10 +48,9 @@ import org.slf4j.LoggerFactory;
  * nothing runs.
  *
  * <p>Giving it back ({@link #delete}) deletes the node in the ticket's own session
- * ({@code delete().inSession}): an answer there proves the node was still in place, so the hold
- * lasted until the delete. A holder that was frozen past its session and releases before its
- * client notices gets no such answer — the session is over, or the node is gone — and the delete
- * fails with {@link OwnershipLostException}, which a {@link Grant} passes on from its release.
+ * ({@link ProvenDelete}): an answer there proves the node was still in place, so the hold lasted
+ * until the delete; without one the delete fails with {@link OwnershipLostException}, which a
+ * {@link Grant} passes on from its release.
  */
 public final class Holding implements Hold, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Holding.class);
@@ -78,8 +67,8 @@ public final class Holding implements Hold, AutoCloseable {
     private final List<Runnable> callbacks = new ArrayList<>();
     private final ConnectionStateListener listener;
     private final OwnNodeWatch node;
-    /** Gives the node back in the background (a guaranteed, quiet delete). */
-    private final Function<Ticket, CompletableFuture<Void>> deleter;
+    /** Gives the node back at the end: in the ticket's session, else in the background. */
+    private final ProvenDelete giveBack;
     private String lostReason;
     private boolean closed;
     private volatile LeaderContact.Deadline deadline;
@@ -87,7 +76,7 @@ public final class Holding implements Hold, AutoCloseable {
     private Holding(BatonClient client, Ticket ticket, ErrorPolicy policy, Duration leaseMargin, OwnNodeWatch node,
                     Function<Ticket, CompletableFuture<Void>> deleter) {
         this.client = client;
-        this.deleter = deleter;
+        this.giveBack = new ProvenDelete(client, ticket, deleter);
         this.ticket = ticket;
         this.policy = policy;
         this.margin = leaseMargin != null ? leaseMargin
@@ -300,33 +289,19 @@ public final class Holding implements Hold, AutoCloseable {
     }
 
     /**
-     * Stops watching and deletes the node in the ticket's own session. The future completes when
-     * the servers deleted it there — proof that the hold lasted until the delete; it fails with
-     * {@link OwnershipLostException} when the hold cannot be shown to have lasted (its session
-     * ended first, its node was already gone, or — under {@link ErrorPolicy#STANDARD} — no answer
-     * came); on any other failure to get an answer the node is deleted in the background (or went
-     * with its session).
+     * Stops watching and deletes the node in the ticket's own session ({@link ProvenDelete#delete}): the
+     * future completes when the servers deleted it there — proof that the hold lasted until the delete;
+     * it fails with {@link OwnershipLostException} when the hold cannot be shown to have lasted.
      */
     @Override
     public CompletableFuture<Void> delete() {
         close();
-        if (client.sessionId() != ticket.sessionId()) {
-            return CompletableFuture.failedFuture(sessionEnded());
-        }
-        return client.delete().inSession(ticket.sessionId()).forPathAsync(ticket.path()).handle((v, e) -> {
-            RuntimeException verdict = verdict(e);
-            if (verdict != null) {
-                throw verdict;
-            }
-            return null;
-        });
+        return giveBack.delete();
     }
 
     /**
-     * {@link #delete()} with the client's blocking call while connected: the reply wakes this
-     * thread directly, with none of the hand-offs of the asynchronous form (it matters to short
-     * holds). Not connected to a writable server, it does not wait: the delete goes on in the
-     * background.
+     * {@link #delete()} with the client's blocking call while connected ({@link ProvenDelete#deleteAndWait}).
+     * Not connected to a writable server, it does not wait: the delete goes on in the background.
      *
      * @throws OwnershipLostException when the hold cannot be shown to have lasted until the delete
      */
@@ -337,65 +312,7 @@ public final class Holding implements Hold, AutoCloseable {
             return;
         }
         close();
-        if (client.sessionId() != ticket.sessionId()) {
-            throw sessionEnded();
-        }
-        try {
-            client.delete().inSession(ticket.sessionId()).forPath(ticket.path());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            deleter.apply(ticket);
-        } catch (RuntimeException e) {
-            RuntimeException verdict = verdict(e);
-            if (verdict != null) {
-                throw verdict;
-            }
-        }
-    }
-
-    /**
-     * What a failed delete in the ticket's session says about the hold: the exception to report,
-     * or null when nothing is known against it (the delete goes on in the background and the
-     * error policy keeps the hold through a disconnect).
-     */
-    private RuntimeException verdict(Throwable failure) {
-        if (failure == null) {
-            return null;
-        }
-        Throwable cause = Errors.unwrap(failure);
-        if (cause instanceof NoNodeException) {
-            // the first attempt found no node: the session ended or someone deleted it
-            return new OwnershipLostException(ticket.name() + " was already gone when it was given back");
-        }
-        if (cause instanceof SessionExpiredException) {
-            return sessionEnded();
-        }
-        if (cause instanceof ClientClosedException) {
-            return null; // closing the client ended the session: the node went with it
-        }
-        if (!unanswered(cause)) {
-            return Futures.rethrow(cause);
-        }
-        deleter.apply(ticket); // guaranteed: the node goes in the background, or went with its session
-        if (client.sessionId() != ticket.sessionId()) {
-            return sessionEnded();
-        }
-        if (client.errorPolicy().isLoss(ConnectionState.SUSPENDED)) {
-            return new OwnershipLostException("no answer to the delete of " + ticket.name() + " (" + cause.getMessage()
-                + "): under the " + client.errorPolicy() + " policy a hold that cannot be shown alive counts as lost");
-        }
-        return null;
-    }
-
-    /** A failure that leaves the delete unanswered: no connection, or no writable server. */
-    private static boolean unanswered(Throwable cause) {
-        return goesInBackground(cause)
-            || cause instanceof BatonException b && b.code() == KeeperException.Code.NOTREADONLY;
-    }
-
-    private OwnershipLostException sessionEnded() {
-        return new OwnershipLostException("session 0x" + Long.toHexString(ticket.sessionId()) + ", which owns "
-            + ticket.name() + ", ended before the servers answered its delete");
+        giveBack.deleteAndWait();
     }
 
     private void onState(ConnectionStateChange change) {
@@ -454,49 +371,6 @@ public final class Holding implements Hold, AutoCloseable {
         client.removeConnectionStateListener(listener);
         for (Runnable callback : toRun) {
             client.eventExecutor().execute(callback);
-        }
-    }
-
-    /**
-     * Whether {@code cause}, the failure of a delete, only means that the node is deleted in the
-     * background (a guaranteed delete) or went with its session.
-     */
-    static boolean goesInBackground(Throwable cause) {
-        return cause instanceof ConnectionLossException || cause instanceof OperationTimeoutException
-            || cause instanceof SessionMovedException || cause instanceof SessionExpiredException
-            || cause instanceof ClientClosedException;
-    }
-
-    /**
-     * Waits for a release's delete when it can finish soon ({@code wait}: the client is
-     * connected), without being interruptible (the interrupt is kept). A failure that only means
-     * "the node goes later or went with its session" is logged, not thrown.
-     */
-    static void awaitDelete(CompletableFuture<Void> delete, boolean wait, String what) {
-        if (!wait) {
-            return;
-        }
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    delete.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = Errors.unwrap(e.getCause());
-                    if (goesInBackground(cause)) {
-                        LOG.debug("release of {} continues in the background: {}", what, cause.toString());
-                        return;
-                    }
-                    throw Futures.rethrow(cause);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -95,10 +96,10 @@ final class SpeedPaths {
         /**
          * Runs steps on the calling thread (the one that made this) until {@code done} says so.
          *
-         * @param deadline {@link System#nanoTime()} to give up at, or null for none
+         * @param deadline when to give up ({@link Deadline#none()}: never)
          * @return false if the deadline passed first
          */
-        boolean runUntil(BooleanSupplier done, Long deadline) throws InterruptedException {
+        boolean runUntil(BooleanSupplier done, Deadline deadline) throws InterruptedException {
             while (true) {
                 Runnable next;
                 synchronized (this) {
@@ -118,10 +119,10 @@ final class SpeedPaths {
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                if (deadline == null) {
+                if (deadline.isNone()) {
                     LockSupport.park(this);
                 } else {
-                    long left = deadline - System.nanoTime();
+                    long left = deadline.remainingNanos();
                     if (left <= 0) {
                         return false;
                     }
@@ -168,7 +169,8 @@ final class SpeedPaths {
         void add(OwnNodeWatch watch) {
             boolean start;
             synchronized (this) {
-                // the delay is constant, so the queue stays in order of due time
+                // the delay is constant, so the queue stays in order of due time; it is read on the
+                // system clock, not the client's ticker: the real-time timer that wakes due() reads it too
                 queue.add(new Late(watch, System.nanoTime() + DELAY.toNanos()));
                 start = !timing;
                 timing = true;

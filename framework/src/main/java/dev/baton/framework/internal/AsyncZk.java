@@ -93,6 +93,13 @@ public final class AsyncZk {
         return f;
     }
 
+    /** The session's own ephemeral nodes whose paths start with {@code prefix} (servers 3.6.0 and later). */
+    public CompletableFuture<List<String>> getEphemerals(ZooKeeper zk, String prefix, String operation, String userPath) {
+        CompletableFuture<List<String>> f = new CompletableFuture<>();
+        zk.getEphemerals(prefix, (rc, ctx, paths) -> finish(f, rc, () -> paths == null ? List.of() : paths, operation, userPath), null);
+        return f;
+    }
+
     public CompletableFuture<Void> sync(ZooKeeper zk, String path, String operation, String userPath) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         zk.sync(path, (rc, p, ctx) -> finish(f, rc, () -> null, operation, userPath), null);

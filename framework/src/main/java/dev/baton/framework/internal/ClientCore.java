@@ -8,11 +8,13 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.ServerCapabilities;
 import dev.baton.framework.Ticker;
 import dev.baton.framework.retry.RetryPolicy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -25,6 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every namespace view of one client shares: the connection, the retry loop, the executors
@@ -35,11 +39,13 @@ import org.apache.zookeeper.ZooKeeper;
  * and watchers run in order.
  */
 public final class ClientCore {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientCore.class);
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     /** The client's immutable settings. */
     public record Config(ConnectionSettings settings, RetryPolicy retryPolicy, String namespace, AclProvider aclProvider,
-                         Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes, Ticker ticker) {
+                         Executor eventExecutor, ErrorPolicy errorPolicy, int maxRequestBytes, Ticker ticker,
+                         ServerCapabilities assumedCapabilities) {
     }
 
     final Config config;
@@ -59,6 +65,10 @@ public final class ClientCore {
     final BackgroundDeletes deletes;
     /** Wrappers of persistent-watch watchers, so they can be removed by the caller's object. */
     final ConcurrentMap<WatchesOp.Key, Watcher> watcherWrappers = new ConcurrentHashMap<>();
+    /** What the current session learned of its server (or what the builder said to assume). */
+    private volatile ServerCapabilities capabilities;
+    /** The session whose capabilities were last asked for (0: ask at the next connect). */
+    private volatile long probedSession;
     private volatile boolean started;
     private volatile boolean closed;
 
@@ -76,12 +86,13 @@ public final class ClientCore {
             ? Executors.newSingleThreadExecutor(ThreadFactories.daemon(name + "-events"))
             : null;
         this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
-        this.connection = new Connection(config.settings(), scheduler, async, events);
+        this.connection = new Connection(config.settings(), config.ticker(), scheduler, async, events);
         this.leaderContact = new LeaderContact(connection, scheduler, async);
         this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.of(config.ticker()), connection, scheduler, async, leaderContact::confirmed, telemetry);
         this.zk = new AsyncZk(async);
         this.zkInPlace = new AsyncZk(Runnable::run);
         this.deletes = new BackgroundDeletes(connection, zk, scheduler);
+        this.capabilities = config.assumedCapabilities() != null ? config.assumedCapabilities() : ServerCapabilities.unknown();
     }
 
     /** Builds a client: its core and the view for the configured namespace. */
@@ -97,6 +108,7 @@ public final class ClientCore {
             @Override
             public void stateChanged(BatonClient client, ConnectionStateChange change) {
                 stateChanged(client, change.state());
+                core.learnCapabilities(change);
             }
         }, root);
         return root;
@@ -141,6 +153,57 @@ public final class ClientCore {
         Duration since = Duration.ofNanos(Math.max(0, System.nanoTime() - connection.lastServerContactNanos()));
         return new ClientHealth(state, healthy, reason, connection.sessionId(), connection.negotiatedSessionTimeout(),
             server, since, telemetry.retriesLastMinute());
+    }
+
+    /** {@link BatonClient#serverCapabilities()}. */
+    ServerCapabilities capabilities() {
+        return capabilities;
+    }
+
+    /** A server refused {@code feature} as unimplemented: from now on it is known to lack it (until the next session learns again). */
+    void refused(ServerCapabilities.Feature feature) {
+        if (config.assumedCapabilities() == null) {
+            capabilities = capabilities.with(feature, false);
+        }
+    }
+
+    /**
+     * Learns the server's capabilities once per session, at its first connection to a writable
+     * server, in the background ({@link ServerProbe}). Once per session and not per reconnect:
+     * reconnects come in bursts during faults, when extra requests cost most, and the servers of
+     * an ensemble run one release except during a rolling upgrade, when a recipe that meets a
+     * refusal falls back anyway. A new session (after an expiry) may be on another server, and
+     * learning costs a request or two, so it learns again. Runs on the event executor.
+     */
+    private void learnCapabilities(ConnectionStateChange change) {
+        ConnectionState state = change.state();
+        if (config.assumedCapabilities() != null || closed
+            || (state != ConnectionState.CONNECTED && state != ConnectionState.RECONNECTED) || change.sessionId() == probedSession) {
+            return;
+        }
+        ZooKeeper handle = connection.handle();
+        if (handle == null || handle.getSessionId() != change.sessionId()) {
+            return; // a later state of another session follows
+        }
+        probedSession = change.sessionId();
+        CompletableFuture<ServerCapabilities> learning;
+        try {
+            learning = new ServerProbe(handle, config.settings().clientConfig(), config.settings().connectionTimeout()).learn();
+        } catch (RuntimeException e) {
+            // a handle closing under the probe, say: the features stay as they were, the client goes on
+            LOG.debug("could not ask the server for its capabilities", e);
+            return;
+        }
+        learning.thenAccept(learned -> {
+            if (connection.sessionId() != change.sessionId()) {
+                return;
+            }
+            if (learned.equals(ServerCapabilities.unknown())) {
+                probedSession = 0; // cut off while learning: ask again at the session's next connect
+            } else {
+                capabilities = learned;
+            }
+        });
     }
 
     boolean isStarted() {

@@ -6,6 +6,7 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.NoConnectionException;
+import dev.baton.framework.Ticker;
 import dev.baton.framework.Timeouts;
 import java.io.IOException;
 import java.time.Duration;
@@ -66,6 +67,8 @@ public final class Connection implements HandleSource {
     }
 
     private final ConnectionSettings settings;
+    /** The client's clock, for the waits' deadlines; server contact stays on System.nanoTime (see lastContact). */
+    private final Ticker ticker;
     private final ScheduledExecutorService scheduler;
     private final Executor async;
     private final SerialExecutor events;
@@ -73,6 +76,10 @@ public final class Connection implements HandleSource {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final List<CompletableFuture<ZooKeeper>> waiters = new ArrayList<>();
+    /**
+     * System.nanoTime, not the client's ticker: it is held against the servers' real-time session
+     * expiry (health, leader contact), which a driven clock must not bend.
+     */
     private final AtomicLong lastContact = new AtomicLong(System.nanoTime());
 
     private volatile ZooKeeper connectedHandle;
@@ -93,8 +100,10 @@ public final class Connection implements HandleSource {
     private ScheduledFuture<?> lostTimer;
     private long lostTimers;
 
-    public Connection(ConnectionSettings settings, ScheduledExecutorService scheduler, Executor async, SerialExecutor events) {
+    public Connection(ConnectionSettings settings, Ticker ticker, ScheduledExecutorService scheduler, Executor async,
+                      SerialExecutor events) {
         this.settings = settings;
+        this.ticker = ticker;
         this.scheduler = scheduler;
         this.async = async;
         this.events = events;
@@ -171,7 +180,7 @@ public final class Connection implements HandleSource {
     }
 
     public boolean blockUntilConnected(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
+        long deadline = ticker.read() + Timeouts.nonNegativeNanos(timeout);
         lock.lock();
         try {
             while (true) {
@@ -181,7 +190,7 @@ public final class Connection implements HandleSource {
                 if (state != null && state.isConnected()) {
                     return true;
                 }
-                long left = deadline - System.nanoTime();
+                long left = deadline - ticker.read();
                 if (left <= 0) {
                     return false;
                 }
@@ -199,7 +208,7 @@ public final class Connection implements HandleSource {
             return zk;
         }
         Duration timeout = settings.connectionTimeout();
-        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
+        long deadline = ticker.read() + Timeouts.nanos(timeout);
         lock.lock();
         try {
             while (true) {
@@ -209,7 +218,7 @@ public final class Connection implements HandleSource {
                 if (connectedHandle != null) {
                     return connectedHandle;
                 }
-                long left = deadline - System.nanoTime();
+                long left = deadline - ticker.read();
                 if (left <= 0) {
                     throw new NoConnectionException(operation, path, timeout);
                 }

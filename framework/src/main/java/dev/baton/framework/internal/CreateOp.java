@@ -7,6 +7,9 @@ import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.ServerCapabilities;
+import dev.baton.framework.UnsupportedByServerException;
+import dev.baton.framework.ZooKeeperException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -192,6 +195,8 @@ final class CreateOp implements CreateBuilder {
         private final List<ACL> nodeAcl;
         /** Protection prefix + name of every create sent: where this create's node can be. */
         private final Set<String> stemsSent = ConcurrentHashMap.newKeySet();
+        /** Every session a create was sent in: a lost reply's node may be in any of them. */
+        private final Set<Long> sessionsSent = ConcurrentHashMap.newKeySet();
         /** Set when the create has failed for good (or was cancelled): from then on nothing is created. */
         private volatile boolean abandoned;
         /**
@@ -241,6 +246,8 @@ final class CreateOp implements CreateBuilder {
                 return node(created, stat);
             } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException e) {
                 return awaitSteps(recover(zk, target, Errors.translate(e, "create", userPath), 0));
+            } catch (KeeperException.UnimplementedException e) {
+                throw refused(Errors.translate(e, "create", userPath));
             }
         }
 
@@ -281,6 +288,9 @@ final class CreateOp implements CreateBuilder {
         private CompletableFuture<CreatedNode> recover(ZooKeeper zk, String target, Throwable cause, int pass) {
             if (abandoned) {
                 return abandonedFailure();
+            }
+            if (cause instanceof ZooKeeperException z && z.code() == KeeperException.Code.UNIMPLEMENTED) {
+                return CompletableFuture.failedFuture(refused(z));
             }
             if (cause instanceof NoNodeException && pass < MAX_PARENT_PASSES) {
                 Optional<CreateMode> parentMode = parentMode();
@@ -342,7 +352,7 @@ final class CreateOp implements CreateBuilder {
             if (stemsSent.isEmpty()) {
                 return CompletableFuture.completedFuture(null); // nothing was sent: nothing to find
             }
-            return search.find(zk, Set.copyOf(stemsSent))
+            return search.find(zk, Set.copyOf(stemsSent), Set.copyOf(sessionsSent))
                 .thenApply(found -> found == null ? null : node(found.path(), found.stat()));
         }
 
@@ -362,7 +372,21 @@ final class CreateOp implements CreateBuilder {
         private void sent(ZooKeeper zk) {
             if (protection != Protection.NONE) {
                 stemsSent.add(prefix(zk) + name);
+                sessionsSent.add(zk.getSessionId());
             }
+        }
+
+        /**
+         * The server refused the create as unimplemented: a TTL create where TTL nodes are off
+         * (or a server too old for the mode), said so with the server's version and the setting.
+         */
+        private BatonException refused(BatonException unimplemented) {
+            if (!mode.isTTL()) {
+                return unimplemented;
+            }
+            c.core.refused(ServerCapabilities.Feature.TTL_NODES);
+            return new UnsupportedByServerException(ServerCapabilities.Feature.TTL_NODES, c.core.capabilities(), "create",
+                userPath, unimplemented);
         }
 
         private CreatedNode node(String serverPath, Stat stat) {

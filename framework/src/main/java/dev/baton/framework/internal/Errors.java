@@ -60,9 +60,4 @@ public final class Errors {
     public static boolean isRetryable(BatonException e) {
         return Failures.isConnectionTrouble(e) && !(e instanceof SessionExpiredException) && !(e instanceof NoConnectionException);
     }
-
-    /** {@link Failures#unwrap}, under the name the contention engine calls until its rework. */
-    public static Throwable unwrap(Throwable t) {
-        return Failures.unwrap(t);
-    }
 }

@@ -14,6 +14,7 @@ import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.ExistsBuilder;
 import dev.baton.framework.GetChildrenBuilder;
 import dev.baton.framework.GetDataBuilder;
+import dev.baton.framework.ServerCapabilities;
 import dev.baton.framework.SetDataBuilder;
 import dev.baton.framework.SyncBuilder;
 import dev.baton.framework.Ticker;
@@ -89,6 +90,11 @@ public final class NamespacedClient implements BatonClient {
     @Override
     public long leaderContactNanos() {
         return core.leaderContact.contactNanos(sessionId());
+    }
+
+    @Override
+    public ServerCapabilities serverCapabilities() {
+        return core.capabilities();
     }
 
     @Override

@@ -1,12 +1,16 @@
 package dev.baton.framework.internal;
 
+import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
+import dev.baton.framework.ServerCapabilities;
+import dev.baton.framework.ZooKeeperException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -17,6 +21,15 @@ import org.apache.zookeeper.data.Stat;
  * {@link CreateMark}: every create of a session shares the {@code x-<sessionId>-} stem, and only
  * the mark tells them apart. A {@code _c_<uuid>-} stem is the create's alone, so its candidates
  * need only their stat (and no read permission).
+ *
+ * <p>Where to look: an ephemeral create sent only in the current session, on a server that has
+ * {@code getEphemerals} (3.6.0+), asks the server for the session's own ephemeral nodes under
+ * {@code <folder>/<stem>} instead of listing the folder: the same two round trips (sync and look
+ * sent together, then the candidate's read), but a reply of this create's node alone instead of every child of a
+ * folder that may hold thousands, and no read permission on the folder needed. Everything else —
+ * a persistent node, a create also sent in an earlier session (whose node that session may still
+ * hold), an older server — lists the folder. A server that refuses {@code getEphemerals} after all
+ * gets the listing.
  *
  * <p>Of this create's nodes, the first one this session may own is adopted; the others — an
  * ephemeral node of an earlier, expired session, or a second node of this create should one ever
@@ -48,15 +61,58 @@ final class OwnNodeSearch {
         this.mark = mark;
     }
 
-    /** The adopted node, or null when there is none this session may own. */
-    CompletableFuture<Found> find(ZooKeeper zk, Set<String> stems) {
-        // a sync first: the listing then shows what the leader committed (a server that lags must
+    /**
+     * The adopted node, or null when there is none this session may own.
+     *
+     * @param sessions every session a create of this plan was sent in
+     */
+    CompletableFuture<Found> find(ZooKeeper zk, Set<String> stems, Set<Long> sessions) {
+        // a sync first: the look then shows what the leader committed (a server that lags must
         // not hide the node the lost reply was about), and the attempt, whose create went
-        // unanswered, still rests on a round trip the leader answered (RetryLoop, LeaderContact)
-        return Futures.nullIfNoNode(c.zk().sync(zk, parent, "create", userPath)
-            .thenCompose(synced -> c.zk().getChildren(zk, parent, null, "create", userPath))
-            .thenCompose(children -> read(zk, children.children().stream().filter(child -> named(child, stems)).sorted().toList()))
+        // unanswered, still rests on a round trip the leader answered (RetryLoop, LeaderContact).
+        // The look goes right behind the sync, not after its reply: a server runs a session's
+        // requests in order and holds a read behind the session's pending sync, so the look still
+        // sees everything the sync covers, and the search costs one round trip less
+        boolean ownEphemerals = mode.isEphemeral() && sessions.equals(Set.of(zk.getSessionId()))
+            && c.core.capabilities().supports(ServerCapabilities.Feature.GET_EPHEMERALS);
+        CompletableFuture<Void> synced = c.zk().sync(zk, parent, "create", userPath);
+        CompletableFuture<List<String>> named = ownEphemerals ? ephemeralsNamed(zk, stems) : listedNamed(zk, stems);
+        return Futures.nullIfNoNode(synced
+            .thenCompose(v -> named)
+            .thenCompose(names -> read(zk, names))
             .thenCompose(candidates -> settle(zk, candidates)));
+    }
+
+    /** The folder's children named as this create's nodes, in name order. */
+    private CompletableFuture<List<String>> listedNamed(ZooKeeper zk, Set<String> stems) {
+        return c.zk().getChildren(zk, parent, null, "create", userPath)
+            .thenApply(children -> children.children().stream().filter(child -> named(child, stems)).sorted().toList());
+    }
+
+    /**
+     * The session's own ephemeral nodes in the folder named as this create's nodes, in name order;
+     * the listing instead if the server refuses {@code getEphemerals}.
+     */
+    private CompletableFuture<List<String>> ephemeralsNamed(ZooKeeper zk, Set<String> stems) {
+        List<CompletableFuture<List<String>>> asks = stems.stream()
+            .map(stem -> c.zk().getEphemerals(zk, Paths.join(parent, stem), "create", userPath))
+            .toList();
+        return CompletableFuture.allOf(asks.toArray(CompletableFuture[]::new))
+            .thenApply(v -> asks.stream().flatMap(ask -> ask.join().stream())
+                // the server answers with full paths (a chroot's included, by some client versions):
+                // keep those of this folder, by name
+                .filter(path -> path.endsWith(Paths.join(parent, Paths.name(path))))
+                .map(Paths::name)
+                .filter(child -> named(child, stems))
+                .distinct().sorted().toList())
+            .exceptionallyCompose(e -> {
+                Throwable cause = Failures.unwrap(e);
+                if (cause instanceof ZooKeeperException z && z.code() == KeeperException.Code.UNIMPLEMENTED) {
+                    c.core.refused(ServerCapabilities.Feature.GET_EPHEMERALS);
+                    return listedNamed(zk, stems);
+                }
+                return CompletableFuture.failedFuture(cause);
+            });
     }
 
     /** A persistent node belongs to the create whatever the session; an ephemeral one only if this session owns it. */

@@ -2,14 +2,25 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ExistsBuilder;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
+import dev.baton.framework.ServerCapabilities;
+import dev.baton.framework.ZooKeeperException;
 import dev.baton.framework.GetChildrenBuilder;
 import dev.baton.framework.GetDataBuilder;
 import dev.baton.framework.NodeChildren;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.SyncBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
@@ -59,6 +70,91 @@ final class ReadOps {
         }
 
         @Override
+        public Map<String, NodeData> forPaths(List<String> paths, int maxNodeBytes) throws InterruptedException {
+            return Futures.await(forPathsAsync(paths, maxNodeBytes));
+        }
+
+        @Override
+        public CompletableFuture<Map<String, NodeData>> forPathsAsync(List<String> paths, int maxNodeBytes) {
+            List<String> distinct;
+            List<String> fulls = new ArrayList<>();
+            try {
+                Objects.requireNonNull(paths, "paths");
+                if (maxNodeBytes < 1) {
+                    throw new IllegalArgumentException("maxNodeBytes must be positive, was " + maxNodeBytes);
+                }
+                distinct = List.copyOf(new LinkedHashSet<>(paths));
+                for (String path : distinct) {
+                    fulls.add(c.prepare("getData", path, false));
+                }
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+            boolean batched = watcher == null && distinct.size() > 1
+                && c.core.capabilities().supports(ServerCapabilities.Feature.MULTI_READ);
+            List<CompletableFuture<List<NodeData>>> parts = new ArrayList<>();
+            int step = batched ? batchSize(maxNodeBytes) : distinct.size();
+            for (int from = 0; from < distinct.size(); from += step) {
+                int to = Math.min(distinct.size(), from + step);
+                List<String> users = distinct.subList(from, to);
+                List<String> servers = fulls.subList(from, to);
+                parts.add(batched ? batch(users, servers) : oneByOne(users));
+            }
+            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
+                Map<String, NodeData> found = new LinkedHashMap<>();
+                int i = 0;
+                for (CompletableFuture<List<NodeData>> part : parts) {
+                    for (NodeData node : part.join()) {
+                        String path = distinct.get(i++);
+                        if (node != null) {
+                            found.put(path, node);
+                        }
+                    }
+                }
+                return found;
+            });
+        }
+
+        /** One read per node, sent together; null for a node that does not exist. */
+        private CompletableFuture<List<NodeData>> oneByOne(List<String> users) {
+            List<CompletableFuture<NodeData>> reads = users.stream()
+                .map(path -> Futures.nullIfNoNode(forPathWithStatAsync(path)))
+                .toList();
+            return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                .thenApply(v -> reads.stream().map(CompletableFuture::join).toList());
+        }
+
+        /** The nodes' data in one multi of reads; one by one if the server refuses the multi. */
+        private CompletableFuture<List<NodeData>> batch(List<String> users, List<String> servers) {
+            List<Op> ops = servers.stream().map(Op::getData).toList();
+            return c.retry().callAsync("getData", users.get(0), (zk, n) -> c.zk().multi(zk, ops, "getData", users.get(0)))
+                .thenApply(results -> {
+                    List<NodeData> nodes = new ArrayList<>();
+                    for (int i = 0; i < results.size(); i++) {
+                        OpResult r = results.get(i);
+                        if (r instanceof OpResult.GetDataResult read) {
+                            byte[] data = CreateMark.userData(servers.get(i), orEmpty(read.getData()));
+                            nodes.add(new NodeData(data, read.getStat()));
+                        } else if (r instanceof OpResult.ErrorResult error && error.getErr() == KeeperException.Code.NONODE.intValue()) {
+                            nodes.add(null);
+                        } else {
+                            int rc = r instanceof OpResult.ErrorResult error ? error.getErr() : KeeperException.Code.SYSTEMERROR.intValue();
+                            throw Errors.of(rc, "getData", users.get(i));
+                        }
+                    }
+                    return nodes;
+                })
+                .exceptionallyCompose(e -> {
+                    Throwable cause = Failures.unwrap(e);
+                    if (cause instanceof ZooKeeperException z && z.code() == KeeperException.Code.UNIMPLEMENTED) {
+                        c.core.refused(ServerCapabilities.Feature.MULTI_READ);
+                        return oneByOne(users);
+                    }
+                    return CompletableFuture.failedFuture(cause);
+                });
+        }
+
+        @Override
         public CompletableFuture<NodeData> forPathWithStatAsync(String path) {
             String full;
             try {
@@ -73,6 +169,14 @@ final class ReadOps {
                     return data == node.data() ? node : new NodeData(data, node.stat());
                 }));
         }
+    }
+
+    /** What one multi of reads may bring back, at most: half a ZooKeeper client's default packet limit. */
+    static final int MULTI_READ_REPLY_BUDGET = 512 * 1024;
+
+    /** How many reads of nodes of at most {@code maxNodeBytes} go in one multi. */
+    static int batchSize(int maxNodeBytes) {
+        return Math.max(1, MULTI_READ_REPLY_BUDGET / Math.max(1, maxNodeBytes + 128)); // + stat and framing
     }
 
     static final class Exists implements ExistsBuilder {

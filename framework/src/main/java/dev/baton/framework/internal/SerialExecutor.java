@@ -1,7 +1,6 @@
 package dev.baton.framework.internal;
 
-import java.util.ArrayDeque;
-import java.util.Queue;
+import dev.baton.framework.SerialQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -9,15 +8,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs tasks one at a time, in submission order, on a delegate executor that may have many
- * threads. Listener delivery goes through one of these, so listeners see states in order even on
- * a caller-supplied thread pool. A task that throws is logged and does not stop later ones.
+ * threads (a {@link SerialQueue} drained there). Listener delivery goes through one of these, so
+ * listeners see states in order even on a caller-supplied thread pool. A task that throws is logged
+ * and does not stop later ones.
  */
 public final class SerialExecutor implements Executor {
     private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
 
     private final Executor delegate;
-    private final Queue<Runnable> tasks = new ArrayDeque<>();
-    private boolean running;
+    private final SerialQueue tasks = new SerialQueue("a listener or callback");
 
     public SerialExecutor(Executor delegate) {
         this.delegate = delegate;
@@ -25,40 +24,16 @@ public final class SerialExecutor implements Executor {
 
     @Override
     public void execute(Runnable task) {
-        synchronized (tasks) {
-            tasks.add(task);
-            if (running) {
-                return;
-            }
-            running = true;
+        tasks.add(task);
+        if (!tasks.claim()) {
+            return;
         }
         try {
-            delegate.execute(this::drain);
+            delegate.execute(tasks::drain);
         } catch (RejectedExecutionException closing) {
             // the client is closing: what was queued will not be delivered
-            synchronized (tasks) {
-                tasks.clear();
-                running = false;
-            }
+            tasks.abandon();
             LOG.debug("event dropped: the client's executor is shut down");
-        }
-    }
-
-    private void drain() {
-        while (true) {
-            Runnable next;
-            synchronized (tasks) {
-                next = tasks.poll();
-                if (next == null) {
-                    running = false;
-                    return;
-                }
-            }
-            try {
-                next.run();
-            } catch (RuntimeException | Error e) {
-                LOG.error("listener or callback threw; later ones still run", e);
-            }
         }
     }
 }

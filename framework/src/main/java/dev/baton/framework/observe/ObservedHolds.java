@@ -3,13 +3,14 @@ package dev.baton.framework.observe;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.BatonObserver.AcquireOutcome;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Ticker;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.contention.Hold;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -57,12 +58,12 @@ public final class ObservedHolds {
             CompletableFuture<Hold> same = (CompletableFuture<Hold>) acquiring;
             return same;
         }
-        Wait wait = new Wait(observer, recipe, path);
+        Wait wait = new Wait(client.ticker(), observer, recipe, path);
         CompletableFuture<Hold> result = new CompletableFuture<>();
         acquiring.whenComplete((hold, e) -> {
             if (e != null) {
                 wait.finish(AcquireOutcome.FAILED);
-                result.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+                result.completeExceptionally(Failures.unwrap(e));
             } else if (hold == null) {
                 wait.finish(AcquireOutcome.TIMED_OUT);
                 result.complete(null);
@@ -101,7 +102,7 @@ public final class ObservedHolds {
         if (observer == BatonObserver.NONE) {
             return acquisition.acquire();
         }
-        Wait wait = new Wait(observer, recipe, path);
+        Wait wait = new Wait(client.ticker(), observer, recipe, path);
         Hold hold;
         try {
             hold = acquisition.acquire();
@@ -127,10 +128,13 @@ public final class ObservedHolds {
         private final BatonObserver observer;
         private final String recipe;
         private final String path;
-        private final long start = System.nanoTime();
+        private final Ticker ticker;
+        private final long start;
         private final AtomicBoolean finished = new AtomicBoolean();
 
-        Wait(BatonObserver observer, String recipe, String path) {
+        Wait(Ticker ticker, BatonObserver observer, String recipe, String path) {
+            this.ticker = ticker;
+            this.start = ticker.read();
             this.observer = observer;
             this.recipe = recipe;
             this.path = path;
@@ -141,12 +145,12 @@ public final class ObservedHolds {
             if (!finished.compareAndSet(false, true)) {
                 return false;
             }
-            observer.acquireFinished(recipe, path, outcome, System.nanoTime() - start);
+            observer.acquireFinished(recipe, path, outcome, ticker.read() - start);
             return true;
         }
 
         Hold granted(Hold hold) {
-            return finish(AcquireOutcome.ACQUIRED) ? new Reporting(hold, observer, recipe, path) : hold;
+            return finish(AcquireOutcome.ACQUIRED) ? new Reporting(hold, ticker, observer, recipe, path) : hold;
         }
     }
 
@@ -156,11 +160,14 @@ public final class ObservedHolds {
         private final BatonObserver observer;
         private final String recipe;
         private final String path;
-        private final long since = System.nanoTime();
+        private final Ticker ticker;
+        private final long since;
         private final AtomicBoolean ended = new AtomicBoolean();
 
-        Reporting(Hold hold, BatonObserver observer, String recipe, String path) {
+        Reporting(Hold hold, Ticker ticker, BatonObserver observer, String recipe, String path) {
             this.hold = Objects.requireNonNull(hold, "hold");
+            this.ticker = ticker;
+            this.since = ticker.read();
             this.observer = observer;
             this.recipe = recipe;
             this.path = path;
@@ -172,7 +179,7 @@ public final class ObservedHolds {
                 if (lost) {
                     observer.holdLost(recipe, path);
                 }
-                observer.holdEnded(recipe, path, System.nanoTime() - since);
+                observer.holdEnded(recipe, path, ticker.read() - since);
             }
         }
 

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 
-/** The handle recipes give out, and the future plumbing around acquisitions, without a server. */
+/** The handle recipes give out, without a server. */
 class GrantTest {
     /** A hold whose validity the test decides. */
     private static final class FakeHold implements Hold {
@@ -113,30 +113,6 @@ class GrantTest {
         assertThat(hold.deletes).isEqualTo(1);
         assertThatThrownBy(() -> grant.guard(transaction)).isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("was released");
-    }
-
-    @Test
-    void cancellingAMappedAcquisitionCancelsTheSourceAndALateGrantIsGivenBack() {
-        CompletableFuture<String> source = new CompletableFuture<>();
-        List<String> orphans = new ArrayList<>();
-        CompletableFuture<Integer> mapped = GrantingLock.mapAcquisition(source, String::length, orphans::add, made -> { });
-
-        mapped.cancel(true);
-
-        assertThat(source).isCancelled();
-        CompletableFuture<String> late = new CompletableFuture<>();
-        CompletableFuture<Integer> cancelledFirst = GrantingLock.mapAcquisition(late, String::length, orphans::add, made -> { });
-        cancelledFirst.complete(-1);
-        late.complete("grant");
-        assertThat(orphans).containsExactly("grant");
-    }
-
-    @Test
-    void interruptedAwaitCancelsTheAcquisition() {
-        CompletableFuture<String> pending = new CompletableFuture<>();
-        Thread.currentThread().interrupt();
-        assertThatThrownBy(() -> GrantingLock.await(pending, s -> { })).isInstanceOf(InterruptedException.class);
-        assertThat(pending).isCancelled();
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -65,8 +66,13 @@ final class Registrations<T> {
         }
     };
 
-    /** One registration; guarded by itself. */
+    /**
+     * One registration; guarded by {@link #lock}, which is held across the ZooKeeper round trips
+     * of a write: a lock and not a monitor, so that a virtual thread that registers does not pin
+     * its carrier thread while it waits for the servers (Java 21 to 23 pin on monitors).
+     */
     private static final class Entry<T> {
+        final ReentrantLock lock = new ReentrantLock();
         ServiceInstance<T> instance;
         /** The node as created (with the sequence suffix for DYNAMIC_SEQUENTIAL), null before the first create. */
         String path;
@@ -98,7 +104,8 @@ final class Registrations<T> {
         byte[] bytes = json.encode(instance);
         while (true) {
             Entry<T> entry = byId.computeIfAbsent(instance.id(), id -> new Entry<>());
-            synchronized (entry) {
+            entry.lock.lock();
+            try {
                 if (!adopt(entry, instance)) {
                     continue;  // unregistered meanwhile: take a fresh entry
                 }
@@ -112,6 +119,8 @@ final class Registrations<T> {
                     throw e;
                 }
                 return;
+            } finally {
+                entry.lock.unlock();
             }
         }
     }
@@ -139,10 +148,13 @@ final class Registrations<T> {
         json.encode(instance);
         while (true) {
             Entry<T> entry = byId.computeIfAbsent(instance.id(), id -> new Entry<>());
-            synchronized (entry) {
+            entry.lock.lock();
+            try {
                 if (adopt(entry, instance)) {
                     break;
                 }
+            } finally {
+                entry.lock.unlock();
             }
         }
         // the connection may have come between the look above and the entry: its event's
@@ -179,7 +191,8 @@ final class Registrations<T> {
         if (entry == null) {
             throw notRegistered(instance);
         }
-        synchronized (entry) {
+        entry.lock.lock();
+        try {
             if (entry.removed) {
                 throw notRegistered(instance);
             }
@@ -189,6 +202,8 @@ final class Registrations<T> {
             }
             entry.instance = instance;
             write(entry, bytes);
+        } finally {
+            entry.lock.unlock();
         }
     }
 
@@ -203,7 +218,8 @@ final class Registrations<T> {
         if (entry == null) {
             return false;
         }
-        synchronized (entry) {
+        entry.lock.lock();
+        try {
             entry.removed = true;
             if (entry.path != null) {
                 // guaranteed: if the connection is down, the delete keeps trying in the background
@@ -214,6 +230,8 @@ final class Registrations<T> {
                     delete.forPathAsync(entry.path).exceptionally(e -> null);
                 }
             }
+        } finally {
+            entry.lock.unlock();
         }
         return true;
     }
@@ -224,18 +242,24 @@ final class Registrations<T> {
         if (entry == null) {
             return null;
         }
-        synchronized (entry) {
+        entry.lock.lock();
+        try {
             return entry.removed ? null : entry.instance;
+        } finally {
+            entry.lock.unlock();
         }
     }
 
     List<ServiceInstance<T>> instances() {
         List<ServiceInstance<T>> all = new ArrayList<>();
         for (Entry<T> entry : byId.values()) {
-            synchronized (entry) {
+            entry.lock.lock();
+            try {
                 if (!entry.removed) {
                     all.add(entry.instance);
                 }
+            } finally {
+                entry.lock.unlock();
             }
         }
         return all;
@@ -270,8 +294,11 @@ final class Registrations<T> {
         }
         for (Entry<T> entry : List.copyOf(byId.values())) {
             ServiceInstance<T> instance;
-            synchronized (entry) {
+            entry.lock.lock();
+            try {
                 instance = entry.instance;
+            } finally {
+                entry.lock.unlock();
             }
             if (instance == null) {
                 continue;  // a registration still being made: its register() call reports the outcome
@@ -304,12 +331,15 @@ final class Registrations<T> {
      */
     private void forgetAfterClientClosed() {
         for (Entry<T> entry : List.copyOf(byId.values())) {
-            synchronized (entry) {
+            entry.lock.lock();
+            try {
                 entry.removed = true;
                 if (entry.instance != null && entry.instance.serviceType() == ServiceType.STATIC) {
                     LOG.warn("discovery {}: the client was closed before the discovery; STATIC instance {} of '{}' stays"
                         + " until unregisterService removes it", basePath, entry.instance.id(), entry.instance.name());
                 }
+            } finally {
+                entry.lock.unlock();
             }
         }
         byId.clear();
@@ -317,7 +347,8 @@ final class Registrations<T> {
 
     private void reRegisterAll() {
         for (Entry<T> entry : List.copyOf(byId.values())) {
-            synchronized (entry) {
+            entry.lock.lock();
+            try {
                 if (entry.removed) {
                     continue;
                 }
@@ -331,6 +362,8 @@ final class Registrations<T> {
                     LOG.warn("discovery {}: could not re-register instance {} of '{}': {}", basePath, entry.instance.id(),
                         entry.instance.name(), e.getMessage());
                 }
+            } finally {
+                entry.lock.unlock();
             }
         }
     }

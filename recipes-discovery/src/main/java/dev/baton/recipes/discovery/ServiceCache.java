@@ -46,8 +46,6 @@ import org.slf4j.LoggerFactory;
 public final class ServiceCache<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceCache.class);
 
-    private enum State { LATENT, STARTED, CLOSED }
-
     private final BatonClient client;
     private final String name;
     private final String path;
@@ -59,12 +57,13 @@ public final class ServiceCache<T> implements AutoCloseable {
     private final CountDownLatch loaded = new CountDownLatch(1);
     private final Map<String, ServiceInstance<T>> byNode = new TreeMap<>();
     private volatile Instances<T> current = Instances.empty();
-    private State state = State.LATENT;
+    private final Lifecycle life;
 
     ServiceCache(BatonClient client, String path, String name, InstanceJson<T> json, Executor executor, Duration startTimeout,
                  Consumer<? super ServiceCache<T>> onClose) {
         this.client = client;
         this.name = name;
+        this.life = new Lifecycle(this, "service cache of '" + name + "'");
         this.path = path;
         this.json = json;
         TreeCache.Builder builder = TreeCache.builder(client, path).maxDepth(1);
@@ -100,13 +99,7 @@ public final class ServiceCache<T> implements AutoCloseable {
 
     /** Starts watching without waiting for the first load. */
     void startInBackground() {
-        synchronized (this) {
-            switch (state) {
-                case LATENT -> state = State.STARTED;
-                case STARTED -> throw new IllegalStateException("service cache of '" + name + "' is already started");
-                case CLOSED -> throw new IllegalStateException("service cache of '" + name + "' is closed");
-            }
-        }
+        life.start(Lifecycle.State.STARTED);
         tree.addListener(this::onEvent);
         try {
             tree.start();
@@ -167,11 +160,8 @@ public final class ServiceCache<T> implements AutoCloseable {
     /** Stops watching; the last snapshot stays readable. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (state == State.CLOSED) {
-                return;
-            }
-            state = State.CLOSED;
+        if (!life.close()) {
+            return;
         }
         tree.close();
         onClose.accept(this);
@@ -180,7 +170,7 @@ public final class ServiceCache<T> implements AutoCloseable {
     private void onEvent(CacheEvent event) {
         boolean changed;
         synchronized (this) {
-            if (state == State.CLOSED) {
+            if (life.isClosed()) {
                 return;
             }
             changed = switch (event.type()) {

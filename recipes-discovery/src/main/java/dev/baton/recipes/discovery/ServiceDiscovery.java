@@ -2,7 +2,6 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
@@ -56,8 +54,6 @@ import org.slf4j.LoggerFactory;
 public final class ServiceDiscovery<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceDiscovery.class);
 
-    private enum State { LATENT, STARTED, CLOSED }
-
     private final BatonClient client;
     private final String basePath;
     private final InstanceJson<T> json;
@@ -67,12 +63,13 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     private final Duration dependencyTimeout;
     private final boolean failOnMissingDependencies;
     private final Set<AutoCloseable> opened = ConcurrentHashMap.newKeySet();
-    private volatile State state = State.LATENT;
+    private final Lifecycle life;
 
     ServiceDiscovery(BatonClient client, String basePath, InstanceJson<T> json, ServiceInstance<T> thisInstance,
                      Set<String> requiredServices, Duration dependencyTimeout, boolean failOnMissingDependencies) {
         this.client = client;
         this.basePath = basePath;
+        this.life = new Lifecycle(this, "discovery of " + basePath);
         this.json = json;
         this.registrations = new Registrations<>(client, basePath, json);
         this.thisInstance = thisInstance;
@@ -103,13 +100,7 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         if (client.isClosed()) {
             throw new ClientClosedException("start the service discovery", basePath);
         }
-        synchronized (this) {
-            switch (state) {
-                case LATENT -> state = State.STARTED;
-                case STARTED -> throw new IllegalStateException("discovery of " + basePath + " is already started");
-                case CLOSED -> throw new IllegalStateException("discovery of " + basePath + " is closed");
-            }
-        }
+        life.start(Lifecycle.State.STARTED);
         registrations.start();
         try {
             if (!requiredServices.isEmpty()) {
@@ -225,19 +216,16 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
         } catch (NoNodeException e) {
             return List.of();
         }
-        List<CompletableFuture<ServiceInstance<T>>> reads = new ArrayList<>();
-        for (String child : children) {
-            String path = Names.join(servicePath, child);
-            // null: the instance went between the listing and the read
-            reads.add(Futures.nullIfNoNode(client.getData().forPathAsync(path).thenApply(data -> json.decodeOrWarn(path, data))));
-        }
+        List<String> paths = children.stream().map(child -> Names.join(servicePath, child)).toList();
+        // one multi of reads per batch on servers that have it (3.6.0+), else one read per instance
+        // sent together; an instance that went between the listing and the read is left out
         List<ServiceInstance<T>> found = new ArrayList<>();
-        for (CompletableFuture<ServiceInstance<T>> read : reads) {
-            ServiceInstance<T> instance = Futures.await(read);
+        client.getData().forPaths(paths, json.maxBytes()).forEach((path, node) -> {
+            ServiceInstance<T> instance = json.decodeOrWarn(path, node.data());
             if (instance != null) {
                 found.add(instance);
             }
-        }
+        });
         return found;
     }
 
@@ -292,11 +280,8 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     /** Closes the providers and caches built here, and removes this discovery's instances except PERMANENT ones. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (state == State.CLOSED) {
-                return;
-            }
-            state = State.CLOSED;
+        if (!life.close()) {
+            return;
         }
         for (AutoCloseable c : List.copyOf(opened)) {
             try {
@@ -336,19 +321,15 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     }
 
     private void requireStarted() {
-        if (state != State.STARTED) {
-            throw new IllegalStateException("discovery of " + basePath + " is " + (state == State.CLOSED ? "closed" : "not started (call start() first)"));
-        }
+        life.requireStarted();
     }
 
     private void requireOpen() {
-        if (state == State.CLOSED) {
-            throw new IllegalStateException("discovery of " + basePath + " is closed");
-        }
+        life.requireOpen();
     }
 
     @Override
     public String toString() {
-        return "ServiceDiscovery{" + basePath + " " + state + "}";
+        return "ServiceDiscovery{" + basePath + " " + life.state() + "}";
     }
 }

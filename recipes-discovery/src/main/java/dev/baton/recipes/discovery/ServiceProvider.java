@@ -37,8 +37,6 @@ import java.util.function.Predicate;
  * @param <T> the payload type
  */
 public final class ServiceProvider<T> implements AutoCloseable {
-    private enum State { LATENT, STARTING, STARTED, CLOSED }
-
     /** What getInstance chooses from, and when it must look again because a taken-out instance is due back. */
     private record View<T>(Instances<T> source, Instances<T> usable, long recheckAt) {
     }
@@ -53,11 +51,12 @@ public final class ServiceProvider<T> implements AutoCloseable {
     private final DownInstances down;
     private final Consumer<? super ServiceProvider<T>> onClose;
     private volatile View<T> view = new View<>(null, Instances.empty(), DownInstances.NEVER);
-    private volatile State state = State.LATENT;
+    private final Lifecycle life;
 
     ServiceProvider(String serviceName, ServiceCache<T> cache, ProviderStrategy<T> strategy, DownInstancePolicy policy,
                     Predicate<? super ServiceInstance<T>> filter, LongSupplier ticker, Consumer<? super ServiceProvider<T>> onClose) {
         this.serviceName = serviceName;
+        this.life = new Lifecycle(this, "provider of '" + serviceName + "'");
         this.cache = cache;
         this.strategy = strategy;
         String simple = strategy.getClass().getSimpleName();
@@ -78,24 +77,14 @@ public final class ServiceProvider<T> implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
-        synchronized (this) {
-            switch (state) {
-                case LATENT -> state = State.STARTING;
-                case STARTING, STARTED -> throw new IllegalStateException("provider of '" + serviceName + "' is already started");
-                case CLOSED -> throw new IllegalStateException("provider of '" + serviceName + "' is closed");
-            }
-        }
+        life.start(Lifecycle.State.STARTING);
         try {
             cache.start();
         } catch (RuntimeException | InterruptedException e) {
             close();
             throw e;
         }
-        synchronized (this) {
-            if (state == State.STARTING) {
-                state = State.STARTED;
-            }
-        }
+        life.started();
     }
 
     /**
@@ -143,20 +132,15 @@ public final class ServiceProvider<T> implements AutoCloseable {
     /** Stops the provider's cache. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (state == State.CLOSED) {
-                return;
-            }
-            state = State.CLOSED;
+        if (!life.close()) {
+            return;
         }
         cache.close();
         onClose.accept(this);
     }
 
     private Instances<T> usable() {
-        if (state != State.STARTED) {
-            throw new IllegalStateException("provider of '" + serviceName + "' is " + (state == State.CLOSED ? "closed" : "not started (call start() first)"));
-        }
+        life.requireStarted();
         View<T> v = view;
         // NEVER is compared first: nanoTime readings may be negative, so "now - NEVER" is not safe
         if (v.source() != cache.instances() || (v.recheckAt() != DownInstances.NEVER && ticker.getAsLong() - v.recheckAt() >= 0)) {

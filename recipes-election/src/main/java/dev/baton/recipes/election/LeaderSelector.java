@@ -2,7 +2,10 @@ package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
 import java.io.Closeable;
@@ -67,7 +70,9 @@ public final class LeaderSelector implements Closeable {
     private final Leadership leadership;
     private final Line line;
     private final ThreadFactory threads;
-    private final ConnectionWait connections;
+    /** Counts the client's connection changes (any kind), and close(): what a failed turn waits for. */
+    private final ChangeSignal connectionChanges = new ChangeSignal();
+    private final ConnectionStateListener connectionListener = ConnectionChanges.onChange(change -> connectionChanges.bump());
 
     // guarded by this (and so is the term in leadership: there exactly while LEADING)
     private State state = State.LATENT;
@@ -97,7 +102,6 @@ public final class LeaderSelector implements Closeable {
         this.listener = b.listener;
         this.leadership = b.leadership(this, "selector");
         this.line = leadership.line();
-        this.connections = new ConnectionWait(b.client, this);
         this.threads = b.threads != null ? b.threads : r -> {
             Thread t = new Thread(r, "baton-leader-selector-" + THREADS.incrementAndGet() + "-" + b.path);
             t.setDaemon(true);
@@ -135,7 +139,7 @@ public final class LeaderSelector implements Closeable {
             Leadership.checkNotStarted(state == State.LATENT, "selector on " + path, state);
             moveTo(State.IDLE);
         }
-        connections.start();
+        client.addConnectionStateListener(connectionListener);
         requeue();
     }
 
@@ -240,7 +244,8 @@ public final class LeaderSelector implements Closeable {
             moveTo(State.CLOSED);
             running = thread;
         }
-        connections.stop();
+        client.removeConnectionStateListener(connectionListener);
+        connectionChanges.bump(); // wakes a failed turn waiting for a connection change
         if (running != null) {
             running.interrupt();
         }
@@ -384,10 +389,21 @@ public final class LeaderSelector implements Closeable {
         } else {
             LOG.error("selector {} on {}: turn failed; trying again after the next connection change", participantId, path, failure);
         }
+        // the generation comes first: a change (or close()) after it ends the wait at once
+        long seen = connectionChanges.generation();
         synchronized (this) {
             turnWanted = true;
-            // close() interrupts this thread and wakes it (moveTo notifies): either ends the wait
-            connections.awaitNext(connectionTrouble, () -> state == State.CLOSED);
+            if (state == State.CLOSED) {
+                return;
+            }
+        }
+        if (connectionTrouble && client.connectionState().isWritable()) {
+            return;
+        }
+        try {
+            connectionChanges.awaitChange(seen, Deadline.none());
+        } catch (InterruptedException e) {
+            // close() interrupts this thread: the loop of turns sees CLOSED (the interrupt is not kept)
         }
     }
 

@@ -82,14 +82,14 @@ final class Leadership {
     public void begin(Holding watch) {
         term = Objects.requireNonNull(watch, "watch");
         if (client != null) {
-            termStart = System.nanoTime();
+            termStart = client.ticker().read();
             client.observer().leadershipGained(kind, path);
         }
     }
 
     private void ended(boolean lost) {
         if (client != null) {
-            client.observer().leadershipEnded(kind, path, System.nanoTime() - termStart, lost);
+            client.observer().leadershipEnded(kind, path, client.ticker().read() - termStart, lost);
         }
     }
 

@@ -2,7 +2,7 @@ package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
-import dev.baton.framework.Timeouts;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.cache.CacheEvent;
 import dev.baton.framework.cache.ChildData;
@@ -100,9 +100,8 @@ public final class GroupMember implements AutoCloseable {
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean awaitJoined(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
-        return node.waitForInitialCreate(timeout)
-            && cache.awaitInitialized(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
+        return node.waitForInitialCreate(timeout) && cache.awaitInitialized(deadline.remaining());
     }
 
     /**

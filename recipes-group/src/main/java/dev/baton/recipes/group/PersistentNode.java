@@ -7,6 +7,7 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
 import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.Timeouts;
@@ -267,7 +268,7 @@ public final class PersistentNode implements AutoCloseable {
         CompletableFuture<Void> deleted = quiet.handle((v, e) -> getActualPath())
             .thenCompose(path -> path == null ? CompletableFuture.<Void>completedFuture(null)
                 : client.delete().guaranteed().quietly().forPathAsync(path));
-        Futures.awaitDelete(deleted, true, "PersistentNode " + basePath);
+        Futures.awaitDelete(deleted, "PersistentNode " + basePath);
     }
 
     // ---- the loop: one step at a time, again after each event ----

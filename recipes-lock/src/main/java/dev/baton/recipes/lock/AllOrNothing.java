@@ -1,5 +1,6 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.Failures;
 import dev.baton.framework.Timeouts;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ final class AllOrNothing<T> {
         }
         step.whenComplete((value, e) -> {
             if (e != null) {
-                result.completeExceptionally(Acquiring.unwrap(e));
+                result.completeExceptionally(Failures.unwrap(e));
             } else if (value == null) {
                 result.complete(null);
             } else if (keep(value)) {

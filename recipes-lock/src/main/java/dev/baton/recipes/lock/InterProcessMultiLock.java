@@ -1,6 +1,7 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Futures;
 import dev.baton.framework.contention.Hold;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,9 +78,9 @@ public final class InterProcessMultiLock extends HandleLock {
         List<Function<Duration, CompletableFuture<Hold>>> steps = new ArrayList<>();
         for (HandleLock lock : locks) {
             // each part as a future of Hold, still cancelling the part's own attempt when cancelled
-            steps.add(budget -> Acquiring.map(lock.acquireHold(budget), hold -> (Hold) hold, Hold::delete));
+            steps.add(budget -> Futures.mapOrGiveBack(lock.acquireHold(budget), hold -> (Hold) hold, Hold::delete));
         }
-        return Acquiring.map(AllOrNothing.acquire(steps, timeout, Hold::delete), CompositeHold::new,
+        return Futures.mapOrGiveBack(AllOrNothing.acquire(steps, timeout, Hold::delete), CompositeHold::new,
             holds -> holds.forEach(Hold::delete));
     }
 

@@ -52,6 +52,8 @@ public final class InterProcessMutex extends HandleLock {
     private final BatonClient client;
     private final Contention contention;
     private final byte[] participantData;
+    /** The local line of the {@link SharedTicket} mode, or null. */
+    private final ProcessLine shared;
 
     /**
      * A mutex on {@code path} (its folder is created when first needed, as a container).
@@ -80,6 +82,44 @@ public final class InterProcessMutex extends HandleLock {
         this.client = client;
         this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
+        this.shared = null;
+    }
+
+    /**
+     * A mutex on {@code path} in the shared-ticket mode: the threads (and leases) that use this
+     * object stand in the lock's line with one node between them and hand the lock to each other in
+     * memory, within the fairness limits of {@code sharing}. Share the object between the threads;
+     * two objects take two nodes. See {@link SharedTicket} for the algorithm and {@link FencingToken}
+     * for the tokens of its holds.
+     *
+     * @param client the client whose session the lock's node belongs to
+     * @param path the lock's folder, such as {@code /locks/reports}
+     * @param sharing the fairness limits, such as {@link SharedTicket#defaults()}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
+    public InterProcessMutex(BatonClient client, String path, SharedTicket sharing) {
+        super("InterProcessMutex " + path, true);
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(sharing, "sharing");
+        LockPaths.validate("InterProcessMutex", path);
+        this.client = client;
+        this.participantData = NO_DATA;
+        this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
+        this.shared = new ProcessLine(client, contention, participantData, sharing);
+    }
+
+    /**
+     * {@return the full token of the calling thread's hold: strictly greater than every earlier
+     * hold's, in the shared-ticket mode too} See {@link FencingToken}.
+     *
+     * @throws IllegalStateException if the calling thread holds no lock through this object
+     */
+    public FencingToken holdToken() {
+        LockLease mine = currentThreadLease();
+        if (mine == null) {
+            throw new IllegalStateException(description() + " is not held by thread '" + Thread.currentThread().getName() + "'");
+        }
+        return mine.holdToken();
     }
 
     /** {@return the lock's folder} */
@@ -107,13 +147,24 @@ public final class InterProcessMutex extends HandleLock {
         return participantNodes();
     }
 
+    /** {@return whether, in the shared-ticket mode, the process gives its node back at the next release (for tests)} */
+    boolean yieldsAtNextHandOff() {
+        return shared != null && shared.yieldsAtNextHandOff();
+    }
+
     @Override
     protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
+        if (shared != null) {
+            return shared.acquire(timeout);
+        }
         return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, timeout));
     }
 
     @Override
     protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+        if (shared != null) {
+            return shared.acquireBlocking(timeout);
+        }
         return ObservedHolds.trackBlocking(client, "mutex", path(), () -> contention.acquireHoldBlocking(participantData, timeout));
     }
 }

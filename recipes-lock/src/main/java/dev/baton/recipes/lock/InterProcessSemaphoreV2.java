@@ -1,7 +1,9 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.Timeouts;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
@@ -99,7 +101,7 @@ public final class InterProcessSemaphoreV2 {
      *     behind)
      */
     public Lease acquire() throws InterruptedException {
-        return Acquiring.await(acquireAsync(null), Lease::releaseQuietly);
+        return Futures.awaitOrCancel(acquireAsync(null), Lease::releaseQuietly);
     }
 
     /**
@@ -111,7 +113,7 @@ public final class InterProcessSemaphoreV2 {
      *     behind)
      */
     public Lease acquire(Duration timeout) throws InterruptedException {
-        return Acquiring.await(acquireAsync(Acquiring.checkTimeout(timeout)), Lease::releaseQuietly);
+        return Futures.awaitOrCancel(acquireAsync(Timeouts.nonNegative(timeout)), Lease::releaseQuietly);
     }
 
     /**
@@ -122,7 +124,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
      */
     public Collection<Lease> acquire(int qty) throws InterruptedException {
-        return Acquiring.await(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
+        return Futures.awaitOrCancel(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -134,7 +136,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
      */
     public Collection<Lease> acquire(int qty, Duration timeout) throws InterruptedException {
-        return Acquiring.await(acquireAsync(qty, Acquiring.checkTimeout(timeout)), InterProcessSemaphoreV2::returnQuietly);
+        return Futures.awaitOrCancel(acquireAsync(qty, Timeouts.nonNegative(timeout)), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -145,7 +147,7 @@ public final class InterProcessSemaphoreV2 {
      * @return the lease, or null on timeout
      */
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
-        return Acquiring.map(acquireHold(timeout), this::lease, Hold::delete);
+        return Futures.mapOrGiveBack(acquireHold(timeout), this::lease, Hold::delete);
     }
 
     /**

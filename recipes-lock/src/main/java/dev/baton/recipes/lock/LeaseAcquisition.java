@@ -2,6 +2,7 @@ package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.CreatedNode;
+import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.Timeouts;
@@ -120,7 +121,7 @@ final class LeaseAcquisition {
         creating.whenComplete((node, e) -> {
             if (e == null) {
                 created(node);
-            } else if (Acquiring.unwrap(e) instanceof SessionExpiredException) {
+            } else if (Failures.unwrap(e) instanceof SessionExpiredException) {
                 sessionEndedWhileCreating(ticket);
             } else {
                 fail(e);
@@ -193,7 +194,7 @@ final class LeaseAcquisition {
         }
         listing.forPathAsync(leasesDir).whenComplete((children, e) -> {
             if (e != null) {
-                Throwable cause = Acquiring.unwrap(e);
+                Throwable cause = Failures.unwrap(e);
                 if (cause instanceof NoNodeException || cause instanceof SessionExpiredException) {
                     startOver(gen);
                 } else {
@@ -272,7 +273,7 @@ final class LeaseAcquisition {
     }
 
     private void fail(Throwable e) {
-        Throwable cause = Acquiring.unwrap(e);
+        Throwable cause = Failures.unwrap(e);
         if (!(cause instanceof CancellationException)) {
             result.completeExceptionally(cause);
         }

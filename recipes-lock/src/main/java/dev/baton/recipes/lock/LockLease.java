@@ -28,6 +28,15 @@ public final class LockLease extends Grant {
         super(hold, what, onRelease);
     }
 
+    /**
+     * {@return the full token of this hold: the node's creation zxid and the hold's number on that
+     * node, strictly greater than every earlier hold's} The number is 0 except in the
+     * {@link SharedTicket} mode. See {@link FencingToken}.
+     */
+    public FencingToken holdToken() {
+        return hold() instanceof LocalHold local ? local.token() : new FencingToken(fencingToken(), 0);
+    }
+
     @Override
     protected LockOwnershipLostException newLostException(String message) {
         return new LockOwnershipLostException(message);

@@ -1,6 +1,8 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Decision;
@@ -163,7 +165,7 @@ public final class WriteLock implements AutoCloseable {
             unlock();
             throw e;
         } catch (ExecutionException | CompletionException e) {
-            throw Acquiring.rethrow(e.getCause());
+            throw Failures.rethrow(e.getCause());
         }
     }
 
@@ -199,7 +201,10 @@ public final class WriteLock implements AutoCloseable {
         }
         if (held != null) {
             boolean connected = client.connectionState().isConnected();
-            Acquiring.awaitDelete(giveBack(held, watching), connected, "WriteLock " + dir);
+            CompletableFuture<Void> deleted = giveBack(held, watching);
+            if (connected) {
+                Futures.awaitDelete(deleted, "WriteLock " + dir);
+            }
         }
         if (tell) {
             notify(LockListener::lockReleased);
@@ -254,7 +259,7 @@ public final class WriteLock implements AutoCloseable {
                 return;
             }
             if (e != null || held == null) {
-                LOG.warn("WriteLock {}: acquisition failed: {}", dir, e == null ? "no ticket" : Acquiring.unwrap(e).toString());
+                LOG.warn("WriteLock {}: acquisition failed: {}", dir, e == null ? "no ticket" : Failures.unwrap(e).toString());
                 attempt = null;
                 transition(State.IDLE);
                 return;

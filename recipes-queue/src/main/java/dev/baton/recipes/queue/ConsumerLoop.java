@@ -119,9 +119,9 @@ final class ConsumerLoop<T> implements Runnable {
 
     private void cycle() throws InterruptedException {
         long seen = signal.generation();
-        long listed = System.nanoTime();
+        long listed = store.ticker().read();
         List<ItemRef> batch = store.list(signal);
-        long listing = System.nanoTime() - listed;
+        long listing = store.ticker().read() - listed;
         if (batch.isEmpty()) {
             signal.awaitChange(seen, Deadline.after(RECHECK));
             return;
@@ -165,7 +165,7 @@ final class ConsumerLoop<T> implements Runnable {
      */
     private boolean mayJumpAhead(long seen, long listed, long listing, int handled, int batchSize) {
         return store.order().newItemsMayJumpAhead() && signal.generation() != seen
-            && (handled >= batchSize / 10 || System.nanoTime() - listed >= 10 * listing);
+            && (handled >= batchSize / 10 || store.ticker().read() - listed >= 10 * listing);
     }
 
     /** Where the slot starting at {@code i} ends: after this item and, with a take batch, the next ones that are due. */

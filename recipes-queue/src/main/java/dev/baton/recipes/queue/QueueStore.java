@@ -7,6 +7,7 @@ import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.Ticker;
 import dev.baton.framework.TransactionResult;
 import dev.baton.recipes.queue.Receipts.Commit;
 import dev.baton.recipes.queue.Receipts.Receipt;
@@ -68,6 +69,11 @@ final class QueueStore {
 
     public String path() {
         return path;
+    }
+
+    /** {@return the client's clock, for the durations the consumer loop measures} */
+    public Ticker ticker() {
+        return client.ticker();
     }
 
     public String prefix() {

@@ -274,9 +274,9 @@ public final class SimpleDistributedQueue {
     }
 
     private List<byte[]> await(int max, Deadline deadline) throws InterruptedException {
-        long start = System.nanoTime();
+        long start = client.ticker().read();
         List<byte[]> items = awaitItems(max, deadline);
-        client.observer().queueTakeWaited(store.path(), System.nanoTime() - start, !items.isEmpty());
+        client.observer().queueTakeWaited(store.path(), client.ticker().read() - start, !items.isEmpty());
         return items;
     }
 

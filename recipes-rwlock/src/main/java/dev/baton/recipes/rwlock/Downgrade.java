@@ -1,6 +1,7 @@
 package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Failures;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Hold;
@@ -46,11 +47,11 @@ final class Downgrade {
             .check(held.path(), CREATED_VERSION)
             .create(path, data, CreateMode.EPHEMERAL)
             .commitAsync()
-            .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Acquiring.unwrap(e)))
+            .handle((results, e) -> e == null ? owned(client, path, held) : afterFailure(client, path, held, Failures.unwrap(e)))
             .thenCompose(owned -> owned)
             .whenComplete((owned, e) -> {
                 if (e != null) {
-                    result.completeExceptionally(Acquiring.unwrap(e));
+                    result.completeExceptionally(Failures.unwrap(e));
                     return;
                 }
                 Holding hold;

@@ -1,5 +1,6 @@
 package dev.baton.recipes.rwlock;
 
+import dev.baton.framework.Futures;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
@@ -52,7 +53,7 @@ public final class WriteLease extends Grant {
      *     reply
      */
     public ReadLease downgrade() throws InterruptedException {
-        return Acquiring.await(downgradeAsync(), ReadLease::releaseQuietly);
+        return Futures.awaitOrCancel(downgradeAsync(), ReadLease::releaseQuietly);
     }
 
     /**

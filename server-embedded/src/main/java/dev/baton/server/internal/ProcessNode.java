@@ -4,6 +4,8 @@ import dev.baton.server.ChildJvm;
 import dev.baton.server.FourLetterWords;
 import dev.baton.server.ServerRole;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,18 +32,23 @@ public final class ProcessNode implements ServerNode {
     private final ServerSettings settings;
     /** The jars of the ZooKeeper release to run, or null for this JVM's class path. */
     private final List<Path> serverJars;
+    private final ServerSecurity security;
     private ChildJvm jvm;
 
     public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings) {
-        this(spec, view, settings, null);
+        this(spec, view, settings, null, ServerSecurity.NONE);
     }
 
-    /** A server of the ZooKeeper release in {@code serverJars} (see {@link ServerJars}); null runs this JVM's own. */
-    public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings, List<Path> serverJars) {
+    /**
+     * A server of the ZooKeeper release in {@code serverJars} (see {@link ServerJars}; null runs
+     * this JVM's own), with the TLS and authentication settings of {@code security}.
+     */
+    public ProcessNode(NodeSpec spec, PeerView view, ServerSettings settings, List<Path> serverJars, ServerSecurity security) {
         this.spec = spec;
         this.view = view;
         this.settings = settings;
         this.serverJars = serverJars;
+        this.security = security;
     }
 
     @Override
@@ -64,6 +71,7 @@ public final class ProcessNode implements ServerNode {
         if (serverJars != null) {
             child.classPath(serverJars);
         }
+        security.properties().forEach(child::systemProperty);
         jvm = child.args(List.of(config.toString()))
             .errorToOutput()
             .output(ProcessBuilder.Redirect.appendTo(spec.dataDir().resolve("server.log").toFile()))
@@ -79,7 +87,7 @@ public final class ProcessNode implements ServerNode {
                     + "; see " + spec.dataDir().resolve("server.log"));
             }
             try {
-                if ("imok".equals(FourLetterWords.send(spec.clientPort(), "ruok", PROBE_TIMEOUT))) {
+                if ("imok".equals(probe("ruok"))) {
                     return;
                 }
             } catch (IOException notYet) {
@@ -147,7 +155,7 @@ public final class ProcessNode implements ServerNode {
             return ServerRole.PAUSED;
         }
         try {
-            String mode = FourLetterWords.mode(FourLetterWords.send(spec.clientPort(), "srvr", PROBE_TIMEOUT));
+            String mode = FourLetterWords.mode(probe("srvr"));
             if (mode == null) {
                 return ServerRole.LOOKING;
             }
@@ -160,6 +168,11 @@ public final class ProcessNode implements ServerNode {
         } catch (IOException e) {
             return ServerRole.LOOKING;
         }
+    }
+
+    private String probe(String word) throws IOException {
+        return FourLetterWords.send(new InetSocketAddress(InetAddress.getLoopbackAddress(), spec.clientPort()), word,
+            PROBE_TIMEOUT, security.probes());
     }
 
     /** The child's process id, while it runs. */
@@ -176,8 +189,14 @@ public final class ProcessNode implements ServerNode {
         lines.add("initLimit=" + settings.initLimit());
         lines.add("syncLimit=" + settings.syncLimit());
         lines.add("dataDir=" + spec.dataDir().toAbsolutePath());
-        lines.add("clientPort=" + spec.clientPort());
-        lines.add("clientPortAddress=127.0.0.1");
+        if (security.tls()) {
+            // TLS only: no plain port beside it (the probes speak TLS too)
+            lines.add("secureClientPort=" + spec.clientPort());
+            lines.add("secureClientPortAddress=127.0.0.1");
+        } else {
+            lines.add("clientPort=" + spec.clientPort());
+            lines.add("clientPortAddress=127.0.0.1");
+        }
         lines.add("minSessionTimeout=" + settings.minSessionTimeout().toMillis());
         lines.add("maxSessionTimeout=" + settings.maxSessionTimeout().toMillis());
         lines.add("maxClientCnxns=" + settings.maxClientConnections());
