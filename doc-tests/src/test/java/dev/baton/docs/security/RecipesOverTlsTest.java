@@ -83,7 +83,7 @@ class RecipesOverTlsTest {
         try {
             assertThat(new InterProcessMutex(orders2, "/tls/locks/invoices").acquire(Duration.ofMillis(200)))
                 .as("a second holder while the first holds").isFalse();
-            String holder = "/tls/locks/invoices/" + mutex.participantNodes().get(0);
+            String holder = mutex.participantNodes().get(0); // a full path
             assertThat(creatorOf(holder)).isEqualTo(LocalCertificates.x509Id("orders"));
             refused(() -> intruder.delete().forPath(holder));
             refused(() -> new InterProcessMutex(intruder, "/tls/locks/invoices").acquire(WAIT));
@@ -104,7 +104,7 @@ class RecipesOverTlsTest {
             assertThat(rw2.readLock().acquire(WAIT)).as("readers share").isTrue();
             rw2.readLock().release();
             assertThat(rw2.writeLock().acquire(Duration.ofMillis(200))).as("a writer while a reader holds").isFalse();
-            String reader = "/tls/locks/catalog/" + rw.participantNodes().get(0);
+            String reader = rw.participantNodes().get(0); // a full path
             refused(() -> intruder.delete().forPath(reader));
             refused(() -> new InterProcessReadWriteLock(intruder, "/tls/locks/catalog").writeLock().acquire(WAIT));
         } finally {
