@@ -70,7 +70,9 @@ public final class Futures {
         try {
             return future.get();
         } catch (InterruptedException e) {
-            if (!future.cancel(true)) {
+            // not cancelled: it completed first, with a value to give back or with a failure the
+            // interrupt takes precedence over (getNow would throw that failure raw)
+            if (!future.cancel(true) && !future.isCompletedExceptionally()) {
                 T arrived = future.getNow(null);
                 if (arrived != null) {
                     giveBack.accept(arrived);

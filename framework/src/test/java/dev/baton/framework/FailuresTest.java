@@ -116,4 +116,24 @@ class FailuresTest {
         assertThatThrownBy(() -> Futures.awaitOrCancel(pending, s -> { })).isInstanceOf(InterruptedException.class);
         assertThat(pending).isCancelled();
     }
+
+    /**
+     * The acquisition fails in the moment between the interrupt and the cancel: the caller was
+     * interrupted, so it gets the InterruptedException, not the failure wrapped raw (the sceptical
+     * review of this session's merge found the CompletionException escaping).
+     */
+    @Test
+    void anAcquisitionThatFailsAsTheInterruptArrivesStillGivesTheInterrupt() {
+        CompletableFuture<String> failsOnCancel = new CompletableFuture<>() {
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                completeExceptionally(NO_NODE);
+                return false;
+            }
+        };
+        List<String> givenBack = new ArrayList<>();
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> Futures.awaitOrCancel(failsOnCancel, givenBack::add)).isInstanceOf(InterruptedException.class);
+        assertThat(givenBack).isEmpty();
+    }
 }
