@@ -104,6 +104,26 @@ public final class Baton implements Runnable {
         throw CliExit.needsSubcommand(spec, "a subcommand is required");
     }
 
+    /** Levenshtein distance: the fewest insertions, deletions and substitutions from a to b. */
+    static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
     /** One line on stderr: what is wrong, a suggestion for a near miss, and where the help is. */
     private static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine line = e.getCommandLine();
@@ -114,7 +134,10 @@ public final class Baton implements Runnable {
             message = (command ? "unknown command '" : first.startsWith("-") ? "unknown option '" : "unexpected argument '") + first + "'";
             List<String> near = unmatched.getSuggestions();
             if (!near.isEmpty()) {
-                message += "; did you mean " + near.get(0) + "?";
+                // picocli orders its suggestions by letter-pair similarity, which put --truststore
+                // before --try for '--tri'; the fewest edits away is the likelier slip
+                String closest = near.stream().min(java.util.Comparator.comparingInt(s -> editDistance(first, s))).orElseThrow();
+                message += "; did you mean " + closest + "?";
             }
         } else if (message.length() > 1 && Character.isUpperCase(message.charAt(0)) && Character.isLowerCase(message.charAt(1))) {
             message = Character.toLowerCase(message.charAt(0)) + message.substring(1);

@@ -73,8 +73,8 @@ public final class ConnectOptions {
         description = "Password of the key store ($BATON_TLS_KEYSTORE_PASSWORD).")
     String keyStorePassword;
 
-    @Option(names = "--auth", paramLabel = "SCHEME:CREDENTIALS", defaultValue = "${env:BATON_AUTH}",
-        description = "Credentials added to the session, for example digest:user:secret ($BATON_AUTH).")
+    @Option(names = "--auth", paramLabel = "AUTH", defaultValue = "${env:BATON_AUTH}",
+        description = "Credentials added to the session, SCHEME:CREDENTIALS, for example digest:user:secret ($BATON_AUTH).")
     String auth;
 
     @Option(names = "--sasl-user", paramLabel = "USER", defaultValue = "${env:BATON_SASL_USER}",
