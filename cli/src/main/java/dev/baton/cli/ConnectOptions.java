@@ -34,6 +34,8 @@ public final class ConnectOptions {
     private static final Duration FIRST_TRY = Duration.ofMillis(250);
     /** How long one look at a server address may take (a refusal comes at once). */
     private static final int LOOK_MILLIS = 250;
+    /** How long a four-letter word that looks for a TLS mismatch may take. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
     @Option(names = {"-s", "--connect"}, paramLabel = "CONNECT",
         description = "ZooKeeper connect string host:port[,host:port...][/chroot] (default: $BATON_CONNECT, else "
@@ -85,6 +87,9 @@ public final class ConnectOptions {
         description = "Password of the SASL user ($BATON_SASL_PASSWORD).")
     String saslPassword;
 
+    /** Sockets for four-letter words, made on first use from the TLS options. */
+    private javax.net.SocketFactory wordSockets;
+
     /** {@return the connect string in effect} */
     public String connectString() {
         if (connect != null) {
@@ -113,6 +118,7 @@ public final class ConnectOptions {
             BatonClient.Builder builder = BatonClient.builder().connectString(where).sessionTimeout(sessionTimeout)
                 .connectionTimeout(connectTimeout());
             ClientSecurity.configure(builder, this);
+            wordSockets(); // a trust or key store that cannot be opened is a usage error now, not a wait
             client = builder.build();
         } catch (IllegalArgumentException e) {
             throw new CliExit(ExitCodes.USAGE, e.getMessage());
@@ -144,14 +150,26 @@ public final class ConnectOptions {
         closer.start();
     }
 
+    /** {@return sockets for four-letter words to the servers: TLS when asked for (the same stores), else plain} */
+    javax.net.SocketFactory wordSockets() {
+        if (wordSockets == null) {
+            wordSockets = ClientSecurity.wordSockets(this);
+        }
+        return wordSockets;
+    }
+
     private void awaitConnected(BatonClient client, String where) throws InterruptedException {
         Duration timeout = connectTimeout();
         long start = System.nanoTime();
-        if (connectTimeout == null && !client.blockUntilConnected(FIRST_TRY)) {
-            List<String> refusing = refusingServers(where);
+        if (!client.blockUntilConnected(FIRST_TRY)) {
+            List<String> refusing = connectTimeout == null ? refusingServers(where) : null;
             if (refusing != null) {
                 throw new CliExit(ExitCodes.UNAVAILABLE, "nothing is listening at " + String.join(", ", refusing)
                     + " (is the ensemble running? start one with 'baton server', or set -s or BATON_CONNECT)");
+            }
+            String mismatch = tlsMismatch(where);
+            if (mismatch != null) {
+                throw new CliExit(ExitCodes.UNAVAILABLE, "cannot reach the ensemble at " + where + ": " + mismatch);
             }
         }
         Duration left = timeout.minusNanos(System.nanoTime() - start);
@@ -159,6 +177,29 @@ public final class ConnectOptions {
             throw new CliExit(ExitCodes.UNAVAILABLE, "cannot reach the ensemble at " + where + " within " + Durations.format(timeout)
                 + " (is it running? set -s or BATON_CONNECT)");
         }
+    }
+
+    /**
+     * Why no server of {@code where} can be reached, if each one that answers disagrees with this
+     * client about TLS — a handshake that fails (a CA the client does not trust, a client
+     * certificate missing, a plain port), or a server that closes a plain connection without a
+     * word (a TLS-only port) — or null when one answers properly or does not answer at all (worth
+     * waiting for). ZooKeeper's client retries such a connection silently until its timeout; a
+     * four-letter word over the same kind of socket tells the reason at once.
+     */
+    private String tlsMismatch(String where) {
+        String first = null;
+        for (InetSocketAddress server : ServerWords.servers(where)) {
+            ServerWords.Answer answer = ServerWords.ask(server, "isro", wordSockets(), PROBE_TIMEOUT);
+            if (answer.status() == ServerWords.Status.UNREACHABLE && !ServerWords.tlsMismatch(answer)) {
+                continue; // nothing there (or it is silent): says nothing about TLS
+            }
+            if (!ServerWords.tlsMismatch(answer)) {
+                return null;
+            }
+            first = first == null ? answer.server() + ": " + answer.text() : first;
+        }
+        return first;
     }
 
     /**
