@@ -11,7 +11,9 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ConnectStringParser;
+import org.apache.zookeeper.client.ZooKeeperSaslClient;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,6 +36,8 @@ public final class ConnectOptions {
     private static final Duration FIRST_TRY = Duration.ofMillis(250);
     /** How long one look at a server address may take (a refusal comes at once). */
     private static final int LOOK_MILLIS = 250;
+    /** How often the SASL login's outcome is looked at. */
+    private static final long SASL_POLL_MILLIS = 10;
     /** How long a four-letter word that looks for a TLS mismatch may take. */
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
@@ -125,7 +129,11 @@ public final class ConnectOptions {
         }
         try {
             client.start();
+            long start = System.nanoTime();
             awaitConnected(client, where);
+            if (saslUser != null) {
+                awaitSasl(client, connectTimeout().minusNanos(System.nanoTime() - start));
+            }
             return client;
         } catch (BatonException e) {
             abandon(client);
@@ -176,6 +184,32 @@ public final class ConnectOptions {
         if (!client.blockUntilConnected(left.isNegative() ? Duration.ZERO : left)) {
             throw new CliExit(ExitCodes.UNAVAILABLE, "cannot reach the ensemble at " + where + " within " + Durations.format(timeout)
                 + " (is it running? set -s or BATON_CONNECT)");
+        }
+    }
+
+    /**
+     * Waits for the SASL login's outcome. ZooKeeper's client authenticates after the connection is
+     * made and holds every request until it is done; when the servers refuse the credentials it
+     * reports {@code AuthFailed} once and stops, so the command's first request would wait forever.
+     * The outcome comes within a round trip or two, so this polls for it briefly.
+     */
+    private void awaitSasl(BatonClient client, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + Math.max(timeout.toNanos(), Duration.ofSeconds(1).toNanos());
+        while (true) {
+            ZooKeeper zk = client.zookeeper();
+            ZooKeeperSaslClient sasl = zk == null ? null : zk.getSaslClient();
+            if (zk != null && zk.getState() == ZooKeeper.States.AUTH_FAILED || sasl != null && sasl.isFailed()) {
+                throw new CliExit(ExitCodes.NO_PERMISSION, "the ensemble at " + connectString() + " refused SASL user '" + saslUser
+                    + "' (a wrong --sasl-password or BATON_SASL_PASSWORD, or a user the servers do not know)");
+            }
+            if (sasl == null || sasl.isComplete()) {
+                return; // no SASL on this handle (nothing to wait for), or logged in
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new CliExit(ExitCodes.UNAVAILABLE, "the ensemble at " + connectString() + " did not finish the SASL login of '"
+                    + saslUser + "' within " + Durations.format(timeout));
+            }
+            Thread.sleep(SASL_POLL_MILLIS);
         }
     }
 

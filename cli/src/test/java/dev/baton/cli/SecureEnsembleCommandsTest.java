@@ -100,8 +100,8 @@ class SecureEnsembleCommandsTest {
             "--connect-timeout", LONG_CONNECT_TIMEOUT);
         long start = System.nanoTime();
         int code = wrong.finish(WAIT);
-        assertThat(code).as("stdout: %s; stderr: %s", wrong.stdout(), wrong.stderr()).isEqualTo(ExitCodes.UNAVAILABLE);
-        assertThat(wrong.stderr()).contains("SASL").contains("ops");
+        assertThat(code).as("stdout: %s; stderr: %s", wrong.stdout(), wrong.stderr()).isEqualTo(ExitCodes.NO_PERMISSION);
+        assertThat(wrong.stderr()).contains("refused SASL user 'ops'");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not the connect timeout").isLessThan(Duration.ofSeconds(30));
     }
 
