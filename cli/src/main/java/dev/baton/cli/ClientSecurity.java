@@ -66,8 +66,9 @@ final class ClientSecurity {
             while (cause.getCause() != null) {
                 cause = cause.getCause();
             }
-            throw new CliExit(ExitCodes.USAGE, "cannot open the TLS trust or key store (" + storesNamed(options) + "): "
-                + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()) + " (a wrong password?)");
+            throw new CliExit(ExitCodes.USAGE, "cannot use the TLS trust or key store (" + storesNamed(options) + "): "
+                + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage())
+                + " (is the password right, and does the trust store hold a CA certificate?)");
         }
     }
 
