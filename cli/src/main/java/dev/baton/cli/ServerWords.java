@@ -18,7 +18,7 @@ import javax.net.ssl.SSLSocketFactory;
 import org.apache.zookeeper.client.ConnectStringParser;
 
 /**
- * The servers' own view, through ZooKeeper's four-letter words: asking one, telling an answer
+ * The servers' own view, through ZooKeeper's four-letter words (over plain TCP or TLS): asking one, telling an answer
  * from a refusal, and reading the answers of {@code srvr}, {@code conf}, {@code cons},
  * {@code dump} and {@code wchc} (ZooKeeper 3.5 to 3.9 formats).
  *
@@ -112,11 +112,6 @@ final class ServerWords {
     /** {@return host:port, as the connect string wrote it} */
     static String name(InetSocketAddress server) {
         return server.getHostString() + ":" + server.getPort();
-    }
-
-    /** Asks {@code server} one word over plain TCP. */
-    static Answer ask(InetSocketAddress server, String word) {
-        return ask(server, word, SocketFactory.getDefault(), TIMEOUT);
     }
 
     /**
