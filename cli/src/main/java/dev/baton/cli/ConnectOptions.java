@@ -11,6 +11,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.SocketFactory;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.client.ZooKeeperSaslClient;
@@ -92,7 +93,7 @@ public final class ConnectOptions {
     String saslPassword;
 
     /** Sockets for four-letter words, made on first use from the TLS options. */
-    private javax.net.SocketFactory wordSockets;
+    private SocketFactory wordSockets;
 
     /** {@return the connect string in effect} */
     public String connectString() {
@@ -159,7 +160,7 @@ public final class ConnectOptions {
     }
 
     /** {@return sockets for four-letter words to the servers: TLS when asked for (the same stores), else plain} */
-    javax.net.SocketFactory wordSockets() {
+    SocketFactory wordSockets() {
         if (wordSockets == null) {
             wordSockets = ClientSecurity.wordSockets(this);
         }

@@ -4,6 +4,7 @@ import dev.baton.server.FourLetterWords;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +19,8 @@ import javax.net.ssl.SSLSocketFactory;
 import org.apache.zookeeper.client.ConnectStringParser;
 
 /**
- * The servers' own view, through ZooKeeper's four-letter words (over plain TCP or TLS): asking one, telling an answer
- * from a refusal, and reading the answers of {@code srvr}, {@code conf}, {@code cons},
+ * The servers' own view, through ZooKeeper's four-letter words (over plain TCP or TLS): asking
+ * one, telling an answer from a refusal, and reading the answers of {@code srvr}, {@code conf}, {@code cons},
  * {@code dump} and {@code wchc} (ZooKeeper 3.5 to 3.9 formats).
  *
  * <p>A server answers a word that its {@code 4lw.commands.whitelist} leaves out with
@@ -72,8 +73,8 @@ final class ServerWords {
                 case ANSWERED -> "answered";
                 case NOT_ALLOWED -> word + " is not allowed on " + server + " (4lw.commands.whitelist)";
                 case NOT_SERVING -> server + " is not serving requests (no quorum?)";
-                case UNREACHABLE -> server + " is unreachable" + (tlsMismatch(this) ? " over " + (text.equals(CLOSED_PLAIN) ? "plain TCP" : "TLS")
-                    : "") + " (" + text + ")";
+                case UNREACHABLE -> server + " is unreachable"
+                    + (tlsMismatch(this) ? " over " + (text.equals(CLOSED_PLAIN) ? "plain TCP" : "TLS") : "") + " (" + text + ")";
             };
         }
     }
@@ -137,7 +138,7 @@ final class ServerWords {
                 + " (is --truststore the CA that signed the server's certificate, does the server want a client certificate "
                 + "(--keystore), and does this port serve TLS?)");
         } catch (IOException e) {
-            if (tls && e instanceof SocketException && !(e instanceof ConnectException)) {
+            if (tls && e instanceof SocketException && !(e instanceof ConnectException) && !(e instanceof NoRouteToHostException)) {
                 // a server that refuses the handshake may just drop the connection (reset, broken pipe)
                 return new Answer(name, word, Status.UNREACHABLE, HANDSHAKE_FAILED + reason(e)
                     + " (does this port serve TLS, and does the server want a client certificate (--keystore)?)");

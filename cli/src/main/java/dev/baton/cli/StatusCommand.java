@@ -28,9 +28,9 @@ import picocli.CommandLine.Spec;
         "Show each server of the ensemble (role, last zxid, connections) and, for a recipe's path, who holds and who "
             + "waits, in line order, with fencing tokens and sessions."})
 final class StatusCommand implements Callable<Integer> {
-    /** A recipe node: anything, then a marker, then ZooKeeper's sequence number. */
     /** How long one server may take to answer {@code srvr}. */
     private static final Duration WORD_TIMEOUT = Duration.ofSeconds(2);
+    /** A recipe node: anything, then a marker, then ZooKeeper's sequence number. */
     private static final Pattern TICKET = Pattern.compile(".*?(lock-|latch-|lease-|__READ__|__WRIT__|x-\\d+-)(-?\\d{10})$");
 
     @Mixin
@@ -98,7 +98,9 @@ final class StatusCommand implements Callable<Integer> {
         }
         String folder = recipePath;
         RecipeScan.Kind kind = RecipeScan.kindOf(children);
-        if (kind == null && ZPaths.name(recipePath).equals(InterProcessSemaphoreV2.LEASES) && !recipePath.equals("/" + InterProcessSemaphoreV2.LEASES)) {
+        boolean leasesFolder = ZPaths.name(recipePath).equals(InterProcessSemaphoreV2.LEASES)
+            && !recipePath.equals("/" + InterProcessSemaphoreV2.LEASES);
+        if (kind == null && leasesFolder) {
             String parent = ZPaths.parent(recipePath);
             try {
                 List<String> siblings = sorted(client.getChildren().forPath(parent));
@@ -115,8 +117,10 @@ final class StatusCommand implements Callable<Integer> {
             out.println(recipePath + ": a queue, which has no line ('baton queues " + recipePath + "' shows its depth)");
             return;
         }
-        List<RecipeScan.Contender> line = kind == null ? List.of() : RecipeScan.line(client, new RecipeScan.Found(folder, kind, children));
-        out.println(recipePath + (line.isEmpty() ? ": nobody holds or waits" : folder.equals(recipePath) ? ":" : ": the leases of semaphore " + folder + ":"));
+        List<RecipeScan.Contender> line = kind == null ? List.of()
+            : RecipeScan.line(client, new RecipeScan.Found(folder, kind, children));
+        String heading = folder.equals(recipePath) ? ":" : ": the leases of semaphore " + folder + ":";
+        out.println(recipePath + (line.isEmpty() ? ": nobody holds or waits" : heading));
         for (int i = 0; i < line.size(); i++) {
             RecipeScan.Contender c = line.get(i);
             out.printf("  %2d. %-5s %s  token %d  session %s%s%n", i + 1, c.state(), c.node(), c.token(), c.session(),
