@@ -161,7 +161,6 @@ final class SharedTicketJudge {
             } else if (lateLeast <= bound) {
                 lossUnjudged++;
             } else {
-                latest = Math.max(latest, lateLeast / 1e6);
                 loss.add(h.start + " " + h.token + ": believed it held for at least " + String.format("%.0f ms", lateLeast / 1e6)
                     + " after the servers deleted its process's node " + h.nodePath() + " (zxid 0x" + Long.toHexString(h.node.dzxid())
                     + ")" + (h.end == null ? ", to the end of the history" : ", until " + h.end)
