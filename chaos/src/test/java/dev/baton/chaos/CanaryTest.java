@@ -220,8 +220,8 @@ class CanaryTest {
 
     /**
      * A {@code SharedTicket} mutex built wrong: it hands the lock on to the next local thread
-     * whatever became of the process's node, and a thread handed the lock is never told of a
-     * loss (the node's first holder is). The session of whoever holds is ended twice; the
+     * whatever became of the process's node (it keeps a budget of hand-offs only while the node
+     * is valid), and a thread handed the lock is never told of a loss (the node's first holder is). The session of whoever holds is ended twice; the
      * threads of that client go on handing a node the servers deleted to each other. The loss
      * rule of {@link SharedTicketJudge} must fail: the same workload and judge as the
      * side-by-side run's {@code shared-mutex}.
@@ -238,8 +238,11 @@ class CanaryTest {
             run.workers.start("expirer", 1, w -> {
                 run.workers.pace(Duration.ofMillis(300));
                 int h = holder.get();
-                if (h < 0 || expired.get() >= 2) {
+                if (h < 0) {
                     return false;
+                }
+                if (expired.get() >= 2) {
+                    return true; // done: progress, so the run need not wait for it after the heal
                 }
                 expired.incrementAndGet();
                 SessionKiller.expire(run.client(h), ensemble.connectString(), Duration.ofSeconds(10));
@@ -266,9 +269,12 @@ class CanaryTest {
     /**
      * The broken shared-ticket mutex of {@link #aSharedTicketMutexThatHandsOnAfterItsNodeIsLostIsCaught}:
      * a fair semaphore orders the client's threads, the first takes a node through the
-     * contention engine, and each release hands the node on while a thread queues.
+     * contention engine, and a release hands the node on while a thread queues (and, while the
+     * node is valid, only {@link #BUDGET} times).
      */
     static final class HandsOnAfterLoss {
+        /** Local hand-offs per node while it is valid, so that the other clients get turns. */
+        private static final int BUDGET = 20;
         private final Contention contention;
         private final java.util.concurrent.Semaphore turn = new java.util.concurrent.Semaphore(1, true);
         /** Guarded by this: the node the client's threads hand on, and its last hold's number. */
@@ -356,7 +362,13 @@ class CanaryTest {
 
                 @Override
                 public CompletableFuture<Void> delete() {
-                    if (turn.hasQueuedThreads()) {
+                    boolean budgetLeft;
+                    synchronized (HandsOnAfterLoss.this) {
+                        budgetLeft = handOffs < BUDGET;
+                    }
+                    // the broken part: the budget, which lets other processes in, is only kept while
+                    // the node is valid; a lost node is handed on for as long as a thread queues
+                    if (turn.hasQueuedThreads() && (budgetLeft || !on.isValid())) {
                         turn.release();
                         return CompletableFuture.completedFuture(null);
                     }
