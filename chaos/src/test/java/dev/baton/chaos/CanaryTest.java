@@ -221,10 +221,11 @@ class CanaryTest {
     /**
      * A {@code SharedTicket} mutex built wrong: it hands the lock on to the next local thread
      * whatever became of the process's node (it keeps a budget of hand-offs only while the node
-     * is valid), and a thread handed the lock is never told of a loss (the node's first holder is). The session of whoever holds is ended twice; the
-     * threads of that client go on handing a node the servers deleted to each other. The loss
-     * rule of {@link SharedTicketJudge} must fail: the same workload and judge as the
-     * side-by-side run's {@code shared-mutex}.
+     * is valid), and a thread handed the lock is never told of a loss (the node's first holder
+     * is). Client 0's session is ended twice while one of its threads holds a new node (it waits
+     * until it is told), and the client's other threads go on handing the node the servers
+     * deleted to each other. The loss rule of {@link SharedTicketJudge} must fail: the same
+     * workload and judge as the side-by-side run's {@code shared-mutex}.
      */
     @Test
     void aSharedTicketMutexThatHandsOnAfterItsNodeIsLostIsCaught() throws Exception {
@@ -232,28 +233,18 @@ class CanaryTest {
         SharedTicketJudge.Judgement judged;
         try (ChaosRun run = canary("shared-ticket", path).clients(3).duration(Duration.ofSeconds(4))
             .documented(OwnershipLostException.class).build()) {
-            AtomicInteger holder = new AtomicInteger(-1);
-            AtomicInteger expired = new AtomicInteger();
-            // the fault this canary needs: end the session of a client whose threads hold, twice
-            run.workers.start("expirer", 1, w -> {
-                run.workers.pace(Duration.ofMillis(300));
-                int h = holder.get();
-                if (h < 0) {
-                    return false;
-                }
-                if (expired.get() >= 2) {
-                    return true; // done: progress, so the run need not wait for it after the heal
-                }
-                expired.incrementAndGet();
-                SessionKiller.expire(run.client(h), ensemble.connectString(), Duration.ofSeconds(10));
-                return true;
-            });
+            AtomicInteger nodes = new AtomicInteger();
             SharedTicketChaos.Started started = SharedTicketChaos.start(run, "canary", path, c -> {
                 HandsOnAfterLoss broken = new HandsOnAfterLoss(run.client(c), path);
                 return timeout -> {
                     SharedTicketChaos.Ticket ticket = broken.acquire(timeout);
-                    if (ticket != null) {
-                        holder.set(c);
+                    int taken = c == 0 && ticket != null && ticket.token().handOff() == 0 ? nodes.incrementAndGet() : 0;
+                    if (taken == 3 || taken == 6) {
+                        // the fault this canary needs: client 0's session ends while a thread holds its
+                        // new node and the others queue behind it; the holder waits until it is told
+                        SessionKiller.expire(run.client(0), ensemble.connectString(), Duration.ofSeconds(10));
+                        org.awaitility.Awaitility.await("the holder told of its loss").atMost(Duration.ofSeconds(10))
+                            .pollInterval(Duration.ofMillis(5)).until(() -> !ticket.grant().isValid());
                     }
                     return ticket;
                 };
