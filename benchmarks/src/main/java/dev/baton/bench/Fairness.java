@@ -76,17 +76,17 @@ final class Fairness {
             System.out.println();
             System.out.printf("fairness: %d threads of one client on one lock, and 1-3 other clients (one thread each, default mutex,"
                 + " acquire and release in a loop)%n", LocalContention.THREADS);
-            System.out.printf("  %-44s %7s %11s %11s %11s %11s %12s %11s%n", "local threads' mode", "others", "local acq/s",
-                "other acq/s", "other p50", "other p99", "other max ms", "local p99");
+            System.out.printf("  %-44s %7s %11s %11s %11s %11s %11s %12s %11s%n", "local threads' mode", "others", "local acq/s",
+                "other acq/s", "other p50", "other p90", "other p99", "other max ms", "local p99");
             for (int i = 0; i < parties.size(); i++) {
                 Party party = parties.get(i);
                 Tally tally = tallies.get(i);
                 Stats theirs = tally.waits(1);
                 Stats ours = tally.waits(0);
                 double seconds = tally.seconds();
-                System.out.printf("  %-44s %7d %11.0f %11.0f %11.2f %11.2f %12.2f %11.2f%n", party.name(), party.remotes(),
-                    ours.count() / seconds, theirs.count() / seconds, theirs.median(), theirs.percentile(99), theirs.max(),
-                    ours.percentile(99));
+                System.out.printf("  %-44s %7d %11.0f %11.0f %11.2f %11.2f %11.2f %12.2f %11.2f%n", party.name(), party.remotes(),
+                    ours.count() / seconds, theirs.count() / seconds, theirs.median(), theirs.percentile(90), theirs.percentile(99),
+                    theirs.max(), ours.percentile(99));
             }
         } finally {
             for (BatonClient other : others) {
