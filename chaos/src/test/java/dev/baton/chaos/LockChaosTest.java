@@ -206,10 +206,11 @@ class LockChaosTest {
             checks.put("rwlock: readers-writers exclusion", rwResult.violations());
             notes.add("rwlock: " + rw.history().count(Event.Op.ACQUIRED) + " acquisitions; " + rwResult.summary());
             acquired += rw.history().count(Event.Op.ACQUIRED);
+            long judging = System.nanoTime();
             SharedTicketJudge.Judgement sharedResult = shared.judge(run);
             checks.putAll(sharedResult.checks());
             notes.add("shared-mutex: " + shared.acquisitions() + " acquisitions; " + sharedResult.summary() + "; "
-                + shared.store().note());
+                + shared.store().note() + String.format(" (judged in %.0f ms)", (System.nanoTime() - judging) / 1e6));
             acquired += shared.acquisitions();
             run.verdict(acquired, checks, notes.toArray(String[]::new));
         }
