@@ -63,8 +63,8 @@ public final class ClientCore {
     /** The same calls completing on ZooKeeper's event thread, for {@link WakeUps#repliesInPlace} views only. */
     final AsyncZk zkInPlace;
     final BackgroundDeletes deletes;
-    /** Wrappers of persistent-watch watchers, so they can be removed by the caller's object. */
-    final ConcurrentMap<WatchesOp.Key, Watcher> watcherWrappers = new ConcurrentHashMap<>();
+    /** Wrappers of persistent-watch watchers and where they were added, so they can be removed by the caller's object. */
+    final ConcurrentMap<WatchesOp.Key, WatchesOp.Registered> watcherWrappers = new ConcurrentHashMap<>();
     /** What the current session learned of its server (or what the builder said to assume). */
     private volatile ServerCapabilities capabilities;
     /** The session whose capabilities were last asked for (0: ask at the next connect). */
