@@ -24,6 +24,8 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
     private static final String KEY = "ensemble";
     /** Names a ZooKeeper release the ensembles run instead of the one Baton links (see {@link EnsembleTest}). */
     static final String SERVER_VERSION_PROPERTY = "baton.test.serverVersion";
+    /** Secures every class's ensemble and clients, as {@link EnsembleTest#tls()} does one class's. */
+    static final String TLS_PROPERTY = "baton.test.tls";
     /** The servers' shortest session timeout (the embedded ensemble's default). */
     private static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
 
@@ -138,6 +140,11 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
             if (!version.isEmpty()) {
                 builder.mode(ServerMode.CHILD_PROCESSES).serverVersion(version);
             }
+            // ZooKeeper's server reads TLS settings from JVM-wide properties: only a child JVM keeps them to itself
+            boolean tls = settings.tls() || Boolean.getBoolean(TLS_PROPERTY);
+            if (tls) {
+                builder.mode(ServerMode.CHILD_PROCESSES).tls(true).requireClientCertificates(true);
+            }
             EmbeddedEnsemble built = builder.build();
             try {
                 built.start();
@@ -146,10 +153,14 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
                 throw e;
             }
             this.ensemble = built;
+            if (tls) {
+                TestSecurity.activate(built);
+            }
         }
 
         @Override
         public void close() {
+            TestSecurity.deactivate(ensemble);
             ensemble.close();
         }
     }
