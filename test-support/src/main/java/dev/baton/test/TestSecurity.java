@@ -8,6 +8,8 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoAuthException;
 import dev.baton.server.EmbeddedEnsemble;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -101,6 +103,40 @@ public final class TestSecurity {
         }
         return TestClients.startedAsIs(apply(BatonClient.builder().connectString(ensemble.connectString())
             .sessionTimeout(Duration.ofSeconds(10)), identity));
+    }
+
+    /**
+     * Asserts that a client of another identity is refused everything on every node under
+     * {@code root} (and {@code root} itself): reading its data or its children, writing its data,
+     * and deleting it (deleting {@code root} needs rights on its parent, which the recipe did not
+     * necessarily make, so only the nodes below it). Call it while the recipe is at rest: a node
+     * deleted during the walk answers "no node" instead.
+     *
+     * @param owner a client of {@link #IDENTITY}, to walk the tree
+     * @param intruder a client of another identity ({@link #client(String)})
+     * @param root the recipe's folder
+     * @return how many nodes were checked, at least one
+     * @throws InterruptedException if the thread is interrupted
+     */
+    public static int assertEveryNodeRefused(BatonClient owner, BatonClient intruder, String root) throws InterruptedException {
+        List<String> nodes = new ArrayList<>();
+        collect(owner, root, nodes);
+        for (String node : nodes) {
+            refused(() -> intruder.getData().forPath(node));
+            refused(() -> intruder.getChildren().forPath(node));
+            refused(() -> intruder.setData().forPath(node, new byte[] {'x'}));
+            if (!node.equals(root)) {
+                refused(() -> intruder.delete().forPath(node));
+            }
+        }
+        return nodes.size();
+    }
+
+    private static void collect(BatonClient owner, String path, List<String> into) throws InterruptedException {
+        into.add(path);
+        for (String child : owner.getChildren().forPath(path)) {
+            collect(owner, path.equals("/") ? "/" + child : path + "/" + child, into);
+        }
     }
 
     /**
