@@ -28,6 +28,8 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
     static final String TLS_PROPERTY = "baton.test.tls";
     /** The servers' shortest session timeout (the embedded ensemble's default). */
     private static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
+    /** How long a child-JVM server may take to listen: a deadline, waited on only as long as the start takes. */
+    private static final Duration CHILD_START_TIMEOUT = Duration.ofSeconds(120);
 
     /** Injects the static fields. */
     @Override
@@ -144,6 +146,10 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
             boolean tls = settings.tls() || Boolean.getBoolean(TLS_PROPERTY);
             if (tls) {
                 builder.mode(ServerMode.CHILD_PROCESSES).tls(true).requireClientCertificates(true);
+            }
+            if (tls || !version.isEmpty()) {
+                // a child JVM starts in ~3 s on a quiet machine, but a loaded 2-core one has taken over 30 s
+                builder.startTimeout(CHILD_START_TIMEOUT);
             }
             EmbeddedEnsemble built = builder.build();
             try {
