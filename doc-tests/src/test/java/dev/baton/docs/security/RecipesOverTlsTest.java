@@ -192,8 +192,9 @@ class RecipesOverTlsTest {
         Lease lease = semaphore.acquire(WAIT);
         try {
             assertThat(new InterProcessSemaphoreV2(orders2, "/tls/semaphores/exports", 2).participantNodes()).hasSize(1);
-            for (String node : semaphore.participantNodes()) {
-                refused(() -> intruder.delete().forPath(node));
+            // the leases live in Curator's layout, <path>/leases
+            for (String node : orders.getChildren().forPath("/tls/semaphores/exports/leases")) {
+                refused(() -> intruder.delete().forPath("/tls/semaphores/exports/leases/" + node));
             }
             refused(() -> new InterProcessSemaphoreV2(intruder, "/tls/semaphores/exports", 2).acquire(WAIT));
         } finally {
