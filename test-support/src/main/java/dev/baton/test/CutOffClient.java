@@ -69,10 +69,10 @@ public final class CutOffClient implements AutoCloseable {
         Objects.requireNonNull(ensemble, "ensemble");
         ClientLink link = ClientLink.to(ensemble);
         link.cut();
-        BatonClient client = BatonClient.builder()
+        BatonClient client = TestSecurity.apply(BatonClient.builder()
             .connectString(link.connectString())
             .sessionTimeout(Duration.ofSeconds(10))
-            .connectionTimeout(CONNECTION_TIMEOUT)
+            .connectionTimeout(CONNECTION_TIMEOUT))
             .build();
         client.start();
         return new CutOffClient(link, client);

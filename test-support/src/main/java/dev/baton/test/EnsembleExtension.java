@@ -24,8 +24,12 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
     private static final String KEY = "ensemble";
     /** Names a ZooKeeper release the ensembles run instead of the one Baton links (see {@link EnsembleTest}). */
     static final String SERVER_VERSION_PROPERTY = "baton.test.serverVersion";
+    /** Secures every class's ensemble and clients, as {@link EnsembleTest#tls()} does one class's. */
+    static final String TLS_PROPERTY = "baton.test.tls";
     /** The servers' shortest session timeout (the embedded ensemble's default). */
     private static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
+    /** How long a child-JVM server may take to listen: a deadline, waited on only as long as the start takes. */
+    private static final Duration CHILD_START_TIMEOUT = Duration.ofSeconds(120);
 
     /** Injects the static fields. */
     @Override
@@ -138,6 +142,15 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
             if (!version.isEmpty()) {
                 builder.mode(ServerMode.CHILD_PROCESSES).serverVersion(version);
             }
+            // ZooKeeper's server reads TLS settings from JVM-wide properties: only a child JVM keeps them to itself
+            boolean tls = settings.tls() || Boolean.getBoolean(TLS_PROPERTY);
+            if (tls) {
+                builder.mode(ServerMode.CHILD_PROCESSES).tls(true).requireClientCertificates(true);
+            }
+            if (tls || !version.isEmpty()) {
+                // a child JVM starts in ~3 s on a quiet machine, but a loaded 2-core one has taken over 30 s
+                builder.startTimeout(CHILD_START_TIMEOUT);
+            }
             EmbeddedEnsemble built = builder.build();
             try {
                 built.start();
@@ -146,10 +159,14 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
                 throw e;
             }
             this.ensemble = built;
+            if (tls) {
+                TestSecurity.activate(built);
+            }
         }
 
         @Override
         public void close() {
+            TestSecurity.deactivate(ensemble);
             ensemble.close();
         }
     }

@@ -22,6 +22,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ({@code EmbeddedEnsemble.Builder.serverVersion}); the compatibility suite reruns contract tests
  * this way (docs/compatibility.md).
  *
+ * <p>With {@link #tls()} (or the system property {@code baton.test.tls} set to {@code true}),
+ * the servers are child JVMs that serve TLS only and require client certificates, and every
+ * client the test support makes connects over TLS as {@code x509:CN=recipes} with
+ * {@code CREATOR_ALL} ACLs ({@link TestSecurity}); a family reruns its contract tests this way by
+ * a subclass that only changes the annotation (docs/security.md).
+ *
  * <pre>{@code
  * @EnsembleTest(nodes = 3)
  * class FailoverTest {
@@ -61,4 +67,16 @@ public @interface EnsembleTest {
      * @return the servers' maximum session timeout, in milliseconds
      */
     int maxSessionTimeoutMillis() default 60_000;
+
+    /**
+     * Whether the servers serve TLS only and require client certificates (child JVMs, with
+     * certificates made for the run), and every client the test support makes — injected
+     * {@code BatonClient}s, {@link TestClients}, {@link SessionKiller}, {@link CutOffClient} —
+     * connects over TLS as {@link TestSecurity#IDENTITY} and makes its nodes with
+     * {@code CREATOR_ALL}. Off by default; the system property {@code baton.test.tls=true} turns it
+     * on for every class.
+     *
+     * @return whether the ensemble and its clients are secured
+     */
+    boolean tls() default false;
 }

@@ -350,6 +350,39 @@ public abstract class LockContract {
         lock.release();
     }
 
+    /**
+     * The ACL half of the contract, for a lock run over a secure ensemble
+     * ({@code @EnsembleTest(tls = true)}, see {@link TestSecurity}): while a client of the test
+     * identity holds the lock, a client of another identity can neither list the lock's folder,
+     * nor delete the holder's nodes, nor take the lock — each attempt fails at once with
+     * {@code NoAuthException} — and the holder keeps the lock and its token throughout. A secure
+     * subclass calls this from a test of its own: the plain runs have no second identity.
+     *
+     * @throws InterruptedException if the test thread is interrupted
+     */
+    protected void anotherIdentityIsRefusedWhileHeld() throws InterruptedException {
+        BatonClient owner = client();
+        InterProcessLock lock = newLock(owner, lockPath());
+        assertTrue(lock.acquire(PATIENCE), "the test identity takes the lock");
+        long token = lock.fencingToken();
+        List<String> held = ephemeralNodes(owner, base, owner.sessionId());
+        assertFalse(held.isEmpty(), "the holder has a node under " + base);
+        try (BatonClient intruder = TestSecurity.client("intruder")) {
+            TestSecurity.refused(() -> intruder.getChildren().forPath(lockPath()));
+            for (String node : held) {
+                TestSecurity.refused(() -> intruder.delete().forPath(node));
+            }
+            InterProcessLock theirs = newLock(intruder, lockPath());
+            TestSecurity.refused(() -> theirs.acquire(PATIENCE));
+            assertFalse(theirs.isAcquiredInThisProcess(), "a refused acquisition holds nothing");
+        }
+        assertTrue(lock.isAcquiredInThisProcess(), "still held after the other identity's attempts");
+        assertEquals(token, lock.fencingToken(), "the same hold, with the same token");
+        assertEquals(held, ephemeralNodes(owner, base, owner.sessionId()), "the holder's nodes are all still there");
+        lock.release();
+        awaitNoEphemeralNodes("after the release");
+    }
+
     private void work(InterProcessLock lock, String actor, int rounds, History history, AtomicInteger inside,
                       AtomicInteger overlaps) {
         try {

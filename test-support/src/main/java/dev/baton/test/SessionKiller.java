@@ -4,10 +4,14 @@ import dev.baton.framework.BatonClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ConnectStringParser;
+import org.apache.zookeeper.client.StaticHostProvider;
+import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * Makes the ensemble end a client's session for real, so the client receives
@@ -95,7 +99,12 @@ public final class SessionKiller {
         };
         ZooKeeper killer;
         try {
-            killer = new ZooKeeper(connectString, (int) timeout.toMillis(), watcher, sessionId, password);
+            // a secure ensemble serves TLS only: attach the way the test's clients connect
+            Optional<ZKClientConfig> tls = TestSecurity.zkClientConfig(TestSecurity.IDENTITY);
+            killer = tls.isPresent()
+                ? new ZooKeeper(connectString, (int) timeout.toMillis(), watcher, sessionId, password, false,
+                    new StaticHostProvider(new ConnectStringParser(connectString).getServerAddresses()), tls.get())
+                : new ZooKeeper(connectString, (int) timeout.toMillis(), watcher, sessionId, password);
         } catch (IOException e) {
             throw new IllegalStateException("cannot connect to " + connectString + ": " + e.getMessage(), e);
         }

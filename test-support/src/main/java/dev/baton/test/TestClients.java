@@ -3,7 +3,11 @@ package dev.baton.test;
 import dev.baton.framework.BatonClient;
 import java.time.Duration;
 
-/** Clients for tests: built, started and connected in one call. */
+/**
+ * Clients for tests: built, started and connected in one call. While a secure ensemble is up
+ * ({@code @EnsembleTest(tls = true)}), each client connects over TLS with the test identity's
+ * certificate and makes its nodes with {@code CREATOR_ALL} ({@link TestSecurity}).
+ */
 public final class TestClients {
     /** How long a test client may take to connect before the test fails. */
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
@@ -18,6 +22,11 @@ public final class TestClients {
      * @return the client, connected
      */
     public static BatonClient started(BatonClient.Builder builder) {
+        return startedAsIs(TestSecurity.apply(builder));
+    }
+
+    /** Like {@link #started(BatonClient.Builder)}, with the builder's own security settings. */
+    static BatonClient startedAsIs(BatonClient.Builder builder) {
         BatonClient client = builder.build();
         client.start();
         try {

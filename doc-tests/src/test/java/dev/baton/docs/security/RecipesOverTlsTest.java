@@ -12,14 +12,24 @@ import dev.baton.recipes.discovery.ServiceDiscovery;
 import dev.baton.recipes.discovery.ServiceDiscoveryBuilder;
 import dev.baton.recipes.discovery.ServiceInstance;
 import dev.baton.recipes.election.LeaderLatch;
+import dev.baton.recipes.group.GroupMember;
 import dev.baton.recipes.lock.InterProcessMutex;
+import dev.baton.recipes.lock.InterProcessSemaphoreV2;
+import dev.baton.recipes.lock.Lease;
 import dev.baton.recipes.queue.SimpleDistributedQueue;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
+import dev.baton.recipes.transaction.Outcome;
+import dev.baton.recipes.transaction.Transaction;
+import dev.baton.recipes.transaction.TransactionCoordinator;
+import dev.baton.recipes.transaction.TransactionHandler;
+import dev.baton.recipes.transaction.TransactionParticipant;
+import dev.baton.recipes.transaction.Vote;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.server.LocalCertificates;
 import dev.baton.server.ServerMode;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.apache.zookeeper.data.ACL;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
@@ -173,6 +183,64 @@ class RecipesOverTlsTest {
             assertThat(other.getString("db/password")).contains("s3cret");
             refused(() -> intruder.getData().forPath("/tls/config/db/password"));
             refused(() -> intruder.setData().forPath("/tls/config/db/password", "stolen".getBytes(UTF_8)));
+        }
+    }
+
+    @Test
+    void semaphoreLeasesAreClosedToAnotherIdentity() throws Exception {
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(orders, "/tls/semaphores/exports", 2);
+        Lease lease = semaphore.acquire(WAIT);
+        try {
+            assertThat(new InterProcessSemaphoreV2(orders2, "/tls/semaphores/exports", 2).participantNodes()).hasSize(1);
+            // the leases live in Curator's layout, <path>/leases
+            for (String node : orders.getChildren().forPath("/tls/semaphores/exports/leases")) {
+                refused(() -> intruder.delete().forPath("/tls/semaphores/exports/leases/" + node));
+            }
+            refused(() -> new InterProcessSemaphoreV2(intruder, "/tls/semaphores/exports", 2).acquire(WAIT));
+        } finally {
+            semaphore.returnLease(lease);
+        }
+    }
+
+    @Test
+    void groupMembersAreListedForTheirIdentityOnly() throws Exception {
+        try (GroupMember a = new GroupMember(orders, "/tls/group", "a", new byte[0]);
+             GroupMember b = new GroupMember(orders2, "/tls/group", "b", new byte[0])) {
+            a.start();
+            b.start();
+            assertThat(a.awaitJoined(WAIT) && b.awaitJoined(WAIT)).isTrue();
+            refused(() -> intruder.getChildren().forPath("/tls/group"));
+            for (String node : orders.getChildren().forPath("/tls/group")) {
+                refused(() -> intruder.delete().forPath("/tls/group/" + node));
+                refused(() -> intruder.getData().forPath("/tls/group/" + node));
+            }
+        }
+    }
+
+    @Test
+    void aTransactionCannotBeStartedOrReadByAnotherIdentity() throws Exception {
+        TransactionHandler commitAll = new TransactionHandler() {
+            @Override
+            public Vote prepare(Transaction transaction) {
+                return Vote.COMMIT;
+            }
+
+            @Override
+            public void commit(Transaction transaction) {
+            }
+
+            @Override
+            public void abort(Transaction transaction) {
+            }
+        };
+        try (TransactionParticipant participant = TransactionParticipant.builder(orders2, "/tls/tx", "billing", commitAll).build();
+             TransactionCoordinator coordinator = TransactionCoordinator.builder(orders, "/tls/tx").build();
+             TransactionCoordinator forger = TransactionCoordinator.builder(intruder, "/tls/tx").build()) {
+            participant.start();
+            assertThat(coordinator.start(Set.of("billing"), "move 5".getBytes(UTF_8), WAIT).await(WAIT).outcome())
+                .isEqualTo(Outcome.COMMIT);
+            refused(() -> forger.start(Set.of("billing"), "forged".getBytes(UTF_8), WAIT));
+            refused(() -> intruder.getChildren().forPath("/tls/tx"));
         }
     }
 
