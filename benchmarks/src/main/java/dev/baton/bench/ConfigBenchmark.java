@@ -45,7 +45,7 @@ import org.apache.zookeeper.ZooKeeper;
  *       {@code SharedValue} listeners, and a {@code setData} watched by {@code NodeCache}
  *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
  *       with a new watch on each event; raw release-shaped: the release's transaction on the plain
- *       client, each watcher reading the key and the fence on their events (see
+ *       client, each watcher reading the key and the fence in one multi of reads on the key's event (see
  *       {@link #rawReleaseSide}). The release and the {@code set} each have a store (a base path)
  *       of their own, as each Curator way has its own node. Rounds alternate between the six;
  *       before all rows, 300 rounds of each with one watcher compile the code; then in each row
@@ -63,7 +63,8 @@ import org.apache.zookeeper.ZooKeeper;
  *       its version and written back at it, in a loop.</li>
  * </ol>
  *
- * <p>First, the requests each way sends per propagation, as the servers count them.
+ * <p>First, the requests each way sends per propagation and the watch events the servers send
+ * for it, as the servers count them.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests]}
  * (default 200 propagation rounds per N, so that a p99 is not the slowest of a few rounds; {@code --propagation}: only the request counts and the
