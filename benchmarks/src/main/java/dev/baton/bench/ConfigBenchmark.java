@@ -45,11 +45,11 @@ import org.apache.zookeeper.ZooKeeper;
  *       {@code SharedValue} listeners, and a {@code setData} watched by {@code NodeCache}
  *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
  *       with a new watch on each event; raw release-shaped: the release's transaction on the plain
- *       client, each watcher reading the key and the fence on their events (see
+ *       client, each watcher reading the key and the fence in one multi of reads on the key's event (see
  *       {@link #rawReleaseSide}). The release and the {@code set} each have a store (a base path)
  *       of their own, as each Curator way has its own node. Rounds alternate between the six;
  *       before all rows, 300 rounds of each with one watcher compile the code; then in each row
- *       the first five are warm-up. Each row also gives its p99 over the raw one's and over
+ *       the first ten are warm-up. Each row also gives its p99 over the raw one's and over
  *       {@code SharedValue}'s, and each N the release's p50 and p99 over the raw release-shaped
  *       row's.</li>
  *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
@@ -63,17 +63,18 @@ import org.apache.zookeeper.ZooKeeper;
  *       its version and written back at it, in a loop.</li>
  * </ol>
  *
- * <p>First, the requests each way sends per propagation, as the servers count them.
+ * <p>First, the requests each way sends per propagation and the watch events the servers send
+ * for it, as the servers count them.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests]}
- * (default 30 propagation rounds per N; {@code --propagation}: only the request counts and the
+ * (default 200 propagation rounds per N, so that a p99 is not the slowest of a few rounds; {@code --propagation}: only the request counts and the
  * propagation; {@code --requests}: only the request counts).
  *
  * <p>Methods that call Curator declare {@code Exception}, because Curator's methods do.
  */
 public final class ConfigBenchmark {
     private static final int[] WATCHERS = {1, 10, 50};
-    private static final int WARMUP_ROUNDS = 5;
+    private static final int WARMUP_ROUNDS = 10;
     private static final int REQUEST_ROUNDS = 20;
     private static final int JIT_WARMUP_ROUNDS = 300;
     private static final long BATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
@@ -86,7 +87,7 @@ public final class ConfigBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         // --propagation: only the request counts and the propagation (the rest takes a minute more)
         boolean all = !List.of(args).contains("--propagation");
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
@@ -227,7 +228,7 @@ public final class ConfigBenchmark {
         System.out.printf("Requests per propagation (servers' per-namespace counters, %d rounds after warm-up; a transaction counts each of "
             + "its operations)%n",
             rounds);
-        System.out.printf("%-44s %4s %14s %14s%n", "", "N", "writes/round", "reads/round");
+        System.out.printf("%-44s %4s %14s %14s %14s%n", "", "N", "writes/round", "reads/round", "events/round");
         for (int n : new int[] {1, 10}) {
             List<BatonClient> batons = new ArrayList<>();
             List<CuratorFramework> curators = new ArrayList<>();
@@ -243,7 +244,7 @@ public final class ConfigBenchmark {
                     curators.add(Clients.curator(connect));
                     raws.add(Clients.raw(connect));
                 }
-                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n};
+                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n, "reqrawrel" + n};
                 List<Side> sides = new ArrayList<>();
                 sides.add(rawSide("raw     setData, getData watch re-set", raws, "/" + names[0]));
                 for (int b = 1; b <= 2; b++) {
@@ -259,17 +260,26 @@ public final class ConfigBenchmark {
                 }
                 sides.add(curatorShared("Curator SharedValue.setValue, listeners", curators, "/" + names[3], closing));
                 sides.add(curatorNodeCache("Curator setData, NodeCache listeners", curators, "/" + names[4], closing));
+                sides.add(rawReleaseSide("raw     release-shaped multi, key+fence read", raws, "/" + names[5]));
                 for (int s = 0; s < sides.size(); s++) {
                     for (int r = 0; r < WARMUP_ROUNDS; r++) {
                         round(sides.get(s), n, "w" + r);
                     }
+                    // the release's history entries are next to its base, in a namespace of their own
+                    String history = names[s] + ".history";
                     long[] before = counts(ensemble, names[s]);
+                    long[] beforeHistory = counts(ensemble, history);
+                    long beforeEvents = events(ensemble);
                     for (int r = 0; r < rounds; r++) {
                         round(sides.get(s), n, "c" + r);
                     }
+                    long afterEvents = events(ensemble);
                     long[] after = counts(ensemble, names[s]);
-                    System.out.printf("%-44s %4d %14.2f %14.2f%n", sides.get(s).name, n, (after[1] - before[1]) / (double) rounds,
-                        (after[0] - before[0]) / (double) rounds);
+                    long[] afterHistory = counts(ensemble, history);
+                    System.out.printf("%-44s %4d %14.2f %14.2f %14.2f%n", sides.get(s).name, n,
+                        (after[1] - before[1] + afterHistory[1] - beforeHistory[1]) / (double) rounds,
+                        (after[0] - before[0] + afterHistory[0] - beforeHistory[0]) / (double) rounds,
+                        (afterEvents - beforeEvents) / (double) rounds);
                 }
             } finally {
                 for (AutoCloseable c : closing) {
@@ -281,6 +291,29 @@ public final class ConfigBenchmark {
             }
         }
         System.out.println();
+    }
+
+    /** The servers' summaries of watchers triggered per node event ({@code sum}: events sent, to all watchers of all clients). */
+    private static final List<String> WATCH_SUMS = List.of("zk_sum_node_created_watch_count", "zk_sum_node_changed_watch_count",
+        "zk_sum_node_deleted_watch_count", "zk_sum_node_children_watch_count");
+
+    /**
+     * The watch events the servers sent, to all clients (so counted with one way running at a
+     * time): their summaries of watchers triggered per node event (one JVM's metrics for
+     * in-process servers, else summed over the servers).
+     */
+    private static long events(EmbeddedEnsemble ensemble) throws java.io.IOException {
+        long events = 0;
+        for (int id = 1; id <= ensemble.size(); id++) {
+            java.util.Map<String, Long> m = mntr(ensemble.clientPort(id));
+            for (String sum : WATCH_SUMS) {
+                events += m.getOrDefault(sum, 0L);
+            }
+            if (ensemble.mode() == dev.baton.server.ServerMode.IN_PROCESS) {
+                break;
+            }
+        }
+        return events;
     }
 
     /**
@@ -382,20 +415,22 @@ public final class ConfigBenchmark {
 
     /**
      * The floor for a release with a history and a fence, on the plain client: the writer sends the
-     * transaction a one-key release sends (the key, a new history entry, the deletion of the one
-     * past ten, the fence, last); each watcher has a persistent recursive watch on the base (so it
-     * gets all four events, as a store does), reads the key on its event and the fence on its
-     * event, and counts the value as seen when the fence's answer arrives (the earliest a reader can
-     * know the release is whole). No bookkeeping, no ordering checks: what any fenced reader of this
-     * layout pays at least.
+     * transaction a one-key release sends (the key, a new history entry next to the base, the
+     * deletion of the one past ten, the fence, last); each watcher has a persistent recursive watch
+     * on the base (so it gets the key's and the fence's events, as a store does; the history is
+     * outside), reads the key and the fence in one multi of reads on the key's event, and counts
+     * the value as seen when that answer arrives (the earliest a reader can know the release is
+     * whole). No bookkeeping, no ordering checks: what any fenced reader of this layout pays at least.
      */
     private static Side rawReleaseSide(String name, List<ZooKeeper> clients, String base) throws Exception {
         ZooKeeper writer = clients.get(0);
         Clients.folder(writer, base);
         String key = base + "/k";
         String fence = base + "/.releases";
+        String history = base + ".history";
         Clients.folder(writer, key);
         Clients.folder(writer, fence);
+        Clients.folder(writer, history);
         long[] n = {0};
         Side side = new Side(name) {
             @Override
@@ -404,10 +439,10 @@ public final class ConfigBenchmark {
                 List<org.apache.zookeeper.Op> ops = new ArrayList<>();
                 ops.add(org.apache.zookeeper.Op.setData(key, value.getBytes(UTF_8), -1));
                 // a history entry of about the size a one-key release writes
-                ops.add(org.apache.zookeeper.Op.create(fence + "/e-" + n[0], new byte[200], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                ops.add(org.apache.zookeeper.Op.create(history + "/e-" + n[0], new byte[200], ZooDefs.Ids.OPEN_ACL_UNSAFE,
                     CreateMode.PERSISTENT));
                 if (n[0] > 10) {
-                    ops.add(org.apache.zookeeper.Op.delete(fence + "/e-" + (n[0] - 10), -1));
+                    ops.add(org.apache.zookeeper.Op.delete(history + "/e-" + (n[0] - 10), -1));
                 }
                 ops.add(org.apache.zookeeper.Op.setData(fence, new byte[80], -1));
                 writer.multi(ops);
@@ -420,19 +455,16 @@ public final class ConfigBenchmark {
         for (int i = 1; i < clients.size(); i++) {
             int watcher = i - 1;
             ZooKeeper zk = clients.get(i);
-            // the key's answer comes before the fence's (one session answers in order): the fence's answer completes the round
-            String[] value = {""};
-            AsyncCallback.DataCallback keyRead = (rc, p, ctx, data, stat) -> {
-                if (rc == KeeperException.Code.OK.intValue()) {
-                    value[0] = new String(data, UTF_8);
+            // one multi of reads, the key and the fence: its answer came after both events of the transaction
+            AsyncCallback.MultiCallback read = (rc, p, ctx, results) -> {
+                if (rc == KeeperException.Code.OK.intValue() && results.get(0) instanceof org.apache.zookeeper.OpResult.GetDataResult k) {
+                    side.heard(watcher, new String(k.getData(), UTF_8));
                 }
             };
-            AsyncCallback.DataCallback fenceRead = (rc, p, ctx, data, stat) -> side.heard(watcher, value[0]);
+            List<org.apache.zookeeper.Op> reads = List.of(org.apache.zookeeper.Op.getData(key), org.apache.zookeeper.Op.getData(fence));
             zk.addWatch(base, event -> {
                 if (key.equals(event.getPath())) {
-                    zk.getData(key, false, keyRead, null);
-                } else if (fence.equals(event.getPath())) {
-                    zk.getData(fence, false, fenceRead, null);
+                    zk.multi(reads, read, null);
                 }
             }, org.apache.zookeeper.AddWatchMode.PERSISTENT_RECURSIVE);
         }

@@ -39,10 +39,11 @@ import java.util.function.Function;
  * the servers: {@link #set}, {@link #compareAndSet} and {@link #update} change one key;
  * {@link #release()} changes several in one transaction, numbered, validated first by the
  * store's {@link ReleaseValidator}, kept in a history of the last {@code keepReleases} releases
- * ({@code <base>/.releases/release-<n>}, with each key's value before and after) so that
- * {@link #rollback} can undo them. The node {@code <base>/.releases} is the releases' fence: its
- * data names the latest release, and every release writes it last, which is what lets the cache
- * publish only whole releases.
+ * ({@code <base>.history/release-<n>}, next to the base so that watchers get no event of it, with
+ * each key's value before and after) so that {@link #rollback} can undo them. The node
+ * {@code <base>/.releases} is the releases' fence: its data names the latest release, and every
+ * release writes it last, which is what lets the cache publish only whole releases. A store of the
+ * first layout (entries under the fence) is read as it is; its entries leave as new ones arrive.
  *
  * <p>Guarantees and caveats. A snapshot holds every release whole or not at all; consecutive
  * calls on the store may be answered from different snapshots, so read related keys from one

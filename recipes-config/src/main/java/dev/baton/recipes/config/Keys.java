@@ -3,19 +3,28 @@ package dev.baton.recipes.config;
 import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.ZPaths;
 
-/** The mapping between a store's keys and its znodes: {@code <base>/<key>}, with the release fence reserved. */
+/**
+ * The mapping between a store's keys and its znodes: {@code <base>/<key>}, with the release fence
+ * reserved; the history entries live next to the base, at {@code <base>.history/release-<n>}, out
+ * of the subtree the store watches (before the layout change they were the fence's children).
+ */
 final class Keys {
-    /** The fence of releases and the parent of their history entries, directly under the base. */
+    /** The fence of releases, directly under the base (in the first layout also the parent of the history entries). */
     static final String RELEASES = ".releases";
+    /** What the base's path is followed by to name the history's folder, a sibling of the base. */
+    static final String HISTORY_SUFFIX = ".history";
 
     private final String base;
     private final String prefix;
     private final String fence;
+    private final String history;
 
     Keys(String base) {
         this.base = ZPaths.validateRecipePath("ConfigStore", base);
-        this.prefix = base.equals("/") ? "/" : base + "/";
+        // a recipe path is never the root, so the base always has a parent to hold the history's folder
+        this.prefix = base + "/";
         this.fence = prefix + RELEASES;
+        this.history = base + HISTORY_SUFFIX;
     }
 
     String base() {
@@ -26,8 +35,18 @@ final class Keys {
         return fence;
     }
 
-    /** The history entry of release {@code number}. */
+    /** The folder of the history entries: a sibling of the base, so that watchers of the base get no event of it. */
+    String history() {
+        return history;
+    }
+
+    /** The history entry of release {@code number} in the current layout. */
     String historyEntry(long number) {
+        return history + "/" + historyName(number);
+    }
+
+    /** The history entry of release {@code number} in the first layout, under the fence. */
+    String legacyHistoryEntry(long number) {
         return fence + "/" + historyName(number);
     }
 

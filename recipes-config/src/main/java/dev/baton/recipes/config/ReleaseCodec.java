@@ -17,18 +17,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The JSON of the fence ({@code {"release":7,"id":"...","time":...,"oldest":3}}) and of a history entry
+ * The JSON of the fence ({@code {"release":7,"id":"...","time":...,"oldest":3,"moved":5}}) and of a history entry
  * (the same plus {@code message} and {@code changes}: key, before, after). A value is written as
  * {@code {"text":"..."}} when it is UTF-8 and {@code {"base64":"..."}} otherwise; a missing value
  * as {@code null}.
  */
 final class ReleaseCodec {
     /**
-     * What the fence says: the latest release's number, the id its writer gave it, and the
-     * oldest release the history keeps (0 if the fence does not say).
+     * What the fence says: the latest release's number, the id its writer gave it, the oldest
+     * release the history keeps (0 if the fence does not say), and the first release whose history
+     * entry is in the history folder next to the base (0 if the fence does not say: a store of the
+     * first layout, every entry under the fence).
      */
-    record Fence(long release, String id, long oldest) {
-        static final Fence NONE = new Fence(0, "", 0);
+    record Fence(long release, String id, long oldest, long moved) {
+        static final Fence NONE = new Fence(0, "", 0, 0);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,12 +38,13 @@ final class ReleaseCodec {
     private ReleaseCodec() {
     }
 
-    static byte[] fence(long number, String id, Instant time, long oldest) {
+    static byte[] fence(long number, String id, Instant time, long oldest, long moved) {
         ObjectNode root = JSON.createObjectNode();
         root.put("release", number);
         root.put("id", id);
         root.put("time", time.toEpochMilli());
         root.put("oldest", oldest);
+        root.put("moved", moved);
         return bytes(root);
     }
 
@@ -55,7 +58,8 @@ final class ReleaseCodec {
             if (root == null || !root.path("release").canConvertToLong()) {
                 return Fence.NONE;
             }
-            return new Fence(root.path("release").asLong(), root.path("id").asText(""), root.path("oldest").asLong(0));
+            return new Fence(root.path("release").asLong(), root.path("id").asText(""), root.path("oldest").asLong(0),
+                root.path("moved").asLong(0));
         } catch (java.io.IOException e) {
             return Fence.NONE;
         }

@@ -85,10 +85,14 @@ final class Releases {
      * What a commit starts from: read from the servers, or taken from the local snapshot (then
      * {@code local}); either way every write is checked against it by version in the transaction.
      *
-     * @param history the numbers of the history entries that exist
+     * @param history the history entries that exist: number to path (next to the base, or under
+     *     the fence for entries written in the first layout)
+     * @param historyFolder whether the history's folder next to the base exists
+     * @param moved the first release whose entry is in that folder (the fence's "moved")
      */
-    private record State(boolean local, boolean baseExists, NodeData fence, ReleaseCodec.Fence current, List<Long> history,
-                         Map<String, NodeData> values, Set<String> existingFolders, Map<String, Folder> folders) {
+    private record State(boolean local, boolean baseExists, NodeData fence, ReleaseCodec.Fence current, Map<Long, String> history,
+                         boolean historyFolder, long moved, Map<String, NodeData> values, Set<String> existingFolders,
+                         Map<String, Folder> folders) {
     }
 
     /** A folder above a removed key, as read: it goes with the release if the release empties it. */
@@ -153,16 +157,18 @@ final class Releases {
             + MAX_ATTEMPTS + " attempts; nothing was written");
     }
 
-    /** Every release the history keeps, newest first. */
+    /**
+     * Every release the history keeps, newest first: the entries in the history folder next to the
+     * base, and those a store of the first layout left under the fence (the folder's wins if both
+     * have one number).
+     */
     List<Release> history() throws InterruptedException {
-        List<String> names = children(keys.fence());
-        List<CompletableFuture<Optional<NodeData>>> reads = names.stream().map(n -> data(keys.fence() + "/" + n)).toList();
+        Map<Long, String> entries = entries(childrenAsync(keys.fence()), Async.orAbsent(client.getChildren().forPathAsync(keys.history())));
+        Map<Long, CompletableFuture<Optional<NodeData>>> reads = new LinkedHashMap<>();
+        entries.forEach((n, path) -> reads.put(n, data(path)));
         List<Release> out = new ArrayList<>();
-        for (int i = 0; i < names.size(); i++) {
-            if (Keys.historyNumber(names.get(i)) < 0) {
-                continue;
-            }
-            Optional<NodeData> data = join(reads.get(i));
+        for (Map.Entry<Long, CompletableFuture<Optional<NodeData>>> read : reads.entrySet()) {
+            Optional<NodeData> data = join(read.getValue());
             if (data.isEmpty()) {
                 continue;
             }
@@ -170,10 +176,29 @@ final class Releases {
             if (release.isPresent()) {
                 out.add(release.get());
             } else {
-                LOG.warn("history entry {}/{} of {} is not a release: skipped", keys.fence(), names.get(i), keys.base());
+                LOG.warn("history entry {} of {} is not a release: skipped", entries.get(read.getKey()), keys.base());
             }
         }
         out.sort(Comparator.comparingLong(Release::number).reversed());
+        return out;
+    }
+
+    /** The history entries by number and path, from the listings of the fence (first layout) and the history folder. */
+    private Map<Long, String> entries(CompletableFuture<List<String>> legacy, CompletableFuture<Optional<List<String>>> moved)
+        throws InterruptedException {
+        Map<Long, String> out = new java.util.TreeMap<>();
+        for (String name : join(legacy)) {
+            long n = Keys.historyNumber(name);
+            if (n >= 0) {
+                out.put(n, keys.legacyHistoryEntry(n));
+            }
+        }
+        for (String name : join(moved).orElse(List.of())) {
+            long n = Keys.historyNumber(name);
+            if (n >= 0) {
+                out.put(n, keys.historyEntry(n));
+            }
+        }
         return out;
     }
 
@@ -229,10 +254,15 @@ final class Releases {
         }
         ChildData fenceNode = raw.nodes().get(keys.fence());
         ReleaseCodec.Fence at = fenceNode == null ? ReleaseCodec.Fence.NONE : ReleaseCodec.readFence(fenceNode.data());
-        if ((fenceNode != null && at.oldest() < 1) || at.release() < lastCommitted.get()) {
+        // a fence of the first layout (no "moved") does not say where the entries are: the servers' listings do
+        if ((fenceNode != null && (at.oldest() < 1 || at.moved() < 1)) || at.release() < lastCommitted.get()) {
             return null;
         }
-        List<Long> history = fenceNode == null ? List.of() : LongStream.rangeClosed(at.oldest(), at.release()).boxed().toList();
+        Map<Long, String> history = new HashMap<>();
+        if (fenceNode != null) {
+            LongStream.rangeClosed(at.oldest(), at.release())
+                .forEach(n -> history.put(n, n >= at.moved() ? keys.historyEntry(n) : keys.legacyHistoryEntry(n)));
+        }
         Map<String, NodeData> values = new HashMap<>();
         Set<String> existing = new HashSet<>();
         for (Map.Entry<String, Optional<byte[]>> change : changes.entrySet()) {
@@ -251,14 +281,16 @@ final class Releases {
                 }
             }
         }
+        // a fence that says "moved" was written with the history folder made (a folder deleted since fails the transaction: read again)
         return new State(true, raw.nodes().containsKey(keys.base()), fenceNode == null ? null : new NodeData(fenceNode.data(),
-            fenceNode.stat()), at, history, values, existing, Map.of());
+            fenceNode.stat()), at, history, fenceNode != null, at.moved(), values, existing, Map.of());
     }
 
     private State read(Map<String, Optional<byte[]>> changes) throws InterruptedException {
         CompletableFuture<Boolean> base = client.checkExists().forPathAsync(keys.base()).thenApply(stat -> stat != null);
         CompletableFuture<Optional<NodeData>> fence = data(keys.fence());
-        CompletableFuture<List<String>> history = childrenAsync(keys.fence());
+        CompletableFuture<List<String>> legacy = childrenAsync(keys.fence());
+        CompletableFuture<Optional<List<String>>> moved = Async.orAbsent(client.getChildren().forPathAsync(keys.history()));
         Map<String, CompletableFuture<Optional<NodeData>>> values = new LinkedHashMap<>();
         Map<String, CompletableFuture<Boolean>> exists = new LinkedHashMap<>();
         Map<String, CompletableFuture<Optional<NodeData>>> folderData = new LinkedHashMap<>();
@@ -292,8 +324,13 @@ final class Releases {
             node.ifPresent(d -> folders.put(folder.getKey(), new Folder(d, children)));
         }
         ReleaseCodec.Fence at = fenceNode.map(d -> ReleaseCodec.readFence(d.data())).orElse(ReleaseCodec.Fence.NONE);
-        List<Long> entries = join(history).stream().map(Keys::historyNumber).filter(n -> n >= 0).sorted().toList();
-        return new State(false, join(base), fenceNode.orElse(null), at, entries, current, existing, folders);
+        Map<Long, String> entries = entries(legacy, moved);
+        boolean folder = join(moved).isPresent();
+        // where the entries start being in the folder: as the fence says; else (a store of the first layout, or a fence an
+        // older writer wrote without it) from the folder's oldest entry, or from this release on
+        long from = at.moved() >= 1 ? at.moved() : entries.entrySet().stream()
+            .filter(e -> e.getValue().equals(keys.historyEntry(e.getKey()))).mapToLong(Map.Entry::getKey).min().orElse(at.release() + 1);
+        return new State(false, join(base), fenceNode.orElse(null), at, entries, folder, from, current, existing, folders);
     }
 
     private static List<Release.Change> effective(Map<String, Optional<byte[]>> changes, State state) {
@@ -395,11 +432,16 @@ final class Releases {
                     present.add(path);
                 }
             }
+            // the history next to the base, out of the watched subtree: watchers get no event of it
+            if (!state.historyFolder()) {
+                tx.create(keys.history(), EMPTY);
+            }
             tx.create(keys.historyEntry(release.number()), ReleaseCodec.entry(release, id));
             long oldest = release.number();
-            for (long n : state.history()) {
+            for (Map.Entry<Long, String> entry : state.history().entrySet()) {
+                long n = entry.getKey();
                 if (n <= release.number() - keep) {
-                    tx.delete(keys.historyEntry(n));
+                    tx.delete(entry.getValue());
                 } else {
                     oldest = Math.min(oldest, n);
                 }
@@ -415,7 +457,8 @@ final class Releases {
                 }
             }
             // last: every other event of the transaction reaches watchers before the fence's
-            tx.setData(keys.fence(), ReleaseCodec.fence(release.number(), id, release.time(), oldest),
+            tx.setData(keys.fence(), ReleaseCodec.fence(release.number(), id, release.time(), oldest,
+                    state.moved() >= 1 ? Math.min(state.moved(), release.number()) : release.number()),
                 state.fence() == null ? 0 : state.fence().stat().getVersion());
         } catch (DataTooLargeException e) {
             throw new ReleaseTooLargeException(keys.base(), release.number(), release.changes().size(), e);
@@ -467,10 +510,6 @@ final class Releases {
 
     private CompletableFuture<List<String>> childrenAsync(String path) {
         return Async.orAbsent(client.getChildren().forPathAsync(path)).thenApply(c -> c.orElse(List.of()));
-    }
-
-    private List<String> children(String path) throws InterruptedException {
-        return join(childrenAsync(path));
     }
 
     private static <T> T join(CompletableFuture<T> future) throws InterruptedException {

@@ -70,7 +70,7 @@ class ReleasesTest {
                 }
                 r.commit();
             }
-            assertThat(children(client, base + "/.releases")).containsExactly("release-0000000003", "release-0000000004",
+            assertThat(children(client, base + ".history")).containsExactly("release-0000000003", "release-0000000004",
                 "release-0000000005");
             assertThatThrownBy(() -> store.rollback(1)).isInstanceOf(NoSuchReleaseException.class)
                 .hasMessageContaining("release 2 is no longer in the history (it keeps the last 3 releases)");
@@ -82,8 +82,75 @@ class ReleasesTest {
             assertThat(store.awaitRelease(6, WAIT)).isTrue();
             assertThat(store.snapshot().asStrings()).as("exactly the state right after release 3").containsExactly(
                 Map.entry("added/in/1", "x"), Map.entry("added/in/2", "x"), Map.entry("added/in/3", "x"), Map.entry("version", "v3"));
-            assertThat(children(client, base + "/.releases")).containsExactly("release-0000000004", "release-0000000005",
+            assertThat(children(client, base + ".history")).containsExactly("release-0000000004", "release-0000000005",
                 "release-0000000006");
+        }
+    }
+
+    @Test
+    void aWatcherOfTheBaseGetsOneEventPerKeyAndOneForTheFenceNoneForTheHistory(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = ConfigStore.builder(client, base).keepReleases(2).build()) {
+            store.start();
+            assertThat(store.awaitInitialized(WAIT)).isTrue();
+            store.release().set("k", "0").commit();
+            store.release().set("k", "1").commit(); // the history is full from here: each release also deletes its oldest entry
+            java.util.concurrent.BlockingQueue<String> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            org.apache.zookeeper.Watcher counter = e -> {
+                if (e.getPath() != null) {
+                    events.add(e.getType() + " " + e.getPath());
+                }
+            };
+            client.watches().add(base, org.apache.zookeeper.AddWatchMode.PERSISTENT_RECURSIVE, counter);
+            try {
+                store.release().set("k", "2").commit();
+                store.set("marker", "m"); // the events of one connection come in order: once the marker's has come, the release's all have
+                await().atMost(WAIT).until(() -> events.contains("NodeCreated " + base + "/marker"));
+                assertThat(events).as("what a release of one key costs each watcher of the store's subtree")
+                    .containsExactly("NodeDataChanged " + base + "/k", "NodeDataChanged " + base + "/.releases", "NodeCreated " + base + "/marker");
+            } finally {
+                client.watches().remove(base, counter, org.apache.zookeeper.Watcher.WatcherType.Any);
+            }
+        }
+    }
+
+    @Test
+    void aStoreOfTheFirstLayoutIsReadAndMovesItsHistoryAsReleasesCome(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        // what the first layout left: the history entries under the fence, and a fence without "moved"
+        client.create().creatingParentsIfNeeded().forPath(base + "/db/url", "jdbc:three".getBytes(UTF_8));
+        client.create().forPath(base + "/.releases", ("{\"release\":3,\"id\":\"old\",\"time\":1000,\"oldest\":2}").getBytes(UTF_8));
+        client.create().forPath(base + "/.releases/release-0000000002", ReleaseCodec.entry(new Release(2, java.time.Instant.ofEpochMilli(900),
+            "two", List.of(new Release.Change("db/url", Optional.of("jdbc:one".getBytes(UTF_8)), Optional.of("jdbc:two".getBytes(UTF_8))))),
+            "id2"));
+        client.create().forPath(base + "/.releases/release-0000000003", ReleaseCodec.entry(new Release(3, java.time.Instant.ofEpochMilli(1000),
+            "three", List.of(new Release.Change("db/url", Optional.of("jdbc:two".getBytes(UTF_8)), Optional.of("jdbc:three".getBytes(UTF_8))))),
+            "old"));
+        try (ConfigStore store = ConfigStore.builder(client, base).keepReleases(3).build()) {
+            store.start();
+            assertThat(store.awaitInitialized(WAIT)).isTrue();
+            assertThat(store.snapshot().release()).isEqualTo(3);
+            assertThat(store.snapshot().asStrings()).containsExactly(Map.entry("db/url", "jdbc:three"));
+            assertThat(store.history()).extracting(Release::number).containsExactly(3L, 2L);
+
+            Release back = store.rollback(2); // release 4, from the entry of release 3 in the first layout
+            assertThat(back.number()).isEqualTo(4);
+            assertThat(store.awaitRelease(4, WAIT)).isTrue();
+            assertThat(store.getString("db/url")).contains("jdbc:two");
+            assertThat(children(client, base + ".history")).containsExactly("release-0000000004");
+            assertThat(children(client, base + "/.releases")).as("the first layout's entries stay until they are past keepReleases")
+                .containsExactly("release-0000000002", "release-0000000003");
+            assertThat(store.history()).extracting(Release::number).containsExactly(4L, 3L, 2L);
+
+            store.release().set("db/url", "jdbc:five").commit();
+            assertThat(children(client, base + "/.releases")).containsExactly("release-0000000003");
+            store.release().set("db/url", "jdbc:six").commit();
+            assertThat(client.getChildren().forPath(base + "/.releases")).as("moved out entirely").isEmpty();
+            assertThat(children(client, base + ".history")).containsExactly("release-0000000004", "release-0000000005",
+                "release-0000000006");
+            assertThat(store.rollback(4).number()).isEqualTo(7);
+            assertThat(store.awaitRelease(7, WAIT)).isTrue();
+            assertThat(store.getString("db/url")).contains("jdbc:two");
         }
     }
 
@@ -102,7 +169,7 @@ class ReleasesTest {
                 .isInstanceOf(ReleaseRejectedException.class)
                 .hasMessage("release 2 of " + base + " refused by the validator: http/port must be 1-65535, was 70000");
             assertThat(new String(client.getData().forPath(base + "/http/host"), UTF_8)).isEqualTo("a");
-            assertThat(children(client, base + "/.releases")).containsExactly("release-0000000001");
+            assertThat(children(client, base + ".history")).containsExactly("release-0000000001");
             assertThat(store.history()).hasSize(1);
         }
     }
@@ -122,6 +189,7 @@ class ReleasesTest {
                 .hasMessageContaining("split it into smaller releases");
             assertThat(client.checkExists().forPath(base + "/blob")).as("nothing half-written").isNull();
             assertThat(client.checkExists().forPath(base + "/.releases")).isNull();
+            assertThat(client.checkExists().forPath(base + ".history")).isNull();
         }
     }
 
