@@ -8,6 +8,7 @@ import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -105,7 +106,28 @@ public final class InterProcessMutex extends HandleLock {
         this.client = client;
         this.participantData = NO_DATA;
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
-        this.shared = new ProcessLine(client, contention, participantData, sharing);
+        this.shared = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new ProcessLine.Source() {
+            @Override
+            public CompletableFuture<? extends Hold> take(Duration timeout) {
+                return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, timeout));
+            }
+
+            @Override
+            public Hold takeBlocking(Duration timeout) throws InterruptedException {
+                return ObservedHolds.trackBlocking(client, "mutex", path(),
+                    () -> contention.acquireHoldBlocking(participantData, timeout));
+            }
+
+            @Override
+            public String lineDir() {
+                return path();
+            }
+
+            @Override
+            public Set<String> lineMarkers() {
+                return Set.of(MARKER);
+            }
+        });
     }
 
     /**
