@@ -130,20 +130,6 @@ public final class InterProcessMutex extends HandleLock {
         });
     }
 
-    /**
-     * {@return the full token of the calling thread's hold: strictly greater than every earlier
-     * hold's, in the shared-ticket mode too} See {@link FencingToken}.
-     *
-     * @throws IllegalStateException if the calling thread holds no lock through this object
-     */
-    public FencingToken holdToken() {
-        LockLease mine = currentThreadLease();
-        if (mine == null) {
-            throw new IllegalStateException(description() + " is not held by thread '" + Thread.currentThread().getName() + "'");
-        }
-        return mine.holdToken();
-    }
-
     /** {@return the lock's folder} */
     public String path() {
         return contention.dir();
