@@ -282,8 +282,11 @@ public final class ProcessLine {
         }
     }
 
-    /** {@return whether a node is to be given back at the next release: its budget is spent and someone else waits} */
-    synchronized boolean yieldsAtNextHandOff() {
+    /**
+     * {@return whether a node is to be given back at its next release (or, shared, admits no more
+     * holders): its budget is spent and someone else waits} For tests.
+     */
+    public synchronized boolean yieldsAtNextHandOff() {
         return held.stream().anyMatch(this::mustYield);
     }
 

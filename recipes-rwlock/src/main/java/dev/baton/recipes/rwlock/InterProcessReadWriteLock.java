@@ -196,6 +196,11 @@ public final class InterProcessReadWriteLock {
         return writers.contendersBlocking().stream().map(name -> ZPaths.join(path, name)).toList();
     }
 
+    /** {@return whether, in the shared-ticket mode, local readers stop joining the read node: it spent its budget and someone else waits (for tests)} */
+    boolean readersStopJoining() {
+        return readLine != null && readLine.yieldsAtNextHandOff();
+    }
+
     /** Takes a place in line with {@code engine} and watches the hold it gives. */
     private CompletableFuture<Holding> inLine(Contention engine, Duration timeout) {
         return engine.acquireHold(participantData, timeout);
