@@ -150,7 +150,7 @@ class SharedTicketReadWriteLockTest {
                 try {
                     for (int round = 0; round < 20; round++) {
                         boolean write = round % 2 == 0;
-                        var side = write ? theirs.writeLock() : theirs.readLock();
+                        org.apache.curator.framework.recipes.locks.InterProcessMutex side = write ? theirs.writeLock() : theirs.readLock();
                         assertThat(side.acquire(20, TimeUnit.SECONDS)).isTrue();
                         curatorHolds.incrementAndGet();
                         enter(write, readers, writers, violations);
