@@ -41,8 +41,9 @@ import org.apache.zookeeper.ZooKeeper;
  * thread per client: its hand-offs never happen, so it must cost what the default costs), and
  * {@link LocalContention} adds eight threads of one client.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices] [local|fairness]} (default 10
- * slices of each kind: about three minutes; {@code local} runs only the eight-threads table,
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices] [local|kinds|fairness]} (default
+ * 10 slices of each kind: about three minutes; {@code local} runs only the eight-threads tables,
+ * {@code kinds} only those of the semaphore and the read/write lock ({@link LocalContentionKinds}),
  * {@code fairness} only {@link Fairness}: other clients' waits beside eight shared-ticket threads).
  */
 public final class LockBenchmark {
@@ -58,6 +59,7 @@ public final class LockBenchmark {
     public static void main(String[] args) throws Exception {
         int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean localOnly = args.length > 1 && args[1].equals("local");
+        boolean kindsOnly = args.length > 1 && args[1].equals("kinds");
         boolean fairnessOnly = args.length > 1 && args[1].equals("fairness");
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
@@ -72,11 +74,14 @@ public final class LockBenchmark {
                 Fairness.run(connect, slices);
                 return;
             }
-            if (!localOnly) {
+            if (!localOnly && !kindsOnly) {
                 uncontended(connect, slices, requests);
                 contended(connect, slices, requests);
             }
-            LocalContention.run(connect, slices, requests);
+            if (!kindsOnly) {
+                LocalContention.run(connect, slices, requests);
+            }
+            LocalContentionKinds.run(connect, slices);
         }
     }
 

@@ -34,6 +34,20 @@ abstract sealed class HandleLock extends GrantingLock<LockLease> implements Leas
         return new LockLease(hold, "lease of " + description(), onRelease);
     }
 
+    /**
+     * {@return the full token of the calling thread's hold: strictly greater than every earlier
+     * hold's, in the shared-ticket mode too} See {@link FencingToken}.
+     *
+     * @throws IllegalStateException if the calling thread holds no lock through this object
+     */
+    public final FencingToken holdToken() {
+        LockLease mine = currentThreadLease();
+        if (mine == null) {
+            throw new IllegalStateException(description() + " is not held by thread '" + Thread.currentThread().getName() + "'");
+        }
+        return mine.holdToken();
+    }
+
     /** What {@code lock} is, for messages: its kind and path(s). */
     static String description(HandleLock lock) {
         return lock.description();

@@ -8,6 +8,7 @@ import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -105,21 +106,28 @@ public final class InterProcessMutex extends HandleLock {
         this.client = client;
         this.participantData = NO_DATA;
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
-        this.shared = new ProcessLine(client, contention, participantData, sharing);
-    }
+        this.shared = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new ProcessLine.Source() {
+            @Override
+            public CompletableFuture<? extends Hold> take(Duration timeout) {
+                return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, timeout));
+            }
 
-    /**
-     * {@return the full token of the calling thread's hold: strictly greater than every earlier
-     * hold's, in the shared-ticket mode too} See {@link FencingToken}.
-     *
-     * @throws IllegalStateException if the calling thread holds no lock through this object
-     */
-    public FencingToken holdToken() {
-        LockLease mine = currentThreadLease();
-        if (mine == null) {
-            throw new IllegalStateException(description() + " is not held by thread '" + Thread.currentThread().getName() + "'");
-        }
-        return mine.holdToken();
+            @Override
+            public Hold takeBlocking(Duration timeout) throws InterruptedException {
+                return ObservedHolds.trackBlocking(client, "mutex", path(),
+                    () -> contention.acquireHoldBlocking(participantData, timeout));
+            }
+
+            @Override
+            public String lineDir() {
+                return path();
+            }
+
+            @Override
+            public Set<String> lineMarkers() {
+                return Set.of(MARKER);
+            }
+        });
     }
 
     /** {@return the lock's folder} */

@@ -43,6 +43,29 @@ public final class InterProcessSemaphoreMutex extends HandleLock {
         this.semaphore = new InterProcessSemaphoreV2(client, path, 1);
     }
 
+    /**
+     * A mutex on {@code path} in the shared-ticket mode: the threads (and leases) that use this object
+     * stand at the semaphore with one lease node between them and hand it to each other in memory,
+     * first come first served, within the fairness limits of {@code sharing}; to Curator and to
+     * other processes the node is an ordinary lease. Share the object between the threads. See
+     * {@link SharedTicket}; {@link LockLease#holdToken()} gives each hold's full token.
+     *
+     * @param client the client whose session the lock's node belongs to
+     * @param path the lock's folder, such as {@code /locks/migration}
+     * @param sharing the fairness limits, such as {@link SharedTicket#defaults()}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
+    public InterProcessSemaphoreMutex(BatonClient client, String path, SharedTicket sharing) {
+        super("InterProcessSemaphoreMutex " + path, false);
+        LockPaths.validate("InterProcessSemaphoreMutex", path);
+        this.semaphore = new InterProcessSemaphoreV2(client, path, 1, sharing);
+    }
+
+    /** {@return whether, in the shared-ticket mode, the process gives its node back at the next release (for tests)} */
+    boolean yieldsAtNextHandOff() {
+        return semaphore.yieldsAtNextHandOff();
+    }
+
     /** {@return the lock's folder} */
     public String path() {
         return semaphore.path();

@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -60,6 +61,8 @@ public final class InterProcessSemaphoreV2 {
     private final int maxLeases;
     private final Contention internalMutex;
     private final String leasesDir;
+    /** The local line of the {@link SharedTicket} mode, or null. */
+    private final ProcessLine shared;
 
     /**
      * A semaphore on {@code path} with {@code maxLeases} leases.
@@ -81,6 +84,62 @@ public final class InterProcessSemaphoreV2 {
         this.path = path;
         this.maxLeases = maxLeases;
         this.leasesDir = path + "/" + LEASES;
+        this.shared = null;
+    }
+
+    /**
+     * A semaphore on {@code path} with {@code maxLeases} leases, in the shared-ticket mode: the
+     * threads (and callers) that use this object share the lease nodes the process holds. The
+     * process takes lease nodes one at a time, only while a local caller waits and it holds fewer
+     * than {@code maxLeases}; a returned lease passes, in memory and first come first served, to
+     * the next local caller waiting, within the fairness limits of {@code sharing} (once another
+     * process waits at the semaphore, a lease node is given back after its hand-off or time budget,
+     * and its remaining callers take a new one, at the back of the line). With no local caller
+     * waiting, a returned lease node is deleted, as in the ordinary mode. Each lease's
+     * {@link Lease#holdToken()} is the pair of its node's zxid and its hand-off number on that
+     * node. See {@link SharedTicket}.
+     *
+     * @param client the client whose session the leases' nodes belong to
+     * @param path the semaphore's folder, such as {@code /semaphores/db}
+     * @param maxLeases how many leases exist, 1 or more (every participant must give the same number)
+     * @param sharing the fairness limits, such as {@link SharedTicket#defaults()}
+     * @throws IllegalArgumentException if {@code maxLeases} is less than 1
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid ZooKeeper path
+     */
+    public InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases, SharedTicket sharing) {
+        this.client = Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(sharing, "sharing");
+        if (maxLeases < 1) {
+            throw new IllegalArgumentException("maxLeases must be at least 1, was " + maxLeases);
+        }
+        LockPaths.validate("InterProcessSemaphoreV2", path);
+        this.internalMutex = Contention.of(client, path + "/" + LOCKS,
+            InterProcessMutex.MARKER, ContentionRule.mutex());
+        this.path = path;
+        this.maxLeases = maxLeases;
+        this.leasesDir = path + "/" + LEASES;
+        this.shared = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, maxLeases, new ProcessLine.Source() {
+            @Override
+            public CompletableFuture<? extends Hold> take(Duration timeout) {
+                return takeLeaseNode(timeout);
+            }
+
+            @Override
+            public Hold takeBlocking(Duration timeout) throws InterruptedException {
+                return Futures.awaitOrCancel(takeLeaseNode(timeout), Hold::delete);
+            }
+
+            @Override
+            public String lineDir() {
+                // whoever waits for a lease waits at the internal mutex first
+                return path + "/" + LOCKS;
+            }
+
+            @Override
+            public Set<String> lineMarkers() {
+                return Set.of(InterProcessMutex.MARKER);
+            }
+        });
     }
 
     /** {@return the semaphore's folder} */
@@ -221,6 +280,16 @@ public final class InterProcessSemaphoreV2 {
 
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
     CompletableFuture<Hold> acquireHold(Duration timeout) {
+        return shared != null ? shared.acquire(timeout) : takeLeaseNode(timeout);
+    }
+
+    /** {@return whether, in the shared-ticket mode, a lease node is given back at its next release (for tests)} */
+    boolean yieldsAtNextHandOff() {
+        return shared != null && shared.yieldsAtNextHandOff();
+    }
+
+    /** One lease node of the process. */
+    private CompletableFuture<Hold> takeLeaseNode(Duration timeout) {
         return ObservedHolds.track(client, "semaphore", path,
             new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start());
     }

@@ -28,6 +28,14 @@ public final class Lease extends Grant {
         return new LockOwnershipLostException(message);
     }
 
+    /**
+     * {@return the full token of this lease: its node's creation zxid and the lease's hand-off number
+     * on that node} The number is 0 except in the {@link SharedTicket} mode. See {@link FencingToken}.
+     */
+    public FencingToken holdToken() {
+        return ProcessLine.tokenOf(hold());
+    }
+
     /** {@return the name of the lease's node in the semaphore's {@code leases} folder} */
     public String nodeName() {
         return nodeName;

@@ -8,7 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One hold of a {@link SharedTicket} mutex: a turn of one thread (or lease) on the process's node.
+ * One hold of a {@link SharedTicket} lock: a turn of one thread (or lease) on the process's node, or
+ * in a shared line (a read side) one of the holds on it at once.
  * Its node, validity, guard and {@code long} token are the node's; its full token adds its
  * hand-off number; its release hands the lock to the next local waiter, or gives the node back
  * ({@link ProcessLine#release}).
@@ -30,6 +31,10 @@ final class LocalHold implements Hold {
 
     ProcessLine.Tenure tenure() {
         return tenure;
+    }
+
+    ProcessLine line() {
+        return line;
     }
 
     /** Marks the hold released; {@return whether it was not already} Called with {@code line}'s monitor held. */

@@ -34,7 +34,7 @@ public final class LockLease extends Grant {
      * {@link SharedTicket} mode. See {@link FencingToken}.
      */
     public FencingToken holdToken() {
-        return hold() instanceof LocalHold local ? local.token() : new FencingToken(fencingToken(), 0);
+        return ProcessLine.tokenOf(hold());
     }
 
     @Override

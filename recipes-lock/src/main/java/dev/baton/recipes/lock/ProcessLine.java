@@ -4,37 +4,78 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.contention.Contenders;
-import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.observe.ObservedHolds;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The line of one {@link SharedTicket} mutex object's local contenders: one node in the lock's line
- * stands for all of them, and the lock passes between them in memory (see {@link SharedTicket}).
+ * The line of one {@link SharedTicket} lock object's local contenders: the process's node(s) in the
+ * lock's ZooKeeper line stand for all of them, and holds pass between them in memory (see
+ * {@link SharedTicket}). Public only so that the read/write lock module can build its sides on it;
+ * it is not meant for applications.
  *
- * <p>Phases: IDLE (no node, nobody taking one), TAKING (one contender, the taker, is running the
- * engine for the process; the others queue here), HELD (the node holds; {@link #holder} has the
- * lock). A release in HELD hands the lock to the first queued contender ({@link LocalHold} with the
- * next hand-off number) unless the node must be given back: nobody is queued, the node is no longer
- * valid, or its budget is spent while someone else waits; then the node is deleted and the first
- * queued contender, if any, becomes the taker of a new node. A taker that times out or fails passes
- * the role on the same way. A lost node detaches at once: its holder is told (its release throws)
- * and the queued contenders go on with a new node, as separate nodes' waiters would.
+ * <p>State: the queued contenders (FIFO), whether one contender, the taker, is acquiring a node
+ * for the process (at most one at a time), and the nodes the process holds (at most
+ * {@code maxNodes}), each with its current holders. In {@link Sharing#EXCLUSIVE} a node has one
+ * holder at a time: a release hands the node to the first queued contender (the next hand-off
+ * number) unless the node must be given back (nobody is queued, the node is no longer valid, or its
+ * budget is spent while someone else waits); a queued contender becomes the taker of a new node
+ * when the process holds fewer than {@code maxNodes}. In {@link Sharing#SHARED} (a read side) every
+ * contender that arrives while the node holds joins it at once, unless its budget is spent while
+ * someone else waits; the node is given back when its last holder leaves, and the contenders that
+ * queued meanwhile share the next node. A taker that times out or fails passes the role on. A lost
+ * node detaches at once: its holders are told (their releases throw), and the queued contenders go
+ * on with a new node, as separate nodes' waiters would.
  *
- * <p>Queued contenders are told their turn through a future (completed inside this object's monitor,
- * acted on outside it: blocking waiters wake, asynchronous ones continue on the client's async
- * executor), so no user code and no ZooKeeper round trip runs under the monitor.
+ * <p>Queued contenders are told their turn through a future (completed inside this object's
+ * monitor, acted on outside it: blocking waiters wake, asynchronous ones continue on the client's
+ * async executor, or on the completing thread once the client is closed and its executor refuses
+ * work), so no user code and no ZooKeeper round trip runs under the monitor.
  */
-final class ProcessLine {
-    private enum Phase { IDLE, TAKING, HELD }
+public final class ProcessLine {
+    /** How the contenders of one line share a node. */
+    public enum Sharing {
+        /** One holder at a time per node: the node passes from holder to holder (a mutex, a write side, a lease). */
+        EXCLUSIVE,
+        /** Every contender admitted holds at once, on one node (a read side). */
+        SHARED
+    }
+
+    /** Where the line's nodes come from: one acquisition of one node in the lock's ZooKeeper line. */
+    public interface Source {
+        /**
+         * Starts acquiring one node for the process.
+         *
+         * @param timeout how long to wait at most, or null for no limit
+         * @return the node's hold, or null on timeout; cancelling it abandons the attempt
+         */
+        CompletableFuture<? extends Hold> take(Duration timeout);
+
+        /**
+         * Acquires one node for the process on the calling thread.
+         *
+         * @param timeout how long to wait at most, or null for no limit
+         * @return the node's hold, or null on timeout
+         * @throws InterruptedException if the calling thread is interrupted (nothing is left behind)
+         */
+        Hold takeBlocking(Duration timeout) throws InterruptedException;
+
+        /** {@return the folder listed to see whether anyone else waits, once a node spent its budget} */
+        String lineDir();
+
+        /** {@return the markers of the nodes in {@link #lineDir()} that count as waiting} */
+        Set<String> lineMarkers();
+    }
 
     /** What a queued contender is told: it holds (a local hand-off), or it must take a node for the process. */
     private sealed interface Turn permits Granted, Take {
@@ -52,13 +93,17 @@ final class ProcessLine {
         }
     }
 
-    /** One node's time at the head of the line, and how much of its budget it spent. */
+    /** One node's time in the process's hands, its holders, and how much of its budget it spent. */
     static final class Tenure {
         private final Hold node;
         private final long grantedNanos = System.nanoTime();
+        /** Guarded by the line: the holds on this node now (at most one in EXCLUSIVE). */
+        private final List<LocalHold> holders = new ArrayList<>();
         private long handOffs;
         private boolean othersWait;
         private boolean checking;
+        /** Guarded by the line: no more hand-offs, the node goes at the next release (a downgrade took its place). */
+        private boolean closing;
         private volatile boolean lost;
 
         private Tenure(Hold node) {
@@ -75,25 +120,80 @@ final class ProcessLine {
     }
 
     private final BatonClient client;
-    private final Contention contention;
-    private final byte[] data;
     private final SharedTicket limits;
+    private final Sharing sharing;
+    private final int maxNodes;
+    private final Source source;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    private Phase phase = Phase.IDLE;
-    private Tenure tenure;
-    private LocalHold holder;
+    private final List<Tenure> held = new ArrayList<>();
+    private boolean taking;
+    /** Guarded by this: a node whose budget is spent and whose line must be looked at, outside the monitor. */
+    private Tenure toCheck;
 
-    ProcessLine(BatonClient client, Contention contention, byte[] data, SharedTicket limits) {
-        this.client = client;
-        this.contention = contention;
-        this.data = data;
-        this.limits = limits;
+    /**
+     * A line whose nodes come from {@code source}.
+     *
+     * @param client the client whose executors run the continuations
+     * @param limits the fairness limits of each node
+     * @param sharing how the contenders share a node
+     * @param maxNodes how many nodes the process may hold at once (1 for a lock; a semaphore's lease count)
+     * @param source where the nodes come from
+     * @throws IllegalArgumentException if {@code maxNodes} is below 1, or above 1 for {@link Sharing#SHARED}
+     */
+    public ProcessLine(BatonClient client, SharedTicket limits, Sharing sharing, int maxNodes, Source source) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.sharing = Objects.requireNonNull(sharing, "sharing");
+        this.source = Objects.requireNonNull(source, "source");
+        if (maxNodes < 1 || (sharing == Sharing.SHARED && maxNodes != 1)) {
+            throw new IllegalArgumentException("maxNodes must be at least 1 (exactly 1 when shared), was " + maxNodes);
+        }
+        this.maxNodes = maxNodes;
     }
 
-    /** The blocking acquisition: the hold, or null on timeout; an interrupt leaves nothing behind. */
-    Hold acquireBlocking(Duration timeout) throws InterruptedException {
+    /**
+     * {@return the full token of a hold of a line: the node's zxid and the hold's number on it} A hold
+     * that is not a line's has hand-off number 0.
+     *
+     * @param hold a hold, of a line or not
+     */
+    public static FencingToken tokenOf(Hold hold) {
+        return hold instanceof LocalHold local ? local.token() : new FencingToken(hold.fencingToken(), 0);
+    }
+
+    /**
+     * {@return the node a hold rests on: the process's node for a hold of a line, else the hold itself}
+     *
+     * @param hold a hold, of a line or not
+     */
+    public static Hold nodeOf(Hold hold) {
+        return hold instanceof LocalHold local ? local.tenure().node() : hold;
+    }
+
+    /**
+     * Ends the hand-offs of the node {@code hold} rests on: its next release gives the node back (a
+     * downgrade put a read node in its place, which a later local writer must not pass). Nothing
+     * for a hold that is not a line's.
+     *
+     * @param hold a hold, of a line or not
+     */
+    public static void endHandOffs(Hold hold) {
+        if (hold instanceof LocalHold local) {
+            local.line().close(local.tenure());
+        }
+    }
+
+    /**
+     * The blocking acquisition.
+     *
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the hold, or null on timeout
+     * @throws InterruptedException if the calling thread is interrupted (nothing is left behind)
+     */
+    public Hold acquireBlocking(Duration timeout) throws InterruptedException {
         Waiter me = new Waiter(deadline(timeout), null);
         Turn turn = enter(me);
+        checkIfAsked();
         if (turn == null) {
             turn = awaitTurn(me);
             if (turn == null) {
@@ -106,11 +206,22 @@ final class ProcessLine {
         return takeBlocking(me.deadline());
     }
 
-    /** The asynchronous acquisition: completes with the hold, or null on timeout; cancelling it leaves nothing. */
-    CompletableFuture<Hold> acquire(Duration timeout) {
+    /**
+     * The asynchronous acquisition.
+     *
+     * @param timeout how long to wait at most, or null for no limit
+     * @return the hold, or null on timeout; cancelling it leaves nothing behind
+     */
+    public CompletableFuture<Hold> acquire(Duration timeout) {
         CompletableFuture<Hold> result = new CompletableFuture<>();
         Waiter me = new Waiter(deadline(timeout), result);
-        if (enter(me) == Take.TAKE) {
+        Turn entered = enter(me);
+        checkIfAsked();
+        if (entered instanceof Granted granted) {
+            result.complete(granted.hold());
+            return result;
+        }
+        if (entered == Take.TAKE) {
             takeAsync(me);
             return result;
         }
@@ -122,10 +233,10 @@ final class ProcessLine {
             } else if (turn == Take.TAKE) {
                 takeAsync(me);
             } // cancelled: the waiter withdrew (timeout or cancellation) and was told so already
-        }, client.asyncExecutor());
+        }, this::execute);
         if (!me.deadline().isNone()) {
             CompletableFuture.delayedExecutor(Math.max(0, me.deadline().remainingNanos()), TimeUnit.NANOSECONDS,
-                client.asyncExecutor()).execute(() -> {
+                this::execute).execute(() -> {
                     if (withdraw(me)) {
                         result.complete(null);
                     }
@@ -140,46 +251,43 @@ final class ProcessLine {
     }
 
     /**
-     * Ends {@code hold}: hands the lock to the next local contender, or says which node to give back.
+     * Ends {@code hold}: hands the node to the next local contender, or says which node to give back.
      *
-     * @return the node to delete, or null when the lock was handed on (or the hold was already released)
+     * @return the node to delete, or null when the node was handed on or still has holders (or the
+     *     hold was already released)
      */
     Hold release(LocalHold hold) {
-        Tenure check = null;
         try {
             synchronized (this) {
                 if (!hold.markReleased()) {
                     return null;
                 }
-                if (holder != hold) {
-                    return hold.tenure().node(); // a lost node, detached already: its holder gives it back
+                Tenure current = hold.tenure();
+                if (!current.holders.remove(hold) || !held.contains(current)) {
+                    return current.node; // a lost node, detached already: its holders give it back
                 }
-                holder = null;
-                Tenure current = tenure;
-                if (!current.lost && current.node.isValid() && !mustYield(current)) {
-                    if (handOffLocked(current)) {
-                        if (!current.checking && !current.othersWait && spent(current)) {
-                            current.checking = true;
-                            check = current;
-                        }
-                        return null;
-                    }
+                if (sharing == Sharing.SHARED && !current.holders.isEmpty()) {
+                    return null; // other readers still hold on this node
                 }
-                tenure = null;
-                phase = Phase.IDLE;
+                if (usable(current) && sharing == Sharing.EXCLUSIVE && handOffLocked(current)) {
+                    askCheckIfSpent(current);
+                    return null;
+                }
+                held.remove(current);
                 promoteLocked();
                 return current.node;
             }
         } finally {
-            if (check != null) {
-                lookForOthers(check);
-            }
+            checkIfAsked();
         }
     }
 
-    /** {@return whether the node is to be given back at the next release: its budget is spent and someone else waits} */
-    synchronized boolean yieldsAtNextHandOff() {
-        return tenure != null && mustYield(tenure);
+    /**
+     * {@return whether a node is to be given back at its next release (or, shared, admits no more
+     * holders): its budget is spent and someone else waits} For tests.
+     */
+    public synchronized boolean yieldsAtNextHandOff() {
+        return held.stream().anyMatch(this::mustYield);
     }
 
     /** Registers a loss callback of {@code hold}: run at once (on the event executor) if the hold is already lost. */
@@ -189,7 +297,7 @@ final class ProcessLine {
             now = !hold.addCallback(callback);
         }
         if (now) {
-            client.eventExecutor().execute(callback);
+            tell(callback);
         }
     }
 
@@ -201,10 +309,42 @@ final class ProcessLine {
         return deadline.isNone() ? null : deadline.remaining();
     }
 
-    /** Joins the line: {@link Take#TAKE} if nobody holds or takes a node, else queued (null). */
+    /**
+     * The client's async executor while it takes work; once the client is closed it refuses, and the
+     * continuation runs on the completing thread instead, so a waiter still hears how it ended.
+     */
+    private void execute(Runnable command) {
+        try {
+            client.asyncExecutor().execute(command);
+        } catch (RejectedExecutionException closed) {
+            command.run();
+        }
+    }
+
+    /** A loss callback on the event executor, or on this thread once the client is closed. */
+    private void tell(Runnable callback) {
+        try {
+            client.eventExecutor().execute(callback);
+        } catch (RejectedExecutionException closed) {
+            callback.run();
+        }
+    }
+
+    /**
+     * Joins the line: {@link Granted} when a shared node admits it at once, {@link Take#TAKE} when it is to
+     * take a node, else queued (null).
+     */
     private synchronized Turn enter(Waiter me) {
-        if (phase == Phase.IDLE) {
-            phase = Phase.TAKING;
+        if (sharing == Sharing.SHARED && waiters.isEmpty() && !held.isEmpty()) {
+            Tenure current = held.get(0);
+            if (usable(current)) {
+                LocalHold joined = join(current);
+                askCheckIfSpent(current);
+                return new Granted(joined);
+            }
+        }
+        if (!taking && held.size() < maxNodes && waiters.isEmpty()) {
+            taking = true;
             return Take.TAKE;
         }
         waiters.add(me);
@@ -244,12 +384,11 @@ final class ProcessLine {
         return true;
     }
 
-    /** The taker, blocking: runs the engine on its own thread (the engine's fastest path). */
+    /** The taker, blocking: runs the source on its own thread (its fastest path). */
     private Hold takeBlocking(Deadline deadline) throws InterruptedException {
         Hold node;
         try {
-            node = ObservedHolds.trackBlocking(client, "mutex", contention.dir(),
-                () -> contention.acquireHoldBlocking(data, timeoutOf(deadline)));
+            node = source.takeBlocking(timeoutOf(deadline));
         } catch (InterruptedException | RuntimeException | Error e) {
             takeEnded();
             throw e;
@@ -261,16 +400,22 @@ final class ProcessLine {
         return granted(node);
     }
 
-    /** The taker, asynchronous: cancelling the caller's future abandons the engine's attempt. */
+    /** The taker, asynchronous: cancelling the caller's future abandons the source's attempt. */
     private void takeAsync(Waiter me) {
-        CompletableFuture<Hold> engine = ObservedHolds.track(client, "mutex", contention.dir(),
-            contention.acquireHold(data, timeoutOf(me.deadline())));
+        CompletableFuture<? extends Hold> attempt;
+        try {
+            attempt = source.take(timeoutOf(me.deadline()));
+        } catch (RuntimeException e) {
+            takeEnded();
+            me.result().completeExceptionally(e);
+            return;
+        }
         me.result().whenComplete((hold, e) -> {
             if (me.result().isCancelled()) {
-                engine.cancel(true);
+                attempt.cancel(true);
             }
         });
-        engine.whenComplete((node, e) -> {
+        attempt.whenComplete((node, e) -> {
             if (e != null) {
                 takeEnded();
                 me.result().completeExceptionally(Failures.unwrap(e));
@@ -286,47 +431,95 @@ final class ProcessLine {
         });
     }
 
+    /** The taker holds a node: it is the node's first holder (with, when shared, every queued contender). */
     private LocalHold granted(Hold node) {
         Tenure granted = new Tenure(node);
         LocalHold first = new LocalHold(this, granted, 0);
         synchronized (this) {
-            tenure = granted;
-            phase = Phase.HELD;
-            holder = first;
+            taking = false;
+            held.add(granted);
+            granted.holders.add(first);
+            if (sharing == Sharing.SHARED) {
+                Waiter next;
+                while ((next = waiters.peek()) != null) {
+                    waiters.poll();
+                    LocalHold joined = new LocalHold(this, granted, granted.handOffs + 1);
+                    if (next.turn().complete(new Granted(joined))) {
+                        granted.handOffs++;
+                        granted.holders.add(joined);
+                    }
+                }
+            } else {
+                promoteLocked(); // a semaphore may take another lease for those still queued
+            }
         }
         node.onLost(() -> lost(granted));
         return first;
     }
 
-    /** The taker got no node: the next queued contender takes over, or the line is idle. */
+    /** The taker got no node: the next queued contender takes over, or the line rests. */
     private synchronized void takeEnded() {
-        phase = Phase.IDLE;
+        taking = false;
         promoteLocked();
     }
 
-    /** In IDLE: makes the first queued contender that still waits the taker. */
+    /** Makes the first queued contender that still waits the taker, if the process may take another node. */
     private void promoteLocked() {
+        if (taking || held.size() >= maxNodes) {
+            return;
+        }
         Waiter next;
         while ((next = waiters.poll()) != null) {
             if (next.turn().complete(Take.TAKE)) {
-                phase = Phase.TAKING;
+                taking = true;
                 return;
             }
         }
     }
 
-    /** Grants the lock to the first queued contender that still waits; {@return false if none does} */
+    /** A shared node admits a newcomer: a new hold on it. */
+    private LocalHold join(Tenure current) {
+        LocalHold joined = new LocalHold(this, current, ++current.handOffs);
+        current.holders.add(joined);
+        return joined;
+    }
+
+    /** Grants the node to the first queued contender that still waits; {@return false if none does} */
     private boolean handOffLocked(Tenure current) {
         Waiter next;
         while ((next = waiters.poll()) != null) {
             LocalHold hold = new LocalHold(this, current, current.handOffs + 1);
             if (next.turn().complete(new Granted(hold))) {
                 current.handOffs++;
-                holder = hold;
+                current.holders.add(hold);
                 return true;
             }
         }
         return false;
+    }
+
+    /** {@return whether the node may be passed on (or joined): valid, not closing, not yielding} */
+    private boolean usable(Tenure current) {
+        return !current.lost && !current.closing && current.node.isValid() && !mustYield(current);
+    }
+
+    /** Asks for a look at the line when the node just spent its budget (done by {@link #checkIfAsked}). */
+    private void askCheckIfSpent(Tenure current) {
+        if (!current.checking && !current.othersWait && spent(current)) {
+            current.checking = true;
+            toCheck = current;
+        }
+    }
+
+    private void checkIfAsked() {
+        Tenure check;
+        synchronized (this) {
+            check = toCheck;
+            toCheck = null;
+        }
+        if (check != null) {
+            lookForOthers(check);
+        }
     }
 
     /** {@return whether the node used its budget: the hand-off or the time limit} */
@@ -339,8 +532,12 @@ final class ProcessLine {
         return current.othersWait && spent(current);
     }
 
+    private synchronized void close(Tenure current) {
+        current.closing = true;
+    }
+
     /**
-     * Lists the lock's folder once for a node that spent its budget: someone else in line means it
+     * Lists the line's folder once for a node that spent its budget: someone else in line means it
      * yields at the next hand-off; otherwise a children watch says when someone arrives (any event
      * counts: at worst the process yields once too often).
      */
@@ -348,7 +545,7 @@ final class ProcessLine {
         String mine = current.node.nodes().get(0);
         String myName = mine.substring(mine.lastIndexOf('/') + 1);
         client.getChildren().usingWatcher(event -> othersWait(current))
-            .forPathAsync(contention.dir())
+            .forPathAsync(source.lineDir())
             .whenComplete((children, e) -> {
                 if (e != null) {
                     synchronized (this) {
@@ -356,7 +553,7 @@ final class ProcessLine {
                     }
                     return;
                 }
-                List<String> line = Contenders.inOrder(children, Set.of(InterProcessMutex.MARKER));
+                List<String> line = Contenders.inOrder(children, source.lineMarkers());
                 if (line.stream().anyMatch(name -> !name.equals(myName))) {
                     othersWait(current);
                 }
@@ -367,19 +564,17 @@ final class ProcessLine {
         current.othersWait = true;
     }
 
-    /** The node is lost: its holder is told, and the queued contenders go on with a new node. */
+    /** The node is lost: its holders are told, and the queued contenders go on with a new node. */
     private void lost(Tenure gone) {
-        List<Runnable> callbacks;
+        List<Runnable> callbacks = new ArrayList<>();
         synchronized (this) {
             gone.lost = true;
-            callbacks = holder != null && holder.tenure() == gone ? holder.takeCallbacks() : List.of();
-            if (tenure == gone) {
-                tenure = null;
-                holder = null;
-                phase = Phase.IDLE;
+            if (held.remove(gone)) {
+                gone.holders.forEach(holder -> callbacks.addAll(holder.takeCallbacks()));
+                gone.holders.clear();
                 promoteLocked();
             }
         }
-        callbacks.forEach(client.eventExecutor()::execute);
+        callbacks.forEach(this::tell);
     }
 }

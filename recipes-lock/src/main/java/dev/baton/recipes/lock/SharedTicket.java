@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The shared-ticket mode of {@link InterProcessMutex}: the threads of one client that use one
- * mutex object stand in the lock's line with one node between them, and hand the lock to each
- * other in memory while the process holds it.
+ * The shared-ticket mode of {@link InterProcessMutex}, {@link InterProcessSemaphoreMutex},
+ * {@link InterProcessSemaphoreV2} and the read/write lock ({@code InterProcessReadWriteLock}): the
+ * threads of one client that use one lock object stand in the lock's line with one node between
+ * them (one per lease in use, for a semaphore), and hand the lock to each other in memory while the
+ * process holds it (a read side's readers hold at once, on one read node). This page describes the
+ * mutex; the others' constructors say what differs.
  *
  * <p>Without it, each of eight threads of one service creates its own node and waits for
  * ZooKeeper to hand it the lock: every hand-off between two threads of the same process costs a

@@ -4,7 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.InterProcessLock;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.LockContract;
-import java.time.Duration;
+import dev.baton.test.PairTokenLock;
 
 /**
  * The mutual-exclusion contract in the shared-ticket mode. The contract's threads of one client share
@@ -12,50 +12,24 @@ import java.time.Duration;
  *
  * <p>The contract records {@code fencingToken()} as a {@code long} and requires it to grow with every
  * hold. In this mode the {@code long} is the node's zxid, shared by the local holds on one node; the
- * strictly growing token is the pair {@link FencingToken}. So the lock under test reports the pair
- * projected onto a {@code long} that keeps its order: the zxid's low 40 bits above 20 bits of
- * hand-off number. The projection is exact here (a test ensemble of epoch 1..255, fewer than 2^32
- * transactions, fewer than 2^20 hand-offs per node) and refuses loudly otherwise.
+ * strictly growing token is the pair {@link FencingToken}, which the contract sees through
+ * {@link PairTokenLock}'s order-keeping projection.
  */
 @EnsembleTest
 class SharedTicketMutexContractTest extends LockContract {
     @Override
     protected InterProcessLock newLock(BatonClient client, String path) {
-        return new PairTokens(new InterProcessMutex(client, path, SharedTicket.defaults()));
+        return pairTokens(new InterProcessMutex(client, path, SharedTicket.defaults()));
     }
 
-    /** The mutex, with {@link #fencingToken()} the order-keeping projection of {@link InterProcessMutex#holdToken()}. */
-    private record PairTokens(InterProcessMutex mutex) implements InterProcessLock {
-        @Override
-        public void acquire() throws InterruptedException {
-            mutex.acquire();
-        }
-
-        @Override
-        public boolean acquire(Duration timeout) throws InterruptedException {
-            return mutex.acquire(timeout);
-        }
-
-        @Override
-        public void release() {
-            mutex.release();
-        }
-
-        @Override
-        public boolean isAcquiredInThisProcess() {
-            return mutex.isAcquiredInThisProcess();
-        }
-
-        @Override
-        public long fencingToken() {
-            // another thread's or a lease's hold: only its zxid is known here, so the projection takes
-            // hand-off 0, the smallest pair on that node (a "later than" check gets no easier); it throws
-            // as the contract expects when nothing is held
-            FencingToken token = mutex.isHeldByCurrentThread() ? mutex.holdToken() : new FencingToken(mutex.fencingToken(), 0);
-            if (token.zxid() >>> 40 != 0 || token.handOff() >>> 20 != 0) {
-                throw new AssertionError("token " + token + " does not fit the test's projection");
+    /** {@code lock} with the contract's token the projection of the calling thread's {@link HandleLock#holdToken()}. */
+    static PairTokenLock pairTokens(HandleLock lock) {
+        return new PairTokenLock(lock, () -> {
+            if (!lock.isHeldByCurrentThread()) {
+                return null;
             }
-            return token.zxid() << 20 | token.handOff();
-        }
+            FencingToken token = lock.holdToken();
+            return new long[] {token.zxid(), token.handOff()};
+        });
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
@@ -13,6 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -172,5 +176,52 @@ class SharedTicketMutexTest {
         assertThat(nextLease.holdToken()).isEqualTo(new FencingToken(held.fencingToken(), 1));
         nextLease.release();
         await().atMost(WAIT).until(() -> mutex.participantNodes().isEmpty());
+    }
+
+    /**
+     * Review suspicion ([17] part 2): a hand-off continuation scheduled on the client's async pool after
+     * {@code close()} shut it down would never run, leaving a local waiter's future open forever. Every
+     * local waiter, asynchronous or blocking, must end with a typed failure once the client closes. The
+     * client's event executor is held busy across {@code close()}, so the node's loss is heard only after
+     * the async pool was shut down (as when an application's event executor is slow).
+     */
+    @Test
+    void closingTheClientEndsEveryLocalWaiterWithATypedFailure() throws Exception {
+        ExecutorService events = Executors.newSingleThreadExecutor();
+        CountDownLatch busy = new CountDownLatch(1);
+        BatonClient closing = TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
+            .sessionTimeout(Duration.ofSeconds(10)).eventExecutor(events));
+        InterProcessMutex mutex = new InterProcessMutex(closing, "/shared/close", SharedTicket.defaults());
+        LockLease holder = mutex.acquireLease();
+        CompletableFuture<LockLease> asyncWaiter = mutex.acquireAsync();
+        CompletableFuture<Boolean> blockingWaiter = new CompletableFuture<>();
+        Thread blocking = new Thread(() -> {
+            try {
+                blockingWaiter.complete(mutex.acquire(WAIT.multipliedBy(10)));
+            } catch (Throwable e) {
+                blockingWaiter.completeExceptionally(e);
+            }
+        });
+        blocking.start();
+        await("both waiters queued behind the holder").atMost(WAIT).until(() -> blocking.getState() == Thread.State.WAITING
+            || blocking.getState() == Thread.State.TIMED_WAITING);
+
+        events.execute(() -> {
+            try {
+                busy.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        closing.close();
+        busy.countDown();
+
+        await("the asynchronous waiter ends").atMost(WAIT).until(asyncWaiter::isDone);
+        assertThatThrownBy(asyncWaiter::join).hasCauseInstanceOf(BatonException.class);
+        await("the blocking waiter ends").atMost(WAIT).until(blockingWaiter::isDone);
+        assertThatThrownBy(blockingWaiter::join).hasCauseInstanceOf(BatonException.class);
+        await("the holder is told").atMost(WAIT).until(() -> !holder.isValid());
+        assertThatThrownBy(holder::release).isInstanceOf(LockOwnershipLostException.class);
+        events.shutdown();
     }
 }

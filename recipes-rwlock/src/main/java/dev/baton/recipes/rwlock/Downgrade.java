@@ -40,6 +40,7 @@ final class Downgrade {
                 + write.lossReason().map(reason -> "lost (" + reason + ")").orElse("released")));
         }
         Ticket held = write.ticket();
+        write.endHandOffs(); // before the read node exists: no local writer is handed the node behind it
         String name = "_c_" + UUID.randomUUID() + "-" + ReadWriteRules.READ_MARKER + sequenceDigits(held.name());
         String path = ZPaths.join(ZPaths.parent(held.path()), name);
         CompletableFuture<Hold> result = new CompletableFuture<>();

@@ -6,9 +6,12 @@ import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Holding;
+import dev.baton.recipes.lock.ProcessLine;
+import dev.baton.recipes.lock.SharedTicket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -63,6 +66,9 @@ public final class InterProcessReadWriteLock {
     private final Contention readers;
     private final ReadLock readLock;
     private final WriteLock writeLock;
+    /** The local lines of the {@link SharedTicket} mode, or null. */
+    private final ProcessLine writeLine;
+    private final ProcessLine readLine;
 
     /**
      * A read/write lock on {@code path} (its folder is created when first needed, as a container).
@@ -85,6 +91,38 @@ public final class InterProcessReadWriteLock {
      * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
      */
     public InterProcessReadWriteLock(BatonClient client, String path, byte[] participantData) {
+        this(client, path, participantData, null);
+    }
+
+    /**
+     * A read/write lock on {@code path} in the shared-ticket mode: the threads (and leases) that use
+     * this object share the process's nodes. The write side works as {@link SharedTicket} describes for
+     * the mutex: one write node stands in line for the process's writers, which hand it to each other
+     * in memory, first come first served, and give it back after a bounded number of hand-offs or a
+     * bounded time once another node waits. On the read side the process's readers share one read
+     * node: while it holds, a reader of this object that arrives holds at once, beside the others
+     * (each hold with its own {@link ReadLease#holdToken()}); the node is given back when the last of
+     * them leaves. Once another node waits (a writer of this or another process, or a reader behind a
+     * writer) and the read node spent its budget (the same limits, counting readers admitted), new
+     * local readers stop joining: they wait for a new read node, behind that waiter. A local writer
+     * waits for local readers as a remote one does, through the line. To other processes and to
+     * Curator each node is an ordinary reader's or writer's node.
+     *
+     * <p>A downgrade ({@link WriteLease#downgrade()}, or the read side taken by the thread that holds
+     * the write side) works as in the ordinary mode, and ends the write node's local hand-offs: the
+     * write node is given back at its next release, so that no local writer holds behind the
+     * downgraded reader.
+     *
+     * @param client the client whose session the lock's nodes belong to
+     * @param path the lock's folder, such as {@code /locks/catalog}
+     * @param sharing the fairness limits, such as {@link SharedTicket#defaults()}
+     * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid folder for a recipe
+     */
+    public InterProcessReadWriteLock(BatonClient client, String path, SharedTicket sharing) {
+        this(client, path, NO_DATA, Objects.requireNonNull(sharing, "sharing"));
+    }
+
+    private InterProcessReadWriteLock(BatonClient client, String path, byte[] participantData, SharedTicket sharing) {
         this.client = Objects.requireNonNull(client, "client");
         this.path = ZPaths.validateRecipePath("InterProcessReadWriteLock", path);
         this.participantData = Objects.requireNonNull(participantData, "participantData").clone();
@@ -95,6 +133,42 @@ public final class InterProcessReadWriteLock {
             .withMarkers(ReadWriteRules.MARKERS);
         this.readLock = new ReadLock();
         this.writeLock = new WriteLock();
+        if (sharing == null) {
+            this.writeLine = null;
+            this.readLine = null;
+        } else {
+            this.writeLine = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new Side(writers));
+            this.readLine = new ProcessLine(client, sharing, ProcessLine.Sharing.SHARED, 1, new Side(readers));
+        }
+    }
+
+    /** One side's nodes for the shared-ticket mode: the side's engine; everyone in the lock's folder is in line. */
+    private final class Side implements ProcessLine.Source {
+        private final Contention engine;
+
+        private Side(Contention engine) {
+            this.engine = engine;
+        }
+
+        @Override
+        public CompletableFuture<? extends Hold> take(Duration timeout) {
+            return engine.acquireHold(participantData, timeout);
+        }
+
+        @Override
+        public Hold takeBlocking(Duration timeout) throws InterruptedException {
+            return engine.acquireHoldBlocking(participantData, timeout);
+        }
+
+        @Override
+        public String lineDir() {
+            return path;
+        }
+
+        @Override
+        public Set<String> lineMarkers() {
+            return ReadWriteRules.MARKERS;
+        }
     }
 
     /** {@return the read side: held by many at once, never while a writer holds} */
@@ -120,6 +194,11 @@ public final class InterProcessReadWriteLock {
      */
     public List<String> participantNodes() throws InterruptedException {
         return writers.contendersBlocking().stream().map(name -> ZPaths.join(path, name)).toList();
+    }
+
+    /** {@return whether, in the shared-ticket mode, local readers stop joining the read node: it spent its budget and someone else waits (for tests)} */
+    boolean readersStopJoining() {
+        return readLine != null && readLine.yieldsAtNextHandOff();
     }
 
     /** Takes a place in line with {@code engine} and watches the hold it gives. */
@@ -149,7 +228,7 @@ public final class InterProcessReadWriteLock {
             if (writing != null) {
                 return Downgrade.start(client, writing, participantData);
             }
-            return inLine(readers, timeout);
+            return readLine != null ? readLine.acquire(timeout) : inLine(readers, timeout);
         }
 
         @Override
@@ -157,7 +236,7 @@ public final class InterProcessReadWriteLock {
             if (writeLock.threadLease() != null) {
                 return super.acquireHoldBlocking(timeout); // a downgrade
             }
-            return readers.acquireHoldBlocking(participantData, timeout);
+            return readLine != null ? readLine.acquireBlocking(timeout) : readers.acquireHoldBlocking(participantData, timeout);
         }
 
         @Override
@@ -188,12 +267,12 @@ public final class InterProcessReadWriteLock {
 
         @Override
         protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
-            return inLine(writers, timeout);
+            return writeLine != null ? writeLine.acquire(timeout) : inLine(writers, timeout);
         }
 
         @Override
         protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-            return writers.acquireHoldBlocking(participantData, timeout);
+            return writeLine != null ? writeLine.acquireBlocking(timeout) : writers.acquireHoldBlocking(participantData, timeout);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.baton.recipes.rwlock;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.GrantingLock;
 import dev.baton.framework.contention.Hold;
+import dev.baton.recipes.lock.FencingToken;
 import java.util.function.Consumer;
 
 /**
@@ -26,6 +27,21 @@ abstract sealed class LockSide<L extends Grant> extends GrantingLock<L>
     @Override
     protected final L newLease(Hold hold, Consumer<Grant> onRelease) {
         return newLease(hold, description() + " lease", onRelease);
+    }
+
+    /**
+     * {@return the full token of the calling thread's hold on this side: the node's creation zxid and
+     * the hold's number on it (0 except in the {@link dev.baton.recipes.lock.SharedTicket} mode)} See
+     * {@link FencingToken}; for what a read token means, {@link ReadLease}.
+     *
+     * @throws IllegalStateException if the calling thread does not hold this side
+     */
+    public final FencingToken holdToken() {
+        L mine = currentThreadLease();
+        if (mine == null) {
+            throw new IllegalStateException("the " + description() + " is not held by thread '" + Thread.currentThread().getName() + "'");
+        }
+        return mine instanceof WriteLease write ? write.holdToken() : ((ReadLease) mine).holdToken();
     }
 
     /** The lease of the calling thread's thread-bound hold on this side, or null (for the other side). */

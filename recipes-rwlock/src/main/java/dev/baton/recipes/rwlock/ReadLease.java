@@ -2,6 +2,8 @@ package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
+import dev.baton.recipes.lock.FencingToken;
+import dev.baton.recipes.lock.ProcessLine;
 import java.util.function.Consumer;
 
 /**
@@ -19,5 +21,15 @@ import java.util.function.Consumer;
 public final class ReadLease extends Grant {
     ReadLease(Hold hold, String what, Consumer<Grant> onRelease) {
         super(hold, what, onRelease);
+    }
+
+    /**
+     * {@return the full token of this hold: the creation zxid of its node and the hold's number on that
+     * node} The number is 0 except in the {@link dev.baton.recipes.lock.SharedTicket} mode, where the
+     * readers of one process that share a read node are numbered in the order they joined it. Compare
+     * it with write tokens only, as for {@link #fencingToken()}.
+     */
+    public FencingToken holdToken() {
+        return ProcessLine.tokenOf(hold());
     }
 }

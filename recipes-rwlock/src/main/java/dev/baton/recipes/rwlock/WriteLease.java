@@ -5,6 +5,8 @@ import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.framework.contention.Holding;
+import dev.baton.recipes.lock.FencingToken;
+import dev.baton.recipes.lock.ProcessLine;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -65,8 +67,22 @@ public final class WriteLease extends Grant {
         return downgrader.apply(this);
     }
 
+    /**
+     * {@return the full token of this hold: the write node's creation zxid and the hold's number on
+     * that node, strictly greater than every earlier write hold's} The number is 0 except in the
+     * {@link dev.baton.recipes.lock.SharedTicket} mode. See {@link FencingToken}.
+     */
+    public FencingToken holdToken() {
+        return ProcessLine.tokenOf(hold());
+    }
+
     /** The write node's ticket (for the downgrade). */
     Ticket ticket() {
-        return ((Holding) hold()).ticket();
+        return ((Holding) ProcessLine.nodeOf(hold())).ticket();
+    }
+
+    /** A downgrade takes this hold's place in line: no local writer may be handed the write node after it. */
+    void endHandOffs() {
+        ProcessLine.endHandOffs(hold());
     }
 }
