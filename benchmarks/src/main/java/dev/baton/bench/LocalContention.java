@@ -4,7 +4,7 @@ import dev.baton.bench.ContendedSlices.Tally;
 import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
-import dev.baton.recipes.lock.SharedTicket;
+import dev.baton.framework.contention.SharedTicket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

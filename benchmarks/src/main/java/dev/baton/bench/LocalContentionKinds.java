@@ -5,7 +5,7 @@ import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessSemaphoreV2;
 import dev.baton.recipes.lock.Lease;
-import dev.baton.recipes.lock.SharedTicket;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import dev.baton.bench.ContendedSlices.Tally;
 import dev.baton.bench.ContendedSlices.Turn;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.lock.InterProcessMutex;
-import dev.baton.recipes.lock.SharedTicket;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.server.EmbeddedEnsemble;
 import java.io.IOException;
 import java.time.Duration;

@@ -290,7 +290,7 @@ class CanaryTest {
             if (current != null) {
                 // the broken part: handed on without asking whether the node still holds, and never told of its loss
                 return new SharedTicketChaos.Ticket(new Grant(local(current, false), "broken shared grant", g -> { }) { },
-                    new dev.baton.recipes.lock.FencingToken(current.fencingToken(), number));
+                    new dev.baton.framework.contention.FencingToken(current.fencingToken(), number));
             }
             Holding taken;
             try {
@@ -308,7 +308,7 @@ class CanaryTest {
                 handOffs = 0;
             }
             return new SharedTicketChaos.Ticket(new Grant(local(taken, true), "broken shared grant", g -> { }) { },
-                new dev.baton.recipes.lock.FencingToken(taken.fencingToken(), 0));
+                new dev.baton.framework.contention.FencingToken(taken.fencingToken(), 0));
         }
 
         /** A local hold on {@code on}: its release hands on while a thread queues, else deletes the node. */

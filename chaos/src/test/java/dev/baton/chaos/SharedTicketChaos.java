@@ -2,10 +2,10 @@ package dev.baton.chaos;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Grant;
-import dev.baton.recipes.lock.FencingToken;
+import dev.baton.framework.contention.FencingToken;
 import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.recipes.lock.LockLease;
-import dev.baton.recipes.lock.SharedTicket;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.test.history.BoundedExclusion;
 import dev.baton.test.history.Event;
 import dev.baton.test.history.History;

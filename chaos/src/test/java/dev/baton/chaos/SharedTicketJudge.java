@@ -1,6 +1,6 @@
 package dev.baton.chaos;
 
-import dev.baton.recipes.lock.FencingToken;
+import dev.baton.framework.contention.FencingToken;
 import dev.baton.test.history.BoundedExclusion;
 import dev.baton.test.history.Event;
 import dev.baton.test.history.ServerTruth;

@@ -25,16 +25,7 @@ class LayeringTest {
      * Known breaches, as "file relative to the root -> the package it reaches", each with the change that
      * removes it. Empty: keep it so; a new entry needs a reason in its comment.
      */
-    private static final Set<String> ALLOWED = Set.of(
-        // [17] section 2: the read/write lock takes the lock module's SharedTicket mode (the same SharedTicket
-        // argument, the same FencingToken pair, the one ProcessLine). Removed by moving SharedTicket,
-        // FencingToken, ProcessLine and LocalHold to dev.baton.framework.contention (a package change for
-        // every caller of the two public types: recipes-lock, benchmarks, chaos), then dropping
-        // recipes-rwlock's dependency on recipes-lock.
-        "recipes-rwlock/src/main/java/dev/baton/recipes/rwlock/InterProcessReadWriteLock.java -> dev.baton.recipes.lock",
-        "recipes-rwlock/src/main/java/dev/baton/recipes/rwlock/LockSide.java -> dev.baton.recipes.lock",
-        "recipes-rwlock/src/main/java/dev/baton/recipes/rwlock/ReadLease.java -> dev.baton.recipes.lock",
-        "recipes-rwlock/src/main/java/dev/baton/recipes/rwlock/WriteLease.java -> dev.baton.recipes.lock");
+    private static final Set<String> ALLOWED = Set.of();
 
     private static final Pattern RECIPE_PACKAGE = Pattern.compile("\\bdev\\.baton\\.recipes\\.([a-z]+)\\b");
     private static final Pattern FRAMEWORK_INTERNAL = Pattern.compile("\\bdev\\.baton\\.framework\\.internal\\b");

@@ -1,5 +1,6 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.FencingToken;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.GrantingLock;
 import dev.baton.framework.contention.Hold;

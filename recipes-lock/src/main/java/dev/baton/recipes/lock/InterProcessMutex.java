@@ -1,5 +1,8 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.ProcessLine;
+import dev.baton.framework.contention.SharedTicket;
+import dev.baton.framework.contention.FencingToken;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;

@@ -1,5 +1,6 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Hold;
 import java.time.Duration;

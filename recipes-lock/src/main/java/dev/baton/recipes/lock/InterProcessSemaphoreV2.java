@@ -1,5 +1,7 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.ProcessLine;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;

@@ -1,5 +1,8 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.ProcessLine;
+import dev.baton.framework.contention.FencingToken;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import java.util.function.Consumer;

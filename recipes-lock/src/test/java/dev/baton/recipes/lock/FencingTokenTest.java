@@ -1,5 +1,7 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.SharedTicket;
+import dev.baton.framework.contention.FencingToken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.SharedTicket;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

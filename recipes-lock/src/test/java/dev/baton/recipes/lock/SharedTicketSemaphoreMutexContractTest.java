@@ -1,5 +1,6 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.InterProcessLock;
 import dev.baton.test.EnsembleTest;

@@ -3,7 +3,7 @@ package dev.baton.recipes.rwlock;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.GrantingLock;
 import dev.baton.framework.contention.Hold;
-import dev.baton.recipes.lock.FencingToken;
+import dev.baton.framework.contention.FencingToken;
 import java.util.function.Consumer;
 
 /**
@@ -31,7 +31,7 @@ abstract sealed class LockSide<L extends Grant> extends GrantingLock<L>
 
     /**
      * {@return the full token of the calling thread's hold on this side: the node's creation zxid and
-     * the hold's number on it (0 except in the {@link dev.baton.recipes.lock.SharedTicket} mode)} See
+     * the hold's number on it (0 except in the {@link dev.baton.framework.contention.SharedTicket} mode)} See
      * {@link FencingToken}; for what a read token means, {@link ReadLease}.
      *
      * @throws IllegalStateException if the calling thread does not hold this side

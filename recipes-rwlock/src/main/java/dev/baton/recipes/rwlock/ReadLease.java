@@ -2,8 +2,8 @@ package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
-import dev.baton.recipes.lock.FencingToken;
-import dev.baton.recipes.lock.ProcessLine;
+import dev.baton.framework.contention.FencingToken;
+import dev.baton.framework.contention.ProcessLine;
 import java.util.function.Consumer;
 
 /**
@@ -25,7 +25,7 @@ public final class ReadLease extends Grant {
 
     /**
      * {@return the full token of this hold: the creation zxid of its node and the hold's number on that
-     * node} The number is 0 except in the {@link dev.baton.recipes.lock.SharedTicket} mode, where the
+     * node} The number is 0 except in the {@link dev.baton.framework.contention.SharedTicket} mode, where the
      * readers of one process that share a read node are numbered in the order they joined it. Compare
      * it with write tokens only, as for {@link #fencingToken()}.
      */

@@ -5,8 +5,8 @@ import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Ticket;
 import dev.baton.framework.contention.Holding;
-import dev.baton.recipes.lock.FencingToken;
-import dev.baton.recipes.lock.ProcessLine;
+import dev.baton.framework.contention.FencingToken;
+import dev.baton.framework.contention.ProcessLine;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -70,7 +70,7 @@ public final class WriteLease extends Grant {
     /**
      * {@return the full token of this hold: the write node's creation zxid and the hold's number on
      * that node, strictly greater than every earlier write hold's} The number is 0 except in the
-     * {@link dev.baton.recipes.lock.SharedTicket} mode. See {@link FencingToken}.
+     * {@link dev.baton.framework.contention.SharedTicket} mode. See {@link FencingToken}.
      */
     public FencingToken holdToken() {
         return ProcessLine.tokenOf(hold());

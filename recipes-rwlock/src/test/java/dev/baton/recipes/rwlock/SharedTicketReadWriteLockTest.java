@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.OwnershipLostException;
-import dev.baton.recipes.lock.FencingToken;
-import dev.baton.recipes.lock.SharedTicket;
+import dev.baton.framework.contention.FencingToken;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;

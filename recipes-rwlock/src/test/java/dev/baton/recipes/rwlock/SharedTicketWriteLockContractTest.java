@@ -2,8 +2,8 @@ package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.InterProcessLock;
-import dev.baton.recipes.lock.FencingToken;
-import dev.baton.recipes.lock.SharedTicket;
+import dev.baton.framework.contention.FencingToken;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.LockContract;
 import dev.baton.test.PairTokenLock;

@@ -1,4 +1,4 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.contention.Hold;

@@ -1,11 +1,11 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The shared-ticket mode of {@link InterProcessMutex}, {@link InterProcessSemaphoreMutex},
- * {@link InterProcessSemaphoreV2} and the read/write lock ({@code InterProcessReadWriteLock}): the
+ * The shared-ticket mode of {@code InterProcessMutex}, {@code InterProcessSemaphoreMutex},
+ * {@code InterProcessSemaphoreV2} and the read/write lock ({@code InterProcessReadWriteLock}): the
  * threads of one client that use one lock object stand in the lock's line with one node between
  * them (one per lease in use, for a semaphore), and hand the lock to each other in memory while the
  * process holds it (a read side's readers hold at once, on one read node). This page describes the
@@ -28,7 +28,7 @@ import java.util.Objects;
  *
  * <p>Fencing. Every hold still gets a token strictly greater than every earlier hold's, across
  * processes: the pair {@link FencingToken} (the node's creation zxid, the hand-off number on that
- * node), available as {@link LockLease#holdToken()} and {@link InterProcessMutex#holdToken()}.
+ * node), available as {@code LockLease.holdToken()} and {@code InterProcessMutex.holdToken()} (recipes-lock).
  * The {@code long} {@code fencingToken()} stays the node's creation zxid, so it is shared by the
  * local holds on one node (see {@link FencingToken} for what that means for a store).
  *

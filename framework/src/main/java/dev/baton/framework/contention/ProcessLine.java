@@ -1,4 +1,4 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.Deadline;

@@ -1,11 +1,11 @@
-package dev.baton.recipes.lock;
+package dev.baton.framework.contention;
 
 /**
  * The full fencing token of a lock hold: the creation zxid of the node it rests on, and the number
  * of the hold on that node. Tokens compare in that order, and every hold's is strictly greater than
  * every earlier hold's on the same lock, across processes.
  *
- * <p>Why a pair. A hold of an ordinary {@link InterProcessMutex} rests on a node of its own, so its
+ * <p>Why a pair. A hold of an ordinary {@code InterProcessMutex} rests on a node of its own, so its
  * zxid alone is strictly increasing and {@code handOff} is always 0. In the {@link SharedTicket}
  * mode several holds, one after the other, rest on one node of the process; they share its zxid and
  * are told apart by {@code handOff} (0 for the node's first hold, then 1, 2, ...). A zxid fills a
