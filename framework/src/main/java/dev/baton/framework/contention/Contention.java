@@ -2,6 +2,8 @@ package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.CreatedNode;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
@@ -11,6 +13,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 
 /**
  * The contention engine: "take a ticket, watch your predecessor", once, for every recipe.
@@ -41,7 +48,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Contention {
     private final BatonClient client;
-    /** The client as the engine's requests see it: replies complete on ZooKeeper's thread, see {@link SpeedPaths}. */
+    /** The client as the engine's requests see it: replies complete on ZooKeeper's thread (see {@link SpeedPaths}). */
     private final BatonClient ops;
     private final String dir;
     private final String marker;
@@ -123,25 +130,82 @@ public final class Contention {
         return dir;
     }
 
-    /** The client as the engine's requests see it (for {@link Attempt}). */
-    BatonClient ops() {
-        return ops;
+    // ---- the engine's requests, for Attempt: their replies complete on ZooKeeper's thread ----
+
+    /** Sends the create of a ticket: an ephemeral sequential node, protected so a lost reply never leaves two. */
+    CompletableFuture<CreatedNode> createTicket(byte[] data) {
+        var builder = ops.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).creatingParentContainersIfNeeded();
+        builder = sessionProtection ? builder.withSessionProtection() : builder.withProtection();
+        return builder.forPathWithStatAsync(Paths.join(dir, marker), data);
     }
 
-    String marker() {
-        return marker;
+    /** {@return the ticket that {@code node}, created by {@link #createTicket}, is} */
+    Ticket ticketOf(CreatedNode node) {
+        return new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
+            node.stat().getEphemeralOwner());
     }
 
-    Set<String> markers() {
-        return markers;
+    /** {@return a watch on {@code ticket}'s node, not yet set} */
+    OwnNodeWatch watchOf(Ticket ticket) {
+        return new OwnNodeWatch(ops, ticket.path());
     }
 
-    ContentionRule rule() {
-        return rule;
+    /** Sends the listing of the line (the folder's children, in no order). */
+    CompletableFuture<List<String>> list() {
+        return ops.getChildren().forPathAsync(dir);
     }
 
-    boolean sessionProtection() {
-        return sessionProtection;
+    /**
+     * {@return what the rule says for the contender {@code name} in the listing {@code children}, or null
+     * if {@code name} is not in line}
+     */
+    Decision decide(List<String> children, String name) {
+        List<String> ordered = Contenders.inOrder(children, markers);
+        int index = ordered.indexOf(name);
+        return index < 0 ? null : rule.decide(ordered, index);
+    }
+
+    /** What became of a node {@link #watch} watches. */
+    enum Seen {
+        /** The watch is set: the node is there. */
+        SET,
+        /** The node is gone: deleted since the watch was set, or already (and then no watch was set). */
+        GONE,
+        /** The node changed and is still there; the watch is used up. */
+        CHANGED,
+        /** The session expired. */
+        EXPIRED
+    }
+
+    /**
+     * Watches the contender {@code name} and tells {@code then}, on {@code steps}, what the reply
+     * ({@code SET}, {@code GONE}, or a failure) and later the watch's event said. A getData watch,
+     * not an exists watch: on a node already gone an exists watch stays registered (client and
+     * server) until that path is created again — for a sequential name, never — while a getData
+     * watch is set only on a node that exists. Curator does the same. A reply that failed because
+     * the client is closed goes to {@code closed} (see {@link SpeedPaths#handOver(CompletableFuture,
+     * Executor, Consumer, BiConsumer)}).
+     */
+    void watch(String name, Executor steps, Consumer<ClientClosedException> closed, BiConsumer<Seen, Throwable> then) {
+        Watcher watcher = SpeedPaths.handOver(steps, event -> {
+            if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                then.accept(Seen.GONE, null);
+            } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                then.accept(Seen.EXPIRED, null);
+            } else if (event.getType() != Watcher.Event.EventType.None) {
+                then.accept(Seen.CHANGED, null);
+            }
+        });
+        CompletableFuture<byte[]> reply = ops.getData().usingWatcher(watcher).forPathAsync(Paths.join(dir, name));
+        SpeedPaths.handOver(reply, steps, closed, (bytes, e) -> {
+            if (e == null) {
+                then.accept(Seen.SET, null);
+            } else if (Failures.rethrow(e) instanceof NoNodeException) {
+                then.accept(Seen.GONE, null);
+            } else {
+                then.accept(null, e);
+            }
+        });
     }
 
     /**

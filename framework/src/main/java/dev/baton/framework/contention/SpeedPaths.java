@@ -1,7 +1,9 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Deadline;
+import dev.baton.framework.Failures;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -11,7 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +57,23 @@ final class SpeedPaths {
      */
     static BatonClient repliesInPlace(BatonClient client) {
         return WakeUps.repliesInPlace(client);
+    }
+
+    /**
+     * Path 1: runs {@code step} on {@code steps} once {@code reply} (completing on ZooKeeper's thread)
+     * completes. A reply that failed because the client is closed goes to {@code closed} where it
+     * arrives: a closed client's executor no longer runs steps, so handing it over would leave the
+     * attempt pending forever.
+     */
+    static <T> void handOver(CompletableFuture<T> reply, Executor steps, Consumer<ClientClosedException> closed,
+                             BiConsumer<T, Throwable> step) {
+        reply.whenComplete((value, e) -> {
+            if (e != null && Failures.unwrap(e) instanceof ClientClosedException closedClient) {
+                closed.accept(closedClient);
+                return;
+            }
+            steps.execute(() -> step.accept(value, e));
+        });
     }
 
     /** Path 1: a watcher called on ZooKeeper's event thread that only hands the event to {@code steps}. */
