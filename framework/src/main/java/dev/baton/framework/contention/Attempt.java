@@ -31,8 +31,8 @@ import java.util.function.Function;
  * <p>Every move goes through {@link #moveTo}, which also counts moves: a reply or event carries the
  * count of the move that asked for it, and is dropped when the attempt has moved on since.
  *
- * <p>Threads. The steps, and the rule, run one at a time on {@link #steps} ({@link Attempts} chooses
- * it: the async executor, or the waiting caller); replies and watch events arrive on ZooKeeper's
+ * <p>Threads. The steps, and the rule, run one at a time on {@link #steps} (the client's async
+ * executor, serialised: see {@link Contention}); replies and watch events arrive on ZooKeeper's
  * thread and only hand the next step over ({@link SpeedPaths}), so {@link #result} never completes
  * there. Fields marked "guarded" are guarded by {@code this}.
  */
@@ -289,8 +289,7 @@ final class Attempt<R> {
     }
 
     /**
-     * ENDED, holding: the result completes on this attempt's executor — the async executor, or the
-     * waiting caller — never on ZooKeeper's thread.
+     * ENDED, holding: the result completes on this attempt's executor, never on ZooKeeper's thread.
      */
     private void hold(Ticket mine, int move) {
         if (leftBehind(mine, move)) {

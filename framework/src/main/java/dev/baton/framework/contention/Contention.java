@@ -7,15 +7,20 @@ import dev.baton.framework.CreatedNode;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.Timeouts;
+import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.Paths;
+import dev.baton.framework.internal.SerialExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 
@@ -32,12 +37,11 @@ import org.apache.zookeeper.Watcher;
  * have told us first had our node gone).
  *
  * <p>Threads. An attempt is one state machine ({@link Attempt}, its phases TAKING, LOOKING,
- * WAITING, ENDED) whose steps run one at a time: for {@link #acquire}, on the client's async
- * executor (no thread waits); for {@link #acquireBlocking}, on the calling thread, which runs each
- * step as its reply or event arrives. The rule runs on the step's thread; the caller's future
- * completes on the async executor, never on ZooKeeper's thread. The shortcuts that make this fast
- * (replies handled on ZooKeeper's thread, caller-thread stepping, the delayed node watch of holds
- * granted at the first look) are all in {@link SpeedPaths}, with what each gains.
+ * WAITING, ENDED) whose steps run one at a time on the client's async executor (no thread waits;
+ * {@link #acquireBlocking} waits for the same attempt). The rule runs on the step's thread; the
+ * caller's future completes on the async executor, never on ZooKeeper's thread. The shortcuts that
+ * make this fast (replies handled on ZooKeeper's thread, the delayed node watch of holds granted at
+ * the first look) are in {@link SpeedPaths}, with what each gains.
  *
  * <p>Guarantees and caveats. On timeout, cancellation or failure the engine deletes its own node
  * (in the background if the connection is down), so an abandoned attempt never blocks the line.
@@ -220,12 +224,11 @@ public final class Contention {
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempts.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
+        return attempt(data, timeout, Contention::ticketOnly, ticket -> { });
     }
 
     /**
-     * Blocking {@link #acquire}: returns the held ticket, or null on timeout. The calling thread
-     * runs the attempt itself (see the class comment). An interrupt abandons the attempt (its
+     * Blocking {@link #acquire}: returns the held ticket, or null on timeout. An interrupt abandons the attempt (its
      * node is deleted) and is rethrown.
      *
      * @param data the contender node's data
@@ -235,7 +238,7 @@ public final class Contention {
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempts.blocking(this, data, timeout, Contention::ticketOnly, this::release);
+        return Futures.awaitOrCancel(attempt(data, timeout, Contention::ticketOnly, this::release), this::release);
     }
 
     /**
@@ -250,7 +253,7 @@ public final class Contention {
      */
     public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempts.async(this, data, timeout, this::holdOf, Holding::close);
+        return attempt(data, timeout, this::holdOf, Holding::close);
     }
 
     /**
@@ -264,7 +267,7 @@ public final class Contention {
      */
     public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempts.blocking(this, data, timeout, this::holdOf, Holding::delete);
+        return Futures.awaitOrCancel(attempt(data, timeout, this::holdOf, Holding::delete), Holding::delete);
     }
 
     /**
@@ -318,6 +321,32 @@ public final class Contention {
         if (timeout != null && timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
         }
+    }
+
+    /**
+     * Runs an attempt: its steps run one at a time on the client's async executor (no thread waits;
+     * the blocking forms wait for the result). The result completes with null when {@code timeout}
+     * passes first; completing or cancelling it first abandons the attempt. While it waits, the
+     * client's confirmed-contact clock is kept fresh, so that a hold granted after a long wait starts
+     * with a recent round trip to the leader behind it (see {@link Holding}). (Running a blocking
+     * attempt's steps on the waiting thread itself saved thread hand-offs but showed no gain in the
+     * lock benchmark: see {@link SpeedPaths}.)
+     *
+     * @param grant makes what the caller gets of a ticket that holds
+     * @param discard undoes that when the result was completed (timed out, cancelled) meanwhile
+     */
+    private <R> CompletableFuture<R> attempt(byte[] data, Duration timeout, Function<Attempt.Granted, R> grant,
+                                             Consumer<R> discard) {
+        Attempt<R> attempt = new Attempt<>(this, data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
+        CompletableFuture<R> result = attempt.result();
+        LeaderContact.Keep fresh = LeaderContact.keepFresh(client);
+        result.whenComplete((r, e) -> fresh.close());
+        if (timeout != null && !timeout.isZero()) {
+            CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor())
+                .execute(() -> result.complete(null));
+        }
+        attempt.begin();
+        return result;
     }
 
     private static Ticket ticketOnly(Attempt.Granted granted) {
