@@ -34,9 +34,10 @@ import org.apache.zookeeper.Watcher;
  * beside the jar with all on, three rounds, on the shared 2-core machine (load average 10–16, so
  * rates swing by ±30% between runs; the steady measure is the uncontended p50 cycle over
  * Curator's, the two taking turns cycle by cycle). With all paths on: 1.02, 0.99, 0.99.
- * Path 1 off: 1.00, 1.04, 1.04 (about 3% slower), and 8 threads of one client fell from 1.5–1.8x
- * Curator's rate to 1.3–1.5x — small, but every measure moved the same way. Path 2 off: 1.08 and
- * 1.08 (8% slower: the watch's request, and its event at our own delete, on a cycle of three
+ * Path 1 off: 1.00, 1.04, 1.04 (about 3% slower in two rounds of three); 8 threads of one client
+ * fell from 1.5–1.8x Curator's rate to 1.3–1.5x, 8 contenders were lower in two rounds of three:
+ * a small gain, each measure within the noise, most moving the same way. Path 2 off: 1.08,
+ * 1.08, 1.08 (8% slower: the watch's request, and its event at our own delete, on a cycle of three
  * requests).
  *
  * <p>A third path, a blocking acquisition running its steps on the waiting thread (so a reply cost
