@@ -63,6 +63,11 @@ record ContendedSlices(String threadPrefix, int kinds, Duration warmUp, Duration
             return count / (nanos / 1e9);
         }
 
+        /** The counted time of all slices, in seconds. */
+        double seconds() {
+            return nanos / 1e9;
+        }
+
         /** The waits of one kind, in ms. */
         Stats waits(int kind) {
             return Stats.of(waits.get(kind));

@@ -41,8 +41,9 @@ import org.apache.zookeeper.ZooKeeper;
  * thread per client: its hand-offs never happen, so it must cost what the default costs), and
  * {@link LocalContention} adds eight threads of one client.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices] [local]} (default 10
- * slices of each kind: about three minutes; {@code local} runs only the eight-threads table).
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar locks [slices] [local|fairness]} (default 10
+ * slices of each kind: about three minutes; {@code local} runs only the eight-threads table,
+ * {@code fairness} only {@link Fairness}: other clients' waits beside eight shared-ticket threads).
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
@@ -57,6 +58,7 @@ public final class LockBenchmark {
     public static void main(String[] args) throws Exception {
         int slices = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean localOnly = args.length > 1 && args[1].equals("local");
+        boolean fairnessOnly = args.length > 1 && args[1].equals("fairness");
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             int leader = ensemble.leaderId();
@@ -66,6 +68,10 @@ public final class LockBenchmark {
                 follower, leader, slices);
             Requests requests = new Requests(ensemble);
             System.out.printf("  clients: %s%n", Lan.describe());
+            if (fairnessOnly) {
+                Fairness.run(connect, slices);
+                return;
+            }
             if (!localOnly) {
                 uncontended(connect, slices, requests);
                 contended(connect, slices, requests);

@@ -23,6 +23,10 @@ record Stats(double[] sorted) {
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
     }
 
+    int count() {
+        return sorted.length;
+    }
+
     double median() {
         return percentile(50);
     }

@@ -218,6 +218,162 @@ class CanaryTest {
             .anyMatch(p -> p.contains("went on believing it held for at least"));
     }
 
+    /**
+     * A {@code SharedTicket} mutex built wrong: it hands the lock on to the next local thread
+     * whatever became of the process's node (it keeps a budget of hand-offs only while the node
+     * is valid), and a thread handed the lock is never told of a loss (the node's first holder
+     * is). Client 0's session is ended twice while one of its threads holds a new node (it waits
+     * until it is told), and the client's other threads go on handing the node the servers
+     * deleted to each other. The loss rule of {@link SharedTicketJudge} must fail: the same
+     * workload and judge as the side-by-side run's {@code shared-mutex}.
+     */
+    @Test
+    void aSharedTicketMutexThatHandsOnAfterItsNodeIsLostIsCaught() throws Exception {
+        String path = "/canary/shared-ticket";
+        SharedTicketJudge.Judgement judged;
+        try (ChaosRun run = canary("shared-ticket", path).clients(3).duration(Duration.ofSeconds(4))
+            .documented(OwnershipLostException.class).build()) {
+            AtomicInteger nodes = new AtomicInteger();
+            SharedTicketChaos.Started started = SharedTicketChaos.start(run, "canary", path, c -> {
+                HandsOnAfterLoss broken = new HandsOnAfterLoss(run.client(c), path);
+                return timeout -> {
+                    SharedTicketChaos.Ticket ticket = broken.acquire(timeout);
+                    int taken = c == 0 && ticket != null && ticket.token().handOff() == 0 ? nodes.incrementAndGet() : 0;
+                    if (taken == 3 || taken == 6) {
+                        // the fault this canary needs: client 0's session ends while a thread holds its
+                        // new node and the others queue behind it; the holder waits until it is told
+                        SessionKiller.expire(run.client(0), ensemble.connectString(), Duration.ofSeconds(10));
+                        org.awaitility.Awaitility.await("the holder told of its loss").atMost(Duration.ofSeconds(10))
+                            .pollInterval(Duration.ofMillis(5)).until(() -> !ticket.grant().isValid());
+                    }
+                    return ticket;
+                };
+            }, LockChaosTest.standard(1), 5);
+            run.runFaults();
+            judged = started.judge(run);
+        }
+        System.out.println("[canary-shared-ticket] " + judged.summary() + "\n  " + judged.checks());
+        assertThat(judged.checks().get("shared-mutex: a local holder whose process lost the node is told"))
+            .anyMatch(p -> p.contains("after the servers deleted its process's node"));
+    }
+
+    /**
+     * The broken shared-ticket mutex of {@link #aSharedTicketMutexThatHandsOnAfterItsNodeIsLostIsCaught}:
+     * a fair semaphore orders the client's threads, the first takes a node through the
+     * contention engine, and a release hands the node on while a thread queues (and, while the
+     * node is valid, only {@link #BUDGET} times).
+     */
+    static final class HandsOnAfterLoss {
+        /** Local hand-offs per node while it is valid, so that the other clients get turns. */
+        private static final int BUDGET = 20;
+        private final Contention contention;
+        private final java.util.concurrent.Semaphore turn = new java.util.concurrent.Semaphore(1, true);
+        /** Guarded by this: the node the client's threads hand on, and its last hold's number. */
+        private Holding node;
+        private long handOffs;
+
+        HandsOnAfterLoss(BatonClient client, String path) {
+            this.contention = Contention.of(client, path, "lock-", ContentionRule.mutex());
+        }
+
+        SharedTicketChaos.Ticket acquire(Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            if (!turn.tryAcquire(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                return null;
+            }
+            Holding current;
+            long number;
+            synchronized (this) {
+                current = node;
+                number = ++handOffs;
+            }
+            if (current != null) {
+                // the broken part: handed on without asking whether the node still holds, and never told of its loss
+                return new SharedTicketChaos.Ticket(new Grant(local(current, false), "broken shared grant", g -> { }) { },
+                    new dev.baton.recipes.lock.FencingToken(current.fencingToken(), number));
+            }
+            Holding taken;
+            try {
+                taken = contention.acquireHoldBlocking(new byte[0], Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (InterruptedException | RuntimeException e) {
+                turn.release();
+                throw e;
+            }
+            if (taken == null) {
+                turn.release();
+                return null;
+            }
+            synchronized (this) {
+                node = taken;
+                handOffs = 0;
+            }
+            return new SharedTicketChaos.Ticket(new Grant(local(taken, true), "broken shared grant", g -> { }) { },
+                new dev.baton.recipes.lock.FencingToken(taken.fencingToken(), 0));
+        }
+
+        /** A local hold on {@code on}: its release hands on while a thread queues, else deletes the node. */
+        private Hold local(Holding on, boolean told) {
+            return new Hold() {
+                @Override
+                public long fencingToken() {
+                    return on.fencingToken();
+                }
+
+                @Override
+                public List<String> nodes() {
+                    return on.nodes();
+                }
+
+                @Override
+                public boolean isValid() {
+                    return !told || on.isValid();
+                }
+
+                @Override
+                public Optional<String> lossReason() {
+                    return told ? on.lossReason() : Optional.empty();
+                }
+
+                @Override
+                public void onLost(Runnable callback) {
+                    if (told) {
+                        on.onLost(callback);
+                    }
+                }
+
+                @Override
+                public TransactionBuilder guard(TransactionBuilder transaction) {
+                    return on.guard(transaction);
+                }
+
+                @Override
+                public boolean connected() {
+                    return on.connected();
+                }
+
+                @Override
+                public CompletableFuture<Void> delete() {
+                    boolean budgetLeft;
+                    synchronized (HandsOnAfterLoss.this) {
+                        budgetLeft = handOffs < BUDGET;
+                    }
+                    // the broken part: the budget, which lets other processes in, is only kept while
+                    // the node is valid; a lost node is handed on for as long as a thread queues
+                    if (turn.hasQueuedThreads() && (budgetLeft || !on.isValid())) {
+                        turn.release();
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    synchronized (HandsOnAfterLoss.this) {
+                        node = null;
+                    }
+                    CompletableFuture<Void> deleted = on.delete();
+                    turn.release();
+                    return deleted;
+                }
+            };
+        }
+    }
+
     /** An election whose first two participants in line both believe they lead. */
     @Test
     void anElectionWithTwoLeadersIsCaught() {

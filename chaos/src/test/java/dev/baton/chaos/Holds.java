@@ -3,9 +3,11 @@ package dev.baton.chaos;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.OwnershipLostException;
+import dev.baton.test.history.Event;
 import dev.baton.test.history.History;
 import dev.baton.test.history.Zxids;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.IntFunction;
 
 /**
  * Each worker's current hold, recorded in a history as the holder believes it: acquired (with the
@@ -18,18 +20,27 @@ final class Holds {
     private final History history;
     private final String key;
     private final AtomicReferenceArray<Grant> current;
+    private final IntFunction<String> names;
 
     Holds(History history, String key, int workers) {
+        this(history, key, workers, Holds::actor);
+    }
+
+    /** Holds whose workers are named by {@code names} in the history (several threads of one client). */
+    Holds(History history, String key, int workers, IntFunction<String> names) {
         this.history = history;
         this.key = key;
         this.current = new AtomicReferenceArray<>(workers);
+        this.names = names;
     }
 
-    /** Records the acquisition and watches the grant for loss. */
-    void acquired(int worker, Grant grant, BatonClient client, boolean shared) {
+    /** Records the acquisition and watches the grant for loss; {@return the event recorded} */
+    Event acquired(int worker, Grant grant, BatonClient client, boolean shared) {
         current.set(worker, grant);
-        history.acquired(actor(worker), key, grant.fencingToken(), Zxids.lastSeen(client), grant.nodePaths(), shared);
+        Event e = history.acquired(names.apply(worker), key, grant.fencingToken(), Zxids.lastSeen(client), grant.nodePaths(),
+            shared);
         grant.onLost(() -> ended(worker, grant, true));
+        return e;
     }
 
     /**
@@ -54,9 +65,9 @@ final class Holds {
             return false;
         }
         if (lost) {
-            history.lost(actor(worker), key);
+            history.lost(names.apply(worker), key);
         } else {
-            history.released(actor(worker), key);
+            history.released(names.apply(worker), key);
         }
         return true;
     }

@@ -168,8 +168,9 @@ class LockChaosTest {
     }
 
     /**
-     * The semaphore (2 leases), the semaphore mutex, the multi-lock (2 paths), ZooKeeper's WriteLock
-     * and the read/write lock ({@link RwLockChaosTest}) side by side under one nemesis: each with
+     * The semaphore (2 leases), the semaphore mutex, the multi-lock (2 paths), ZooKeeper's WriteLock,
+     * the read/write lock ({@link RwLockChaosTest}) and the mutex in the {@code SharedTicket} mode
+     * ({@link SharedTicketChaos}: three threads on each client) side by side under one nemesis: each with
      * its own workers on the five clients, its own history (and fenced store, but the read/write
      * lock) and {@link BoundedExclusion} judgement, one verdict line each. Every fault of the run
      * reaches all five (a server fault directly, a client fault through the client each runs a
@@ -179,7 +180,8 @@ class LockChaosTest {
     @Test
     void theLockFormsSideBySide() throws Exception {
         try (ChaosRun run = ChaosRun.builder("lock-forms", ensemble).faults(LOCK_FORMS_FAULTS)
-            .watch("/chaos/semaphore", "/chaos/semaphore-mutex", "/chaos/multi", WRITE_LOCK, RwLockChaosTest.PATH)
+            .watch("/chaos/semaphore", "/chaos/semaphore-mutex", "/chaos/multi", WRITE_LOCK, RwLockChaosTest.PATH,
+                SharedTicketChaos.PATH)
             .documented(OwnershipLostException.class).build()) {
             Map<String, Started> started = new java.util.LinkedHashMap<>();
             started.put("semaphore", startSemaphore(run));
@@ -188,6 +190,7 @@ class LockChaosTest {
             started.put("write-lock", startWriteLock(run));
             RwLockChaosTest.Started rw = RwLockChaosTest.start(run, RwLockChaosTest.PATH,
                 RwLockChaosTest.sides(run, RwLockChaosTest.PATH));
+            SharedTicketChaos.Started shared = SharedTicketChaos.start(run);
             run.runFaults();
             Map<String, List<String>> checks = new java.util.LinkedHashMap<>();
             List<String> notes = new ArrayList<>();
@@ -203,6 +206,12 @@ class LockChaosTest {
             checks.put("rwlock: readers-writers exclusion", rwResult.violations());
             notes.add("rwlock: " + rw.history().count(Event.Op.ACQUIRED) + " acquisitions; " + rwResult.summary());
             acquired += rw.history().count(Event.Op.ACQUIRED);
+            long judging = System.nanoTime();
+            SharedTicketJudge.Judgement sharedResult = shared.judge(run);
+            checks.putAll(sharedResult.checks());
+            notes.add("shared-mutex: " + shared.acquisitions() + " acquisitions; " + sharedResult.summary() + "; "
+                + shared.store().note() + String.format(" (judged in %.0f ms)", (System.nanoTime() - judging) / 1e6));
+            acquired += shared.acquisitions();
             run.verdict(acquired, checks, notes.toArray(String[]::new));
         }
     }
@@ -251,6 +260,24 @@ class LockChaosTest {
     @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
     void theSemaphoreMutex() throws Exception {
         alone("semaphore-mutex", "/chaos/semaphore-mutex", LockChaosTest::startSemaphoreMutex);
+    }
+
+    /**
+     * The mutex in the {@code SharedTicket} mode alone, under every fault the mutex gets (partitions
+     * too). Soak only ({@code -Pchaos-soak}): in CI the side-by-side run covers it.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "baton.chaos.allFaults", matches = "true")
+    void theSharedTicketMutexUnderEveryFault() throws Exception {
+        try (ChaosRun run = ChaosRun.builder("shared-mutex", ensemble).faults(Fault.KILL_LEADER, Fault.RESTART_SERVER,
+            Fault.LOSE_QUORUM, Fault.PAUSE_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT, Fault.PAUSE_CLIENT,
+            Fault.EXPIRE_SESSION, Fault.ISOLATE_FOLLOWER).watch(SharedTicketChaos.PATH)
+            .documented(OwnershipLostException.class).build()) {
+            SharedTicketChaos.Started started = SharedTicketChaos.start(run);
+            run.runFaults();
+            SharedTicketJudge.Judgement judged = started.judge(run);
+            run.verdict(started.acquisitions(), judged.checks(), judged.summary(), started.store().note());
+        }
     }
 
     /** Soak only ({@code -Pchaos-soak}): in CI the side-by-side run covers it. */

@@ -5,9 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import javax.net.SocketFactory;
 import javax.security.auth.login.AppConfigurationEntry;
 import javax.security.auth.login.Configuration;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ClientX509Util;
+import org.apache.zookeeper.common.X509Exception;
 
 /**
  * Turns the TLS and authentication options of {@link ConnectOptions} into ZooKeeper client
@@ -38,9 +41,51 @@ final class ClientSecurity {
         }
     }
 
+    /** {@return whether the options ask for TLS (--tls, or a trust or key store)} */
+    static boolean tls(ConnectOptions options) {
+        return options.tls || options.trustStore != null || options.keyStore != null;
+    }
+
+    /**
+     * {@return sockets for the four-letter words: TLS with the same trust and key stores as the
+     * client's connection (read by ZooKeeper's own code, so the same store types and defaults), or
+     * plain TCP when no TLS is asked for}
+     *
+     * @throws CliExit with {@link ExitCodes#USAGE} when a store cannot be read or opened (a wrong password)
+     */
+    static SocketFactory wordSockets(ConnectOptions options) {
+        if (!tls(options)) {
+            return SocketFactory.getDefault();
+        }
+        ZKClientConfig config = new ZKClientConfig();
+        tls(config, options);
+        try (ClientX509Util x509 = new ClientX509Util()) {
+            return x509.createSSLContextAndOptions(config).getSSLContext().getSocketFactory();
+        } catch (X509Exception.SSLContextException e) {
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            throw new CliExit(ExitCodes.USAGE, "cannot use the TLS trust or key store (" + storesNamed(options) + "): "
+                + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage())
+                + " (is the password right, and does the trust store hold a CA certificate?)");
+        }
+    }
+
+    private static String storesNamed(ConnectOptions options) {
+        StringBuilder named = new StringBuilder();
+        if (options.trustStore != null) {
+            named.append("--truststore ").append(options.trustStore);
+        }
+        if (options.keyStore != null) {
+            named.append(named.length() == 0 ? "" : ", ").append("--keystore ").append(options.keyStore);
+        }
+        return named.length() == 0 ? "the JDK's own" : named.toString();
+    }
+
     /** {@return ZooKeeper client settings for the TLS and SASL options given, or null for none} */
     static ZKClientConfig clientConfig(ConnectOptions options) {
-        boolean tls = options.tls || options.trustStore != null || options.keyStore != null;
+        boolean tls = tls(options);
         boolean sasl = options.saslUser != null || options.saslPassword != null;
         if (!tls && !sasl) {
             return null;

@@ -11,7 +11,10 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.SocketFactory;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ConnectStringParser;
+import org.apache.zookeeper.client.ZooKeeperSaslClient;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,6 +37,10 @@ public final class ConnectOptions {
     private static final Duration FIRST_TRY = Duration.ofMillis(250);
     /** How long one look at a server address may take (a refusal comes at once). */
     private static final int LOOK_MILLIS = 250;
+    /** How often the SASL login's outcome is looked at. */
+    private static final long SASL_POLL_MILLIS = 10;
+    /** How long a four-letter word that looks for a TLS mismatch may take. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 
     @Option(names = {"-s", "--connect"}, paramLabel = "CONNECT",
         description = "ZooKeeper connect string host:port[,host:port...][/chroot] (default: $BATON_CONNECT, else "
@@ -85,6 +92,9 @@ public final class ConnectOptions {
         description = "Password of the SASL user ($BATON_SASL_PASSWORD).")
     String saslPassword;
 
+    /** Sockets for four-letter words, made on first use from the TLS options. */
+    private SocketFactory wordSockets;
+
     /** {@return the connect string in effect} */
     public String connectString() {
         if (connect != null) {
@@ -113,13 +123,18 @@ public final class ConnectOptions {
             BatonClient.Builder builder = BatonClient.builder().connectString(where).sessionTimeout(sessionTimeout)
                 .connectionTimeout(connectTimeout());
             ClientSecurity.configure(builder, this);
+            wordSockets(); // a trust or key store that cannot be opened is a usage error now, not a wait
             client = builder.build();
         } catch (IllegalArgumentException e) {
             throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }
         try {
             client.start();
+            long start = System.nanoTime();
             awaitConnected(client, where);
+            if (saslUser != null) {
+                awaitSasl(client, connectTimeout().minusNanos(System.nanoTime() - start));
+            }
             return client;
         } catch (BatonException e) {
             abandon(client);
@@ -144,14 +159,26 @@ public final class ConnectOptions {
         closer.start();
     }
 
+    /** {@return sockets for four-letter words to the servers: TLS when asked for (the same stores), else plain} */
+    SocketFactory wordSockets() {
+        if (wordSockets == null) {
+            wordSockets = ClientSecurity.wordSockets(this);
+        }
+        return wordSockets;
+    }
+
     private void awaitConnected(BatonClient client, String where) throws InterruptedException {
         Duration timeout = connectTimeout();
         long start = System.nanoTime();
-        if (connectTimeout == null && !client.blockUntilConnected(FIRST_TRY)) {
-            List<String> refusing = refusingServers(where);
+        if (!client.blockUntilConnected(FIRST_TRY)) {
+            List<String> refusing = connectTimeout == null ? refusingServers(where) : null;
             if (refusing != null) {
                 throw new CliExit(ExitCodes.UNAVAILABLE, "nothing is listening at " + String.join(", ", refusing)
                     + " (is the ensemble running? start one with 'baton server', or set -s or BATON_CONNECT)");
+            }
+            String mismatch = tlsMismatch(where);
+            if (mismatch != null) {
+                throw new CliExit(ExitCodes.UNAVAILABLE, "cannot reach the ensemble at " + where + ": " + mismatch);
             }
         }
         Duration left = timeout.minusNanos(System.nanoTime() - start);
@@ -159,6 +186,55 @@ public final class ConnectOptions {
             throw new CliExit(ExitCodes.UNAVAILABLE, "cannot reach the ensemble at " + where + " within " + Durations.format(timeout)
                 + " (is it running? set -s or BATON_CONNECT)");
         }
+    }
+
+    /**
+     * Waits for the SASL login's outcome. ZooKeeper's client authenticates after the connection is
+     * made and holds every request until it is done; when the servers refuse the credentials it
+     * reports {@code AuthFailed} once and stops, so the command's first request would wait forever.
+     * The outcome comes within a round trip or two, so this polls for it briefly.
+     */
+    private void awaitSasl(BatonClient client, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + Math.max(timeout.toNanos(), Duration.ofSeconds(1).toNanos());
+        while (true) {
+            ZooKeeper zk = client.zookeeper();
+            ZooKeeperSaslClient sasl = zk == null ? null : zk.getSaslClient();
+            if (zk != null && zk.getState() == ZooKeeper.States.AUTH_FAILED || sasl != null && sasl.isFailed()) {
+                throw new CliExit(ExitCodes.NO_PERMISSION, "the ensemble at " + connectString() + " refused SASL user '" + saslUser
+                    + "' (a wrong --sasl-password or BATON_SASL_PASSWORD, or a user the servers do not know)");
+            }
+            if (sasl == null || sasl.isComplete()) {
+                return; // no SASL on this handle (nothing to wait for), or logged in
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new CliExit(ExitCodes.UNAVAILABLE, "the ensemble at " + connectString() + " did not finish the SASL login of '"
+                    + saslUser + "' within " + Durations.format(timeout));
+            }
+            Thread.sleep(SASL_POLL_MILLIS);
+        }
+    }
+
+    /**
+     * Why no server of {@code where} can be reached, if each one that answers disagrees with this
+     * client about TLS — a handshake that fails (a CA the client does not trust, a client
+     * certificate missing, a plain port), or a server that closes a plain connection without a
+     * word (a TLS-only port) — or null when one answers properly or does not answer at all (worth
+     * waiting for). ZooKeeper's client retries such a connection silently until its timeout; a
+     * four-letter word over the same kind of socket tells the reason at once.
+     */
+    private String tlsMismatch(String where) {
+        String first = null;
+        for (InetSocketAddress server : ServerWords.servers(where)) {
+            ServerWords.Answer answer = ServerWords.ask(server, "isro", wordSockets(), PROBE_TIMEOUT);
+            if (answer.status() == ServerWords.Status.UNREACHABLE && !ServerWords.tlsMismatch(answer)) {
+                continue; // nothing there (or it is silent): says nothing about TLS
+            }
+            if (!ServerWords.tlsMismatch(answer)) {
+                return null;
+            }
+            first = first == null ? answer.server() + ": " + answer.text() : first;
+        }
+        return first;
     }
 
     /**

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import javax.net.SocketFactory;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -110,7 +111,7 @@ final class DoctorCommand implements Callable<Integer> {
         String scratchPath = TreeCommands.path(scratch);
         List<Server> servers = new ArrayList<>();
         for (InetSocketAddress address : ServerWords.servers(connection.connectString())) {
-            servers.add(probe(address));
+            servers.add(probe(address, connection.wordSockets()));
         }
         List<Check> checks = new ArrayList<>();
         checks.add(serversCheck(servers));
@@ -145,9 +146,9 @@ final class DoctorCommand implements Callable<Integer> {
         return exit;
     }
 
-    private static Server probe(InetSocketAddress address) {
+    private static Server probe(InetSocketAddress address, SocketFactory sockets) {
         String name = ServerWords.name(address);
-        Answer srvr = ServerWords.ask(address, "srvr");
+        Answer srvr = ServerWords.ask(address, "srvr", sockets, ServerWords.TIMEOUT);
         if (srvr.status() == Status.UNREACHABLE) {
             return new Server(name, "unreachable", null, null, null, null, null, List.of(), List.of());
         }
@@ -157,7 +158,7 @@ final class DoctorCommand implements Callable<Integer> {
         String isro = null;
         boolean serving = srvr.status() != Status.NOT_SERVING;
         for (String word : WORDS) {
-            Answer answer = word.equals("srvr") ? srvr : ServerWords.ask(address, word);
+            Answer answer = word.equals("srvr") ? srvr : ServerWords.ask(address, word, sockets, ServerWords.TIMEOUT);
             switch (answer.status()) {
                 case NOT_ALLOWED -> notAllowed.add(word);
                 case UNREACHABLE -> {

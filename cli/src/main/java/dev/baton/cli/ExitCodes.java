@@ -19,6 +19,8 @@ public final class ExitCodes {
     public static final int LOST = 75;
     /** {@code baton doctor} found something that will make recipes misbehave (sysexits' EX_CONFIG). */
     public static final int CONFIG = 78;
+    /** The servers refused the credentials given (a wrong SASL password, an unknown user): sysexits' EX_NOPERM. */
+    public static final int NO_PERMISSION = 77;
     /** Interrupted (Ctrl-C, SIGINT) while waiting; SIGTERM gives 143 and SIGHUP 129 (see {@link #forSignal}). */
     public static final int INTERRUPTED = 130;
 

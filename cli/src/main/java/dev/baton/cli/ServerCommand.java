@@ -2,8 +2,7 @@ package dev.baton.cli;
 
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.server.EnsembleException;
-import dev.baton.server.LocalCertificates;
-import dev.baton.server.ServerMode;
+import dev.baton.server.EnsembleMain;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -110,7 +109,7 @@ final class ServerCommand implements Callable<Integer> {
             }
             out.println("  export BATON_CONNECT=" + ensemble.connectString());
             if (tls) {
-                printTls(out, ensemble.certificates());
+                EnsembleMain.tlsClientSettings(ensemble.certificates(), requireClientCert).forEach(out::println);
             }
             out.println("serving; Ctrl-C to stop");
             out.flush();
@@ -137,8 +136,8 @@ final class ServerCommand implements Callable<Integer> {
                 throw new CliExit(ExitCodes.USAGE, "--require-client-cert needs --tls");
             }
             if (tls) {
-                // ZooKeeper reads a server's TLS settings from system properties: one JVM per server
-                builder.mode(ServerMode.CHILD_PROCESSES).tls(true).requireClientCertificates(requireClientCert);
+                // the one way EnsembleMain --tls serves TLS too: each server in a JVM of its own
+                EnsembleMain.serveTls(builder, requireClientCert);
             }
             if (dataDir != null) {
                 builder.dataDir(dataDir);
@@ -158,19 +157,6 @@ final class ServerCommand implements Callable<Integer> {
             }
             throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }
-    }
-
-    /** The TLS settings a client needs, as the environment variables every client command reads. */
-    private void printTls(PrintWriter out, LocalCertificates certificates) {
-        out.println("TLS only" + (requireClientCert ? ", client certificates required" : "") + "; clients need:");
-        out.println("  export BATON_TLS_TRUSTSTORE=" + certificates.trustStore());
-        out.println("  export BATON_TLS_TRUSTSTORE_PASSWORD=" + certificates.password());
-        // a client certificate is issued either way: a server that does not require one still
-        // authenticates a client that presents it (scheme x509, id CN=baton)
-        out.println((requireClientCert ? "and a certificate" : "and, to be identified by a certificate") + " (x509 id "
-            + LocalCertificates.x509Id("baton") + "):");
-        out.println("  export BATON_TLS_KEYSTORE=" + certificates.clientKeyStore("baton"));
-        out.println("  export BATON_TLS_KEYSTORE_PASSWORD=" + certificates.password());
     }
 
     /** The first of this ensemble's client ports, from {@code first} on, that something already listens on. */

@@ -2,7 +2,10 @@ package dev.baton.cli;
 
 import dev.baton.server.FourLetterWords;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,11 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocketFactory;
 import org.apache.zookeeper.client.ConnectStringParser;
 
 /**
- * The servers' own view, through ZooKeeper's four-letter words: asking one, telling an answer
- * from a refusal, and reading the answers of {@code srvr}, {@code conf}, {@code cons},
+ * The servers' own view, through ZooKeeper's four-letter words (over plain TCP or TLS): asking
+ * one, telling an answer from a refusal, and reading the answers of {@code srvr}, {@code conf}, {@code cons},
  * {@code dump} and {@code wchc} (ZooKeeper 3.5 to 3.9 formats).
  *
  * <p>A server answers a word that its {@code 4lw.commands.whitelist} leaves out with
@@ -28,6 +34,10 @@ final class ServerWords {
 
     private static final String NOT_ALLOWED = "is not executed because it is not in the whitelist";
     private static final String NOT_SERVING = "not currently serving requests";
+    private static final String HANDSHAKE_FAILED = "TLS handshake failed: ";
+    private static final String CLOSED_PLAIN = "the server closed the connection without a word: does this port serve TLS only? "
+        + "Then pass --tls and --truststore (or BATON_TLS_TRUSTSTORE)";
+    private static final String CLOSED_OVER_TLS = "the server closed the TLS connection without a word";
     /** One line of {@code cons}: {@code /127.0.0.1:37868[1](queued=0,...,sid=0x1...,...)}. */
     private static final Pattern CONNECTION = Pattern.compile("\\s*/?(\\S+?)\\[\\d+\\]\\((.*)\\)\\s*");
     private static final Pattern SESSION_ID = Pattern.compile("0x[0-9a-fA-F]+");
@@ -63,7 +73,8 @@ final class ServerWords {
                 case ANSWERED -> "answered";
                 case NOT_ALLOWED -> word + " is not allowed on " + server + " (4lw.commands.whitelist)";
                 case NOT_SERVING -> server + " is not serving requests (no quorum?)";
-                case UNREACHABLE -> server + " is unreachable (" + text + ")";
+                case UNREACHABLE -> server + " is unreachable"
+                    + (tlsMismatch(this) ? " over " + (text.equals(CLOSED_PLAIN) ? "plain TCP" : "TLS") : "") + " (" + text + ")";
             };
         }
     }
@@ -104,15 +115,49 @@ final class ServerWords {
         return server.getHostString() + ":" + server.getPort();
     }
 
-    /** Asks {@code server} one word. */
-    static Answer ask(InetSocketAddress server, String word) {
+    /**
+     * Asks {@code server} one word over a socket from {@code sockets}: plain, or TLS for an
+     * ensemble that serves only TLS (ZooKeeper's Netty server takes four-letter words once the
+     * handshake is done). Two answers that are really a mismatch of plain and TLS are told as such
+     * ({@link #tlsMismatch(Answer)}): a handshake that fails, and a server that closes the
+     * connection without a word, which is what a TLS-only port does to plain text.
+     *
+     * @param timeout how long the connection and the whole answer may take
+     */
+    static Answer ask(InetSocketAddress server, String word, SocketFactory sockets, Duration timeout) {
         String name = name(server);
+        boolean tls = sockets instanceof SSLSocketFactory;
         try {
-            String text = FourLetterWords.send(new InetSocketAddress(server.getHostString(), server.getPort()), word, TIMEOUT);
+            String text = FourLetterWords.send(new InetSocketAddress(server.getHostString(), server.getPort()), word, timeout, sockets);
+            if (text.isEmpty()) {
+                return new Answer(name, word, Status.UNREACHABLE, tls ? CLOSED_OVER_TLS : CLOSED_PLAIN);
+            }
             return new Answer(name, word, classify(text), text);
+        } catch (SSLException e) {
+            return new Answer(name, word, Status.UNREACHABLE, HANDSHAKE_FAILED + reason(e)
+                + " (is --truststore the CA that signed the server's certificate, does the server want a client certificate "
+                + "(--keystore), and does this port serve TLS?)");
         } catch (IOException e) {
-            return new Answer(name, word, Status.UNREACHABLE, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            if (tls && e instanceof SocketException && !(e instanceof ConnectException) && !(e instanceof NoRouteToHostException)) {
+                // a server that refuses the handshake may just drop the connection (reset, broken pipe)
+                return new Answer(name, word, Status.UNREACHABLE, HANDSHAKE_FAILED + reason(e)
+                    + " (does this port serve TLS, and does the server want a client certificate (--keystore)?)");
+            }
+            return new Answer(name, word, Status.UNREACHABLE, reason(e));
         }
+    }
+
+    /**
+     * {@return whether {@code answer} failed because client and server disagree about TLS (or
+     * about its certificates), rather than because nothing answers}
+     */
+    static boolean tlsMismatch(Answer answer) {
+        return answer.status() == Status.UNREACHABLE
+            && (answer.text().startsWith(HANDSHAKE_FAILED) || answer.text().equals(CLOSED_PLAIN) || answer.text().equals(CLOSED_OVER_TLS));
+    }
+
+    private static String reason(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** {@return whether an answer is an answer, a refusal, or a server without quorum} */

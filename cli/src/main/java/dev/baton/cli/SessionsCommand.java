@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.SocketFactory;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -84,6 +85,7 @@ final class SessionsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<InetSocketAddress> addresses = ServerWords.servers(connection.connectString());
+        SocketFactory sockets = connection.wordSockets();
         List<Server> servers = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         Map<Long, Connection> connected = new LinkedHashMap<>();
@@ -93,7 +95,7 @@ final class SessionsCommand implements Callable<Integer> {
         long now = System.currentTimeMillis();
         for (InetSocketAddress address : addresses) {
             String name = ServerWords.name(address);
-            Answer srvr = ServerWords.ask(address, "srvr");
+            Answer srvr = ServerWords.ask(address, "srvr", sockets, ServerWords.TIMEOUT);
             if (srvr.status() == Status.UNREACHABLE) {
                 servers.add(new Server(name, "unreachable", 0, List.of()));
                 notes.add(srvr.why());
@@ -104,11 +106,11 @@ final class SessionsCommand implements Callable<Integer> {
             if (srvr.status() == Status.NOT_ALLOWED) {
                 notAllowed.add("srvr");
             }
-            Answer cons = ServerWords.ask(address, "cons");
+            Answer cons = ServerWords.ask(address, "cons", sockets, ServerWords.TIMEOUT);
             List<Connection> here = cons.answered() ? ServerWords.connections(name, cons.text()) : List.of();
             here.forEach(c -> connected.put(c.sessionId(), c));
-            Answer dump = ServerWords.ask(address, "dump");
-            Answer wchc = ServerWords.ask(address, "wchc");
+            Answer dump = ServerWords.ask(address, "dump", sockets, ServerWords.TIMEOUT);
+            Answer wchc = ServerWords.ask(address, "wchc", sockets, ServerWords.TIMEOUT);
             for (Answer answer : List.of(cons, dump, wchc)) {
                 if (answer.status() == Status.NOT_ALLOWED) {
                     notAllowed.add(answer.word());

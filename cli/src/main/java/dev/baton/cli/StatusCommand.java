@@ -1,23 +1,18 @@
 package dev.baton.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.NodeData;
 import dev.baton.framework.ZPaths;
+import dev.baton.recipes.lock.InterProcessSemaphoreV2;
 import dev.baton.server.FourLetterWords;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.zookeeper.client.ConnectStringParser;
+import javax.net.SocketFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,6 +28,8 @@ import picocli.CommandLine.Spec;
         "Show each server of the ensemble (role, last zxid, connections) and, for a recipe's path, who holds and who "
             + "waits, in line order, with fencing tokens and sessions."})
 final class StatusCommand implements Callable<Integer> {
+    /** How long one server may take to answer {@code srvr}. */
+    private static final Duration WORD_TIMEOUT = Duration.ofSeconds(2);
     /** A recipe node: anything, then a marker, then ZooKeeper's sequence number. */
     private static final Pattern TICKET = Pattern.compile(".*?(lock-|latch-|lease-|__READ__|__WRIT__|x-\\d+-)(-?\\d{10})$");
 
@@ -58,81 +55,89 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     private void servers(PrintWriter out) {
-        ConnectStringParser parsed;
-        try {
-            parsed = new ConnectStringParser(connection.connectString());
-        } catch (IllegalArgumentException e) {
-            throw new CliExit(ExitCodes.USAGE, "bad connect string: " + e.getMessage());
-        }
+        List<InetSocketAddress> addresses = ServerWords.servers(connection.connectString());
+        SocketFactory sockets = connection.wordSockets();
         out.println("ensemble " + connection.connectString());
+        ServerWords.Answer firstFailure = null;
         int reachable = 0;
-        for (InetSocketAddress unresolved : parsed.getServerAddresses()) {
-            String name = unresolved.getHostString() + ":" + unresolved.getPort();
-            try {
-                InetSocketAddress server = new InetSocketAddress(unresolved.getHostString(), unresolved.getPort());
-                String srvr = FourLetterWords.send(server, "srvr", Duration.ofSeconds(2));
-                String mode = FourLetterWords.mode(srvr);
-                String zxid = FourLetterWords.field(srvr, "Zxid");
-                String connections = FourLetterWords.field(srvr, "Connections");
-                out.printf("  %-22s %-11s zxid %-14s connections %s%n", name, mode == null ? "not serving" : mode,
-                    zxid == null ? "-" : zxid, connections == null ? "-" : connections);
-                reachable++;
-            } catch (IOException e) {
-                out.printf("  %-22s unreachable (%s)%n", name, e.getMessage());
+        for (InetSocketAddress server : addresses) {
+            ServerWords.Answer srvr = ServerWords.ask(server, "srvr", sockets, WORD_TIMEOUT);
+            if (srvr.status() == ServerWords.Status.UNREACHABLE) {
+                out.printf("  %-22s unreachable (%s)%n", srvr.server(), srvr.text());
+                firstFailure = firstFailure == null ? srvr : firstFailure;
+                continue;
             }
+            String text = srvr.answered() ? srvr.text() : "";
+            String mode = srvr.status() == ServerWords.Status.NOT_ALLOWED ? "srvr not allowed" : FourLetterWords.mode(text);
+            String zxid = FourLetterWords.field(text, "Zxid");
+            String connections = FourLetterWords.field(text, "Connections");
+            out.printf("  %-22s %-11s zxid %-14s connections %s%n", srvr.server(), mode == null ? "not serving" : mode,
+                zxid == null ? "-" : zxid, connections == null ? "-" : connections);
+            reachable++;
         }
         if (reachable == 0) {
             out.flush();
-            throw new CliExit(ExitCodes.UNAVAILABLE, "no server of " + connection.connectString() + " answered");
+            throw new CliExit(ExitCodes.UNAVAILABLE, "no server of " + connection.connectString() + " answered"
+                + (firstFailure == null ? "" : ": " + firstFailure.why()));
         }
     }
 
-    private record Entry(String name, String marker, long sequence, NodeData node) {
-    }
-
+    /**
+     * The line of the recipe at {@code recipePath}, judged by {@link RecipeScan}'s rules (the same
+     * as {@code baton locks}): a semaphore's newest lease whose owner still heads the internal
+     * mutex is {@code counting}, not held. A semaphore's {@code leases} folder is shown as the
+     * semaphore, since its nodes alone cannot tell a held lease from one still waiting.
+     */
     private void recipe(BatonClient client, String recipePath, PrintWriter out) throws InterruptedException {
         List<String> children;
         try {
-            children = client.getChildren().forPath(recipePath);
+            children = sorted(client.getChildren().forPath(recipePath));
         } catch (NoNodeException e) {
             out.println(recipePath + ": no such node");
             return;
         }
-        List<Entry> line = new ArrayList<>();
-        List<String> others = new ArrayList<>();
-        for (String child : children) {
-            Matcher m = TICKET.matcher(child);
-            if (!m.matches()) {
-                others.add(child);
-                continue;
-            }
+        String folder = recipePath;
+        RecipeScan.Kind kind = RecipeScan.kindOf(children);
+        boolean leasesFolder = ZPaths.name(recipePath).equals(InterProcessSemaphoreV2.LEASES)
+            && !recipePath.equals("/" + InterProcessSemaphoreV2.LEASES);
+        if (kind == null && leasesFolder) {
+            String parent = ZPaths.parent(recipePath);
             try {
-                NodeData node = client.getData().forPathWithStat(ZPaths.join(recipePath, child));
-                line.add(new Entry(child, m.group(1), Long.parseLong(m.group(2)), node));
+                List<String> siblings = sorted(client.getChildren().forPath(parent));
+                if (RecipeScan.kindOf(siblings) == RecipeScan.Kind.SEMAPHORE) {
+                    folder = parent;
+                    kind = RecipeScan.Kind.SEMAPHORE;
+                    children = siblings;
+                }
             } catch (NoNodeException gone) {
-                // left while we looked
+                // the semaphore went while we looked: the leases folder is shown as it is
             }
         }
-        line.sort(Comparator.comparingLong(Entry::sequence));
-        out.println(recipePath + (line.isEmpty() ? ": nobody holds or waits" : ":"));
-        boolean writerAhead = false;
+        if (kind == RecipeScan.Kind.QUEUE) {
+            out.println(recipePath + ": a queue, which has no line ('baton queues " + recipePath + "' shows its depth)");
+            return;
+        }
+        List<RecipeScan.Contender> line = kind == null ? List.of()
+            : RecipeScan.line(client, new RecipeScan.Found(folder, kind, children));
+        String heading = folder.equals(recipePath) ? ":" : ": the leases of semaphore " + folder + ":";
+        out.println(recipePath + (line.isEmpty() ? ": nobody holds or waits" : heading));
         for (int i = 0; i < line.size(); i++) {
-            Entry e = line.get(i);
-            boolean holds = switch (e.marker()) {
-                case "lease-" -> true;
-                case "__READ__" -> !writerAhead;
-                case "__WRIT__" -> i == 0;
-                default -> i == 0;
-            };
-            if (e.marker().equals("__WRIT__")) {
-                writerAhead = true;
+            RecipeScan.Contender c = line.get(i);
+            out.printf("  %2d. %-5s %s  token %d  session %s%s%n", i + 1, c.state(), c.node(), c.token(), c.session(),
+                c.data().isEmpty() ? "" : "  data \"" + c.data() + "\"");
+        }
+        if (kind != RecipeScan.Kind.SEMAPHORE) {
+            for (String other : children) {
+                if (!TICKET.matcher(other).matches()) {
+                    out.println("      " + other + "/");
+                }
             }
-            String data = new String(e.node().data(), UTF_8);
-            out.printf("  %2d. %-5s %s  token %d  session 0x%x%s%n", i + 1, holds ? "holds" : "waits", e.name(),
-                e.node().stat().getCzxid(), e.node().stat().getEphemeralOwner(), data.isEmpty() ? "" : "  data \"" + data + "\"");
         }
-        for (String other : others) {
-            out.println("      " + other + "/");
-        }
+    }
+
+    private static List<String> sorted(List<String> children) {
+        List<String> sorted = new ArrayList<>(children);
+        sorted.sort(null);
+        return sorted;
     }
 }

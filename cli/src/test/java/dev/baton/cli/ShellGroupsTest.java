@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.recipes.lock.InterProcessSemaphoreV2;
+import dev.baton.recipes.lock.Lease;
 import dev.baton.test.EnsembleTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,6 +68,32 @@ class ShellGroupsTest extends AgainstEnsemble {
                         .isLessThan(out.indexOf("2. waits"));
                 }
             }
+        }
+    }
+
+    @Test
+    void statusShowsASemaphoreLeaseWhoseOwnerIsStillWaitingAsNotHolding(BatonClient a, BatonClient b) throws Exception {
+        // one lease: a holds it; b has made its lease node and, heading the internal mutex, waits for a's to go
+        Lease held = new InterProcessSemaphoreV2(a, "/shell/status-sem", 1).acquire(Duration.ofSeconds(30));
+        CompletableFuture<Lease> waiting = new InterProcessSemaphoreV2(b, "/shell/status-sem", 1).acquireAsync(Duration.ofSeconds(60));
+        try {
+            await().atMost(WAIT).until(() -> a.getChildren().forPath("/shell/status-sem/leases").size() == 2);
+            String session = "session 0x" + Long.toHexString(b.sessionId());
+            for (String path : List.of("/shell/status-sem/leases", "/shell/status-sem")) {
+                try (BatonProcess status = start("status", path)) {
+                    assertThat(status.exitCode(WAIT)).as("stderr: %s", status.stderr()).isZero();
+                    String out = status.stdout();
+                    assertThat(out).as("status %s", path).containsPattern("1\\. holds +\\S+lease-\\d{10} .*session 0x"
+                        + Long.toHexString(a.sessionId()));
+                    assertThat(out.lines().filter(l -> l.contains(session)).toList()).as("status %s: b's lease is not held yet", path)
+                        .singleElement().asString().contains("2. counting").doesNotContain("holds");
+                }
+            }
+            assertThat(waiting).isNotDone();
+        } finally {
+            // b's attempt is withdrawn, not completed: the waiting itself is all this test is about
+            waiting.cancel(true);
+            held.close();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.baton.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.baton.server.LocalCertificates;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,26 @@ class ShellRecipesTest extends AgainstEnsemble {
     }
 
     private record Ran(int code, String out, String err) {
+    }
+
+    @Test
+    void aTlsClientOfAPlainPortFailsAtOnceNamingTheHandshake() throws Exception {
+        LocalCertificates ca = LocalCertificates.create(dir.resolve("ca"));
+        String[] tls = {"--truststore", ca.trustStore().toString(), "--truststore-password", ca.password()};
+        Ran status = run(concat(new String[] {"status"}, tls));
+        assertThat(status.code()).as("stderr: %s", status.err()).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(status.err()).contains("is unreachable over TLS (TLS handshake failed: ");
+        long start = System.nanoTime();
+        Ran ls = run(concat(new String[] {"ls", "/", "--connect-timeout", "60s"}, tls));
+        assertThat(ls.code()).as("stderr: %s", ls.err()).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(ls.err()).contains("cannot reach the ensemble at " + ensemble.connectString()).contains("TLS handshake failed: ");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not the connect timeout").isLessThan(Duration.ofSeconds(30));
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Ticket;
+import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
@@ -21,8 +22,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -61,6 +65,7 @@ class NoMonitorWhileWaitingTest {
             }
             workers.add(new Thread(() -> awaitNodes(client), "monitor-check-signal"));
             Set<Long> ids = ConcurrentHashMap.newKeySet();
+            workers.add(new Thread(() -> awaitLeadership(client, ids, faults), "monitor-check-latch"));
             Thread sampler = new Thread(() -> sample(ids, faults, done), "monitor-check-sampler");
             for (Thread worker : workers) {
                 worker.start();
@@ -113,6 +118,45 @@ class NoMonitorWhileWaitingTest {
             maker.join();
         } catch (InterruptedException e) {
             throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Waits in {@link LeaderLatch#await(Duration)} behind a leader that steps down only once the
+     * waiting thread is seen parked, a few rounds. A failed round is a fault too.
+     */
+    private static void awaitLeadership(BatonClient client, Set<Long> ids, Set<String> faults) {
+        try {
+            for (int round = 0; round < 3; round++) {
+                try (LeaderLatch first = new LeaderLatch(client, "/monitors/latch", "first-" + round);
+                     LeaderLatch second = new LeaderLatch(client, "/monitors/latch", "second-" + round)) {
+                    first.start();
+                    assertThat(first.await(WAIT)).isTrue();
+                    second.start();
+                    CompletableFuture<Boolean> led = new CompletableFuture<>();
+                    Thread waiter = new Thread(() -> {
+                        try {
+                            led.complete(second.await(WAIT));
+                        } catch (InterruptedException | RuntimeException e) {
+                            led.completeExceptionally(e);
+                        }
+                    }, "monitor-check-latch-waiter-" + round);
+                    waiter.start();
+                    ids.add(waiter.getId());
+                    Deadline parked = Deadline.after(WAIT);
+                    while (waiter.getState() != Thread.State.WAITING && waiter.getState() != Thread.State.TIMED_WAITING
+                           && !parked.hasPassed()) {
+                        LockSupport.parkNanos(1_000_000);
+                    }
+                    first.close();
+                    // not waiter.join(): Thread.join waits in Object.wait, which this test looks for
+                    if (!led.get(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                        faults.add("round " + round + ": the second latch did not lead once the first closed");
+                    }
+                }
+            }
+        } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException | AssertionError e) {
+            faults.add("the latch rounds failed: " + e);
         }
     }
 

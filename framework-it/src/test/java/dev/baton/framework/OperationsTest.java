@@ -206,6 +206,39 @@ class OperationsTest {
     }
 
     @Test
+    void aWatcherRemovedAtOnePathKeepsItsWatchesAtTheOthers(BatonClient client, TestInfo info) throws Exception {
+        String base = client.create().forPath(base(info));
+        String plain = client.create().forPath(base + "/plain");
+        String other = client.create().forPath(base + "/other");
+        String tree = client.create().forPath(base + "/tree");
+        BlockingQueue<WatchedEvent> events = new LinkedBlockingQueue<>();
+        Watcher watcher = events::add;
+        client.watches().add(plain, AddWatchMode.PERSISTENT, watcher);
+        client.watches().add(other, AddWatchMode.PERSISTENT, watcher);
+        client.watches().add(tree, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
+
+        // the recursive kind was never added at plain: only the persistent one is removed there
+        client.watches().remove(plain, watcher, Watcher.WatcherType.Any);
+        // and the persistent kind is still at other
+        client.watches().remove(other, watcher, Watcher.WatcherType.Any);
+
+        client.setData().forPath(plain, bytes("x"));
+        client.setData().forPath(other, bytes("x"));
+        client.create().forPath(tree + "/child");
+        // events come in order: a watch left at plain or other would be heard before the child
+        WatchedEvent next = nextOfType(events);
+        while (next.getType() == Watcher.Event.EventType.PersistentWatchRemoved) {
+            next = nextOfType(events);
+        }
+        assertThat(next.getType()).as("the first event after the removals: %s", next).isEqualTo(Watcher.Event.EventType.NodeCreated);
+        assertThat(next.getPath()).isEqualTo(tree + "/child");
+
+        client.watches().remove(tree, watcher, Watcher.WatcherType.Any);
+        assertThatThrownBy(() -> client.watches().remove(tree, watcher, Watcher.WatcherType.Any))
+            .as("removed once, not twice").isInstanceOf(ZooKeeperException.class).hasMessageContaining("removeWatches " + tree);
+    }
+
+    @Test
     void namespacesKeepPathsRelativeAndViewsShareTheSession(BatonClient client, TestInfo info) throws Exception {
         String ns = info.getTestMethod().orElseThrow().getName() + "/ns";
         BatonClient app = client.usingNamespace(ns);

@@ -151,6 +151,30 @@ public final class Holding implements Hold, AutoCloseable {
     }
 
     /**
+     * Keeps {@code client}'s leader-contact clock fresh until the returned handle is closed. A hold
+     * under a deadline ({@link #monitor} under {@code STANDARD}, {@link #monitorWithLease}) ends
+     * when that clock is a session timeout (less the margin) old; a recipe that waits in line
+     * outside the contention engine (which keeps the clock itself) must keep it while it waits, or
+     * the hold it is granted after a wait longer than the session timeout starts past its deadline
+     * and is lost at once. Costs a {@code sync} every quarter session timeout while open.
+     *
+     * @param client the client whose clock to keep (a client that is not Baton's own has none: no-op)
+     * @return the handle; closing it twice is harmless
+     */
+    public static KeptContact keepLeaderContact(BatonClient client) {
+        LeaderContact.Keep keep = LeaderContact.keepFresh(Objects.requireNonNull(client, "client"));
+        return keep::close;
+    }
+
+    /** A kept leader-contact clock ({@link #keepLeaderContact}); {@link #close} stops keeping it. */
+    @FunctionalInterface
+    public interface KeptContact extends AutoCloseable {
+        /** Stops keeping the clock (once; later calls do nothing). */
+        @Override
+        void close();
+    }
+
+    /**
      * {@return the margin a hold under STANDARD uses, and election's default lease margin: a tenth
      * of the negotiated session timeout, at least {@link #MIN_DEFAULT_MARGIN}}
      *

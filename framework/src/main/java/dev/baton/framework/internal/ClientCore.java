@@ -13,7 +13,9 @@ import dev.baton.framework.Ticker;
 import dev.baton.framework.retry.RetryPolicy;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -63,10 +66,10 @@ public final class ClientCore {
     /** The same calls completing on ZooKeeper's event thread, for {@link WakeUps#repliesInPlace} views only. */
     final AsyncZk zkInPlace;
     final BackgroundDeletes deletes;
-    /** Wrappers of persistent-watch watchers, so they can be removed by the caller's object. */
-    final ConcurrentMap<WatchesOp.Key, Watcher> watcherWrappers = new ConcurrentHashMap<>();
+    /** Wrappers of persistent-watch watchers and where they were added, so they can be removed by the caller's object. */
+    final ConcurrentMap<WatchesOp.Key, WatchesOp.Registered> watcherWrappers = new ConcurrentHashMap<>();
     /** What the current session learned of its server (or what the builder said to assume). */
-    private volatile ServerCapabilities capabilities;
+    private final AtomicReference<Known> known = new AtomicReference<>();
     /** The session whose capabilities were last asked for (0: ask at the next connect). */
     private volatile long probedSession;
     private volatile boolean started;
@@ -92,7 +95,8 @@ public final class ClientCore {
         this.zk = new AsyncZk(async);
         this.zkInPlace = new AsyncZk(Runnable::run);
         this.deletes = new BackgroundDeletes(connection, zk, scheduler);
-        this.capabilities = config.assumedCapabilities() != null ? config.assumedCapabilities() : ServerCapabilities.unknown();
+        this.known.set(new Known(config.assumedCapabilities() != null ? config.assumedCapabilities() : ServerCapabilities.unknown(),
+            0, EnumSet.noneOf(ServerCapabilities.Feature.class)));
     }
 
     /** Builds a client: its core and the view for the configured namespace. */
@@ -157,14 +161,34 @@ public final class ClientCore {
 
     /** {@link BatonClient#serverCapabilities()}. */
     ServerCapabilities capabilities() {
-        return capabilities;
+        return known.get().capabilities();
     }
 
-    /** A server refused {@code feature} as unimplemented: from now on it is known to lack it (until the next session learns again). */
+    /**
+     * What is known of the server, and the features an operation of {@code session} met refused:
+     * the session's probe may answer after a refusal (it runs in the background from the
+     * connect), and its answer must not undo it. One reference, replaced whole, so that a refusal
+     * and the probe's answer (or two refusals) arriving together do not lose one another.
+     */
+    private record Known(ServerCapabilities capabilities, long session, Set<ServerCapabilities.Feature> refusals) {
+    }
+
+    /**
+     * A server refused {@code feature} as unimplemented: from now on it is known to lack it (until
+     * the next session learns again), whatever this session's probe answers later.
+     */
     void refused(ServerCapabilities.Feature feature) {
-        if (config.assumedCapabilities() == null) {
-            capabilities = capabilities.with(feature, false);
+        if (config.assumedCapabilities() != null) {
+            return;
         }
+        long session = connection.sessionId();
+        known.updateAndGet(k -> {
+            Set<ServerCapabilities.Feature> refusals = EnumSet.of(feature);
+            if (k.session() == session) {
+                refusals.addAll(k.refusals());
+            }
+            return new Known(k.capabilities().with(feature, false), session, refusals);
+        });
     }
 
     /**
@@ -194,15 +218,26 @@ public final class ClientCore {
             LOG.debug("could not ask the server for its capabilities", e);
             return;
         }
-        learning.thenAccept(learned -> {
-            if (connection.sessionId() != change.sessionId()) {
-                return;
+        learning.thenAccept(learned -> learned(change.sessionId(), learned));
+    }
+
+    /** The probe of {@code session} learned {@code learned}. */
+    void learned(long session, ServerCapabilities learned) {
+        if (connection.sessionId() != session) {
+            return;
+        }
+        if (learned.equals(ServerCapabilities.unknown())) {
+            probedSession = 0; // cut off while learning: ask again at the session's next connect
+            return;
+        }
+        // the refusals this session's operations met stand; an earlier session's do not
+        known.updateAndGet(k -> {
+            Set<ServerCapabilities.Feature> refusals = k.session() == session ? k.refusals() : Set.of();
+            ServerCapabilities now = learned;
+            for (ServerCapabilities.Feature feature : refusals) {
+                now = now.with(feature, false);
             }
-            if (learned.equals(ServerCapabilities.unknown())) {
-                probedSession = 0; // cut off while learning: ask again at the session's next connect
-            } else {
-                capabilities = learned;
-            }
+            return new Known(now, session, refusals);
         });
     }
 

@@ -124,10 +124,19 @@ final class ReadOps {
                 .thenApply(v -> reads.stream().map(CompletableFuture::join).toList());
         }
 
-        /** The nodes' data in one multi of reads; one by one if the server refuses the multi. */
+        /**
+         * The nodes' data in one multi of reads; one by one if the server refuses the multi, or if
+         * the multi's attempt failed for connection trouble. The batch is sized from the caller's
+         * maxNodeBytes, which is only a promise: nodes larger than that (written by a client with
+         * a higher limit) can make the reply pass the client's packet limit (jute.maxbuffer), and
+         * the client then drops the connection. Sending the same multi again would drop it again,
+         * so the nodes are read alone instead, each with its own retries.
+         */
         private CompletableFuture<List<NodeData>> batch(List<String> users, List<String> servers) {
             List<Op> ops = servers.stream().map(Op::getData).toList();
-            return c.retry().callAsync("getData", users.get(0), (zk, n) -> c.zk().multi(zk, ops, "getData", users.get(0)))
+            return c.retry().callAsync("getData", users.get(0), (zk, n) -> n == 0
+                    ? c.zk().multi(zk, ops, "getData", users.get(0))
+                    : CompletableFuture.failedFuture(new ResendRefused()))
                 .thenApply(results -> {
                     List<NodeData> nodes = new ArrayList<>();
                     for (int i = 0; i < results.size(); i++) {
@@ -150,6 +159,9 @@ final class ReadOps {
                         c.core.refused(ServerCapabilities.Feature.MULTI_READ);
                         return oneByOne(users);
                     }
+                    if (cause instanceof ResendRefused) {
+                        return oneByOne(users);
+                    }
                     return CompletableFuture.failedFuture(cause);
                 });
         }
@@ -168,6 +180,18 @@ final class ReadOps {
                     byte[] data = CreateMark.userData(full, node.data());
                     return data == node.data() ? node : new NodeData(data, node.stat());
                 }));
+        }
+    }
+
+    /**
+     * A multi of reads is not sent a second time: not a {@link BatonException}, so the retry loop
+     * passes it on at once instead of retrying.
+     */
+    private static final class ResendRefused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ResendRefused() {
+            super("a multi of reads is sent once", null, false, false);
         }
     }
 

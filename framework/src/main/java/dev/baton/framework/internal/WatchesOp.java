@@ -7,7 +7,9 @@ import dev.baton.framework.UnsupportedByServerException;
 import dev.baton.framework.ZooKeeperException;
 import dev.baton.framework.WatchesBuilder;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
@@ -17,7 +19,8 @@ import org.apache.zookeeper.Watcher;
 /**
  * Persistent watches. The caller's watcher is wrapped (to run on the event executor and see
  * namespace-free paths); the wrapper is remembered per watcher, namespace and kind so remove() can
- * name the same object ZooKeeper registered.
+ * name the same object ZooKeeper registered, with the paths it was added at: one watcher may be
+ * added at several paths, as one kind or both, and removing it at one path leaves the others.
  *
  * <p>A recursive watch's wrapper also drops child-list events ({@link #deliversToRecursive}): a
  * persistent recursive watch promises none, but servers before 3.9.0 send them to a session
@@ -31,28 +34,64 @@ final class WatchesOp implements WatchesBuilder {
     record Key(Watcher watcher, String namespace, boolean recursive) {
     }
 
+    /**
+     * The wrapper ZooKeeper holds for one {@link Key}, and the (full) paths it was added at. A path
+     * is recorded before its addWatch is sent and kept if that fails (the server may have applied
+     * it before the connection dropped): a remove there that ZooKeeper answers "no watcher" just
+     * drops it. The entry goes when its last path is removed.
+     */
+    static final class Registered {
+        final Watcher wrapper;
+        final Set<String> paths = ConcurrentHashMap.newKeySet();
+
+        Registered(Watcher wrapper) {
+            this.wrapper = wrapper;
+        }
+    }
+
     private final NamespacedClient c;
 
     WatchesOp(NamespacedClient c) {
         this.c = c;
     }
 
-    private ConcurrentMap<Key, Watcher> wrappers() {
+    private ConcurrentMap<Key, Registered> registered() {
         return c.core.watcherWrappers;
     }
 
-    private Watcher wrapped(Watcher watcher, AddWatchMode mode) {
+    /** The wrapper for {@code watcher} as {@code mode}, recorded as added at {@code full}. */
+    private Watcher wrapped(Watcher watcher, AddWatchMode mode, String full) {
         boolean recursive = mode == AddWatchMode.PERSISTENT_RECURSIVE;
-        return wrappers().computeIfAbsent(new Key(watcher, c.namespace, recursive), k -> {
-            Watcher dispatching = c.core.dispatching(watcher, c.namespace);
-            return recursive ? event -> {
-                if (deliversToRecursive(event)) {
-                    dispatching.process(event);
-                }
-            } : dispatching;
+        // compute, not computeIfAbsent then add: a remove dropping the entry in between would lose the path
+        return registered().compute(new Key(watcher, c.namespace, recursive), (k, r) -> {
+            Registered now = r != null ? r : new Registered(wrapper(watcher, recursive));
+            now.paths.add(full);
+            return now;
+        }).wrapper;
+    }
+
+    private Watcher wrapper(Watcher watcher, boolean recursive) {
+        Watcher dispatching = c.core.dispatching(watcher, c.namespace);
+        return recursive ? event -> {
+            if (deliversToRecursive(event)) {
+                dispatching.process(event);
+            }
+        } : dispatching;
+    }
+
+    /** {@code watcher}'s kind ({@code recursive} or not) is no longer at {@code full}; the entry goes with its last path. */
+    private void forget(Key key, String full) {
+        registered().computeIfPresent(key, (k, r) -> {
+            r.paths.remove(full);
+            return r.paths.isEmpty() ? null : r;
         });
     }
 
+    /** Whether a remove of {@code type} takes off a persistent watch of this kind, so its path is forgotten. */
+    private static boolean removesKind(Watcher.WatcherType type, boolean recursive) {
+        return type == Watcher.WatcherType.Any
+            || type == (recursive ? Watcher.WatcherType.PersistentRecursive : Watcher.WatcherType.Persistent);
+    }
     /** Whether a persistent recursive watcher hears {@code event}: everything but a child-list change. */
     static boolean deliversToRecursive(WatchedEvent event) {
         return event.getType() != Watcher.Event.EventType.NodeChildrenChanged;
@@ -73,7 +112,7 @@ final class WatchesOp implements WatchesBuilder {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(watcher, "watcher");
         String full = c.prepare("addWatch", path, false);
-        Watcher w = wrapped(watcher, mode);
+        Watcher w = wrapped(watcher, mode, full);
         c.retry().call("addWatch", path, (zk, n) -> {
             try {
                 zk.addWatch(full, w, mode);
@@ -94,32 +133,50 @@ final class WatchesOp implements WatchesBuilder {
         } catch (BatonException | NullPointerException e) {
             return CompletableFuture.failedFuture(e);
         }
-        Watcher w = wrapped(watcher, mode);
+        Watcher w = wrapped(watcher, mode, full);
         return c.retry().callAsync("addWatch", path, (zk, n) -> c.zk().addWatch(zk, full, w, mode, "addWatch", path)
             .exceptionallyCompose(e -> CompletableFuture.failedFuture(
                 unimplemented(Failures.unwrap(e)) ? refused(path, Failures.unwrap(e)) : Failures.unwrap(e))));
     }
 
+    /**
+     * {@inheritDoc} Each kind the watcher was added as at {@code path} is removed; it succeeds if
+     * one was there, and a kind added only at other paths is not tried here (ZooKeeper would say
+     * "no watcher" for it, although the removal took place).
+     */
     @Override
     public void remove(String path, Watcher watcher, Watcher.WatcherType type) throws InterruptedException {
         Objects.requireNonNull(watcher, "watcher");
         Objects.requireNonNull(type, "type");
         String full = c.prepare("removeWatches", path, false);
-        boolean any = false;
+        BatonException none = null;
+        boolean removed = false;
         for (boolean recursive : new boolean[] {false, true}) {
             Key key = new Key(watcher, c.namespace, recursive);
-            Watcher w = wrappers().get(key);
-            if (w != null) {
-                any = true;
+            Registered r = registered().get(key);
+            if (r == null || !r.paths.contains(full)) {
+                continue;
+            }
+            try {
                 c.retry().call("removeWatches", path, (zk, n) -> {
-                    zk.removeWatches(full, w, type, false);
+                    zk.removeWatches(full, r.wrapper, type, false);
                     return null;
                 });
-                wrappers().remove(key, w);
+                removed = true;
+            } catch (BatonException e) {
+                if (e.code() != KeeperException.Code.NOWATCHER) {
+                    throw e;
+                }
+                none = e; // gone already (a session expiry, or a remove of the other type): not there
+                forget(key, full);
+                continue;
+            }
+            if (removesKind(type, recursive)) {
+                forget(key, full);
             }
         }
-        if (!any) {
-            throw Errors.of(KeeperException.Code.NOWATCHER, "removeWatches", path, null);
+        if (!removed) {
+            throw none != null ? none : Errors.of(KeeperException.Code.NOWATCHER, "removeWatches", path, null);
         }
     }
 
@@ -128,23 +185,34 @@ final class WatchesOp implements WatchesBuilder {
         if (watcher == null) {
             return CompletableFuture.completedFuture(null);
         }
-        Watcher plain = wrappers().remove(new Key(watcher, c.namespace, false));
-        Watcher recursive = wrappers().remove(new Key(watcher, c.namespace, true));
-        return CompletableFuture.allOf(removeWrapper(path, plain, type), removeWrapper(path, recursive, type));
+        String full;
+        try {
+            full = c.prepare("removeWatches", path, false);
+        } catch (BatonException e) {
+            return CompletableFuture.completedFuture(null); // nothing can have been added there
+        }
+        return CompletableFuture.allOf(removeWrapper(path, full, new Key(watcher, c.namespace, false), type),
+            removeWrapper(path, full, new Key(watcher, c.namespace, true), type));
     }
 
-    private CompletableFuture<Void> removeWrapper(String path, Watcher w, Watcher.WatcherType type) {
-        if (w == null || c.core.isClosed()) {
+    private CompletableFuture<Void> removeWrapper(String path, String full, Key key, Watcher.WatcherType type) {
+        Registered r = registered().get(key);
+        if (r == null || !r.paths.contains(full)) {
             return CompletableFuture.completedFuture(null);
         }
-        String full = c.prepare("removeWatches", path, false);
+        if (removesKind(type, key.recursive())) {
+            forget(key, full);
+        }
+        if (c.core.isClosed()) {
+            return CompletableFuture.completedFuture(null);
+        }
         CompletableFuture<Void> done = new CompletableFuture<>();
         c.core.connection.whenConnected("removeWatches", path).whenComplete((zk, e) -> {
             if (e != null) {
                 done.complete(null);
                 return;
             }
-            zk.removeWatches(full, w, type, true, (rc, p, ctx) -> c.core.async.execute(() -> done.complete(null)), null);
+            zk.removeWatches(full, r.wrapper, type, true, (rc, p, ctx) -> c.core.async.execute(() -> done.complete(null)), null);
         });
         return done;
     }
@@ -157,5 +225,10 @@ final class WatchesOp implements WatchesBuilder {
             zk.removeAllWatches(full, type, false);
             return null;
         });
+        for (Key key : registered().keySet()) {
+            if (removesKind(type, key.recursive())) { // full paths: every view's watchers there are gone
+                forget(key, full);
+            }
+        }
     }
 }

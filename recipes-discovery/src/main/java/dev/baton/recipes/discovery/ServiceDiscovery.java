@@ -2,14 +2,20 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.Futures;
+import dev.baton.framework.NodeData;
 import dev.baton.framework.NoNodeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
@@ -53,6 +59,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServiceDiscovery<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServiceDiscovery.class);
+    /** The largest instance any writer may store (the builder's top maxInstanceBytes): one read per multi. */
+    private static final int LARGEST_NODE_BYTES = 1024 * 1024;
 
     private final BatonClient client;
     private final String basePath;
@@ -63,6 +71,13 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
     private final Duration dependencyTimeout;
     private final boolean failOnMissingDependencies;
     private final Set<AutoCloseable> opened = ConcurrentHashMap.newKeySet();
+    /**
+     * Instance nodes a query found larger than this reader's maxInstanceBytes (written by a
+     * service with a higher limit), by path: later queries read them alone, since a multi-read
+     * sized for this reader's limit that holds a few of them can bring back more than the
+     * client's packet limit and cost a connection drop. Pruned to the listing on each query.
+     */
+    private final Set<String> oversized = ConcurrentHashMap.newKeySet();
     private final Lifecycle life;
 
     ServiceDiscovery(BatonClient client, String basePath, InstanceJson<T> json, ServiceInstance<T> thisInstance,
@@ -217,15 +232,34 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
             return List.of();
         }
         List<String> paths = children.stream().map(child -> Names.join(servicePath, child)).toList();
+        Set<String> listed = new HashSet<>(paths);
+        oversized.removeIf(path -> path.startsWith(servicePath + "/") && !listed.contains(path));
         // one multi of reads per batch on servers that have it (3.6.0+), else one read per instance
-        // sent together; an instance that went between the listing and the read is left out
+        // sent together; an instance that went between the listing and the read is left out. The
+        // batches are sized for instances of this reader's limit; those known to be larger are
+        // read alone, and a batch that loses the connection on an unknown one is read node by node
+        List<String> usual = paths.stream().filter(path -> !oversized.contains(path)).toList();
+        List<String> alone = paths.stream().filter(oversized::contains).toList();
+        CompletableFuture<Map<String, NodeData>> usualRead = client.getData().forPathsAsync(usual, json.maxBytes());
+        CompletableFuture<Map<String, NodeData>> aloneRead = client.getData().forPathsAsync(alone, LARGEST_NODE_BYTES);
+        Map<String, NodeData> read = new HashMap<>(Futures.await(usualRead));
+        read.putAll(Futures.await(aloneRead));
         List<ServiceInstance<T>> found = new ArrayList<>();
-        client.getData().forPaths(paths, json.maxBytes()).forEach((path, node) -> {
+        for (String path : paths) {
+            NodeData node = read.get(path);
+            if (node == null) {
+                continue;
+            }
+            if (node.stat().getDataLength() > json.maxBytes()) {
+                oversized.add(path);
+            } else {
+                oversized.remove(path);
+            }
             ServiceInstance<T> instance = json.decodeOrWarn(path, node.data());
             if (instance != null) {
                 found.add(instance);
             }
-        });
+        }
         return found;
     }
 

@@ -1,7 +1,9 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.Ticket;
@@ -15,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,8 +89,11 @@ public final class LeaderLatch implements Closeable {
     private final List<LeaderLatchListener> listeners = new CopyOnWriteArrayList<>();
     private final Candidacy candidacy;
 
-    // guarded by this (and so is the term in leadership: there exactly while LEADER)
+    // guarded by this (and so is the term in leadership: there exactly while LEADER); the monitor
+    // is held only for moments, never across a wait
     private State state = State.LATENT;
+    /** Bumped at every state move: what {@link #await} waits on. */
+    private final ChangeSignal changes = new ChangeSignal();
 
     /**
      * A latch with the default settings (see {@link Builder}).
@@ -210,11 +214,7 @@ public final class LeaderLatch implements Closeable {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public void await() throws InterruptedException {
-        synchronized (this) {
-            while (!leadingNow()) {
-                wait();
-            }
-        }
+        awaitLeading(Deadline.none());
     }
 
     /**
@@ -229,20 +229,38 @@ public final class LeaderLatch implements Closeable {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public boolean await(Duration timeout) throws InterruptedException {
-        Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
-        synchronized (this) {
-            while (!leadingNow()) {
-                if (deadline.hasPassed()) {
-                    return false;
+        return awaitLeading(Deadline.afterNonNegative(timeout, client.ticker()));
+    }
+
+    /**
+     * Looks, and waits for the next state change, until the latch leads or {@code deadline}
+     * passes. The wait is on {@link #changes}, not on this object's monitor: a virtual thread
+     * waiting for an election (in effect, for the servers) must not pin its carrier, as
+     * {@code Object.wait} does on Java 21 to 23. The generation is taken before the look, so a
+     * change between the look and the wait is not missed. A reconnection wakes it too: a term's
+     * checks can pass again (the connection is back within the lease) without a state move.
+     */
+    private boolean awaitLeading(Deadline deadline) throws InterruptedException {
+        // one listener per wait: removing a shared one would end another waiter's wake-ups
+        ConnectionStateListener reconnects = (c, newState) -> changes.stateChanged(c, newState);
+        client.addConnectionStateListener(reconnects);
+        try {
+            while (true) {
+                long seen = changes.generation();
+                if (leadingNow()) {
+                    return true;
                 }
-                TimeUnit.NANOSECONDS.timedWait(this, deadline.remainingNanos());
+                if (!changes.awaitChange(seen, deadline)) {
+                    return leadingNow();
+                }
             }
-            return true;
+        } finally {
+            client.removeConnectionStateListener(reconnects);
         }
     }
 
-    /** Whether the latch leads now; throws if it never can (not started, or closed). Caller holds the lock. */
-    private boolean leadingNow() {
+    /** Whether the latch leads now; throws if it never can (not started, or closed). */
+    private synchronized boolean leadingNow() {
         return switch (state) {
             case LATENT -> throw new IllegalStateException("latch on " + path + " is not started: call start() first");
             case CLOSED -> throw new ElectionClosedException("latch on " + path + " is closed");
@@ -351,7 +369,7 @@ public final class LeaderLatch implements Closeable {
             case CLOSED -> false;
         }, "latch on " + path, state, next);
         state = next;
-        notifyAll();
+        changes.bump();
     }
 
     /** The candidacy confirmed {@code mine} first in line: lead, unless the connection already says otherwise. */

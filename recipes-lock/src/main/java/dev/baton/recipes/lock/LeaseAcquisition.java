@@ -64,6 +64,9 @@ final class LeaseAcquisition {
 
     /** Completes with the held lease, or null on timeout; cancelling it gives everything back. */
     CompletableFuture<Hold> start() {
+        // counting can take longer than the session timeout: the clock must not go stale meanwhile
+        Holding.KeptContact fresh = Holding.keepLeaderContact(client);
+        result.whenComplete((hold, e) -> fresh.close());
         if (timeout != null && !timeout.isZero()) {
             CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> result.complete(null));
         }
