@@ -1,23 +1,17 @@
 package dev.baton.framework.contention;
 
-import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.CreatedNode;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.internal.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 
 /**
  * One acquisition of a {@link Contention} engine, start to end: a state machine over {@link Phase}
@@ -37,13 +31,10 @@ import org.apache.zookeeper.Watcher;
  * <p>Every move goes through {@link #moveTo}, which also counts moves: a reply or event carries the
  * count of the move that asked for it, and is dropped when the attempt has moved on since.
  *
- * <p>Threads. The steps run one at a time on {@link #steps}, an executor {@link Attempts} chooses: for an
- * asynchronous acquisition the client's async executor (serialised); for a blocking one the waiting caller
- * itself. Replies and the engine's
- * watch events arrive on ZooKeeper's event thread and only hand the next step over — see
- * {@link SpeedPaths} for those shortcuts and what they gain. The rule runs on the step's thread;
- * {@link #result} never completes on ZooKeeper's thread. Fields marked "guarded" are guarded by
- * {@code this}.
+ * <p>Threads. The steps, and the rule, run one at a time on {@link #steps} (the client's async
+ * executor, serialised: see {@link Contention}); replies and watch events arrive on ZooKeeper's
+ * thread and only hand the next step over ({@link SpeedPaths}), so {@link #result} never completes
+ * there. Fields marked "guarded" are guarded by {@code this}.
  */
 final class Attempt<R> {
     /** Where an attempt is. Changed only by {@link #moveTo}. */
@@ -60,6 +51,10 @@ final class Attempt<R> {
 
     /** A ticket that held, and the engine's watch on its node (which the hold goes on using). */
     record Granted(Ticket ticket, OwnNodeWatch watch) {
+    }
+
+    /** A ticket's create and the listing sent right behind it. */
+    private record Taken(CreatedNode node, List<String> children) {
     }
 
     private final Contention engine;
@@ -104,16 +99,16 @@ final class Attempt<R> {
      *     move was refused
      */
     private synchronized int moveTo(Phase next, int from) {
-        if (ended() || (from >= 0 && from != moves)) {
+        if (!current(from)) {
             return -1;
         }
         phase = next;
         return ++moves;
     }
 
-    /** Whether move {@code move} is still the current one. */
+    /** Whether the attempt has not ended nor, unless {@code move} is -1, moved since move {@code move}. */
     private synchronized boolean current(int move) {
-        return move == moves && !ended();
+        return !ended() && (move < 0 || move == moves);
     }
 
     /**
@@ -159,28 +154,22 @@ final class Attempt<R> {
                 own.listen(null, null);
                 own = null;
             }
-            var builder = engine.ops().create()
-                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                .creatingParentContainersIfNeeded();
-            builder = engine.sessionProtection() ? builder.withSessionProtection() : builder.withProtection();
-            create = builder.forPathWithStatAsync(Paths.join(engine.dir(), engine.marker()), data);
+            create = engine.createTicket(data);
             creating = create;
-            listing = engine.ops().getChildren().forPathAsync(engine.dir());
+            listing = engine.list();
         }
-        then(CompletableFuture.allOf(create, listing), (both, failure) -> {
-            CreatedNode node;
-            try {
-                node = create.join();
-            } catch (CompletionException | CancellationException e) {
+        // a listing that failed shows no node: took() lists again
+        then(create.thenCombine(listing.exceptionally(e -> List.of()), Taken::new), (taken, e) -> {
+            if (e == null) {
+                took(taken.node(), taken.children());
+            } else {
                 fail(e);
-                return;
             }
-            took(node, listing);
         });
     }
 
-    /** The create returned {@code node}; {@code listing} (complete) was sent right behind it. */
-    private void took(CreatedNode node, CompletableFuture<List<String>> listing) {
+    /** The create returned {@code node}; {@code children} is the listing sent right behind it. */
+    private void took(CreatedNode node, List<String> children) {
         Ticket mine;
         int move;
         synchronized (this) {
@@ -189,15 +178,13 @@ final class Attempt<R> {
                 engine.client().delete().quietly().guaranteed().forPathAsync(node.path());
                 return;
             }
-            mine = new Ticket(node.path(), Contenders.sequence(node.name(), engine.markers()), node.stat().getCzxid(),
-                node.stat().getEphemeralOwner());
+            mine = engine.ticketOf(node);
             ticket = mine;
-            own = new OwnNodeWatch(engine.ops(), mine.path());
+            own = engine.watchOf(mine);
             own.listen(end -> lostOwnNode(mine, end), steps);
             move = moveTo(Phase.LOOKING, -1);
         }
-        List<String> children = listing.isCompletedExceptionally() ? null : listing.join();
-        if (children != null && children.contains(mine.name())) {
+        if (children.contains(mine.name())) {
             listed(mine, move, children, null);
         } else {
             look(); // the listing went before the create took (a retry, a folder made first): list again
@@ -218,7 +205,7 @@ final class Attempt<R> {
         if (move < 0) {
             return;
         }
-        then(engine.ops().getChildren().forPathAsync(engine.dir()), (children, e) -> listed(mine, move, children, e));
+        then(engine.list(), (children, e) -> listed(mine, move, children, e));
     }
 
     /** Asks the rule about the line the listing of move {@code move} returned. */
@@ -226,33 +213,25 @@ final class Attempt<R> {
         if (!current(move)) {
             return;
         }
-        if (e != null && Failures.rethrow(e) instanceof NoNodeException) {
-            // the folder was deleted (by an operator, or reaped as an empty container)
-            // and our node with it: back of a new line, like any other lost ticket
-            takeTicket(move);
-            return;
-        }
-        if (e != null) {
+        if (e != null && !(Failures.rethrow(e) instanceof NoNodeException)) {
             fail(e);
             return;
         }
-        if (leftBehind(mine, move)) {
-            return;
-        }
-        List<String> ordered = Contenders.inOrder(children, engine.markers());
-        int index = ordered.indexOf(mine.name());
-        if (index < 0) {
-            takeTicket(move); // our node vanished (session expired, or deleted by someone)
+        // no folder (deleted by an operator, or reaped as an empty container): our node went with it
+        List<String> line = e == null ? children : List.of();
+        if (e == null && leftBehind(mine, move)) {
             return;
         }
         Decision decision;
         try {
-            decision = engine.rule().decide(ordered, index);
+            decision = engine.decide(line, mine.name());
         } catch (RuntimeException ruleFailed) {
             fail(ruleFailed);
             return;
         }
-        if (decision.holds()) {
+        if (decision == null) {
+            takeTicket(move); // our node vanished (session expired, deleted, its folder deleted): back of the line
+        } else if (decision.holds()) {
             hold(mine, move);
         } else if (timeout != null && timeout.isZero()) {
             // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
@@ -263,12 +242,9 @@ final class Attempt<R> {
     }
 
     /**
-     * WAITING: watches the one node the rule named; its deletion wakes exactly this contender.
-     *
-     * <p>The watch is a getData watch, not an exists watch: on a node that is already gone an
-     * exists watch stays registered (client and server) until that path is created again — for a
-     * sequential name, never — while a getData watch is only set on a node that exists. Curator
-     * does the same.
+     * WAITING: watches the one node the rule named ({@link Contention#watch}, which leaves no watch
+     * behind on a node already gone); its deletion wakes exactly this contender, who holds at once if
+     * the rule said that node was the last obstacle, or else looks again.
      *
      * <p>Before the first wait, our own node gets its watch: its deletion (by an operator, with its
      * folder) or its session's end is then heard before any later change — watch events come in the
@@ -289,51 +265,31 @@ final class Attempt<R> {
         if (watch != null && !watch.armed()) {
             watch.arm();
         }
-        Watcher watcher = SpeedPaths.handOver(steps, event -> onEvent(event, mine, move, decision));
-        String watched = Paths.join(engine.dir(), decision.watch());
-        then(engine.ops().getData().usingWatcher(watcher).forPathAsync(watched), (bytes, e) -> {
+        engine.watch(decision.watch(), steps, result::completeExceptionally, (seen, e) -> {
             if (!current(move)) {
                 return;
             }
-            if (e == null) {
-                leftBehind(mine, move); // watching: the node's deletion moves on
-            } else if (Failures.rethrow(e) instanceof NoNodeException) {
-                predecessorGone(mine, move, decision); // already gone, and no watch was set
-            } else {
+            if (e != null) {
                 fail(e);
+                return;
+            }
+            switch (seen) {
+                case SET -> leftBehind(mine, move); // watching: the node's deletion moves on
+                case CHANGED -> look(); // still there, and the watch is used up: look again
+                case EXPIRED -> giveBack(move);
+                case GONE -> {
+                    if (decision.holdsWhenWatchedGoes()) {
+                        hold(mine, move); // the rule said it was the last obstacle
+                    } else {
+                        look();
+                    }
+                }
             }
         });
     }
 
-    private void onEvent(WatchedEvent event, Ticket mine, int move, Decision decision) {
-        if (!current(move)) {
-            return;
-        }
-        if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-            predecessorGone(mine, move, decision);
-        } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
-            giveBack(move);
-        } else if (event.getType() != Watcher.Event.EventType.None) {
-            // the node changed but is still there: the watch is used up, so look again
-            look();
-        }
-    }
-
-    /** The node the rule named is gone: hold if the rule said that was the last obstacle, else look again. */
-    private void predecessorGone(Ticket mine, int move, Decision decision) {
-        if (!current(move)) {
-            return;
-        }
-        if (decision.holdsWhenWatchedGoes()) {
-            hold(mine, move);
-        } else {
-            look();
-        }
-    }
-
     /**
-     * ENDED, holding: the result completes on this attempt's executor — the async executor, or the
-     * waiting caller — never on ZooKeeper's thread.
+     * ENDED, holding: the result completes on this attempt's executor, never on ZooKeeper's thread.
      */
     private void hold(Ticket mine, int move) {
         if (leftBehind(mine, move)) {
@@ -369,25 +325,20 @@ final class Attempt<R> {
             }
             move = moves;
         }
-        if (OwnNodeWatch.EXPIRED.equals(end)) {
-            engine.release(mine); // it may outlive the session the client gave up on (see giveBack)
-        }
-        takeTicket(move);
+        // an expired session's node may outlive it on the servers (see giveBack)
+        startOver(OwnNodeWatch.EXPIRED.equals(end) ? mine : null, move);
     }
 
     /**
-     * Whether the client has left the session that owns our node: it gave up on it (suspended
-     * past the session timeout) and the retry loop finished a step on the new session. No watch
-     * of ours covers that node any more and it goes whenever the servers expire its session:
-     * give it back and take a ticket of the current session. (With a watch already set when the
-     * session went, the Expired event does the same.)
+     * Whether the client has left the session that owns our node (it gave up on it, suspended past
+     * the session timeout, and a retried step ran on the new session). No watch of ours covers that
+     * node any more: give it back and take a ticket of the current session.
      */
     private boolean leftBehind(Ticket mine, int move) {
         if (engine.client().sessionId() == mine.sessionId()) {
             return false;
         }
-        engine.release(mine);
-        takeTicket(move);
+        startOver(mine, move);
         return true;
     }
 
@@ -395,17 +346,26 @@ final class Attempt<R> {
      * Our session ended: take a new ticket, and delete the old node in case it outlives the
      * session on the servers (the client gave up on the session before the servers expired it),
      * so it does not hold up the line until then.
+     *
+     * @param move the move this one follows from (-1: whatever the attempt is in)
      */
     private void giveBack(int move) {
         Ticket old;
+        int from;
         synchronized (this) {
             if (!current(move)) {
                 return;
             }
             old = ticket;
+            from = moves;
         }
-        if (old != null) {
-            engine.release(old);
+        startOver(old, from);
+    }
+
+    /** Any phase --own ticket lost--> TAKING, giving {@code lost} (if not null) back first. */
+    private void startOver(Ticket lost, int move) {
+        if (lost != null) {
+            engine.release(lost);
         }
         takeTicket(move);
     }
@@ -416,12 +376,7 @@ final class Attempt<R> {
             return;
         }
         if (cause instanceof SessionExpiredException) {
-            // the session is gone; the client is building a new one
-            int move;
-            synchronized (this) {
-                move = moves;
-            }
-            giveBack(move);
+            giveBack(-1); // the session is gone; the client is building a new one
             return;
         }
         result.completeExceptionally(cause);
@@ -453,18 +408,8 @@ final class Attempt<R> {
         }
     }
 
-    /**
-     * Runs {@code step} on this attempt's executor once {@code reply} completes. A reply that
-     * failed because the client is closed ends the attempt where it arrives: a closed client's
-     * executor no longer runs steps, so handing it over would leave the result pending forever.
-     */
+    /** Runs {@code step} on this attempt's executor once {@code reply} completes; a closed client ends the attempt. */
     private <T> void then(CompletableFuture<T> reply, BiConsumer<T, Throwable> step) {
-        reply.whenComplete((value, e) -> {
-            if (e != null && Failures.unwrap(e) instanceof ClientClosedException closed) {
-                result.completeExceptionally(closed);
-                return;
-            }
-            steps.execute(() -> step.accept(value, e));
-        });
+        SpeedPaths.handOver(reply, steps, result::completeExceptionally, step);
     }
 }

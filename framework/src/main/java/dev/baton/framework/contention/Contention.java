@@ -2,15 +2,27 @@ package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.CreatedNode;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.Timeouts;
+import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.Paths;
+import dev.baton.framework.internal.SerialExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 
 /**
  * The contention engine: "take a ticket, watch your predecessor", once, for every recipe.
@@ -25,12 +37,11 @@ import java.util.concurrent.CompletableFuture;
  * have told us first had our node gone).
  *
  * <p>Threads. An attempt is one state machine ({@link Attempt}, its phases TAKING, LOOKING,
- * WAITING, ENDED) whose steps run one at a time: for {@link #acquire}, on the client's async
- * executor (no thread waits); for {@link #acquireBlocking}, on the calling thread, which runs each
- * step as its reply or event arrives. The rule runs on the step's thread; the caller's future
- * completes on the async executor, never on ZooKeeper's thread. The shortcuts that make this fast
- * (replies handled on ZooKeeper's thread, caller-thread stepping, the delayed node watch of holds
- * granted at the first look) are all in {@link SpeedPaths}, with what each gains.
+ * WAITING, ENDED) whose steps run one at a time on the client's async executor (no thread waits;
+ * {@link #acquireBlocking} waits for the same attempt). The rule runs on the step's thread; the
+ * caller's future completes on the async executor, never on ZooKeeper's thread. The shortcuts that
+ * make this fast (replies handled on ZooKeeper's thread, the delayed node watch of holds granted at
+ * the first look) are in {@link SpeedPaths}, with what each gains.
  *
  * <p>Guarantees and caveats. On timeout, cancellation or failure the engine deletes its own node
  * (in the background if the connection is down), so an abandoned attempt never blocks the line.
@@ -41,7 +52,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Contention {
     private final BatonClient client;
-    /** The client as the engine's requests see it: replies complete on ZooKeeper's thread, see {@link SpeedPaths}. */
+    /** The client as the engine's requests see it: replies complete on ZooKeeper's thread (see {@link SpeedPaths}). */
     private final BatonClient ops;
     private final String dir;
     private final String marker;
@@ -123,25 +134,82 @@ public final class Contention {
         return dir;
     }
 
-    /** The client as the engine's requests see it (for {@link Attempt}). */
-    BatonClient ops() {
-        return ops;
+    // ---- the engine's requests, for Attempt: their replies complete on ZooKeeper's thread ----
+
+    /** Sends the create of a ticket: an ephemeral sequential node, protected so a lost reply never leaves two. */
+    CompletableFuture<CreatedNode> createTicket(byte[] data) {
+        var builder = ops.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).creatingParentContainersIfNeeded();
+        builder = sessionProtection ? builder.withSessionProtection() : builder.withProtection();
+        return builder.forPathWithStatAsync(Paths.join(dir, marker), data);
     }
 
-    String marker() {
-        return marker;
+    /** {@return the ticket that {@code node}, created by {@link #createTicket}, is} */
+    Ticket ticketOf(CreatedNode node) {
+        return new Ticket(node.path(), Contenders.sequence(node.name(), markers), node.stat().getCzxid(),
+            node.stat().getEphemeralOwner());
     }
 
-    Set<String> markers() {
-        return markers;
+    /** {@return a watch on {@code ticket}'s node, not yet set} */
+    OwnNodeWatch watchOf(Ticket ticket) {
+        return new OwnNodeWatch(ops, ticket.path());
     }
 
-    ContentionRule rule() {
-        return rule;
+    /** Sends the listing of the line (the folder's children, in no order). */
+    CompletableFuture<List<String>> list() {
+        return ops.getChildren().forPathAsync(dir);
     }
 
-    boolean sessionProtection() {
-        return sessionProtection;
+    /**
+     * {@return what the rule says for the contender {@code name} in the listing {@code children}, or null
+     * if {@code name} is not in line}
+     */
+    Decision decide(List<String> children, String name) {
+        List<String> ordered = Contenders.inOrder(children, markers);
+        int index = ordered.indexOf(name);
+        return index < 0 ? null : rule.decide(ordered, index);
+    }
+
+    /** What became of a node {@link #watch} watches. */
+    enum Seen {
+        /** The watch is set: the node is there. */
+        SET,
+        /** The node is gone: deleted since the watch was set, or already (and then no watch was set). */
+        GONE,
+        /** The node changed and is still there; the watch is used up. */
+        CHANGED,
+        /** The session expired. */
+        EXPIRED
+    }
+
+    /**
+     * Watches the contender {@code name} and tells {@code then}, on {@code steps}, what the reply
+     * ({@code SET}, {@code GONE}, or a failure) and later the watch's event said. A getData watch,
+     * not an exists watch: on a node already gone an exists watch stays registered (client and
+     * server) until that path is created again — for a sequential name, never — while a getData
+     * watch is set only on a node that exists. Curator does the same. A reply that failed because
+     * the client is closed goes to {@code closed} (see {@link SpeedPaths#handOver(CompletableFuture,
+     * Executor, Consumer, BiConsumer)}).
+     */
+    void watch(String name, Executor steps, Consumer<ClientClosedException> closed, BiConsumer<Seen, Throwable> then) {
+        Watcher watcher = SpeedPaths.handOver(steps, event -> {
+            if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                then.accept(Seen.GONE, null);
+            } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                then.accept(Seen.EXPIRED, null);
+            } else if (event.getType() != Watcher.Event.EventType.None) {
+                then.accept(Seen.CHANGED, null);
+            }
+        });
+        CompletableFuture<byte[]> reply = ops.getData().usingWatcher(watcher).forPathAsync(Paths.join(dir, name));
+        SpeedPaths.handOver(reply, steps, closed, (bytes, e) -> {
+            if (e == null) {
+                then.accept(Seen.SET, null);
+            } else if (Failures.rethrow(e) instanceof NoNodeException) {
+                then.accept(Seen.GONE, null);
+            } else {
+                then.accept(null, e);
+            }
+        });
     }
 
     /**
@@ -156,12 +224,11 @@ public final class Contention {
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempts.async(this, data, timeout, Contention::ticketOnly, ticket -> { });
+        return attempt(data, timeout, Contention::ticketOnly, ticket -> { });
     }
 
     /**
-     * Blocking {@link #acquire}: returns the held ticket, or null on timeout. The calling thread
-     * runs the attempt itself (see the class comment). An interrupt abandons the attempt (its
+     * Blocking {@link #acquire}: returns the held ticket, or null on timeout. An interrupt abandons the attempt (its
      * node is deleted) and is rethrown.
      *
      * @param data the contender node's data
@@ -171,7 +238,7 @@ public final class Contention {
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempts.blocking(this, data, timeout, Contention::ticketOnly, this::release);
+        return Futures.awaitOrCancel(attempt(data, timeout, Contention::ticketOnly, this::release), this::release);
     }
 
     /**
@@ -186,7 +253,7 @@ public final class Contention {
      */
     public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
         checkArguments(data, timeout);
-        return Attempts.async(this, data, timeout, this::holdOf, Holding::close);
+        return attempt(data, timeout, this::holdOf, Holding::close);
     }
 
     /**
@@ -200,7 +267,7 @@ public final class Contention {
      */
     public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
         checkArguments(data, timeout);
-        return Attempts.blocking(this, data, timeout, this::holdOf, Holding::delete);
+        return Futures.awaitOrCancel(attempt(data, timeout, this::holdOf, Holding::delete), Holding::delete);
     }
 
     /**
@@ -254,6 +321,32 @@ public final class Contention {
         if (timeout != null && timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
         }
+    }
+
+    /**
+     * Runs an attempt: its steps run one at a time on the client's async executor (no thread waits;
+     * the blocking forms wait for the result). The result completes with null when {@code timeout}
+     * passes first; completing or cancelling it first abandons the attempt. While it waits, the
+     * client's confirmed-contact clock is kept fresh, so that a hold granted after a long wait starts
+     * with a recent round trip to the leader behind it (see {@link Holding}). (Running a blocking
+     * attempt's steps on the waiting thread itself saved thread hand-offs but showed no gain in the
+     * lock benchmark: see {@link SpeedPaths}.)
+     *
+     * @param grant makes what the caller gets of a ticket that holds
+     * @param discard undoes that when the result was completed (timed out, cancelled) meanwhile
+     */
+    private <R> CompletableFuture<R> attempt(byte[] data, Duration timeout, Function<Attempt.Granted, R> grant,
+                                             Consumer<R> discard) {
+        Attempt<R> attempt = new Attempt<>(this, data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
+        CompletableFuture<R> result = attempt.result();
+        LeaderContact.Keep fresh = LeaderContact.keepFresh(client);
+        result.whenComplete((r, e) -> fresh.close());
+        if (timeout != null && !timeout.isZero()) {
+            CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor())
+                .execute(() -> result.complete(null));
+        }
+        attempt.begin();
+        return result;
     }
 
     private static Ticket ticketOnly(Attempt.Granted granted) {
