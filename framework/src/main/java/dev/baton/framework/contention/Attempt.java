@@ -1,10 +1,10 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.CreatedNode;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +21,7 @@ import java.util.function.Function;
  *   TAKING  --created, listing shows it-->  decide
  *   LOOKING --listing-->                    decide
  *   decide: holds                 --> ENDED (result = what {@code grant} makes of the ticket)
- *           waits, look-once      --> ENDED (result = null)
+ *           waits, deadline past  --> ENDED (result = null; a zero timeout looks once)
  *           waits                 --> WAITING (watch the node the rule named)
  *   WAITING --named node gone--> ENDED if the rule said that is the last obstacle, else LOOKING
  *   any     --own ticket lost (deleted, session ended or left behind)--> TAKING (back of the line)
@@ -59,7 +59,7 @@ final class Attempt<R> {
 
     private final Contention engine;
     private final byte[] data;
-    private final Duration timeout;
+    private final Deadline deadline;
     private final Executor steps;
     private final Function<Granted, R> grant;
     private final Consumer<R> discard;
@@ -79,11 +79,11 @@ final class Attempt<R> {
      * @param grant makes what the caller gets of a ticket that holds
      * @param discard undoes that when the result was completed (timed out, cancelled) meanwhile
      */
-    Attempt(Contention engine, byte[] data, Duration timeout, Executor steps, Function<Granted, R> grant,
+    Attempt(Contention engine, byte[] data, Deadline deadline, Executor steps, Function<Granted, R> grant,
             Consumer<R> discard) {
         this.engine = engine;
         this.data = data;
-        this.timeout = timeout;
+        this.deadline = deadline;
         this.steps = steps;
         this.grant = grant;
         this.discard = discard;
@@ -233,8 +233,9 @@ final class Attempt<R> {
             takeTicket(move); // our node vanished (session expired, deleted, its folder deleted): back of the line
         } else if (decision.holds()) {
             hold(mine, move);
-        } else if (timeout != null && timeout.isZero()) {
-            // a zero timeout asked for one look, and the ticket does not hold: give up (abandon deletes it)
+        } else if (deadline.hasPassed()) {
+            // a zero timeout asked for one look (or the timer is about to fire), and the ticket does not hold:
+            // give up (abandon deletes it)
             result.complete(null);
         } else {
             waitFor(mine, move, decision);

@@ -4,10 +4,10 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.CreatedNode;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.SerialExecutor;
@@ -213,18 +213,41 @@ public final class Contention {
     }
 
     /**
+     * Takes a ticket and waits, with no time limit, for it to hold.
+     *
+     * @param data the node's data (participant id, ...)
+     * @return completes (on the client's async executor) with the held ticket. Cancelling it abandons
+     *     the attempt and deletes its node.
+     */
+    public CompletableFuture<Ticket> acquire(byte[] data) {
+        return attempt(data, Deadline.none(), Contention::ticketOnly, ticket -> { });
+    }
+
+    /**
      * Takes a ticket and waits for it to hold.
      *
      * @param data the node's data (participant id, ...)
-     * @param timeout how long to wait, or null for no limit. {@link Duration#ZERO} means "look
-     *     once": take a ticket, list the line, and give up at once unless the ticket holds (a
-     *     try-lock). Any other timeout is a deadline that may cut the attempt at any step.
+     * @param timeout how long to wait. {@link Duration#ZERO} means "look once": take a ticket, list
+     *     the line, and give up at once unless the ticket holds (a try-lock). Any other timeout is a
+     *     deadline that may cut the attempt at any step. (Null, passed on by a layer whose own caller
+     *     set no limit, means no limit: {@link #acquire(byte[])}.)
      * @return completes (on the client's async executor) with the held ticket, or with null when
      *     {@code timeout} passed first. Cancelling it abandons the attempt and deletes its node.
      */
     public CompletableFuture<Ticket> acquire(byte[] data, Duration timeout) {
-        checkArguments(data, timeout);
-        return attempt(data, timeout, Contention::ticketOnly, ticket -> { });
+        return attempt(data, deadline(timeout), Contention::ticketOnly, ticket -> { });
+    }
+
+    /**
+     * Blocking {@link #acquire(byte[])}: returns the held ticket. An interrupt abandons the attempt (its
+     * node is deleted) and is rethrown.
+     *
+     * @param data the contender node's data
+     * @return the held ticket
+     * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
+     */
+    public Ticket acquireBlocking(byte[] data) throws InterruptedException {
+        return Futures.awaitOrCancel(attempt(data, Deadline.none(), Contention::ticketOnly, this::release), this::release);
     }
 
     /**
@@ -232,13 +255,12 @@ public final class Contention {
      * node is deleted) and is rethrown.
      *
      * @param data the contender node's data
-     * @param timeout how long to wait at most, or null for no limit
+     * @param timeout how long to wait at most (null, passed on: no limit)
      * @return the held ticket, or null on timeout
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
      */
     public Ticket acquireBlocking(byte[] data, Duration timeout) throws InterruptedException {
-        checkArguments(data, timeout);
-        return Futures.awaitOrCancel(attempt(data, timeout, Contention::ticketOnly, this::release), this::release);
+        return Futures.awaitOrCancel(attempt(data, deadline(timeout), Contention::ticketOnly, this::release), this::release);
     }
 
     /**
@@ -248,12 +270,11 @@ public final class Contention {
      * attempt, or gives back a hold that arrived meanwhile.
      *
      * @param data the contender node's data
-     * @param timeout how long to wait at most, or null for no limit
+     * @param timeout how long to wait at most (null, passed on: no limit)
      * @return the hold, or null on timeout
      */
     public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
-        checkArguments(data, timeout);
-        return attempt(data, timeout, this::holdOf, Holding::close);
+        return attempt(data, deadline(timeout), this::holdOf, Holding::close);
     }
 
     /**
@@ -261,13 +282,12 @@ public final class Contention {
      * rethrown.
      *
      * @param data the contender node's data
-     * @param timeout how long to wait at most, or null for no limit
+     * @param timeout how long to wait at most (null, passed on: no limit)
      * @return the hold, or null on timeout
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
      */
     public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
-        checkArguments(data, timeout);
-        return Futures.awaitOrCancel(attempt(data, timeout, this::holdOf, Holding::delete), Holding::delete);
+        return Futures.awaitOrCancel(attempt(data, deadline(timeout), this::holdOf, Holding::delete), Holding::delete);
     }
 
     /**
@@ -316,17 +336,25 @@ public final class Contention {
         return rule.decide(ordered, mine);
     }
 
-    private static void checkArguments(byte[] data, Duration timeout) {
-        Objects.requireNonNull(data, "data");
-        if (timeout != null && timeout.isNegative()) {
+    /**
+     * The one place the engine turns a caller's timeout into its {@link Deadline}; everything past
+     * here knows only the deadline. Null is what the layers above pass on for "no limit" (see
+     * {@link #acquire(byte[], Duration)}).
+     */
+    private static Deadline deadline(Duration timeout) {
+        if (timeout == null) {
+            return Deadline.none();
+        }
+        if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
         }
+        return Deadline.after(timeout);
     }
 
     /**
      * Runs an attempt: its steps run one at a time on the client's async executor (no thread waits;
-     * the blocking forms wait for the result). The result completes with null when {@code timeout}
-     * passes first; completing or cancelling it first abandons the attempt. While it waits, the
+     * the blocking forms wait for the result). The result completes with null when {@code deadline}
+     * passes first (one already passed, from a zero timeout: the line is looked at once); completing or cancelling it first abandons the attempt. While it waits, the
      * client's confirmed-contact clock is kept fresh, so that a hold granted after a long wait starts
      * with a recent round trip to the leader behind it (see {@link Holding}). (Running a blocking
      * attempt's steps on the waiting thread itself saved thread hand-offs but showed no gain in the
@@ -335,14 +363,15 @@ public final class Contention {
      * @param grant makes what the caller gets of a ticket that holds
      * @param discard undoes that when the result was completed (timed out, cancelled) meanwhile
      */
-    private <R> CompletableFuture<R> attempt(byte[] data, Duration timeout, Function<Attempt.Granted, R> grant,
+    private <R> CompletableFuture<R> attempt(byte[] data, Deadline deadline, Function<Attempt.Granted, R> grant,
                                              Consumer<R> discard) {
-        Attempt<R> attempt = new Attempt<>(this, data, timeout, new SerialExecutor(client.asyncExecutor()), grant, discard);
+        Objects.requireNonNull(data, "data");
+        Attempt<R> attempt = new Attempt<>(this, data, deadline, new SerialExecutor(client.asyncExecutor()), grant, discard);
         CompletableFuture<R> result = attempt.result();
         LeaderContact.Keep fresh = LeaderContact.keepFresh(client);
         result.whenComplete((r, e) -> fresh.close());
-        if (timeout != null && !timeout.isZero()) {
-            CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor())
+        if (!deadline.isNone() && !deadline.hasPassed()) {
+            CompletableFuture.delayedExecutor(deadline.remainingNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
                 .execute(() -> result.complete(null));
         }
         attempt.begin();

@@ -107,7 +107,7 @@ final class Candidacy {
             if (!active || attempt != null || ticket != null) {
                 return;
             }
-            mine = line.contention().acquire(data, null);
+            mine = line.contention().acquire(data);
             attempt = mine;
         }
         mine.whenComplete((t, e) -> joined(mine, t, e));

@@ -329,7 +329,7 @@ public final class LeaderSelector implements Closeable {
             data = published;
         }
         // the engine's hold comes from a listing that shows the node first (Line.LISTED_MUTEX)
-        Ticket mine = line.contention().acquireBlocking(data, null);
+        Ticket mine = line.contention().acquireBlocking(data);
         Holding watch = leadership.monitor(mine);
         boolean lead;
         synchronized (this) {

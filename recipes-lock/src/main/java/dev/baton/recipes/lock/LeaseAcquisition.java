@@ -91,7 +91,7 @@ final class LeaseAcquisition {
             }
             state = State.LOCKING;
             // our own timer bounds the whole; a zero timeout looks once at the mutex too
-            locking = internalMutex.acquire(NO_DATA, lookOnce() ? Duration.ZERO : null);
+            locking = lookOnce() ? internalMutex.acquire(NO_DATA, Duration.ZERO) : internalMutex.acquire(NO_DATA);
             inFlight = locking;
         }
         locking.whenComplete((ticket, e) -> {

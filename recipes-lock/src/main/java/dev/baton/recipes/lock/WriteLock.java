@@ -136,7 +136,7 @@ public final class WriteLock implements AutoCloseable {
                 firstLook.complete(decision.holds());
                 return decision;
             };
-            mine = contention.withRule(observed).acquire(NO_DATA, null);
+            mine = contention.withRule(observed).acquire(NO_DATA);
             attempt = mine;
             transition(State.WAITING);
             mine.whenComplete((held, e) -> settled(r, held, e));
