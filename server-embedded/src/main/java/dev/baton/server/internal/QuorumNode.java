@@ -3,7 +3,6 @@ package dev.baton.server.internal;
 import dev.baton.server.ServerRole;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -20,26 +19,16 @@ import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
  * {@code QuorumPeerMain} does it, minus the parts an embedded server must not do (JMX, an admin
  * web server, exiting the JVM).
  */
-public final class QuorumNode implements ServerNode {
+public final class QuorumNode extends InProcessNode {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
 
-    private final NodeSpec spec;
     private final PeerView view;
-    private final ServerSettings settings;
-    private final NodeThreads threads;
 
     private QuorumPeer peer;
 
     public QuorumNode(NodeSpec spec, PeerView view, ServerSettings settings, String ensembleName) {
-        this.spec = spec;
+        super(spec, settings, ensembleName, STOP_TIMEOUT);
         this.view = view;
-        this.settings = settings;
-        this.threads = new NodeThreads(ensembleName + "-server-" + spec.id());
-    }
-
-    @Override
-    public NodeSpec spec() {
-        return spec;
     }
 
     @Override
@@ -47,15 +36,16 @@ public final class QuorumNode implements ServerNode {
         if (peer != null) {
             return;
         }
-        peer = threads.start(spec.id(), this::startInGroup, this::stop);
+        peer = startInGroup(this::startPeer);
     }
 
     /** What {@code start()} reports for a failure that is not an I/O error of its own. */
     private IOException startFailed(Exception cause) {
-        return new IOException("server " + spec.id() + " failed to start: " + cause.getMessage(), cause);
+        return new IOException("server " + spec().id() + " failed to start: " + cause.getMessage(), cause);
     }
 
-    private QuorumPeer startInGroup() throws IOException {
+    private QuorumPeer startPeer() throws IOException {
+        NodeSpec spec = spec();
         Files.writeString(spec.dataDir().resolve("myid"), Integer.toString(spec.id()), StandardCharsets.US_ASCII);
         QuorumPeerConfig config = new QuorumPeerConfig();
         try {
@@ -68,7 +58,7 @@ public final class QuorumNode implements ServerNode {
         connections.configure(config.getClientPortAddress(), config.getMaxClientCnxns(), -1, false);
 
         QuorumPeer created = new QuorumPeer();
-        created.setTxnFactory(TxnLogs.open(spec.dataDir().toFile(), settings.forceSync()));
+        created.setTxnFactory(openTxnLog());
         created.setElectionType(config.getElectionAlg());
         created.setMyid(config.getServerId());
         created.setTickTime(config.getTickTime());
@@ -94,6 +84,8 @@ public final class QuorumNode implements ServerNode {
     }
 
     private Properties properties() {
+        NodeSpec spec = spec();
+        ServerSettings settings = settings();
         Properties p = new Properties();
         p.setProperty("dataDir", spec.dataDir().toAbsolutePath().toString());
         p.setProperty("clientPort", Integer.toString(spec.clientPort()));
@@ -121,15 +113,14 @@ public final class QuorumNode implements ServerNode {
         }
         if (stopping != null) {
             stopping.shutdown();
-        }
-        try {
-            if (stopping != null) {
+            try {
                 stopping.join(STOP_TIMEOUT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
-            threads.awaitEmpty(STOP_TIMEOUT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
+        awaitThreadsEnded();
     }
 
     @Override
@@ -148,10 +139,5 @@ public final class QuorumNode implements ServerNode {
             case FOLLOWING, OBSERVING -> serving ? ServerRole.FOLLOWER : ServerRole.LOOKING;
             case LOOKING -> ServerRole.LOOKING;
         };
-    }
-
-    /** The loopback address of this server's client port. */
-    public InetSocketAddress clientAddress() {
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(), spec.clientPort());
     }
 }

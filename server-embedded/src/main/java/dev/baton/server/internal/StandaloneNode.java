@@ -2,8 +2,6 @@ package dev.baton.server.internal;
 
 import dev.baton.server.ServerRole;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.apache.zookeeper.server.ContainerManager;
 import org.apache.zookeeper.server.RequestProcessor;
@@ -13,12 +11,8 @@ import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
 
 /** The single server of a one-node ensemble: ZooKeeper's own standalone server, in this JVM. */
-public final class StandaloneNode implements ServerNode {
+public final class StandaloneNode extends InProcessNode {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-
-    private final NodeSpec spec;
-    private final ServerSettings settings;
-    private final NodeThreads threads;
 
     private FileTxnSnapLog txnLog;
     private Server server;
@@ -26,14 +20,7 @@ public final class StandaloneNode implements ServerNode {
     private ContainerManager containers;
 
     public StandaloneNode(NodeSpec spec, ServerSettings settings, String ensembleName) {
-        this.spec = spec;
-        this.settings = settings;
-        this.threads = new NodeThreads(ensembleName + "-server-" + spec.id());
-    }
-
-    @Override
-    public NodeSpec spec() {
-        return spec;
+        super(spec, settings, ensembleName, STOP_TIMEOUT);
     }
 
     @Override
@@ -41,21 +28,21 @@ public final class StandaloneNode implements ServerNode {
         if (server != null) {
             return;
         }
-        threads.start(spec.id(), () -> {
-            startInGroup();
+        startInGroup(() -> {
+            startServer();
             return null;
-        }, this::stop);
+        });
     }
 
-    private void startInGroup() throws IOException, InterruptedException {
-        txnLog = TxnLogs.open(spec.dataDir().toFile(), settings.forceSync());
+    private void startServer() throws IOException, InterruptedException {
+        ServerSettings settings = settings();
+        txnLog = openTxnLog();
         int tick = settings.tickMillis();
         server = new Server(txnLog, tick,
             (int) settings.minSessionTimeout().toMillis(), (int) settings.maxSessionTimeout().toMillis());
         txnLog.setServerStats(server.serverStats());
         connections = ServerCnxnFactory.createFactory();
-        connections.configure(new InetSocketAddress(InetAddress.getLoopbackAddress(), spec.clientPort()),
-            settings.maxClientConnections(), -1, false);
+        connections.configure(clientAddress(), settings.maxClientConnections(), -1, false);
         connections.startup(server);
         containers = new ContainerManager(server.getZKDatabase(), server.firstProcessor(),
             Integer.getInteger("znode.container.checkIntervalMs", 1000), 10_000, 0);
@@ -84,11 +71,7 @@ public final class StandaloneNode implements ServerNode {
         connections = null;
         server = null;
         txnLog = null;
-        try {
-            threads.awaitEmpty(STOP_TIMEOUT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitThreadsEnded();
     }
 
     @Override
