@@ -234,8 +234,7 @@ final class Attempt<R> {
         } else if (decision.holds()) {
             hold(mine, move);
         } else if (deadline.hasPassed()) {
-            // a zero timeout asked for one look (or the timer is about to fire), and the ticket does not hold:
-            // give up (abandon deletes it)
+            // past the deadline (a zero timeout: this was its one look) and not holding: give up (abandon deletes it)
             result.complete(null);
         } else {
             waitFor(mine, move, decision);
