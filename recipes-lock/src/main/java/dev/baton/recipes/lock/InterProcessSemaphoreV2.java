@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -76,17 +77,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid ZooKeeper path
      */
     public InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases) {
-        this.client = Objects.requireNonNull(client, "client");
-        if (maxLeases < 1) {
-            throw new IllegalArgumentException("maxLeases must be at least 1, was " + maxLeases);
-        }
-        LockPaths.validate("InterProcessSemaphoreV2", path);
-        this.internalMutex = Contention.of(client, path + "/" + LOCKS,
-            InterProcessMutex.MARKER, ContentionRule.mutex());
-        this.path = path;
-        this.maxLeases = maxLeases;
-        this.leasesDir = path + "/" + LEASES;
-        this.shared = null;
+        this(client, path, maxLeases, Optional.empty());
     }
 
     /**
@@ -109,8 +100,12 @@ public final class InterProcessSemaphoreV2 {
      * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid ZooKeeper path
      */
     public InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases, SharedTicket sharing) {
+        this(client, path, maxLeases, Optional.of(Objects.requireNonNull(sharing, "sharing")));
+    }
+
+    /** Both modes: no {@code sharing} for the ordinary one, where each caller's lease is its own node. */
+    private InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases, Optional<SharedTicket> sharing) {
         this.client = Objects.requireNonNull(client, "client");
-        Objects.requireNonNull(sharing, "sharing");
         if (maxLeases < 1) {
             throw new IllegalArgumentException("maxLeases must be at least 1, was " + maxLeases);
         }
@@ -120,7 +115,12 @@ public final class InterProcessSemaphoreV2 {
         this.path = path;
         this.maxLeases = maxLeases;
         this.leasesDir = path + "/" + LEASES;
-        this.shared = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, maxLeases, new ProcessLine.Source() {
+        this.shared = sharing.isEmpty() ? null : localLine(sharing.get());
+    }
+
+    /** The shared-ticket mode's line: its nodes are lease nodes, taken as in the ordinary mode. */
+    private ProcessLine localLine(SharedTicket sharing) {
+        return new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, maxLeases, new ProcessLine.Source() {
             @Override
             public CompletableFuture<? extends Hold> take(Deadline deadline) {
                 return takeLeaseNode(deadline);
