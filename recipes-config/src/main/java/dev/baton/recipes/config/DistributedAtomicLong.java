@@ -236,7 +236,7 @@ public final class DistributedAtomicLong {
         if (last.won() || promotion == null) {
             return result(last);
         }
-        Holding hold = lock.acquireHoldBlocking(NO_DATA, promotion.timeout().map(Deadline::after).orElse(Deadline.none()));
+        Holding hold = lock.acquireHoldBlocking(NO_DATA, promotion.timeout().map(Deadline::afterNonNegative).orElse(Deadline.none()));
         if (hold == null) {
             return result(last); // the lock did not come in time
         }
