@@ -229,8 +229,8 @@ public final class Contention {
      * @param data the node's data (participant id, ...)
      * @param timeout how long to wait. {@link Duration#ZERO} means "look once": take a ticket, list
      *     the line, and give up at once unless the ticket holds (a try-lock). Any other timeout is a
-     *     deadline that may cut the attempt at any step. (Null, passed on by a layer whose own caller
-     *     set no limit, means no limit: {@link #acquire(byte[])}.)
+     *     deadline that may cut the attempt at any step. (Null still means no limit, as
+     *     {@link #acquire(byte[])}; Baton's own layers pass a {@link Deadline} instead.)
      * @return completes (on the client's async executor) with the held ticket, or with null when
      *     {@code timeout} passed first. Cancelling it abandons the attempt and deletes its node.
      */
@@ -274,7 +274,19 @@ public final class Contention {
      * @return the hold, or null on timeout
      */
     public CompletableFuture<Holding> acquireHold(byte[] data, Duration timeout) {
-        return attempt(data, deadline(timeout), this::holdOf, Holding::close);
+        return acquireHold(data, deadline(timeout));
+    }
+
+    /**
+     * {@link #acquireHold(byte[], Duration)} until {@code deadline}: how the lock layers pass on
+     * their caller's limit ({@link Deadline#none()}: none).
+     *
+     * @param data the contender node's data
+     * @param deadline when to give up
+     * @return the hold, or null once the deadline passed
+     */
+    public CompletableFuture<Holding> acquireHold(byte[] data, Deadline deadline) {
+        return attempt(data, Objects.requireNonNull(deadline, "deadline"), this::holdOf, Holding::close);
     }
 
     /**
@@ -287,7 +299,20 @@ public final class Contention {
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
      */
     public Holding acquireHoldBlocking(byte[] data, Duration timeout) throws InterruptedException {
-        return Futures.awaitOrCancel(attempt(data, deadline(timeout), this::holdOf, Holding::delete), Holding::delete);
+        return acquireHoldBlocking(data, deadline(timeout));
+    }
+
+    /**
+     * Blocking {@link #acquireHold(byte[], Deadline)}.
+     *
+     * @param data the contender node's data
+     * @param deadline when to give up
+     * @return the hold, or null once the deadline passed
+     * @throws InterruptedException if the calling thread is interrupted while it waits (its node is deleted)
+     */
+    public Holding acquireHoldBlocking(byte[] data, Deadline deadline) throws InterruptedException {
+        Objects.requireNonNull(deadline, "deadline");
+        return Futures.awaitOrCancel(attempt(data, deadline, this::holdOf, Holding::delete), Holding::delete);
     }
 
     /**
@@ -338,8 +363,8 @@ public final class Contention {
 
     /**
      * The one place the engine turns a caller's timeout into its {@link Deadline}; everything past
-     * here knows only the deadline. Null is what the layers above pass on for "no limit" (see
-     * {@link #acquire(byte[], Duration)}).
+     * here knows only the deadline. Null, which the {@code Duration} forms document as "no limit",
+     * is turned into {@link Deadline#none()} here once; Baton's own layers pass a deadline instead.
      */
     private static Deadline deadline(Duration timeout) {
         if (timeout == null) {

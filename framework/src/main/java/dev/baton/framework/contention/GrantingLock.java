@@ -1,8 +1,8 @@
 package dev.baton.framework.contention;
 
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Futures;
 import dev.baton.framework.InterProcessLock;
-import dev.baton.framework.Timeouts;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Set;
@@ -58,26 +58,27 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
     }
 
     /**
-     * Starts one acquisition: completes with the hold, or null when {@code timeout} passes first
-     * (null timeout: no limit; zero: look once). Cancelling it abandons the attempt, leaving nothing.
+     * Starts one acquisition: completes with the hold, or null when {@code deadline} passes first
+     * ({@link Deadline#none()}: no limit; one already passed: look once). Cancelling it abandons the
+     * attempt, leaving nothing.
      *
-     * @param timeout how long to wait at most, or null for no limit
+     * @param deadline when to give up
      * @return the hold, or null on timeout
      */
-    protected abstract CompletableFuture<? extends Hold> acquireHold(Duration timeout);
+    protected abstract CompletableFuture<? extends Hold> acquireHold(Deadline deadline);
 
     /**
      * {@link #acquireHold}, waited for on the calling thread: the hold, or null on timeout. An
      * interrupt leaves nothing behind and is rethrown. Locks whose engine can run the attempt on
      * the waiting thread itself override it (fewer thread hand-offs).
      *
-     * @param timeout how long to wait at most, or null for no limit
+     * @param deadline when to give up
      * @return the hold, or null on timeout
      * @throws InterruptedException if the calling thread is interrupted while it waits (nothing is left
      *     behind)
      */
-    protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-        return Futures.awaitOrCancel(acquireHold(timeout), Hold::delete);
+    protected Hold acquireHoldBlocking(Deadline deadline) throws InterruptedException {
+        return Futures.awaitOrCancel(acquireHold(deadline), Hold::delete);
     }
 
     /**
@@ -98,12 +99,12 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
 
     @Override
     public final void acquire() throws InterruptedException {
-        acquireForThread(null);
+        acquireForThread(Deadline.none());
     }
 
     @Override
     public final boolean acquire(Duration timeout) throws InterruptedException {
-        return acquireForThread(Timeouts.nonNegative(timeout));
+        return acquireForThread(Deadline.afterNonNegative(timeout));
     }
 
     @Override
@@ -171,8 +172,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      *     behind)
      */
     public final L acquireLease() throws InterruptedException {
-        beforeBlocking();
-        return leaseOrNull(acquireHoldBlocking(null));
+        return leaseBlocking(Deadline.none());
     }
 
     /**
@@ -185,8 +185,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      *     behind)
      */
     public final L acquireLease(Duration timeout) throws InterruptedException {
-        beforeBlocking();
-        return leaseOrNull(acquireHoldBlocking(Timeouts.nonNegative(timeout)));
+        return leaseBlocking(Deadline.afterNonNegative(timeout));
     }
 
     /**
@@ -196,7 +195,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * @return the lease, once the lock is held
      */
     public final CompletableFuture<L> acquireAsync() {
-        return leaseOf(acquireHold(null));
+        return leaseOf(acquireHold(Deadline.none()));
     }
 
     /**
@@ -206,7 +205,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * @return the lease, or null on timeout
      */
     public final CompletableFuture<L> acquireAsync(Duration timeout) {
-        return leaseOf(acquireHold(Timeouts.nonNegative(timeout)));
+        return leaseOf(acquireHold(Deadline.afterNonNegative(timeout)));
     }
 
     /** {@return what this lock is, with its path(s): the {@code description} it was made with} */
@@ -230,7 +229,9 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
         return Futures.mapOrGiveBack(holds, this::lease, Hold::delete, leases::remove);
     }
 
-    private L leaseOrNull(Hold hold) {
+    private L leaseBlocking(Deadline deadline) throws InterruptedException {
+        beforeBlocking();
+        Hold hold = acquireHoldBlocking(deadline);
         return hold == null ? null : lease(hold);
     }
 
@@ -240,7 +241,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
         return lease;
     }
 
-    private boolean acquireForThread(Duration timeout) throws InterruptedException {
+    private boolean acquireForThread(Deadline deadline) throws InterruptedException {
         Thread me = Thread.currentThread();
         Owned mine = owners.get(me);
         if (mine != null) {
@@ -255,7 +256,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
             mine.count++;
             return true;
         }
-        L lease = timeout == null ? acquireLease() : acquireLease(timeout);
+        L lease = leaseBlocking(deadline);
         if (lease == null) {
             return false;
         }

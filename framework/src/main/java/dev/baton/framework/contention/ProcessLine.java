@@ -5,7 +5,6 @@ import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Hold;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,19 +55,19 @@ public final class ProcessLine {
         /**
          * Starts acquiring one node for the process.
          *
-         * @param timeout how long to wait at most, or null for no limit
+         * @param deadline when to give up ({@link Deadline#none()}: no limit)
          * @return the node's hold, or null on timeout; cancelling it abandons the attempt
          */
-        CompletableFuture<? extends Hold> take(Duration timeout);
+        CompletableFuture<? extends Hold> take(Deadline deadline);
 
         /**
          * Acquires one node for the process on the calling thread.
          *
-         * @param timeout how long to wait at most, or null for no limit
+         * @param deadline when to give up ({@link Deadline#none()}: no limit)
          * @return the node's hold, or null on timeout
          * @throws InterruptedException if the calling thread is interrupted (nothing is left behind)
          */
-        Hold takeBlocking(Duration timeout) throws InterruptedException;
+        Hold takeBlocking(Deadline deadline) throws InterruptedException;
 
         /** {@return the folder listed to see whether anyone else waits, once a node spent its budget} */
         String lineDir();
@@ -186,12 +185,12 @@ public final class ProcessLine {
     /**
      * The blocking acquisition.
      *
-     * @param timeout how long to wait at most, or null for no limit
+     * @param deadline when to give up ({@link Deadline#none()}: no limit)
      * @return the hold, or null on timeout
      * @throws InterruptedException if the calling thread is interrupted (nothing is left behind)
      */
-    public Hold acquireBlocking(Duration timeout) throws InterruptedException {
-        Waiter me = new Waiter(deadline(timeout), null);
+    public Hold acquireBlocking(Deadline deadline) throws InterruptedException {
+        Waiter me = new Waiter(Objects.requireNonNull(deadline, "deadline"), null);
         Turn turn = enter(me);
         checkIfAsked();
         if (turn == null) {
@@ -209,12 +208,12 @@ public final class ProcessLine {
     /**
      * The asynchronous acquisition.
      *
-     * @param timeout how long to wait at most, or null for no limit
+     * @param deadline when to give up ({@link Deadline#none()}: no limit)
      * @return the hold, or null on timeout; cancelling it leaves nothing behind
      */
-    public CompletableFuture<Hold> acquire(Duration timeout) {
+    public CompletableFuture<Hold> acquire(Deadline deadline) {
         CompletableFuture<Hold> result = new CompletableFuture<>();
-        Waiter me = new Waiter(deadline(timeout), result);
+        Waiter me = new Waiter(Objects.requireNonNull(deadline, "deadline"), result);
         Turn entered = enter(me);
         checkIfAsked();
         if (entered instanceof Granted granted) {
@@ -301,14 +300,6 @@ public final class ProcessLine {
         }
     }
 
-    private static Deadline deadline(Duration timeout) {
-        return timeout == null ? Deadline.none() : Deadline.after(timeout);
-    }
-
-    private static Duration timeoutOf(Deadline deadline) {
-        return deadline.isNone() ? null : deadline.remaining();
-    }
-
     /**
      * The client's async executor while it takes work; once the client is closed it refuses, and the
      * continuation runs on the completing thread instead, so a waiter still hears how it ended.
@@ -388,7 +379,7 @@ public final class ProcessLine {
     private Hold takeBlocking(Deadline deadline) throws InterruptedException {
         Hold node;
         try {
-            node = source.takeBlocking(timeoutOf(deadline));
+            node = source.takeBlocking(deadline);
         } catch (InterruptedException | RuntimeException | Error e) {
             takeEnded();
             throw e;
@@ -404,7 +395,7 @@ public final class ProcessLine {
     private void takeAsync(Waiter me) {
         CompletableFuture<? extends Hold> attempt;
         try {
-            attempt = source.take(timeoutOf(me.deadline()));
+            attempt = source.take(me.deadline());
         } catch (RuntimeException e) {
             takeEnded();
             me.result().completeExceptionally(e);

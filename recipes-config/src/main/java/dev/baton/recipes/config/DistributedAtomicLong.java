@@ -3,6 +3,7 @@ package dev.baton.recipes.config;
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
@@ -235,7 +236,7 @@ public final class DistributedAtomicLong {
         if (last.won() || promotion == null) {
             return result(last);
         }
-        Holding hold = lock.acquireHoldBlocking(NO_DATA, promotion.timeout().orElse(null));
+        Holding hold = lock.acquireHoldBlocking(NO_DATA, promotion.timeout().map(Deadline::afterNonNegative).orElse(Deadline.none()));
         if (hold == null) {
             return result(last); // the lock did not come in time
         }

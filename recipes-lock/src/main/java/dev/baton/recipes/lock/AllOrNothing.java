@@ -1,55 +1,44 @@
 package dev.baton.recipes.lock;
 
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
-import dev.baton.framework.Timeouts;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 
 /**
- * Acquires several things in order within one time budget, or none: the multi-lock over its
- * locks, a semaphore over several leases. Each step gets what is left of the budget (once it is
- * spent, a step looks once instead of waiting); when a step times out or fails, or the whole is
+ * Acquires several things in order before one deadline, or none: the multi-lock over its
+ * locks, a semaphore over several leases. Each step runs until that deadline (once it has passed,
+ * a step looks once instead of waiting); when a step times out or fails, or the whole is
  * cancelled, what was taken is given back.
  */
 final class AllOrNothing<T> {
-    private final List<Function<Duration, CompletableFuture<T>>> steps;
+    private final List<Function<Deadline, CompletableFuture<T>>> steps;
     private final Consumer<T> giveBack;
-    private final LongSupplier clock;
-    private final long deadline;
-    private final boolean unlimited;
+    private final Deadline deadline;
     private final CompletableFuture<List<T>> result = new CompletableFuture<>();
     private final List<T> taken = new ArrayList<>();
     private CompletableFuture<T> current;
 
-    private AllOrNothing(List<Function<Duration, CompletableFuture<T>>> steps, Duration timeout, Consumer<T> giveBack,
-                         LongSupplier clock) {
+    private AllOrNothing(List<Function<Deadline, CompletableFuture<T>>> steps, Deadline deadline, Consumer<T> giveBack) {
         this.steps = List.copyOf(steps);
         this.giveBack = giveBack;
-        this.clock = clock;
-        this.unlimited = timeout == null;
-        this.deadline = unlimited ? 0 : clock.getAsLong() + Timeouts.nanos(timeout);
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
     }
 
     /**
-     * Runs {@code steps} in order; each completes with what it took, or null on timeout.
+     * Runs {@code steps} in order, each until the same {@code deadline}; each completes with what it
+     * took, or null on timeout.
      *
-     * @return every step's result in order, or null when the budget ran out; cancelling it
+     * @return every step's result in order, or null when the deadline passed first; cancelling it
      *     cancels the step under way and gives back what was taken
      */
-    static <T> CompletableFuture<List<T>> acquire(List<Function<Duration, CompletableFuture<T>>> steps, Duration timeout,
+    static <T> CompletableFuture<List<T>> acquire(List<Function<Deadline, CompletableFuture<T>>> steps, Deadline deadline,
                                                   Consumer<T> giveBack) {
-        return acquire(steps, timeout, giveBack, System::nanoTime);
-    }
-
-    /** {@link #acquire(List, Duration, Consumer)} on {@code clock} (nanoseconds, monotonic): tests pass a fake one. */
-    static <T> CompletableFuture<List<T>> acquire(List<Function<Duration, CompletableFuture<T>>> steps, Duration timeout,
-                                                  Consumer<T> giveBack, LongSupplier clock) {
-        AllOrNothing<T> run = new AllOrNothing<>(steps, timeout, giveBack, clock);
+        AllOrNothing<T> run = new AllOrNothing<>(steps, deadline, giveBack);
         run.result.whenComplete((all, e) -> {
             if (all == null) {
                 run.abandon();
@@ -69,7 +58,7 @@ final class AllOrNothing<T> {
                 result.complete(List.copyOf(taken));
                 return;
             }
-            step = steps.get(taken.size()).apply(remaining());
+            step = steps.get(taken.size()).apply(deadline);
             current = step;
         }
         step.whenComplete((value, e) -> {
@@ -91,14 +80,6 @@ final class AllOrNothing<T> {
         }
         taken.add(value);
         return true;
-    }
-
-    private Duration remaining() {
-        if (unlimited) {
-            return null;
-        }
-        long left = deadline - clock.getAsLong();
-        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
     /** Timed out, failed or cancelled: stop the step under way and give back what was taken. */

@@ -4,7 +4,7 @@ import dev.baton.framework.contention.FencingToken;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.GrantingLock;
 import dev.baton.framework.contention.Hold;
-import java.time.Duration;
+import dev.baton.framework.Deadline;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -28,7 +28,7 @@ abstract sealed class HandleLock extends GrantingLock<LockLease> implements Leas
      * ({@link InterProcessMultiLock} starts its parts').
      */
     @Override
-    protected abstract CompletableFuture<? extends Hold> acquireHold(Duration timeout);
+    protected abstract CompletableFuture<? extends Hold> acquireHold(Deadline deadline);
 
     @Override
     protected final LockLease newLease(Hold hold, Consumer<Grant> onRelease) {

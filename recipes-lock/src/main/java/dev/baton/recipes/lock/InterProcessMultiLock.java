@@ -1,9 +1,9 @@
 package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Futures;
 import dev.baton.framework.contention.Hold;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -74,13 +74,13 @@ public final class InterProcessMultiLock extends HandleLock {
     }
 
     @Override
-    protected CompletableFuture<Hold> acquireHold(Duration timeout) {
-        List<Function<Duration, CompletableFuture<Hold>>> steps = new ArrayList<>();
+    protected CompletableFuture<Hold> acquireHold(Deadline deadline) {
+        List<Function<Deadline, CompletableFuture<Hold>>> steps = new ArrayList<>();
         for (HandleLock lock : locks) {
             // each part as a future of Hold, still cancelling the part's own attempt when cancelled
-            steps.add(budget -> Futures.mapOrGiveBack(lock.acquireHold(budget), hold -> (Hold) hold, Hold::delete));
+            steps.add(until -> Futures.mapOrGiveBack(lock.acquireHold(until), hold -> (Hold) hold, Hold::delete));
         }
-        return Futures.mapOrGiveBack(AllOrNothing.acquire(steps, timeout, Hold::delete), CompositeHold::new,
+        return Futures.mapOrGiveBack(AllOrNothing.acquire(steps, deadline, Hold::delete), CompositeHold::new,
             holds -> holds.forEach(Hold::delete));
     }
 

@@ -8,7 +8,7 @@ import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Hold;
 import dev.baton.framework.observe.ObservedHolds;
-import java.time.Duration;
+import dev.baton.framework.Deadline;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -111,14 +111,14 @@ public final class InterProcessMutex extends HandleLock {
         this.contention = Contention.of(client, path, MARKER, ContentionRule.mutex());
         this.shared = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new ProcessLine.Source() {
             @Override
-            public CompletableFuture<? extends Hold> take(Duration timeout) {
-                return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, timeout));
+            public CompletableFuture<? extends Hold> take(Deadline deadline) {
+                return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, deadline));
             }
 
             @Override
-            public Hold takeBlocking(Duration timeout) throws InterruptedException {
+            public Hold takeBlocking(Deadline deadline) throws InterruptedException {
                 return ObservedHolds.trackBlocking(client, "mutex", path(),
-                    () -> contention.acquireHoldBlocking(participantData, timeout));
+                    () -> contention.acquireHoldBlocking(participantData, deadline));
             }
 
             @Override
@@ -164,18 +164,18 @@ public final class InterProcessMutex extends HandleLock {
     }
 
     @Override
-    protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
+    protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
         if (shared != null) {
-            return shared.acquire(timeout);
+            return shared.acquire(deadline);
         }
-        return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, timeout));
+        return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, deadline));
     }
 
     @Override
-    protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+    protected Hold acquireHoldBlocking(Deadline deadline) throws InterruptedException {
         if (shared != null) {
-            return shared.acquireBlocking(timeout);
+            return shared.acquireBlocking(deadline);
         }
-        return ObservedHolds.trackBlocking(client, "mutex", path(), () -> contention.acquireHoldBlocking(participantData, timeout));
+        return ObservedHolds.trackBlocking(client, "mutex", path(), () -> contention.acquireHoldBlocking(participantData, deadline));
     }
 }

@@ -3,7 +3,7 @@ package dev.baton.recipes.lock;
 import dev.baton.framework.contention.SharedTicket;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.contention.Hold;
-import java.time.Duration;
+import dev.baton.framework.Deadline;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -73,7 +73,7 @@ public final class InterProcessSemaphoreMutex extends HandleLock {
     }
 
     @Override
-    protected CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return semaphore.acquireHold(timeout);
+    protected CompletableFuture<Hold> acquireHold(Deadline deadline) {
+        return semaphore.acquireHold(deadline);
     }
 }

@@ -3,9 +3,9 @@ package dev.baton.recipes.lock;
 import dev.baton.framework.contention.ProcessLine;
 import dev.baton.framework.contention.SharedTicket;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -76,17 +77,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid ZooKeeper path
      */
     public InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases) {
-        this.client = Objects.requireNonNull(client, "client");
-        if (maxLeases < 1) {
-            throw new IllegalArgumentException("maxLeases must be at least 1, was " + maxLeases);
-        }
-        LockPaths.validate("InterProcessSemaphoreV2", path);
-        this.internalMutex = Contention.of(client, path + "/" + LOCKS,
-            InterProcessMutex.MARKER, ContentionRule.mutex());
-        this.path = path;
-        this.maxLeases = maxLeases;
-        this.leasesDir = path + "/" + LEASES;
-        this.shared = null;
+        this(client, path, maxLeases, Optional.empty());
     }
 
     /**
@@ -109,8 +100,12 @@ public final class InterProcessSemaphoreV2 {
      * @throws dev.baton.framework.InvalidPathException if {@code path} is not a valid ZooKeeper path
      */
     public InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases, SharedTicket sharing) {
+        this(client, path, maxLeases, Optional.of(Objects.requireNonNull(sharing, "sharing")));
+    }
+
+    /** Both modes: no {@code sharing} for the ordinary one, where each caller's lease is its own node. */
+    private InterProcessSemaphoreV2(BatonClient client, String path, int maxLeases, Optional<SharedTicket> sharing) {
         this.client = Objects.requireNonNull(client, "client");
-        Objects.requireNonNull(sharing, "sharing");
         if (maxLeases < 1) {
             throw new IllegalArgumentException("maxLeases must be at least 1, was " + maxLeases);
         }
@@ -120,15 +115,20 @@ public final class InterProcessSemaphoreV2 {
         this.path = path;
         this.maxLeases = maxLeases;
         this.leasesDir = path + "/" + LEASES;
-        this.shared = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, maxLeases, new ProcessLine.Source() {
+        this.shared = sharing.isEmpty() ? null : localLine(sharing.get());
+    }
+
+    /** The shared-ticket mode's line: its nodes are lease nodes, taken as in the ordinary mode. */
+    private ProcessLine localLine(SharedTicket sharing) {
+        return new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, maxLeases, new ProcessLine.Source() {
             @Override
-            public CompletableFuture<? extends Hold> take(Duration timeout) {
-                return takeLeaseNode(timeout);
+            public CompletableFuture<? extends Hold> take(Deadline deadline) {
+                return takeLeaseNode(deadline);
             }
 
             @Override
-            public Hold takeBlocking(Duration timeout) throws InterruptedException {
-                return Futures.awaitOrCancel(takeLeaseNode(timeout), Hold::delete);
+            public Hold takeBlocking(Deadline deadline) throws InterruptedException {
+                return Futures.awaitOrCancel(takeLeaseNode(deadline), Hold::delete);
             }
 
             @Override
@@ -162,7 +162,7 @@ public final class InterProcessSemaphoreV2 {
      *     behind)
      */
     public Lease acquire() throws InterruptedException {
-        return Futures.awaitOrCancel(acquireAsync(null), Lease::releaseQuietly);
+        return Futures.awaitOrCancel(leaseAsync(Deadline.none()), Lease::releaseQuietly);
     }
 
     /**
@@ -174,7 +174,7 @@ public final class InterProcessSemaphoreV2 {
      *     behind)
      */
     public Lease acquire(Duration timeout) throws InterruptedException {
-        return Futures.awaitOrCancel(acquireAsync(Timeouts.nonNegative(timeout)), Lease::releaseQuietly);
+        return Futures.awaitOrCancel(leaseAsync(Deadline.afterNonNegative(timeout)), Lease::releaseQuietly);
     }
 
     /**
@@ -185,7 +185,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
      */
     public Collection<Lease> acquire(int qty) throws InterruptedException {
-        return Futures.awaitOrCancel(acquireAsync(qty, null), InterProcessSemaphoreV2::returnQuietly);
+        return Futures.awaitOrCancel(acquireAll(qty, Deadline.none()), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -197,7 +197,7 @@ public final class InterProcessSemaphoreV2 {
      * @throws InterruptedException if the calling thread is interrupted while it waits (none is kept)
      */
     public Collection<Lease> acquire(int qty, Duration timeout) throws InterruptedException {
-        return Futures.awaitOrCancel(acquireAsync(qty, Timeouts.nonNegative(timeout)), InterProcessSemaphoreV2::returnQuietly);
+        return Futures.awaitOrCancel(acquireAll(qty, Deadline.afterNonNegative(timeout)), InterProcessSemaphoreV2::returnQuietly);
     }
 
     /**
@@ -208,7 +208,7 @@ public final class InterProcessSemaphoreV2 {
      * @return the lease, or null on timeout
      */
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
-        return Futures.mapOrGiveBack(acquireHold(timeout), this::lease, Hold::delete);
+        return leaseAsync(until(timeout));
     }
 
     /**
@@ -220,11 +220,7 @@ public final class InterProcessSemaphoreV2 {
      * @return the leases, or null on timeout (then none is kept)
      */
     public CompletableFuture<List<Lease>> acquireAsync(int qty, Duration timeout) {
-        if (qty < 1 || qty > maxLeases) {
-            throw new IllegalArgumentException("qty must be between 1 and maxLeases (" + maxLeases + "), was " + qty);
-        }
-        List<Function<Duration, CompletableFuture<Lease>>> steps = Collections.nCopies(qty, this::acquireAsync);
-        return AllOrNothing.acquire(steps, timeout, Lease::releaseQuietly);
+        return acquireAll(qty, until(timeout));
     }
 
     /**
@@ -281,8 +277,8 @@ public final class InterProcessSemaphoreV2 {
     }
 
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
-    CompletableFuture<Hold> acquireHold(Duration timeout) {
-        return shared != null ? shared.acquire(timeout) : takeLeaseNode(timeout);
+    CompletableFuture<Hold> acquireHold(Deadline deadline) {
+        return shared != null ? shared.acquire(deadline) : takeLeaseNode(deadline);
     }
 
     /** {@return whether, in the shared-ticket mode, a lease node is given back at its next release (for tests)} */
@@ -291,9 +287,26 @@ public final class InterProcessSemaphoreV2 {
     }
 
     /** One lease node of the process. */
-    private CompletableFuture<Hold> takeLeaseNode(Duration timeout) {
+    private CompletableFuture<Hold> takeLeaseNode(Deadline deadline) {
         return ObservedHolds.track(client, "semaphore", path,
-            new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, timeout).start());
+            new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, deadline).start());
+    }
+
+    /** The one place a caller's timeout becomes a deadline; the async forms document null as "no limit". */
+    private static Deadline until(Duration timeout) {
+        return timeout == null ? Deadline.none() : Deadline.after(timeout);
+    }
+
+    private CompletableFuture<Lease> leaseAsync(Deadline deadline) {
+        return Futures.mapOrGiveBack(acquireHold(deadline), this::lease, Hold::delete);
+    }
+
+    private CompletableFuture<List<Lease>> acquireAll(int qty, Deadline deadline) {
+        if (qty < 1 || qty > maxLeases) {
+            throw new IllegalArgumentException("qty must be between 1 and maxLeases (" + maxLeases + "), was " + qty);
+        }
+        List<Function<Deadline, CompletableFuture<Lease>>> steps = Collections.nCopies(qty, this::leaseAsync);
+        return AllOrNothing.acquire(steps, deadline, Lease::releaseQuietly);
     }
 
     private Lease lease(Hold hold) {

@@ -2,10 +2,10 @@ package dev.baton.recipes.lock;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.CreatedNode;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Hold;
@@ -44,7 +44,7 @@ final class LeaseAcquisition {
     private final String leasesDir;
     private final int maxLeases;
     private final byte[] data;
-    private final Duration timeout;
+    private final Deadline deadline;
     private final CompletableFuture<Hold> result = new CompletableFuture<>();
     private State state = State.LOCKING;
     private CompletableFuture<?> inFlight;
@@ -53,13 +53,13 @@ final class LeaseAcquisition {
     private int generation;
 
     LeaseAcquisition(BatonClient client, Contention internalMutex, String leasesDir, int maxLeases, byte[] data,
-                     Duration timeout) {
+                     Deadline deadline) {
         this.client = client;
         this.internalMutex = internalMutex;
         this.leasesDir = leasesDir;
         this.maxLeases = maxLeases;
         this.data = data;
-        this.timeout = timeout;
+        this.deadline = deadline;
     }
 
     /** Completes with the held lease, or null on timeout; cancelling it gives everything back. */
@@ -67,8 +67,8 @@ final class LeaseAcquisition {
         // counting can take longer than the session timeout: the clock must not go stale meanwhile
         Holding.KeptContact fresh = Holding.keepLeaderContact(client);
         result.whenComplete((hold, e) -> fresh.close());
-        if (timeout != null && !timeout.isZero()) {
-            CompletableFuture.delayedExecutor(Timeouts.nanos(timeout), TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> result.complete(null));
+        if (!lookOnce() && !deadline.isNone()) {
+            CompletableFuture.delayedExecutor(deadline.remainingNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor()).execute(() -> result.complete(null));
         }
         result.whenComplete((hold, e) -> {
             if (hold == null) {
@@ -79,8 +79,9 @@ final class LeaseAcquisition {
         return result;
     }
 
+    /** Past the deadline (a zero timeout): look once, never wait. */
     private boolean lookOnce() {
-        return timeout != null && timeout.isZero();
+        return deadline.hasPassed();
     }
 
     private void lock() {
@@ -90,7 +91,7 @@ final class LeaseAcquisition {
                 return;
             }
             state = State.LOCKING;
-            // our own timer bounds the whole; a zero timeout looks once at the mutex too
+            // our own timer bounds the whole; past the deadline we look once at the mutex too
             locking = lookOnce() ? internalMutex.acquire(NO_DATA, Duration.ZERO) : internalMutex.acquire(NO_DATA);
             inFlight = locking;
         }

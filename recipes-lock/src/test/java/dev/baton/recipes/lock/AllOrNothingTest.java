@@ -2,6 +2,7 @@ package dev.baton.recipes.lock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.framework.Deadline;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,14 +11,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** The multi-lock's and the semaphore's "all or none within one budget", without a server. */
+/** The multi-lock's and the semaphore's "all or none before one deadline", without a server. */
 class AllOrNothingTest {
     private final List<String> givenBack = new CopyOnWriteArrayList<>();
     private final List<Duration> budgets = new CopyOnWriteArrayList<>();
 
-    private Function<Duration, CompletableFuture<String>> step(CompletableFuture<String> outcome) {
-        return remaining -> {
-            budgets.add(remaining == null ? Duration.ofDays(-1) : remaining);
+    private Function<Deadline, CompletableFuture<String>> step(CompletableFuture<String> outcome) {
+        return deadline -> {
+            budgets.add(deadline.isNone() ? Duration.ofDays(-1) : deadline.remaining());
             return outcome;
         };
     }
@@ -28,8 +29,8 @@ class AllOrNothingTest {
         CompletableFuture<String> first = new CompletableFuture<>();
         CompletableFuture<String> second = new CompletableFuture<>();
         CompletableFuture<List<String>> all = AllOrNothing.acquire(
-            List.of(step(first), step(second), step(CompletableFuture.completedFuture("c"))), Duration.ofSeconds(10),
-            givenBack::add, now::get);
+            List.of(step(first), step(second), step(CompletableFuture.completedFuture("c"))), Deadline.after(Duration.ofSeconds(10), now::get),
+            givenBack::add);
 
         now.addAndGet(Duration.ofSeconds(3).toNanos()); // the first step took 3 s
         first.complete("a");
@@ -44,7 +45,7 @@ class AllOrNothingTest {
     @Test
     void aSpentBudgetMakesTheRemainingStepsLookOnce() throws Exception {
         CompletableFuture<List<String>> all = AllOrNothing.acquire(
-            List.of(step(CompletableFuture.completedFuture("a")), step(CompletableFuture.completedFuture("b"))), Duration.ZERO,
+            List.of(step(CompletableFuture.completedFuture("a")), step(CompletableFuture.completedFuture("b"))), Deadline.after(Duration.ZERO),
             givenBack::add);
 
         assertThat(all.get()).containsExactly("a", "b");
@@ -53,7 +54,7 @@ class AllOrNothingTest {
 
     @Test
     void noLimitMeansNoLimitForEveryStep() throws Exception {
-        AllOrNothing.acquire(List.of(step(CompletableFuture.completedFuture("a"))), null, givenBack::add).get();
+        AllOrNothing.acquire(List.of(step(CompletableFuture.completedFuture("a"))), Deadline.none(), givenBack::add).get();
 
         assertThat(budgets).containsExactly(Duration.ofDays(-1));
     }
@@ -61,7 +62,7 @@ class AllOrNothingTest {
     @Test
     void aTimedOutStepGivesBackWhatWasTakenInReverseOrder() throws Exception {
         CompletableFuture<List<String>> all = AllOrNothing.acquire(List.of(step(CompletableFuture.completedFuture("a")),
-            step(CompletableFuture.completedFuture("b")), step(CompletableFuture.completedFuture(null))), Duration.ofSeconds(1),
+            step(CompletableFuture.completedFuture("b")), step(CompletableFuture.completedFuture(null))), Deadline.after(Duration.ofSeconds(1)),
             givenBack::add);
 
         assertThat(all.get()).isNull();
@@ -71,7 +72,7 @@ class AllOrNothingTest {
     @Test
     void aFailedStepFailsTheWholeAndGivesBack() {
         CompletableFuture<List<String>> all = AllOrNothing.acquire(List.of(step(CompletableFuture.completedFuture("a")),
-            step(CompletableFuture.failedFuture(new IllegalStateException("boom")))), null, givenBack::add);
+            step(CompletableFuture.failedFuture(new IllegalStateException("boom")))), Deadline.none(), givenBack::add);
 
         assertThat(all).isCompletedExceptionally();
         assertThat(givenBack).containsExactly("a");
@@ -81,7 +82,7 @@ class AllOrNothingTest {
     void cancellingCancelsTheStepUnderWayGivesBackAndGivesBackALateArrival() {
         CompletableFuture<String> pending = new CompletableFuture<>();
         CompletableFuture<List<String>> all = AllOrNothing.acquire(List.of(step(CompletableFuture.completedFuture("a")),
-            step(pending)), null, givenBack::add);
+            step(pending)), Deadline.none(), givenBack::add);
 
         all.cancel(true);
 
@@ -97,7 +98,7 @@ class AllOrNothingTest {
                 return false; // too late to cancel: its value is on the way
             }
         };
-        CompletableFuture<List<String>> all = AllOrNothing.acquire(List.of(step(late)), null, givenBack::add);
+        CompletableFuture<List<String>> all = AllOrNothing.acquire(List.of(step(late)), Deadline.none(), givenBack::add);
         all.complete(null); // as a timer would
 
         late.complete("x");

@@ -1,6 +1,7 @@
 package dev.baton.recipes.rwlock;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Grant;
@@ -8,7 +9,6 @@ import dev.baton.framework.contention.Hold;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.ProcessLine;
 import dev.baton.framework.contention.SharedTicket;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -151,13 +151,13 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        public CompletableFuture<? extends Hold> take(Duration timeout) {
-            return engine.acquireHold(participantData, timeout);
+        public CompletableFuture<? extends Hold> take(Deadline deadline) {
+            return engine.acquireHold(participantData, deadline);
         }
 
         @Override
-        public Hold takeBlocking(Duration timeout) throws InterruptedException {
-            return engine.acquireHoldBlocking(participantData, timeout);
+        public Hold takeBlocking(Deadline deadline) throws InterruptedException {
+            return engine.acquireHoldBlocking(participantData, deadline);
         }
 
         @Override
@@ -202,8 +202,8 @@ public final class InterProcessReadWriteLock {
     }
 
     /** Takes a place in line with {@code engine} and watches the hold it gives. */
-    private CompletableFuture<Holding> inLine(Contention engine, Duration timeout) {
-        return engine.acquireHold(participantData, timeout);
+    private CompletableFuture<Holding> inLine(Contention engine, Deadline deadline) {
+        return engine.acquireHold(participantData, deadline);
     }
 
     @Override
@@ -223,20 +223,20 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
+        protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
             WriteLease writing = writeLock.threadLease();
             if (writing != null) {
                 return Downgrade.start(client, writing, participantData);
             }
-            return readLine != null ? readLine.acquire(timeout) : inLine(readers, timeout);
+            return readLine != null ? readLine.acquire(deadline) : inLine(readers, deadline);
         }
 
         @Override
-        protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
+        protected Hold acquireHoldBlocking(Deadline deadline) throws InterruptedException {
             if (writeLock.threadLease() != null) {
-                return super.acquireHoldBlocking(timeout); // a downgrade
+                return super.acquireHoldBlocking(deadline); // a downgrade
             }
-            return readLine != null ? readLine.acquireBlocking(timeout) : readers.acquireHoldBlocking(participantData, timeout);
+            return readLine != null ? readLine.acquireBlocking(deadline) : readers.acquireHoldBlocking(participantData, deadline);
         }
 
         @Override
@@ -266,13 +266,13 @@ public final class InterProcessReadWriteLock {
         }
 
         @Override
-        protected CompletableFuture<? extends Hold> acquireHold(Duration timeout) {
-            return writeLine != null ? writeLine.acquire(timeout) : inLine(writers, timeout);
+        protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
+            return writeLine != null ? writeLine.acquire(deadline) : inLine(writers, deadline);
         }
 
         @Override
-        protected Hold acquireHoldBlocking(Duration timeout) throws InterruptedException {
-            return writeLine != null ? writeLine.acquireBlocking(timeout) : writers.acquireHoldBlocking(participantData, timeout);
+        protected Hold acquireHoldBlocking(Deadline deadline) throws InterruptedException {
+            return writeLine != null ? writeLine.acquireBlocking(deadline) : writers.acquireHoldBlocking(participantData, deadline);
         }
 
         @Override
