@@ -233,6 +233,7 @@ public final class ElectionObserver implements Closeable {
         if (event instanceof LeaderChanged changed) {
             highestToken = Math.max(highestToken, changed.token());
         }
+        client.observer().electionLeaderSeen(line.path(), event instanceof LeaderChanged);
         listeners.forEach(l -> notifier.add(() -> l.electionChanged(event)));
     }
 
