@@ -4,6 +4,7 @@ import static dev.baton.metrics.Meters.count;
 import static dev.baton.metrics.Meters.gauge;
 import static dev.baton.metrics.Meters.timed;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
@@ -11,6 +12,9 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.recipes.barrier.DistributedBarrier;
 import dev.baton.recipes.barrier.DistributedCountDownLatch;
 import dev.baton.recipes.barrier.DistributedDoubleBarrier;
+import dev.baton.recipes.config.ConfigStore;
+import dev.baton.recipes.config.Release;
+import dev.baton.recipes.config.ReleaseConflictException;
 import dev.baton.recipes.config.SharedValue;
 import dev.baton.recipes.discovery.DownInstancePolicy;
 import dev.baton.recipes.discovery.ServiceDiscovery;
@@ -211,9 +215,12 @@ class RecipeMetricsTest {
 
         DistributedDoubleBarrier twice = new DistributedDoubleBarrier(a, "/m/double", 1);
         twice.enter();
+        String member = twice.memberName();
         twice.leave();
         assertThat(timed(registry, "baton.barrier.wait", "recipe", "double-barrier-enter", "outcome", "passed")).isEqualTo(1);
         assertThat(timed(registry, "baton.barrier.wait", "recipe", "double-barrier-leave", "outcome", "passed")).isEqualTo(1);
+        assertThat(registry.getMeters()).as("no meter tagged with a path or a member's node")
+            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/") || t.getValue().equals(member)));
     }
 
     @Test
@@ -307,6 +314,24 @@ class RecipeMetricsTest {
             one.start();
             two.start();
             await().atMost(WAIT).until(() -> gauge(members, "baton.group.members", "name", "workers") == 2);
+        }
+    }
+
+    @Test
+    void configStoreReleasesAndConflictsAreCounted(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "settings", "/m/config");
+        String[] settings = {"recipe", "config-store", "name", "settings"};
+        try (ConfigStore store = ConfigStore.builder(a, "/m/config").build()) {
+            store.start();
+            Release first = store.release().set("colour", "blue").commit();
+            store.release().set("colour", "green").commit();
+            assertThatThrownBy(() -> store.release().set("colour", "red").onlyIfRelease(first.number()).commit())
+                .isInstanceOf(ReleaseConflictException.class);
+            assertThat(count(registry, "baton.config.writes", "recipe", "config-store", "name", "settings", "outcome", "success"))
+                .isEqualTo(2);
+            assertThat(count(registry, "baton.config.writes", "recipe", "config-store", "name", "settings", "outcome", "conflict"))
+                .isEqualTo(1);
+            await().atMost(WAIT).until(() -> count(registry, "baton.config.changes", settings) >= 1);
         }
     }
 
