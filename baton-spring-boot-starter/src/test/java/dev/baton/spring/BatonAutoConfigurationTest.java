@@ -72,6 +72,15 @@ class BatonAutoConfigurationTest {
     }
 
     @Test
+    void everyUnusableConnectStringFailsStartUpNamingThePropertyAndTheValue() {
+        for (String wrong : new String[] {"zk1:abc", "zk1:70000", "zk1:2181,", "zk1:2181/bad//chroot", "no-such-host.invalid:2181"}) {
+            runner.withPropertyValues("baton.connect-string=" + wrong).run(context -> assertThat(context).getFailure()
+                .as("start-up with baton.connect-string=%s", wrong)
+                .hasStackTraceContaining("baton.connect-string").hasStackTraceContaining("'" + wrong + "'"));
+        }
+    }
+
+    @Test
     void noEnsembleAtAllFailsStartUpSayingWhatToSet() {
         new ApplicationContextRunner().withConfiguration(ALL).run(context -> assertThat(context).getFailure()
             .hasStackTraceContaining("set baton.connect-string").hasStackTraceContaining("baton.embedded.enabled=true"));
