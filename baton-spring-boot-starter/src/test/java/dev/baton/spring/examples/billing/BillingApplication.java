@@ -4,7 +4,9 @@ import dev.baton.spring.integration.BatonLock;
 import dev.baton.spring.integration.BatonLockRegistry;
 import dev.baton.spring.leader.BatonLeaderInitiator;
 import dev.baton.spring.leader.LeaderLifecycle;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.springframework.boot.SpringApplication;
@@ -21,17 +23,21 @@ public class BillingApplication {
     }
 }
 
-/** What the locks protect: it refuses a write with a token smaller than the largest it saw. */
+/**
+ * What the locks and the leader write to. For each resource it refuses a token smaller than the
+ * largest it saw: tokens are compared within one lock or one election, never across them.
+ */
 @Component
 class Ledger {
     final List<String> entries = new CopyOnWriteArrayList<>();
-    private long largestToken = -1;
+    private final Map<String, Long> largestToken = new HashMap<>();
 
-    synchronized void write(String entry, long token) {
-        if (token < largestToken) {
-            throw new IllegalStateException("stale fencing token " + token + " < " + largestToken);
+    synchronized void write(String resource, String entry, long token) {
+        long largest = largestToken.getOrDefault(resource, -1L);
+        if (token < largest) {
+            throw new IllegalStateException("stale fencing token " + token + " < " + largest + " for " + resource);
         }
-        largestToken = token;
+        largestToken.put(resource, token);
         entries.add(entry + "@" + token);
     }
 }
@@ -48,12 +54,13 @@ class Settlement {
     }
 
     boolean settle(String account) throws InterruptedException {
-        BatonLock lock = locks.obtain("settlement-" + account);
+        String key = "settlement-" + account;
+        BatonLock lock = locks.obtain(key);
         if (!lock.tryLock(10, TimeUnit.SECONDS)) {
             return false;
         }
         try {
-            ledger.write("settled " + account, lock.fencingToken());
+            ledger.write(key, "settled " + account, lock.fencingToken());
             return true;
         } finally {
             lock.unlock();
@@ -95,6 +102,6 @@ class NightlyReport {
 
     @Scheduled(cron = "${billing.report-cron:0 0 2 * * *}")
     void run() {
-        initiator.runIfLeader(token -> ledger.write("nightly report", token));
+        initiator.runIfLeader(token -> ledger.write("reports", "nightly report", token));
     }
 }
