@@ -45,7 +45,8 @@ import org.apache.zookeeper.ZooKeeper;
  * to take, a producer and a taker thread side by side.
  * Baton's batched takes are measured beside them, in batches of 50: SimpleDistributedQueue's
  * pollMulti and the consumer's takeBatch (Curator has neither, so their ratios are against its
- * single poll and its consumer). Each timed phase handles {@code sample} items (300, or
+ * single poll and its consumer), and four consumers with take batches of 50, each on its own
+ * client, draining the same queue together (with how many items each took). Each timed phase handles {@code sample} items (300, or
  * 2,000 with {@code --full}); a Curator phase that fails or takes longer than its cap is reported
  * as "failed: reason" instead of a number.
  *
@@ -67,6 +68,9 @@ public final class QueueBenchmark {
     private static final String DRAIN = "queue drain/s Baton";
     private static final String DRAIN_BATCHED = "queue drain takeBatch(" + TAKE_BATCH + ") Baton";
     private static final String DRAIN_CURATOR = "queue drain/s Curator";
+    /** Consumers, each on its own client, that drain one queue together in the shared-drain phase. */
+    private static final int SHARING = 4;
+    private static final String DRAIN_SHARED = "drain takeBatch(" + TAKE_BATCH + ") x" + SHARING + " Baton";
     /** How long a Curator phase may take before it is reported as failed: 20 s, 120 s with --full. */
     private static Duration CURATOR_CAP = Duration.ofSeconds(20);
 
@@ -194,6 +198,47 @@ public final class QueueBenchmark {
         // once per 2,000 items or so, which 300 items would not amortise
         record(rows, DRAIN_BATCHED, s, batonEndToEnd(cs, base + "/baton-queue", 3 * sample, TAKE_BATCH, false));
         record(rows, DRAIN_CURATOR, s, curatorEndToEnd(cs, base + "/curator-queue", sample, false));
+        record(rows, DRAIN_SHARED, s, batonSharedDrain(cs, base + "/baton-queue", 4 * sample, TAKE_BATCH));
+    }
+
+    /**
+     * Items consumed per second by {@link #SHARING} consumers on separate clients (as separate
+     * processes would be), each removing {@code takeBatch} items per transaction, draining what
+     * waits together; prints how many items each consumer got.
+     */
+    private static Rate batonSharedDrain(String cs, String path, int sample, int takeBatch) throws InterruptedException {
+        List<BatonClient> clients = new ArrayList<>();
+        List<DistributedQueue<byte[]>> consumers = new ArrayList<>();
+        List<AtomicInteger> shares = new ArrayList<>();
+        CountDownLatch consumed = new CountDownLatch(sample);
+        try {
+            for (int k = 0; k < SHARING; k++) {
+                BatonClient client = BatonClient.builder().connectString(Lan.route(cs)).build();
+                clients.add(client);
+                client.start();
+                client.blockUntilConnected(Duration.ofSeconds(30));
+                AtomicInteger share = new AtomicInteger();
+                shares.add(share);
+                consumers.add(QueueBuilder.builder(client, m -> {
+                    share.incrementAndGet();
+                    consumed.countDown();
+                }, BYTES, path).takeBatch(takeBatch).buildQueue());
+            }
+            long start = System.nanoTime();
+            for (DistributedQueue<byte[]> consumer : consumers) {
+                consumer.start();
+            }
+            if (!consumed.await(CURATOR_CAP.toSeconds() * 3, TimeUnit.SECONDS)) {
+                return Rate.failed("consumed " + (sample - consumed.getCount()) + " of " + sample);
+            }
+            Rate rate = new Rate(sample / ((System.nanoTime() - start) / 1e9), null);
+            System.out.printf("   shared drain of %,d items, %d consumers: %,.0f items/s, each took %s%n", sample, SHARING,
+                rate.perSecond(), shares);
+            return rate;
+        } finally {
+            consumers.forEach(DistributedQueue::close);
+            clients.forEach(BatonClient::close);
+        }
     }
 
     /**
