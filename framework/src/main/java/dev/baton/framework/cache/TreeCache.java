@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
@@ -78,6 +79,8 @@ public final class TreeCache implements AutoCloseable {
             }
         }
     };
+    /** Full loads that completed: tests in this package count them (one outage must not cost one per failed step). */
+    private final AtomicLong reloadsDone = new AtomicLong();
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
     private long watchedSession;
     private boolean started;
@@ -205,6 +208,11 @@ public final class TreeCache implements AutoCloseable {
         }
     }
 
+    /** {@return how many full loads of the subtree completed so far} */
+    long reloadsDone() {
+        return reloadsDone.get();
+    }
+
     // ---- the queue: one step at a time, in order ----
 
     private synchronized void enqueue(Supplier<CompletableFuture<Void>> step) {
@@ -265,6 +273,7 @@ public final class TreeCache implements AutoCloseable {
         // it had been told, and it was told them twice.
         return watch.thenCompose(v -> client.sync().forPathAsync(root)).thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
             reconcile(found);
+            reloadsDone.incrementAndGet();
             if (initialized.getCount() > 0) {
                 initialized.countDown();
                 notifyListeners(new CacheEvent(CacheEvent.Type.INITIALIZED, null, null));
