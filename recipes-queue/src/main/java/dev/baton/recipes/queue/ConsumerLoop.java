@@ -161,6 +161,7 @@ final class ConsumerLoop<T> implements Runnable {
             }
             if (contended.getAndSet(false) && takeBatch > 1) {
                 i = spreadFrom(batch, i);
+                readAhead(batch, reads, i, slotEnd(batch, i) + READ_AHEAD); // the reads made so far were for where we were
             }
             int end = slotEnd(batch, i);
             List<ItemRef> refs = List.copyOf(batch.subList(i, end));
