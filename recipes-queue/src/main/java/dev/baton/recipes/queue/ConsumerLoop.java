@@ -39,14 +39,15 @@ import org.slf4j.LoggerFactory;
  * a slot removes up to that many consecutive items in one transaction and consumes them in order
  * (then up to {@code takeBatch × concurrency} items are out of ZooKeeper and not yet consumed).
  *
- * <p>Sharing with other consumers (plain mode): every consumer lists the same items in the same
+ * <p>Sharing with other consumers (plain mode, take batch above 1): every consumer lists the same items in the same
  * order, so consumers that all worked from the head would race for the same slot, and the winner,
  * having removed a whole take batch in one write, would stay a slot ahead of the losers for the
  * rest of the listing. So once a take finds that another consumer removed some of its items, the
  * next slot of this listing starts at a random slot boundary among the items equally entitled to
  * go next (same priority; due, in a delay queue; any, in a FIFO or id queue), and the items it
  * skipped are listed again once this listing is worked through. A consumer that meets no other
- * keeps to the listing's order, so a lone consumer with one slot still consumes in queue order.
+ * keeps to the listing's order, so a lone consumer with one slot still consumes in queue order
+ * (an item removed by id between its listing and its take looks the same as a lost race, though).
  */
 final class ConsumerLoop<T> implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
