@@ -24,7 +24,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.LongStream;
 import java.util.function.Supplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -265,10 +264,14 @@ final class Releases {
         if ((fenceNode != null && (at.oldest() < 1 || at.moved() < 1)) || at.release() < lastCommitted.get()) {
             return null;
         }
+        // of the entries the fence says exist, the transaction needs only those it deletes and the oldest it keeps
+        // (for the fence's "oldest"): not a path for each of the kept ones on every release
         Map<Long, String> history = new HashMap<>();
         if (fenceNode != null) {
-            LongStream.rangeClosed(at.oldest(), at.release())
-                .forEach(n -> history.put(n, n >= at.moved() ? keys.historyEntry(n) : keys.legacyHistoryEntry(n)));
+            long firstKept = Math.max(at.oldest(), at.release() + 1 - keep + 1);
+            for (long n = at.oldest(); n <= Math.min(at.release(), firstKept); n++) {
+                history.put(n, n >= at.moved() ? keys.historyEntry(n) : keys.legacyHistoryEntry(n));
+            }
         }
         Map<String, NodeData> values = new HashMap<>();
         Set<String> existing = new HashSet<>();
