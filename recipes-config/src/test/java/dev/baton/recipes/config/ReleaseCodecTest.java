@@ -46,4 +46,12 @@ class ReleaseCodecTest {
         assertThat(new String(fence, UTF_8)).isEqualTo("{\"release\":7,\"id\":\"abc-1\",\"time\":1700000000123,\"oldest\":3,\"moved\":5}");
         assertThat(ReleaseCodec.readFence(fence)).isEqualTo(new ReleaseCodec.Fence(7, "abc-1", 3, 5));
     }
+
+    @Test
+    void historyEntryNamesAreZeroPaddedToTenDigitsAsTheFormatWrote() {
+        for (long n : new long[] {0, 7, 42, 999_999_999L, 1_000_000_000L, 12_345_678_901L, Long.MAX_VALUE}) {
+            assertThat(Keys.historyName(n)).isEqualTo(String.format("release-%010d", n));
+            assertThat(Keys.historyNumber(Keys.historyName(n))).isEqualTo(n);
+        }
+    }
 }
