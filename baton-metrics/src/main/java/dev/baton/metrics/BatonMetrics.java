@@ -17,8 +17,8 @@ import java.util.function.Function;
 
 /**
  * Binds a {@link BatonClient}, and the recipes built on it, to a Micrometer {@link MeterRegistry}:
- * the client's connection, requests and retries, and the locks, semaphores, elections, queues,
- * discovery, configuration, groups and transactions it runs.
+ * the client's connection, requests and retries, and the locks, semaphores, elections (led or
+ * observed), barriers, queues, discovery, configuration, groups and transactions it runs.
  *
  * <p>How. Binding adds one {@link dev.baton.framework.BatonObserver} and one
  * {@link ConnectionStateListener} to the client; the recipes report through the client, so every
@@ -134,7 +134,7 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
         }
 
         /**
-         * Tags the recipe at {@code path} (a lock, semaphore, election, queue, config store, shared
+         * Tags the recipe at {@code path} (a lock, semaphore, election, barrier, queue, config store, shared
          * value, group or transaction folder) with {@code name=<name>} instead of {@code name=unnamed}. The path is the
          * recipe's as it was given it (relative to its client view's namespace).
          *

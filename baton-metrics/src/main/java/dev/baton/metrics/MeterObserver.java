@@ -4,9 +4,12 @@ import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ConnectionState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +33,8 @@ final class MeterObserver implements BatonObserver {
     private final ConcurrentMap<List<String>, Counter> counters = new ConcurrentHashMap<>();
     private final ConcurrentMap<List<String>, Timer> timers = new ConcurrentHashMap<>();
     private final ConcurrentMap<List<String>, AtomicLong> gauges = new ConcurrentHashMap<>();
+    /** Terms in progress, per election meter: started samples, oldest first (guarded by the deque itself). */
+    private final ConcurrentMap<List<String>, Deque<LongTaskTimer.Sample>> terms = new ConcurrentHashMap<>();
 
     MeterObserver(MeterRegistry registry, Tags common, Function<String, String> nameOf) {
         this.registry = registry;
@@ -143,6 +148,11 @@ final class MeterObserver implements BatonObserver {
         String name = nameOf.apply(path);
         leaders(recipe, name).incrementAndGet();
         counter("baton.election.terms", "terms as leader this process began", "recipe", recipe, "name", name).increment();
+        Deque<LongTaskTimer.Sample> running = terms(recipe, name);
+        LongTaskTimer.Sample started = leading(recipe, name).start();
+        synchronized (running) {
+            running.addLast(started);
+        }
     }
 
     @Override
@@ -151,6 +161,16 @@ final class MeterObserver implements BatonObserver {
         leaders(recipe, name).decrementAndGet();
         timer("baton.election.leadership", "how long each term of this process lasted", "recipe", recipe, "name", name)
             .record(ledNanos, TimeUnit.NANOSECONDS);
+        Deque<LongTaskTimer.Sample> running = terms(recipe, name);
+        LongTaskTimer.Sample ended;
+        synchronized (running) {
+            // several participants of one process in elections sharing a name: any one sample will do, the
+            // count and the total stay right; a term begun before binding has none
+            ended = running.pollFirst();
+        }
+        if (ended != null) {
+            ended.stop();
+        }
         if (lost) {
             counter("baton.election.leadership.losses", "terms lost (session, connection or lease), not given up",
                 "recipe", recipe, "name", name).increment();
@@ -159,6 +179,42 @@ final class MeterObserver implements BatonObserver {
 
     private AtomicLong leaders(String recipe, String name) {
         return gauge("baton.election.leader", "1 while a participant of this process leads, else 0", "recipe", recipe, "name", name);
+    }
+
+    private LongTaskTimer leading(String recipe, String name) {
+        // not cached in a map of ours: the registry returns the one already registered, and this runs once per term
+        return LongTaskTimer.builder("baton.election.leading").description("terms of this process in progress, and how long they have lasted")
+            .tags(common).tags("recipe", recipe, "name", name).register(registry);
+    }
+
+    private Deque<LongTaskTimer.Sample> terms(String recipe, String name) {
+        return terms.computeIfAbsent(List.of(recipe, name), k -> new ArrayDeque<>());
+    }
+
+    @Override
+    public void electionLeaderSeen(String path, boolean hasLeader) {
+        String name = nameOf.apply(path);
+        gauge("baton.election.observed.leader", "1 while an election this process observes has a leader, else 0", "name", name)
+            .set(hasLeader ? 1 : 0);
+        counter("baton.election.observed.changes", "leader changes an election observer of this process saw", "name", name).increment();
+    }
+
+    // ---- barriers
+
+    @Override
+    public void barrierWaitStarted(String recipe, String path) {
+        barrierWaiters(recipe, path).incrementAndGet();
+    }
+
+    @Override
+    public void barrierWaitFinished(String recipe, String path, WaitOutcome outcome, long waitNanos) {
+        barrierWaiters(recipe, path).decrementAndGet();
+        timer("baton.barrier.wait", "time waited at a barrier, by outcome", "recipe", recipe, "name", nameOf.apply(path),
+            "outcome", lower(outcome)).record(waitNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private AtomicLong barrierWaiters(String recipe, String path) {
+        return gauge("baton.barrier.waiters", "callers of this process waiting at a barrier", "recipe", recipe, "name", nameOf.apply(path));
     }
 
     // ---- queues

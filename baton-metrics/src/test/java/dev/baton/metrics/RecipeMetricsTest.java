@@ -4,16 +4,24 @@ import static dev.baton.metrics.Meters.count;
 import static dev.baton.metrics.Meters.gauge;
 import static dev.baton.metrics.Meters.timed;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
+import dev.baton.recipes.barrier.DistributedBarrier;
+import dev.baton.recipes.barrier.DistributedCountDownLatch;
+import dev.baton.recipes.barrier.DistributedDoubleBarrier;
+import dev.baton.recipes.config.ConfigStore;
+import dev.baton.recipes.config.Release;
+import dev.baton.recipes.config.ReleaseConflictException;
 import dev.baton.recipes.config.SharedValue;
 import dev.baton.recipes.discovery.DownInstancePolicy;
 import dev.baton.recipes.discovery.ServiceDiscovery;
 import dev.baton.recipes.discovery.ServiceDiscoveryBuilder;
 import dev.baton.recipes.discovery.ServiceInstance;
 import dev.baton.recipes.discovery.ServiceProvider;
+import dev.baton.recipes.election.ElectionObserver;
 import dev.baton.recipes.election.LeaderLatch;
 import dev.baton.recipes.group.GroupMember;
 import dev.baton.recipes.lock.InterProcessMutex;
@@ -33,6 +41,7 @@ import dev.baton.recipes.transaction.Vote;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -141,6 +150,80 @@ class RecipeMetricsTest {
     }
 
     @Test
+    void aTermInProgressIsTimedWhileItLastsNotOnlyWhenItEnds(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "reports", "/m/long-term");
+        String[] reports = {"recipe", "latch", "name", "reports"};
+        try (LeaderLatch latch = new LeaderLatch(a, "/m/long-term", "a")) {
+            latch.start();
+            assertThat(latch.await(WAIT)).isTrue();
+            // a leader of a week records nothing in baton.election.leadership until its term ends: this shows it now
+            LongTaskTimer leading = registry.find("baton.election.leading").tags(reports).longTaskTimer();
+            assertThat(leading).as("a long task timer of the terms in progress").isNotNull();
+            assertThat(leading.activeTasks()).isEqualTo(1);
+            double first = leading.duration(TimeUnit.NANOSECONDS);
+            await().atMost(WAIT).until(() -> leading.duration(TimeUnit.NANOSECONDS) > first);
+            assertThat(timed(registry, "baton.election.leadership", reports)).as("the term has not ended").isZero();
+        }
+        LongTaskTimer leading = registry.get("baton.election.leading").tags(reports).longTaskTimer();
+        assertThat(leading.activeTasks()).isZero();
+        assertThat(timed(registry, "baton.election.leadership", reports)).isEqualTo(1);
+    }
+
+    @Test
+    void anElectionObserverShowsWhetherTheElectionItFollowsHasALeader(BatonClient a, BatonClient b) throws Exception {
+        MeterRegistry registry = bound(a, "billing", "/m/observed");
+        try (ElectionObserver observer = new ElectionObserver(a, "/m/observed")) {
+            observer.start();
+            await().atMost(WAIT).until(() -> count(registry, "baton.election.observed.changes", "name", "billing") == 1);
+            assertThat(gauge(registry, "baton.election.observed.leader", "name", "billing")).as("nobody runs yet").isZero();
+            try (LeaderLatch latch = new LeaderLatch(b, "/m/observed", "b")) {
+                latch.start();
+                await().atMost(WAIT).until(() -> gauge(registry, "baton.election.observed.leader", "name", "billing") == 1);
+            }
+            await().atMost(WAIT).until(() -> gauge(registry, "baton.election.observed.leader", "name", "billing") == 0);
+            assertThat(count(registry, "baton.election.observed.changes", "name", "billing")).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void barrierWaitsAreTimedByOutcomeAndTheirWaitersShown(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "deploy", "/m/gate");
+        String[] gate = {"recipe", "barrier", "name", "deploy"};
+        DistributedBarrier barrier = new DistributedBarrier(a, "/m/gate");
+        barrier.setBarrier();
+        assertThat(barrier.waitOnBarrier(Duration.ofMillis(100))).isFalse();
+        assertThat(timed(registry, "baton.barrier.wait", "recipe", "barrier", "name", "deploy", "outcome", "timed-out")).isEqualTo(1);
+
+        CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
+            try {
+                barrier.waitOnBarrier();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(WAIT).until(() -> gauge(registry, "baton.barrier.waiters", gate) == 1);
+        barrier.removeBarrier();
+        waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(gauge(registry, "baton.barrier.waiters", gate)).isZero();
+        assertThat(timed(registry, "baton.barrier.wait", "recipe", "barrier", "name", "deploy", "outcome", "passed")).isEqualTo(1);
+
+        DistributedCountDownLatch latch = new DistributedCountDownLatch(a, "/m/count");
+        assertThat(latch.trySetCount(1)).isTrue();
+        latch.countDown();
+        latch.await();
+        assertThat(timed(registry, "baton.barrier.wait", "recipe", "countdown-latch", "outcome", "passed")).isEqualTo(1);
+
+        DistributedDoubleBarrier twice = new DistributedDoubleBarrier(a, "/m/double", 1);
+        twice.enter();
+        String member = twice.memberName();
+        twice.leave();
+        assertThat(timed(registry, "baton.barrier.wait", "recipe", "double-barrier-enter", "outcome", "passed")).isEqualTo(1);
+        assertThat(timed(registry, "baton.barrier.wait", "recipe", "double-barrier-leave", "outcome", "passed")).isEqualTo(1);
+        assertThat(registry.getMeters()).as("no meter tagged with a path or a member's node")
+            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/") || t.getValue().equals(member)));
+    }
+
+    @Test
     void queueCountersFollowPutsTakesAndDeadLetters(BatonClient a) throws Exception {
         MeterRegistry registry = bound(a, "jobs", "/m/simple");
         SimpleDistributedQueue queue = new SimpleDistributedQueue(a, "/m/simple");
@@ -231,6 +314,24 @@ class RecipeMetricsTest {
             one.start();
             two.start();
             await().atMost(WAIT).until(() -> gauge(members, "baton.group.members", "name", "workers") == 2);
+        }
+    }
+
+    @Test
+    void configStoreReleasesAndConflictsAreCounted(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "settings", "/m/config");
+        String[] settings = {"recipe", "config-store", "name", "settings"};
+        try (ConfigStore store = ConfigStore.builder(a, "/m/config").build()) {
+            store.start();
+            Release first = store.release().set("colour", "blue").commit();
+            store.release().set("colour", "green").commit();
+            assertThatThrownBy(() -> store.release().set("colour", "red").onlyIfRelease(first.number()).commit())
+                .isInstanceOf(ReleaseConflictException.class);
+            assertThat(count(registry, "baton.config.writes", "recipe", "config-store", "name", "settings", "outcome", "success"))
+                .isEqualTo(2);
+            assertThat(count(registry, "baton.config.writes", "recipe", "config-store", "name", "settings", "outcome", "conflict"))
+                .isEqualTo(1);
+            await().atMost(WAIT).until(() -> count(registry, "baton.config.changes", settings) >= 1);
         }
     }
 

@@ -135,7 +135,10 @@ final class SessionsCommand implements Callable<Integer> {
         if (!anyAnswer) {
             report(new Report(servers, List.of(), notes));
             throw new CliExit(ExitCodes.UNAVAILABLE, "no server of " + connection.connectString()
-                + " answered cons, dump or wchc (unreachable, not serving, or not allowed by 4lw.commands.whitelist)");
+                + " answered cons, dump or wchc (unreachable, not serving, or not allowed by 4lw.commands.whitelist); "
+                + "to allow them, set 4lw.commands.whitelist=srvr,conf,isro,cons,dump,wchc in each server's zoo.cfg (or "
+                + "-Dzookeeper.4lw.commands.whitelist=...) and restart it: since ZooKeeper 3.5 only srvr is allowed by default. "
+                + "The AdminServer (HTTP) is not read");
         }
         notes.addAll(missing(servers, ephemerals == null, watches == null));
         report(new Report(servers, sessions(connected, ephemerals, watches, now), notes));
@@ -161,7 +164,8 @@ final class SessionsCommand implements Callable<Integer> {
                     + " are not shown";
                 default -> "modes are not shown";
             };
-            notes.add(word + " is not allowed on " + String.join(", ", by) + " (4lw.commands.whitelist): " + effect);
+            notes.add(word + " is not allowed on " + String.join(", ", by) + " (4lw.commands.whitelist): " + effect
+                + "; to see it, add " + word + " to 4lw.commands.whitelist in " + (all ? "the servers'" : "their") + " zoo.cfg");
         });
         return notes;
     }

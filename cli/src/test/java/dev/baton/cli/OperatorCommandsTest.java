@@ -222,7 +222,8 @@ class OperatorCommandsTest extends AgainstEnsemble {
         assertThat(mine.get("ephemerals")).extracting(JsonNode::asText).containsExactly(node);
         assertThat(mine.get("watches").isNull()).as("the embedded servers do not allow wchc").isTrue();
         assertThat(report.get("notes").get(0).asText()).isEqualTo("wchc is not allowed on " + ensemble.connectString()
-            + " (4lw.commands.whitelist): watches per session are not shown");
+            + " (4lw.commands.whitelist): watches per session are not shown; to see it, add wchc to 4lw.commands.whitelist in"
+            + " the servers' zoo.cfg");
 
         String table = run(ExitCodes.OK, "sessions");
         assertThat(table).contains(hex(client) + ":\n  ephemeral " + node).contains("note: wchc is not allowed on ");

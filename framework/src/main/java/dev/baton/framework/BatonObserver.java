@@ -144,6 +144,49 @@ public interface BatonObserver {
     default void leadershipEnded(String recipe, String path, long ledNanos, boolean lost) {
     }
 
+    /**
+     * An {@code ElectionObserver} of this process (one that follows an election without taking
+     * part) saw who leads change: a new leader, or none.
+     *
+     * @param path the election's path
+     * @param hasLeader true if a participant leads now, false if the line is empty
+     */
+    default void electionLeaderSeen(String path, boolean hasLeader) {
+    }
+
+    // ---- barriers
+
+    /** How a wait at a barrier, double barrier or count-down latch ended. */
+    enum WaitOutcome {
+        /** The barrier opened (or the count reached zero, or every member entered or left). */
+        PASSED,
+        /** The caller's timeout passed first. */
+        TIMED_OUT,
+        /** It failed: an error or an interrupt. */
+        FAILED
+    }
+
+    /**
+     * A caller starts waiting at a barrier.
+     *
+     * @param recipe the recipe and phase: {@code "barrier"}, {@code "double-barrier-enter"},
+     *     {@code "double-barrier-leave"} or {@code "countdown-latch"}
+     * @param path the barrier's path
+     */
+    default void barrierWaitStarted(String recipe, String path) {
+    }
+
+    /**
+     * A wait that {@link #barrierWaitStarted} announced ended.
+     *
+     * @param recipe the recipe and phase, as it was announced
+     * @param path the barrier's path
+     * @param outcome how it ended
+     * @param waitNanos how long the caller waited
+     */
+    default void barrierWaitFinished(String recipe, String path, WaitOutcome outcome, long waitNanos) {
+    }
+
     // ---- queues
 
     /**

@@ -151,6 +151,21 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
+        public void electionLeaderSeen(String path, boolean hasLeader) {
+            try { target.electionLeaderSeen(path, hasLeader); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
+        public void barrierWaitStarted(String recipe, String path) {
+            try { target.barrierWaitStarted(recipe, path); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
+        public void barrierWaitFinished(String recipe, String path, WaitOutcome outcome, long waitNanos) {
+            try { target.barrierWaitFinished(recipe, path, outcome, waitNanos); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
         public void queueItemsPut(String path, int count) {
             try { target.queueItemsPut(path, count); } catch (RuntimeException e) { failed(e); }
         }
@@ -271,6 +286,21 @@ public final class Telemetry implements RetryLoop.Events {
         @Override
         public void leadershipEnded(String recipe, String path, long ledNanos, boolean lost) {
             all.forEach(o -> o.leadershipEnded(recipe, path, ledNanos, lost));
+        }
+
+        @Override
+        public void electionLeaderSeen(String path, boolean hasLeader) {
+            all.forEach(o -> o.electionLeaderSeen(path, hasLeader));
+        }
+
+        @Override
+        public void barrierWaitStarted(String recipe, String path) {
+            all.forEach(o -> o.barrierWaitStarted(recipe, path));
+        }
+
+        @Override
+        public void barrierWaitFinished(String recipe, String path, WaitOutcome outcome, long waitNanos) {
+            all.forEach(o -> o.barrierWaitFinished(recipe, path, outcome, waitNanos));
         }
 
         @Override

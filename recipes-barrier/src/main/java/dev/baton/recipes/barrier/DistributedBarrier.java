@@ -70,7 +70,7 @@ public final class DistributedBarrier {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void waitOnBarrier() throws InterruptedException {
-        ChangeSignal.awaitCondition(client, gone(), Deadline.none());
+        ObservedWait.run(client, "barrier", path, () -> ChangeSignal.awaitCondition(client, gone(), Deadline.none()));
     }
 
     /**
@@ -82,7 +82,8 @@ public final class DistributedBarrier {
      */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        return ChangeSignal.awaitCondition(client, gone(), Deadline.afterNonNegative(timeout, client.ticker()));
+        Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
+        return ObservedWait.run(client, "barrier", path, () -> ChangeSignal.awaitCondition(client, gone(), deadline));
     }
 
     /** The barrier node is gone (the look leaves the watcher on it). */

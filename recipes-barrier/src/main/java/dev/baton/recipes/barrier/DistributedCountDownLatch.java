@@ -175,6 +175,10 @@ public final class DistributedCountDownLatch {
     }
 
     private boolean await(Deadline deadline) throws InterruptedException {
+        return ObservedWait.run(client, "countdown-latch", path, () -> awaitZero(deadline));
+    }
+
+    private boolean awaitZero(Deadline deadline) throws InterruptedException {
         Latch start = read();
         if (start == null) {
             return true;

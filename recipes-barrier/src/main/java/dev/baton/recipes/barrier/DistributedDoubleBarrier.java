@@ -117,6 +117,10 @@ public final class DistributedDoubleBarrier {
     }
 
     private boolean enter(Deadline deadline) throws InterruptedException {
+        return ObservedWait.run(client, "double-barrier-enter", path, () -> enterWaiting(deadline));
+    }
+
+    private boolean enterWaiting(Deadline deadline) throws InterruptedException {
         CompletableFuture<Boolean> mine;
         boolean first;
         synchronized (this) {
@@ -270,6 +274,10 @@ public final class DistributedDoubleBarrier {
     }
 
     private boolean leave(Deadline deadline) throws InterruptedException {
+        return ObservedWait.run(client, "double-barrier-leave", path, () -> leaveWaiting(deadline));
+    }
+
+    private boolean leaveWaiting(Deadline deadline) throws InterruptedException {
         synchronized (this) {
             if (state != State.ENTERED) {
                 throw new IllegalStateException("leave() needs a successful enter() first; this member is " + state);

@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
  * the observer's own client is disconnected it reports nothing; on reconnecting (or after its
  * session expired) it reads again and reports what changed. A new listener hears the latest
  * report first.
+ * Each report is also told to the client's {@link dev.baton.framework.BatonObserver} (whether
+ * the election has a leader), so {@code baton-metrics} can show it.
  *
  * <pre>{@code
  * try (ElectionObserver observer = new ElectionObserver(client, "/services/billing/leader")) {
@@ -233,6 +235,7 @@ public final class ElectionObserver implements Closeable {
         if (event instanceof LeaderChanged changed) {
             highestToken = Math.max(highestToken, changed.token());
         }
+        client.observer().electionLeaderSeen(line.path(), event instanceof LeaderChanged);
         listeners.forEach(l -> notifier.add(() -> l.electionChanged(event)));
     }
 

@@ -1,0 +1,38 @@
+package dev.baton.recipes.barrier;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
+import dev.baton.framework.BatonObserver.WaitOutcome;
+
+/**
+ * Reports a barrier wait to the client's {@link BatonObserver}: its start, then how long it took
+ * and how it ended. The observer read at the start is the one told of the end, so an observer
+ * added or removed meanwhile never sees an end without its start.
+ */
+final class ObservedWait {
+    /** A wait: true if the barrier was passed, false if the timeout came first. */
+    @FunctionalInterface
+    interface Wait {
+        boolean await() throws InterruptedException;
+    }
+
+    private ObservedWait() {
+    }
+
+    static boolean run(BatonClient client, String recipe, String path, Wait wait) throws InterruptedException {
+        BatonObserver observer = client.observer();
+        if (observer == BatonObserver.NONE) {
+            return wait.await(); // nobody listens: no clock reads
+        }
+        long start = client.ticker().read();
+        observer.barrierWaitStarted(recipe, path);
+        WaitOutcome outcome = WaitOutcome.FAILED;
+        try {
+            boolean passed = wait.await();
+            outcome = passed ? WaitOutcome.PASSED : WaitOutcome.TIMED_OUT;
+            return passed;
+        } finally {
+            observer.barrierWaitFinished(recipe, path, outcome, client.ticker().read() - start);
+        }
+    }
+}
