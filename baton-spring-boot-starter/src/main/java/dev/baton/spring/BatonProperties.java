@@ -105,7 +105,7 @@ public class BatonProperties {
      * @param sessionTimeout the session timeout to ask the servers for
      */
     public void setSessionTimeout(Duration sessionTimeout) {
-        this.sessionTimeout = sessionTimeout;
+        this.sessionTimeout = positive("baton.session-timeout", sessionTimeout);
     }
 
     /** {@return the connection timeout, or null for the client's default} */
@@ -119,7 +119,7 @@ public class BatonProperties {
      * @param connectionTimeout how long an operation waits for a connection
      */
     public void setConnectionTimeout(Duration connectionTimeout) {
-        this.connectionTimeout = connectionTimeout;
+        this.connectionTimeout = positive("baton.connection-timeout", connectionTimeout);
     }
 
     /** {@return how long start-up waits for the first connection (zero: not at all)} */
@@ -133,6 +133,9 @@ public class BatonProperties {
      * @param startupTimeout how long start-up waits for the first connection (zero: not at all)
      */
     public void setStartupTimeout(Duration startupTimeout) {
+        if (startupTimeout != null && startupTimeout.isNegative()) {
+            throw new IllegalArgumentException("baton.startup-timeout must be zero (do not wait) or more, was " + startupTimeout);
+        }
         this.startupTimeout = startupTimeout;
     }
 
@@ -180,6 +183,17 @@ public class BatonProperties {
         return discovery;
     }
 
+    /**
+     * Refuses a duration that is zero or negative. A setter's exception fails binding, and Spring
+     * Boot's start-up failure then shows the property, the value as written and this reason.
+     */
+    private static Duration positive(String property, Duration value) {
+        if (value != null && (value.isZero() || value.isNegative())) {
+            throw new IllegalArgumentException(property + " must be greater than zero, was " + value);
+        }
+        return value;
+    }
+
     /** Exponential backoff: each retry sleeps about twice the one before, up to a cap. */
     public static class Retry {
         /** Sleep before the first retry. Default 100ms. */
@@ -202,7 +216,7 @@ public class BatonProperties {
          * @param baseSleep the sleep before the first retry
          */
         public void setBaseSleep(Duration baseSleep) {
-            this.baseSleep = baseSleep;
+            this.baseSleep = positive("baton.retry.base-sleep", baseSleep);
         }
 
         /** {@return how many times a failed operation is retried} */
@@ -216,6 +230,9 @@ public class BatonProperties {
          * @param maxRetries how many times a failed operation is retried
          */
         public void setMaxRetries(int maxRetries) {
+            if (maxRetries < 0) {
+                throw new IllegalArgumentException("baton.retry.max-retries must be zero (no retries) or more, was " + maxRetries);
+            }
             this.maxRetries = maxRetries;
         }
 
@@ -230,7 +247,7 @@ public class BatonProperties {
          * @param maxSleep the longest sleep between two tries
          */
         public void setMaxSleep(Duration maxSleep) {
-            this.maxSleep = maxSleep;
+            this.maxSleep = positive("baton.retry.max-sleep", maxSleep);
         }
     }
 
@@ -313,6 +330,9 @@ public class BatonProperties {
          * @param nodes the number of servers: 1, 3 or 5
          */
         public void setNodes(int nodes) {
+            if (nodes != 1 && nodes != 3 && nodes != 5) {
+                throw new IllegalArgumentException("baton.embedded.nodes must be 1, 3 or 5, was " + nodes);
+            }
             this.nodes = nodes;
         }
 
@@ -327,6 +347,9 @@ public class BatonProperties {
          * @param port the client port of server 1, or 0 for free ports
          */
         public void setPort(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("baton.embedded.port must be 0 (free ports) or a port up to 65535, was " + port);
+            }
             this.port = port;
         }
 
@@ -398,6 +421,9 @@ public class BatonProperties {
          * @param cacheCapacity how many idle locks are kept in memory
          */
         public void setCacheCapacity(int cacheCapacity) {
+            if (cacheCapacity < 1) {
+                throw new IllegalArgumentException("baton.lock-registry.cache-capacity must be at least 1, was " + cacheCapacity);
+            }
             this.cacheCapacity = cacheCapacity;
         }
     }
@@ -577,6 +603,9 @@ public class BatonProperties {
          * @param port the port others reach this instance at
          */
         public void setPort(Integer port) {
+            if (port != null && (port < 1 || port > 65535)) {
+                throw new IllegalArgumentException("baton.discovery.port must be a port from 1 to 65535, was " + port);
+            }
             this.port = port;
         }
 

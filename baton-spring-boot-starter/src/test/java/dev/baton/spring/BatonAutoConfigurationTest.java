@@ -72,6 +72,33 @@ class BatonAutoConfigurationTest {
     }
 
     @Test
+    void everyUnusableConnectStringFailsStartUpNamingThePropertyAndTheValue() {
+        for (String wrong : new String[] {"zk1:abc", "zk1:70000", "zk1:2181,", "zk1:2181/bad//chroot", "no-such-host.invalid:2181"}) {
+            runner.withPropertyValues("baton.connect-string=" + wrong).run(context -> assertThat(context).getFailure()
+                .as("start-up with baton.connect-string=%s", wrong)
+                .hasStackTraceContaining("baton.connect-string").hasStackTraceContaining("'" + wrong + "'"));
+        }
+    }
+
+    @Test
+    void everyOutOfRangeSettingFailsStartUpNamingThePropertyAndTheValue() {
+        // property, value as written, the value as the failure shows it
+        String[][] cases = {
+            {"baton.session-timeout", "0s", "PT0S"}, {"baton.session-timeout", "-5s", "PT-5S"},
+            {"baton.connection-timeout", "0s", "PT0S"}, {"baton.startup-timeout", "-1s", "PT-1S"},
+            {"baton.retry.base-sleep", "0ms", "PT0S"}, {"baton.retry.max-retries", "-1", "-1"},
+            {"baton.retry.max-sleep", "0s", "PT0S"}, {"baton.embedded.nodes", "2", "2"}, {"baton.embedded.port", "70000", "70000"},
+            {"baton.lock-registry.cache-capacity", "0", "0"}, {"baton.discovery.port", "0", "0"},
+            {"baton.discovery.port", "65536", "65536"},
+        };
+        for (String[] setting : cases) {
+            runner.withPropertyValues(setting[0] + "=" + setting[1]).run(context -> assertThat(context).getFailure()
+                .as("start-up with %s=%s", setting[0], setting[1])
+                .hasStackTraceContaining(setting[0] + " must be").hasStackTraceContaining("was " + setting[2]));
+        }
+    }
+
+    @Test
     void noEnsembleAtAllFailsStartUpSayingWhatToSet() {
         new ApplicationContextRunner().withConfiguration(ALL).run(context -> assertThat(context).getFailure()
             .hasStackTraceContaining("set baton.connect-string").hasStackTraceContaining("baton.embedded.enabled=true"));

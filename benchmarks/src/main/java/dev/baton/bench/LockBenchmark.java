@@ -45,6 +45,8 @@ import org.apache.zookeeper.ZooKeeper;
  * 10 slices of each kind: about three minutes; {@code local} runs only the eight-threads tables,
  * {@code kinds} only those of the semaphore and the read/write lock ({@link LocalContentionKinds}),
  * {@code fairness} only {@link Fairness}: other clients' waits beside eight shared-ticket threads).
+ * {@code --no-fsync} anywhere after the benchmark's name runs the servers without forcing their
+ * log to disk (to tell a disk's share of a tail from the rest).
  */
 public final class LockBenchmark {
     private static final int CONTENDERS = 8;
@@ -61,13 +63,14 @@ public final class LockBenchmark {
         boolean localOnly = args.length > 1 && args[1].equals("local");
         boolean kindsOnly = args.length > 1 && args[1].equals("kinds");
         boolean fairnessOnly = args.length > 1 && args[1].equals("fairness");
-        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
+        boolean fsync = !List.of(args).contains("--no-fsync");
+        try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(fsync).build()) {
             ensemble.start();
             int leader = ensemble.leaderId();
             int follower = leader == 1 ? 2 : 1;
             String connect = ensemble.connectString(follower);
-            System.out.printf("locks: 3-node in-process ensemble, forceSync on, every client on follower %d (leader %d), %d slices each%n",
-                follower, leader, slices);
+            System.out.printf("locks: 3-node in-process ensemble, forceSync %s, every client on follower %d (leader %d), %d slices each%n",
+                fsync ? "on" : "off", follower, leader, slices);
             Requests requests = new Requests(ensemble);
             System.out.printf("  clients: %s%n", Lan.describe());
             if (fairnessOnly) {

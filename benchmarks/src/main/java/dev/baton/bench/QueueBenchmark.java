@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
@@ -45,7 +46,9 @@ import org.apache.zookeeper.ZooKeeper;
  * to take, a producer and a taker thread side by side.
  * Baton's batched takes are measured beside them, in batches of 50: SimpleDistributedQueue's
  * pollMulti and the consumer's takeBatch (Curator has neither, so their ratios are against its
- * single poll and its consumer). Each timed phase handles {@code sample} items (300, or
+ * single poll and its consumer), and four consumers with take batches of 50, each on its own
+ * client, draining the same queue together (with how many items each took), as they are and
+ * with 1 ms of work per item. Each timed phase handles {@code sample} items (300, or
  * 2,000 with {@code --full}); a Curator phase that fails or takes longer than its cap is reported
  * as "failed: reason" instead of a number.
  *
@@ -67,6 +70,12 @@ public final class QueueBenchmark {
     private static final String DRAIN = "queue drain/s Baton";
     private static final String DRAIN_BATCHED = "queue drain takeBatch(" + TAKE_BATCH + ") Baton";
     private static final String DRAIN_CURATOR = "queue drain/s Curator";
+    /** Consumers, each on its own client, that drain one queue together in the shared-drain phase. */
+    private static final int SHARING = 4;
+    private static final String DRAIN_SHARED = "drain takeBatch(" + TAKE_BATCH + ") x" + SHARING + " Baton";
+    /** What each item costs the consumer in the second shared drain: work that consumers on four clients can share. */
+    private static final Duration SHARED_WORK = Duration.ofMillis(1);
+    private static final String DRAIN_SHARED_WORK = "  same, 1 ms work per item";
     /** How long a Curator phase may take before it is reported as failed: 20 s, 120 s with --full. */
     private static Duration CURATOR_CAP = Duration.ofSeconds(20);
 
@@ -194,6 +203,51 @@ public final class QueueBenchmark {
         // once per 2,000 items or so, which 300 items would not amortise
         record(rows, DRAIN_BATCHED, s, batonEndToEnd(cs, base + "/baton-queue", 3 * sample, TAKE_BATCH, false));
         record(rows, DRAIN_CURATOR, s, curatorEndToEnd(cs, base + "/curator-queue", sample, false));
+        record(rows, DRAIN_SHARED, s, batonSharedDrain(cs, base + "/baton-queue", 4 * sample, TAKE_BATCH, Duration.ZERO));
+        record(rows, DRAIN_SHARED_WORK, s, batonSharedDrain(cs, base + "/baton-queue", 2 * sample, TAKE_BATCH, SHARED_WORK));
+    }
+
+    /**
+     * Items consumed per second by {@link #SHARING} consumers on separate clients (as separate
+     * processes would be), each removing {@code takeBatch} items per transaction, draining what
+     * waits together; prints how many items each consumer got.
+     */
+    private static Rate batonSharedDrain(String cs, String path, int sample, int takeBatch, Duration work) throws InterruptedException {
+        List<BatonClient> clients = new ArrayList<>();
+        List<DistributedQueue<byte[]>> consumers = new ArrayList<>();
+        List<AtomicInteger> shares = new ArrayList<>();
+        CountDownLatch consumed = new CountDownLatch(sample);
+        try {
+            for (int k = 0; k < SHARING; k++) {
+                BatonClient client = BatonClient.builder().connectString(Lan.route(cs)).build();
+                clients.add(client);
+                client.start();
+                client.blockUntilConnected(Duration.ofSeconds(30));
+                AtomicInteger share = new AtomicInteger();
+                shares.add(share);
+                consumers.add(QueueBuilder.builder(client, m -> {
+                    if (!work.isZero()) {
+                        LockSupport.parkNanos(work.toNanos()); // the consumer's own work on the item
+                    }
+                    share.incrementAndGet();
+                    consumed.countDown();
+                }, BYTES, path).takeBatch(takeBatch).buildQueue());
+            }
+            long start = System.nanoTime();
+            for (DistributedQueue<byte[]> consumer : consumers) {
+                consumer.start();
+            }
+            if (!consumed.await(CURATOR_CAP.toSeconds() * 3, TimeUnit.SECONDS)) {
+                return Rate.failed("consumed " + (sample - consumed.getCount()) + " of " + sample);
+            }
+            Rate rate = new Rate(sample / ((System.nanoTime() - start) / 1e9), null);
+            System.out.printf("   shared drain of %,d items, %d consumers, %d ms work per item: %,.0f items/s, each took %s%n", sample,
+                SHARING, work.toMillis(), rate.perSecond(), shares);
+            return rate;
+        } finally {
+            consumers.forEach(DistributedQueue::close);
+            clients.forEach(BatonClient::close);
+        }
     }
 
     /**

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.Lifecycle;
@@ -36,9 +35,9 @@ import org.springframework.context.SmartLifecycle;
  * revokes leadership.
  *
  * <pre>{@code
- * @Scheduled(fixedDelay = 60_000)
- * void nightlyReport() {
- *     initiator.runIfLeader(token -> reports.publish(today(), token));
+ * @Scheduled(cron = "0 0 2 * * *")              // fires on every instance...
+ * void nightlyReport() throws IOException {
+ *     initiator.runIfLeader(token -> reports.publish(today(), token));   // ...runs on the leader
  * }
  * }</pre>
  */
@@ -151,18 +150,25 @@ public final class BatonLeaderInitiator implements SmartLifecycle {
 
     /**
      * Runs {@code task} with the term's fencing token if this instance leads now: the guard of a
-     * {@code @Scheduled} method that must run on one instance of a fleet.
+     * {@code @Scheduled} method that must run on one instance of a fleet. The task runs on the
+     * calling thread; whatever it throws reaches the caller.
      *
-     * @param task what the leader does, given the term's token (pass it on to what it writes to)
+     * <p>Caveat: leadership is checked once, before the task. A task that outlives the term (the
+     * session expired during a long pause) still runs to its end, so pass the token to what it
+     * writes to, and have that refuse smaller tokens.
+     *
+     * @param <E> the checked exception the task may throw
+     * @param task what the leader does, given the term's token
      * @return whether the task ran
+     * @throws E if the task throws it
      */
-    public boolean runIfLeader(LongConsumer task) {
+    public <E extends Exception> boolean runIfLeader(LeaderTask<E> task) throws E {
         Objects.requireNonNull(task, "task");
         LeadershipContext term = current;
         if (term == null || !isLeader()) {
             return false;
         }
-        task.accept(term.token());
+        task.run(term.token());
         return true;
     }
 

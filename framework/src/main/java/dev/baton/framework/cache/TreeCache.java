@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
@@ -45,7 +46,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats: after a reconnect the cache loads the whole subtree again and
  * reports the differences (events missed while disconnected are not lost); after a session expiry
- * it also installs its watch again (watches belong to a session). Every load starts with a sync,
+ * it also installs its watch again (watches belong to a session). A step that fails (no
+ * connection) asks for a full load a second later; requests coalesce, so many steps failing in one
+ * outage cost one load (and one more if a request comes while a load runs), not one each. Every load starts with a sync,
  * so a server behind what the cache has already applied catches up first: the copy never goes
  * back to an older state. Between a change on the servers
  * and the cache seeing it there is a delay of one or two round trips. A node deeper than
@@ -74,11 +77,17 @@ public final class TreeCache implements AutoCloseable {
         @Override
         public void stateChanged(BatonClient c, ConnectionStateChange change) {
             if (change.state() == ConnectionState.RECONNECTED || change.state() == ConnectionState.CONNECTED) {
-                enqueue(TreeCache.this::resync);
+                requestReload(Duration.ZERO);
             }
         }
     };
+    /** Full loads that completed: tests in this package count them (one outage must not cost one per failed step). */
+    private final AtomicLong reloadsDone = new AtomicLong();
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    /** Whether a full load waits for its time ({@code reloadTimer}) or its turn in the queue; guarded by this. */
+    private ReloadState reload = ReloadState.NONE;
+    /** Which timer may queue the waiting load: a timer overtaken by an immediate request must do nothing; guarded by this. */
+    private long reloadTimer;
     private long watchedSession;
     private boolean started;
     private volatile boolean closed;
@@ -120,7 +129,7 @@ public final class TreeCache implements AutoCloseable {
         }
         started = true;
         client.addConnectionStateListener(stateListener);
-        enqueue(this::resync);
+        requestReload(Duration.ZERO);
     }
 
     /**
@@ -205,6 +214,11 @@ public final class TreeCache implements AutoCloseable {
         }
     }
 
+    /** {@return how many full loads of the subtree completed so far} */
+    long reloadsDone() {
+        return reloadsDone.get();
+    }
+
     // ---- the queue: one step at a time, in order ----
 
     private synchronized void enqueue(Supplier<CompletableFuture<Void>> step) {
@@ -215,11 +229,62 @@ public final class TreeCache implements AutoCloseable {
             .exceptionally(e -> {
                 if (!closed && !client.isClosed()) {
                     LOG.warn("cache of {}: a step failed ({}); loading again in {}", root, Failures.rethrow(e).getMessage(), RETRY_AFTER_FAILURE);
-                    CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
-                        .execute(() -> enqueue(this::resync));
+                    // not on the thread that failed the step, which may be the client's own
+                    client.asyncExecutor().execute(() -> requestReload(RETRY_AFTER_FAILURE));
                 }
                 return null;
             });
+    }
+
+    /** Where the next full load stands. */
+    private enum ReloadState {
+        /** None requested since the last one started. */
+        NONE,
+        /** Requested, queued when its timer fires. */
+        WAITING,
+        /** In the queue, not yet started. */
+        QUEUED
+    }
+
+    /**
+     * Asks for a full load {@code after} from now, coalescing: while one waits (for its timer or its
+     * turn) a request adds nothing — one load after the failures that asked for it catches up on
+     * them all, where one load per failed step made an outage with many queued steps cost as many
+     * loads back to back — except that an immediate request (a reconnect) does not wait for a
+     * waiting one's timer. A load counts as waiting only until it starts: a request made while one
+     * runs queues one more, since the running one may have read before the change that asked.
+     */
+    private synchronized void requestReload(Duration after) {
+        if (closed || reload == ReloadState.QUEUED) {
+            return;
+        }
+        if (after.isZero()) {
+            reload = ReloadState.QUEUED;
+            enqueue(this::reloadNow);
+            return;
+        }
+        if (reload == ReloadState.WAITING) {
+            return;
+        }
+        reload = ReloadState.WAITING;
+        long timer = ++reloadTimer;
+        CompletableFuture.delayedExecutor(after.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
+            .execute(() -> timerFired(timer));
+    }
+
+    private synchronized void timerFired(long timer) {
+        if (reload == ReloadState.WAITING && reloadTimer == timer) {
+            reload = ReloadState.QUEUED;
+            enqueue(this::reloadNow);
+        }
+    }
+
+    /** The queued full load, starting: from here on a new request queues another. */
+    private CompletableFuture<Void> reloadNow() {
+        synchronized (this) {
+            reload = ReloadState.NONE;
+        }
+        return resync();
     }
 
     private void onWatchEvent(WatchedEvent event) {
@@ -265,6 +330,7 @@ public final class TreeCache implements AutoCloseable {
         // it had been told, and it was told them twice.
         return watch.thenCompose(v -> client.sync().forPathAsync(root)).thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
             reconcile(found);
+            reloadsDone.incrementAndGet();
             if (initialized.getCount() > 0) {
                 initialized.countDown();
                 notifyListeners(new CacheEvent(CacheEvent.Type.INITIALIZED, null, null));

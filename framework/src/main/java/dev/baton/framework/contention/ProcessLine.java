@@ -29,7 +29,10 @@ import java.util.concurrent.TimeoutException;
  * holder at a time: a release hands the node to the first queued contender (the next hand-off
  * number) unless the node must be given back (nobody is queued, the node is no longer valid, or its
  * budget is spent while someone else waits); a queued contender becomes the taker of a new node
- * when the process holds fewer than {@code maxNodes}. In {@link Sharing#SHARED} (a read side) every
+ * when the process holds fewer than {@code maxNodes}. Whether someone else waits is looked up at a
+ * node's first hand-off (or first join), not once its budget is spent, so that by then the answer
+ * is usually known and the node goes at the very next release: the look's round trip is off every
+ * other process's wait. In {@link Sharing#SHARED} (a read side) every
  * contender that arrives while the node holds joins it at once, unless its budget is spent while
  * someone else waits; the node is given back when its last holder leaves, and the contenders that
  * queued meanwhile share the next node. A taker that times out or fails passes the role on. A lost
@@ -69,7 +72,7 @@ public final class ProcessLine {
          */
         Hold takeBlocking(Deadline deadline) throws InterruptedException;
 
-        /** {@return the folder listed to see whether anyone else waits, once a node spent its budget} */
+        /** {@return the folder listed to see whether anyone else waits, once a node is handed on} */
         String lineDir();
 
         /** {@return the markers of the nodes in {@link #lineDir()} that count as waiting} */
@@ -126,8 +129,12 @@ public final class ProcessLine {
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<Tenure> held = new ArrayList<>();
     private boolean taking;
-    /** Guarded by this: a node whose budget is spent and whose line must be looked at, outside the monitor. */
-    private Tenure toCheck;
+    /**
+     * Guarded by this: the nodes whose line must be looked at, outside the monitor. A queue, not one
+     * slot: two lease nodes may ask before either asker reaches {@link #checkIfAsked}, and a node
+     * whose ask were overwritten would stay marked as checking and never look.
+     */
+    private final ArrayDeque<Tenure> toCheck = new ArrayDeque<>();
 
     /**
      * A line whose nodes come from {@code source}.
@@ -269,7 +276,7 @@ public final class ProcessLine {
                     return null; // other readers still hold on this node
                 }
                 if (usable(current) && sharing == Sharing.EXCLUSIVE && handOffLocked(current)) {
-                    askCheckIfSpent(current);
+                    askLookIfHandedOn(current);
                     return null;
                 }
                 held.remove(current);
@@ -287,6 +294,14 @@ public final class ProcessLine {
      */
     public synchronized boolean yieldsAtNextHandOff() {
         return held.stream().anyMatch(this::mustYield);
+    }
+
+    /**
+     * {@return whether the line knows that someone else waits for a node it holds (its listing or
+     * its children watch said so), budget spent or not} For tests.
+     */
+    public synchronized boolean knowsOthersWait() {
+        return held.stream().anyMatch(tenure -> tenure.othersWait);
     }
 
     /** Registers a loss callback of {@code hold}: run at once (on the event executor) if the hold is already lost. */
@@ -330,7 +345,7 @@ public final class ProcessLine {
             Tenure current = held.get(0);
             if (usable(current)) {
                 LocalHold joined = join(current);
-                askCheckIfSpent(current);
+                askLookIfHandedOn(current);
                 return new Granted(joined);
             }
         }
@@ -440,11 +455,13 @@ public final class ProcessLine {
                         granted.holders.add(joined);
                     }
                 }
+                askLookIfHandedOn(granted);
             } else {
                 promoteLocked(); // a semaphore may take another lease for those still queued
             }
         }
         node.onLost(() -> lost(granted));
+        checkIfAsked();
         return first;
     }
 
@@ -494,23 +511,30 @@ public final class ProcessLine {
         return !current.lost && !current.closing && current.node.isValid() && !mustYield(current);
     }
 
-    /** Asks for a look at the line when the node just spent its budget (done by {@link #checkIfAsked}). */
-    private void askCheckIfSpent(Tenure current) {
-        if (!current.checking && !current.othersWait && spent(current)) {
+    /**
+     * Asks for a look at the line once the node has been handed on (or joined) at least once, done
+     * by {@link #checkIfAsked}. Not at the grant: a node nobody else in the process wants is given
+     * back at its release anyway, and an uncontended hold must not pay a listing. Not once the
+     * budget is spent, as it was: then the look's round trip was added to every other process's
+     * wait, while now its answer (or the watch it leaves) is in by the time the budget runs out.
+     */
+    private void askLookIfHandedOn(Tenure current) {
+        if (!current.checking && !current.othersWait && current.handOffs > 0) {
             current.checking = true;
-            toCheck = current;
+            toCheck.add(current);
         }
     }
 
     private void checkIfAsked() {
-        Tenure check;
+        List<Tenure> checks;
         synchronized (this) {
-            check = toCheck;
-            toCheck = null;
+            if (toCheck.isEmpty()) {
+                return;
+            }
+            checks = new ArrayList<>(toCheck);
+            toCheck.clear();
         }
-        if (check != null) {
-            lookForOthers(check);
-        }
+        checks.forEach(this::lookForOthers);
     }
 
     /** {@return whether the node used its budget: the hand-off or the time limit} */
@@ -528,9 +552,9 @@ public final class ProcessLine {
     }
 
     /**
-     * Lists the line's folder once for a node that spent its budget: someone else in line means it
-     * yields at the next hand-off; otherwise a children watch says when someone arrives (any event
-     * counts: at worst the process yields once too often).
+     * Lists the line's folder once for a node that was handed on: someone else in line means it
+     * yields at the first release once its budget is spent; otherwise a children watch says when
+     * someone arrives (any event counts: at worst the process yields once too often).
      */
     private void lookForOthers(Tenure current) {
         String mine = current.node.nodes().get(0);

@@ -19,12 +19,15 @@ import java.util.Objects;
  *
  * <p>Fairness to other processes. A process keeps its node for at most {@link #handOffLimit()}
  * local hand-offs or {@link #tenureLimit()} (from the moment its node was granted), whichever
- * comes first, <em>once someone else waits</em>: at the first hand-off past either limit it lists
- * the lock's folder (once per node; a children watch then reports a newcomer) and, if any other
- * node is in line, gives its node back at the next hand-off; its remaining threads take a new
- * node, at the back of the line. While nobody else waits it keeps handing off. A waiter of
- * another process therefore waits, beyond what it would wait behind one hold, at most for the
- * tenure limit plus one local hold plus one round trip.
+ * comes first, <em>once someone else waits</em>. It finds out at the node's first local hand-off:
+ * it lists the lock's folder then, in the background (once per node; a children watch then
+ * reports a newcomer), so the answer is in before the limits are reached. The first release
+ * after a limit is reached, once another node is known to be in line, gives the node back even
+ * if a local thread waits; the process's remaining threads take a new node, at the back of the
+ * line. While nobody else waits it keeps handing off. A waiter of another process therefore
+ * waits, beyond what it would wait behind one hold, at most for the tenure limit plus one local
+ * hold, once the process has noticed it (the listing's round trip, or the watch's event, both
+ * usually inside the tenure). A node that is never handed on lists nothing.
  *
  * <p>Fencing. Every hold still gets a token strictly greater than every earlier hold's, across
  * processes: the pair {@link FencingToken} (the node's creation zxid, the hand-off number on that

@@ -47,16 +47,24 @@ public final class ConfigSnapshot implements ConfigValues {
     private final ObjectMapper mapper;
     /** The cache's snapshot this one was made from (every node, folders and the fence too), or null. */
     private final SnapshotCache.Snapshot nodes;
+    /** What the fence of {@code nodes} says (parsed once, for the store's next release). */
+    private final ReleaseCodec.Fence fence;
     private volatile Set<String> sortedKeys;
 
     ConfigSnapshot(String base, long release, long sequence, Map<String, Entry> entries, ObjectMapper mapper,
-                   SnapshotCache.Snapshot nodes) {
+                   SnapshotCache.Snapshot nodes, ReleaseCodec.Fence fence) {
         this.base = base;
+        this.fence = fence;
         this.release = release;
         this.sequence = sequence;
         this.entries = entries;
         this.mapper = mapper;
         this.nodes = nodes;
+    }
+
+    /** What this snapshot's fence says ({@link ReleaseCodec.Fence#NONE} without one). */
+    ReleaseCodec.Fence fence() {
+        return fence;
     }
 
     /**

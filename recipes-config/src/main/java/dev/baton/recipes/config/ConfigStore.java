@@ -450,8 +450,8 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
                 changed.add(key);
             }
         });
-        long release = published.get(keys.fence()).map(f -> ReleaseCodec.readFence(f.data()).release()).orElse(0L);
-        ConfigSnapshot next = new ConfigSnapshot(keys.base(), release, published.sequence(), entries, mapper, published);
+        ReleaseCodec.Fence fence = published.get(keys.fence()).map(f -> ReleaseCodec.readFence(f.data())).orElse(ReleaseCodec.Fence.NONE);
+        ConfigSnapshot next = new ConfigSnapshot(keys.base(), fence.release(), published.sequence(), entries, mapper, published, fence);
         lock.lock();
         try {
             current = next;

@@ -50,8 +50,17 @@ final class Keys {
         return fence + "/" + historyName(number);
     }
 
+    /**
+     * {@code release-} and the number zero-padded to ten digits ({@code String.format}'s
+     * {@code %010d}, written out: a release names two or three entries on its writer's thread, and
+     * the formatter took a third of its client work).
+     */
     static String historyName(long number) {
-        return String.format("release-%010d", number);
+        if (number < 0) {
+            return String.format("release-%010d", number); // no release has one; kept as the format wrote it
+        }
+        String digits = Long.toString(number);
+        return digits.length() >= 10 ? "release-" + digits : "release-" + "0000000000".substring(digits.length()) + digits;
     }
 
     /** The release number of a history entry's name, or -1 if it is not one. */

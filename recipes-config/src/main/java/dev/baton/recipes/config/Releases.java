@@ -24,7 +24,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.LongStream;
 import java.util.function.Supplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -59,6 +58,12 @@ final class Releases {
     private final Clock clock;
     private final CatchUp catchUp;
     private final Duration catchUpTimeout;
+    /**
+     * This writer's part of every release id: random once, then a counter per commit, so an id is
+     * unique across writers without a {@code SecureRandom} draw on each release's path.
+     */
+    private final String writerId = UUID.randomUUID().toString();
+    private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
     /** The latest release this writer committed. */
     private final java.util.concurrent.atomic.AtomicLong lastCommitted = new java.util.concurrent.atomic.AtomicLong();
 
@@ -105,7 +110,7 @@ final class Releases {
      * @param expected the release the store must be at, if any
      */
     Release commit(Map<String, Optional<byte[]>> changes, String message, OptionalLong expected) throws InterruptedException {
-        String id = UUID.randomUUID().toString();
+        String id = writerId + "-" + commits.incrementAndGet();
         boolean localTried = false;
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             // first from the local snapshot (no round trip); after a conflict, or if it lags what is expected, from the servers
@@ -253,15 +258,20 @@ final class Releases {
             return null;
         }
         ChildData fenceNode = raw.nodes().get(keys.fence());
-        ReleaseCodec.Fence at = fenceNode == null ? ReleaseCodec.Fence.NONE : ReleaseCodec.readFence(fenceNode.data());
+        // the store parsed this snapshot's fence when it made it: not again on every release
+        ReleaseCodec.Fence at = snapshot.fence();
         // a fence of the first layout (no "moved") does not say where the entries are: the servers' listings do
         if ((fenceNode != null && (at.oldest() < 1 || at.moved() < 1)) || at.release() < lastCommitted.get()) {
             return null;
         }
+        // of the entries the fence says exist, the transaction needs only those it deletes and the oldest it keeps
+        // (for the fence's "oldest"): not a path for each of the kept ones on every release
         Map<Long, String> history = new HashMap<>();
         if (fenceNode != null) {
-            LongStream.rangeClosed(at.oldest(), at.release())
-                .forEach(n -> history.put(n, n >= at.moved() ? keys.historyEntry(n) : keys.legacyHistoryEntry(n)));
+            long firstKept = Math.max(at.oldest(), at.release() + 1 - keep + 1);
+            for (long n = at.oldest(); n <= Math.min(at.release(), firstKept); n++) {
+                history.put(n, n >= at.moved() ? keys.historyEntry(n) : keys.legacyHistoryEntry(n));
+            }
         }
         Map<String, NodeData> values = new HashMap<>();
         Set<String> existing = new HashSet<>();
@@ -392,7 +402,7 @@ final class Releases {
                 entries.remove(key);
             }
         });
-        return new ConfigSnapshot(base.base(), base.release(), base.sequence(), entries, base.mapper(), null);
+        return new ConfigSnapshot(base.base(), base.release(), base.sequence(), entries, base.mapper(), null, base.fence());
     }
 
     private TransactionBuilder transaction(Release release, String id, State state, Set<String> asked) {

@@ -163,6 +163,11 @@ public final class InterProcessMutex extends HandleLock {
         return shared != null && shared.yieldsAtNextHandOff();
     }
 
+    /** {@return whether, in the shared-ticket mode, the process knows someone else waits, budget spent or not (for tests)} */
+    boolean knowsOthersWait() {
+        return shared != null && shared.knowsOthersWait();
+    }
+
     @Override
     protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
         if (shared != null) {

@@ -86,6 +86,47 @@ class SharedTicketMutexTest {
         }
     }
 
+    /**
+     * The process looks for other waiters at its node's first hand-off, so that when its budget
+     * runs out the node goes at the very next release: no listing's round trip is left between the
+     * hand-off that spends the budget and the node's return, which every other process would wait for.
+     */
+    @Test
+    void aProcessKnowsAnotherProcessWaitsBeforeItsBudgetIsSpentAndGivesTheNodeBackAtTheNextRelease(BatonClient client)
+        throws Exception {
+        String path = "/shared/early-look";
+        InterProcessMutex mutex = new InterProcessMutex(client, path, new SharedTicket(2, Duration.ofHours(1)));
+        try (BatonClient otherClient = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            LockLease first = mutex.acquireLease();
+            CompletableFuture<LockLease> remote = new InterProcessMutex(otherClient, path).acquireAsync();
+            await().atMost(WAIT).until(() -> mutex.participantNodes().size() == 2);
+            CompletableFuture<LockLease> second = mutex.acquireAsync();
+
+            first.release(); // the first hand-off, one of a budget of two
+            LockLease secondLease = second.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            await("the process sees the other process waiting while its budget is not spent").atMost(WAIT)
+                .until(mutex::knowsOthersWait);
+            assertThat(mutex.yieldsAtNextHandOff()).as("within its budget the process keeps its node").isFalse();
+            CompletableFuture<LockLease> third = mutex.acquireAsync();
+            CompletableFuture<LockLease> fourth = mutex.acquireAsync();
+
+            secondLease.release(); // the second hand-off spends the budget
+            LockLease thirdLease = third.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(mutex.yieldsAtNextHandOff()).as("the node goes at the next release, with nothing left to look up")
+                .isTrue();
+            thirdLease.release(); // gives the node back although a local thread waits
+
+            LockLease remoteLease = remote.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(fourth).as("the local waiter queues behind the other process").isNotDone();
+            assertThat(thirdLease.holdToken().handOff()).as("the node's last hold is its second hand-off").isEqualTo(2);
+            assertThat(remoteLease.holdToken().isAfter(thirdLease.holdToken())).isTrue();
+            remoteLease.release();
+            LockLease fourthLease = fourth.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(fourthLease.holdToken().isAfter(remoteLease.holdToken())).isTrue();
+            fourthLease.release();
+        }
+    }
+
     @Test
     void everyHoldsTokenIsGreaterThanEveryEarlierHoldsAcrossProcesses(BatonClient client) throws Exception {
         String path = "/shared/tokens";

@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,16 @@ import org.slf4j.LoggerFactory;
  * order. Plain mode reads the data of the next items ahead, and with a {@code takeBatch} above 1
  * a slot removes up to that many consecutive items in one transaction and consumes them in order
  * (then up to {@code takeBatch × concurrency} items are out of ZooKeeper and not yet consumed).
+ *
+ * <p>Sharing with other consumers (plain mode, take batch above 1): every consumer lists the same items in the same
+ * order, so consumers that all worked from the head would race for the same slot, and the winner,
+ * having removed a whole take batch in one write, would stay a slot ahead of the losers for the
+ * rest of the listing. So once a take finds that another consumer removed some of its items, the
+ * next slot of this listing starts at a random slot boundary among the items equally entitled to
+ * go next (same priority; due, in a delay queue; any, in a FIFO or id queue), and the items it
+ * skipped are listed again once this listing is worked through. A consumer that meets no other
+ * keeps to the listing's order, so a lone consumer with one slot still consumes in queue order
+ * (an item removed by id between its listing and its take looks the same as a lost race, though).
  */
 final class ConsumerLoop<T> implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
@@ -53,6 +65,8 @@ final class ConsumerLoop<T> implements Runnable {
     private final int concurrency;
     private final int takeBatch;
     private final BooleanSupplier running;
+    /** Set by a take that found items already removed by another consumer; read (and cleared) when the next slot is chosen. */
+    private final AtomicBoolean contended = new AtomicBoolean();
 
     public ConsumerLoop(QueueStore store, Claims claims, DeadLetters deadLetters, Delivery<T> delivery, ChangeSignal signal,
                         Executor executor, int concurrency, int takeBatch, BooleanSupplier running) {
@@ -146,6 +160,10 @@ final class ConsumerLoop<T> implements Runnable {
                 signal.awaitChange(seen, Deadline.after(Duration.ofMillis(Math.min(due, RECHECK.toMillis()))));
                 return;
             }
+            if (contended.getAndSet(false) && takeBatch > 1) {
+                i = spreadFrom(batch, i);
+                readAhead(batch, reads, i, slotEnd(batch, i) + READ_AHEAD); // the reads made so far were for where we were
+            }
             int end = slotEnd(batch, i);
             List<ItemRef> refs = List.copyOf(batch.subList(i, end));
             List<CompletableFuture<NodeData>> slotReads = new ArrayList<>(reads.subList(i, end));
@@ -166,6 +184,25 @@ final class ConsumerLoop<T> implements Runnable {
     private boolean mayJumpAhead(long seen, long listed, long listing, int handled, int batchSize) {
         return store.order().newItemsMayJumpAhead() && signal.generation() != seen
             && (handled >= batchSize / 10 || store.ticker().read() - listed >= 10 * listing);
+    }
+
+    /**
+     * After a lost race: a random slot boundary (counted in take batches from {@code i}) among the
+     * items from {@code i} on that are as entitled to go next as item {@code i}, so that consumers
+     * that met spread over the listing instead of queueing behind the one that is ahead.
+     */
+    private int spreadFrom(List<ItemRef> batch, int i) {
+        int equals = i + 1;
+        while (equals < batch.size() && equallyEntitled(batch.get(i), batch.get(equals))) {
+            equals++;
+        }
+        int slots = (equals - i + takeBatch - 1) / takeBatch;
+        return slots <= 1 ? i : i + takeBatch * ThreadLocalRandom.current().nextInt(slots);
+    }
+
+    /** Whether {@code later} may be taken before {@code first} without breaking what the queue's order promises. */
+    private boolean equallyEntitled(ItemRef first, ItemRef later) {
+        return store.order() == ItemOrder.DELAY ? dueIn(later) <= 0 : later.key().primary() == first.key().primary();
     }
 
     /** Where the slot starting at {@code i} ends: after this item and, with a take batch, the next ones that are due. */
@@ -201,6 +238,9 @@ final class ConsumerLoop<T> implements Runnable {
                 return;
             }
             QueueStore.Read present = QueueStore.stillThere(refs, reads);
+            if (present.refs().size() < refs.size()) {
+                contended.set(true);
+            }
             if (present.isEmpty()) {
                 return;
             }
@@ -217,6 +257,9 @@ final class ConsumerLoop<T> implements Runnable {
                 deadLetters.write(unknown);
                 store.observer().queueItemsDeadLettered(store.path(), unknown.size());
                 return;
+            }
+            if (taken.size() < present.refs().size()) {
+                contended.set(true);
             }
             deliverTaken(taken);
         } catch (InterruptedException e) {

@@ -1,0 +1,81 @@
+package dev.baton.framework.cache;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.retry.RetryNTimes;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How many full loads a TreeCache makes after an outage that made many queued steps fail: one
+ * (or one more for a request that came while it ran), not one per failed step. In this package to
+ * read the cache's count of completed loads.
+ */
+@EnsembleTest
+class TreeCacheReloadTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int NODES = 16;
+
+    EmbeddedEnsemble ensemble;
+
+    @Test
+    void manyRefreshesFailingInOneOutageCostOneReloadNotOneEach(BatonClient writer) throws Exception {
+        String base = "/tree-cache-reload/outage";
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        for (int i = 0; i < NODES; i++) {
+            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
+        }
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             // no retries and a short wait for a connection: a step that meets the outage fails at once
+             BatonClient reader = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(30)).connectionTimeout(Duration.ofMillis(200))
+                 .retryPolicy(new RetryNTimes(0, Duration.ZERO)));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            CountDownLatch firstUpdate = new CountDownLatch(1);
+            cache.addListener(event -> {
+                if (event.type() == CacheEvent.Type.UPDATED) {
+                    firstUpdate.countDown();
+                }
+            });
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+
+            // every read now takes two held hops, so the refreshes of one burst of changes queue up behind each other
+            proxy.delay(Duration.ofMillis(300));
+            TransactionBuilder tx = writer.transaction();
+            for (int i = 0; i < NODES; i++) {
+                tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
+            }
+            tx.commit();
+            assertThat(firstUpdate.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the first refresh of the burst").isTrue();
+            long before = cache.reloadsDone();
+            proxy.cut(); // the refreshes still queued all fail
+            await().atMost(WAIT).until(() -> reader.connectionState() != ConnectionState.CONNECTED
+                && reader.connectionState() != ConnectionState.RECONNECTED);
+            proxy.delay(Duration.ZERO);
+            proxy.heal();
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(cache.reloadsDone()).isGreaterThan(before);
+                for (int i = 0; i < NODES; i++) {
+                    assertThat(cache.get(base + "/n" + i).map(ChildData::data).orElseThrow()).isEqualTo("v1".getBytes(UTF_8));
+                }
+            });
+            // the old way, each failed refresh had queued a reload of its own, one second after its failure
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(cache.reloadsDone() - before).as("full loads after one outage of %d queued refreshes", NODES)
+                    .isLessThanOrEqualTo(2));
+        }
+    }
+}
