@@ -99,7 +99,7 @@ final class MeterObserver implements BatonObserver {
 
     @Override
     public void retriesExhausted(String operation) {
-        counter("baton.client.retries.exhausted", "operations that failed because the retry policy gave up",
+        counter("baton.client.retries.exhausted", "operations that failed because the retry policy gave up or no connection came in time",
             "operation", operation).increment();
     }
 

@@ -4,11 +4,13 @@ import static dev.baton.metrics.Meters.count;
 import static dev.baton.metrics.Meters.gauge;
 import static dev.baton.metrics.Meters.timed;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientHealth;
 import dev.baton.framework.ConnectionState;
+import dev.baton.framework.NoConnectionException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
@@ -16,6 +18,7 @@ import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +103,26 @@ class ClientMetricsTest {
             assertThat(after.connectedServer()).isPresent();
             await().atMost(WAIT).untilAsserted(() -> assertThat(count(registry, "baton.client.reconnects")).isEqualTo(1));
             assertThat(count(registry, "baton.client.session.expirations")).isZero();
+        }
+    }
+
+    @Test
+    void anOperationThatFindsNoConnectionCountsAsGivenUp() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(20)).connectionTimeout(Duration.ofSeconds(1)))) {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            BatonMetrics.of(client).bindTo(registry);
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> client.connectionState() == ConnectionState.SUSPENDED);
+
+            assertThatThrownBy(() -> client.create().forPath("/never", new byte[0])).isInstanceOf(NoConnectionException.class);
+            assertThat(count(registry, "baton.client.retries.exhausted", "operation", "create")).isEqualTo(1);
+            assertThatThrownBy(() -> client.getData().forPathAsync("/never").join())
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(NoConnectionException.class);
+            assertThat(count(registry, "baton.client.retries.exhausted", "operation", "getData")).isEqualTo(1);
+            assertThat(timed(registry, "baton.client.requests")).as("neither was sent").isZero();
         }
     }
 

@@ -29,6 +29,10 @@ import dev.baton.recipes.lock.InterProcessSemaphoreV2;
 import dev.baton.recipes.lock.Lease;
 import dev.baton.recipes.lock.LockLease;
 import dev.baton.recipes.queue.DistributedQueue;
+import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
+import dev.baton.recipes.rwlock.ReadLease;
+import dev.baton.recipes.rwlock.WriteLease;
+import dev.baton.framework.contention.SharedTicket;
 import dev.baton.recipes.queue.QueueBuilder;
 import dev.baton.recipes.queue.QueueSerializer;
 import dev.baton.recipes.queue.SimpleDistributedQueue;
@@ -106,6 +110,84 @@ class RecipeMetricsTest {
         assertThat(timed(ra, "baton.lock.acquire", "name", BatonMetrics.UNNAMED, "outcome", "acquired")).isEqualTo(1);
         assertThat(ra.getMeters()).as("no meter tagged with a path")
             .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/")));
+    }
+
+    @Test
+    void readWriteLockMetersShowBothSides(BatonClient a, BatonClient b) throws Exception {
+        MeterRegistry ra = bound(a, "catalog", "/m/rw");
+        MeterRegistry rb = bound(b, "catalog", "/m/rw");
+        InterProcessReadWriteLock mine = new InterProcessReadWriteLock(a, "/m/rw");
+        InterProcessReadWriteLock theirs = new InterProcessReadWriteLock(b, "/m/rw");
+        String[] write = {"recipe", "rwlock-write", "name", "catalog"};
+        String[] read = {"recipe", "rwlock-read", "name", "catalog"};
+
+        WriteLease writing = mine.writeLock().acquireLease();
+        assertThat(timed(ra, "baton.lock.acquire", "recipe", "rwlock-write", "name", "catalog", "outcome", "acquired")).isEqualTo(1);
+        assertThat(gauge(ra, "baton.lock.holders", write)).isEqualTo(1);
+
+        assertThat(theirs.readLock().acquire(Duration.ofMillis(200))).isFalse();
+        assertThat(timed(rb, "baton.lock.acquire", "recipe", "rwlock-read", "name", "catalog", "outcome", "timed-out")).isEqualTo(1);
+        assertThat(theirs.writeLock().acquire(Duration.ZERO)).isFalse();
+        assertThat(timed(rb, "baton.lock.acquire", "recipe", "rwlock-write", "outcome", "timed-out")).isEqualTo(1);
+
+        CompletableFuture<WriteLease> waiting = theirs.writeLock().acquireAsync();
+        await().atMost(WAIT).until(() -> gauge(rb, "baton.lock.waiters", write) == 1);
+
+        // a downgrade is a read hold granted at once, and still works with the write hold observed
+        ReadLease reading = writing.downgrade();
+        assertThat(timed(ra, "baton.lock.acquire", "recipe", "rwlock-read", "outcome", "acquired")).isEqualTo(1);
+        assertThat(gauge(ra, "baton.lock.holders", read)).isEqualTo(1);
+        writing.release();
+        assertThat(timed(ra, "baton.lock.held", write)).isEqualTo(1);
+        assertThat(gauge(ra, "baton.lock.holders", write)).isZero();
+        assertThat(waiting).as("the writer waits for the downgraded reader").isNotDone();
+        reading.release();
+        assertThat(timed(ra, "baton.lock.held", read)).isEqualTo(1);
+        assertThat(gauge(ra, "baton.lock.holders", read)).isZero();
+
+        WriteLease theirWrite = waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(gauge(rb, "baton.lock.waiters", write)).isZero();
+        assertThat(gauge(rb, "baton.lock.holders", write)).isEqualTo(1);
+
+        // the writer's node is deleted under it: a write loss, and the hold ends
+        a.delete().forPath(theirWrite.nodePaths().get(0));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(count(rb, "baton.lock.losses", write)).isEqualTo(1);
+            assertThat(gauge(rb, "baton.lock.holders", write)).isZero();
+        });
+        assertThat(theirWrite.isValid()).isFalse();
+        theirWrite.releaseQuietly();
+
+        // the same for a reader
+        theirs.readLock().acquire();
+        assertThat(gauge(rb, "baton.lock.holders", read)).isEqualTo(1);
+        a.delete().forPath(theirs.participantNodes().get(0));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(count(rb, "baton.lock.losses", read)).isEqualTo(1);
+            assertThat(gauge(rb, "baton.lock.holders", read)).isZero();
+        });
+        assertThatThrownBy(() -> theirs.readLock().release()).as("the loss is still loud to the holder")
+            .hasMessageContaining("lost");
+        assertThat(rb.getMeters()).as("no meter tagged with a path")
+            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/")));
+    }
+
+    @Test
+    void aSharedTicketReadWriteLockReportsItsNodes(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "shared", "/m/rw-shared");
+        InterProcessReadWriteLock lock = new InterProcessReadWriteLock(a, "/m/rw-shared", SharedTicket.defaults());
+
+        WriteLease writing = lock.writeLock().acquireLease();
+        ReadLease reading = writing.downgrade();
+        writing.release();
+        reading.release();
+
+        assertThat(timed(registry, "baton.lock.acquire", "recipe", "rwlock-write", "name", "shared", "outcome", "acquired")).isEqualTo(1);
+        assertThat(timed(registry, "baton.lock.acquire", "recipe", "rwlock-read", "name", "shared", "outcome", "acquired")).isEqualTo(1);
+        assertThat(timed(registry, "baton.lock.held", "recipe", "rwlock-write")).isEqualTo(1);
+        assertThat(timed(registry, "baton.lock.held", "recipe", "rwlock-read")).isEqualTo(1);
+        assertThat(gauge(registry, "baton.lock.holders", "recipe", "rwlock-write", "name", "shared")).isZero();
+        assertThat(gauge(registry, "baton.lock.holders", "recipe", "rwlock-read", "name", "shared")).isZero();
     }
 
     @Test

@@ -72,7 +72,10 @@ public interface BatonObserver {
     }
 
     /**
-     * A retryable failure of {@code operation} ended it because the retry policy gave up.
+     * {@code operation} failed for want of the ensemble: a retryable failure the retry policy
+     * would not retry again, or no connection within the client's connection timeout (a
+     * {@link NoConnectionException}: that wait is the retry for "no connection", and the policy is
+     * not asked after it).
      *
      * @param operation the operation's name
      */

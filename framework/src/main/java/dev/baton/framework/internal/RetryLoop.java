@@ -3,6 +3,7 @@ package dev.baton.framework.internal;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.Failures;
+import dev.baton.framework.NoConnectionException;
 import dev.baton.framework.OperationTimeoutException;
 import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.Timeouts;
@@ -24,7 +25,9 @@ import org.apache.zookeeper.ZooKeeper;
  * recoverable failure (connection loss mid-flight, operation timeout, session moved) asks the
  * {@link RetryPolicy} whether and when to try again. The blocking form waits on the injected
  * {@link Clock}; the asynchronous form schedules the next attempt and parks no thread. Other
- * failures end the operation at once. Attempts are numbered from 0, so an attempt can tell that an
+ * failures end the operation at once. The wait for a connection is itself the retry for "no
+ * connection" (the policy is not asked again after it): when it runs out the operation has given up
+ * as surely as when the policy says stop, and both are reported as {@link Events#gaveUp}. Attempts are numbered from 0, so an attempt can tell that an
  * earlier one may have reached the server (for protected creates and idempotent operations).
  *
  * <p>Every answer is "contact" ({@link HandleSource#contacted}); an answer to a write or a sync,
@@ -108,7 +111,13 @@ public final class RetryLoop {
     public <T> T call(String operation, String path, Attempt<T> attempt) throws InterruptedException {
         long start = clock.nanoTime();
         for (int n = 0; ; n++) {
-            ZooKeeper zk = handles.awaitConnected(operation, path);
+            ZooKeeper zk;
+            try {
+                zk = handles.awaitConnected(operation, path);
+            } catch (NoConnectionException e) {
+                events.gaveUp(operation);
+                throw e;
+            }
             long sent = clock.nanoTime();
             BatonException failure;
             try {
@@ -191,7 +200,11 @@ public final class RetryLoop {
             }
             handles.whenConnected(operation, path).whenComplete((zk, connectFailure) -> {
                 if (connectFailure != null) {
-                    result.completeExceptionally(Failures.unwrap(connectFailure));
+                    Throwable cause = Failures.unwrap(connectFailure);
+                    if (cause instanceof NoConnectionException) {
+                        events.gaveUp(operation);
+                    }
+                    result.completeExceptionally(cause);
                     return;
                 }
                 if (result.isDone()) {

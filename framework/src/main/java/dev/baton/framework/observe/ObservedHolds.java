@@ -117,6 +117,18 @@ public final class ObservedHolds {
         return wait.granted(hold);
     }
 
+    /**
+     * {@return the hold {@code hold} reports for, or {@code hold} itself if it is not a reporting
+     * wrapper} A recipe that needs its own hold type back (the read/write lock's downgrade reads
+     * the write node's ticket) looks through the wrapper with it; without an observer there is
+     * none to look through.
+     *
+     * @param hold a hold that {@link #track} or {@link #trackBlocking} returned, or any other
+     */
+    public static Hold unwrap(Hold hold) {
+        return hold instanceof Reporting reporting ? reporting.hold : hold;
+    }
+
     private static void endedUnused(Hold hold) {
         if (hold instanceof Reporting reporting) {
             reporting.end(false);

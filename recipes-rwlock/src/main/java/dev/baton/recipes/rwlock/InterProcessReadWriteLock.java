@@ -6,9 +6,9 @@ import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.ProcessLine;
 import dev.baton.framework.contention.SharedTicket;
+import dev.baton.framework.observe.ObservedHolds;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -46,6 +46,10 @@ import java.util.function.Consumer;
  * Curator process's own downgrade puts its read node behind waiting writers, which may then get
  * in while it reads: downgrade only with Baton.
  *
+ * <p>Each side reports its acquisitions and holds to the client's {@link BatonClient#observer() observer}
+ * as the mutex does, as recipe {@code rwlock-read} or {@code rwlock-write} (a downgrade is a read hold
+ * granted at once); with no observer nothing is timed or wrapped.
+ *
  * <pre>{@code
  * InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, "/locks/catalog");
  * rw.readLock().acquire();
@@ -58,6 +62,10 @@ import java.util.function.Consumer;
  */
 public final class InterProcessReadWriteLock {
     private static final byte[] NO_DATA = new byte[0];
+    /** The {@code recipe} the read side's holds are reported as to the client's observer (baton.lock.* meters). */
+    static final String READ_RECIPE = "rwlock-read";
+    /** The {@code recipe} the write side's holds are reported as. */
+    static final String WRITE_RECIPE = "rwlock-write";
 
     private final BatonClient client;
     private final String path;
@@ -137,27 +145,33 @@ public final class InterProcessReadWriteLock {
             this.writeLine = null;
             this.readLine = null;
         } else {
-            this.writeLine = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new Side(writers));
-            this.readLine = new ProcessLine(client, sharing, ProcessLine.Sharing.SHARED, 1, new Side(readers));
+            this.writeLine = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new Side(writers, WRITE_RECIPE));
+            this.readLine = new ProcessLine(client, sharing, ProcessLine.Sharing.SHARED, 1, new Side(readers, READ_RECIPE));
         }
     }
 
-    /** One side's nodes for the shared-ticket mode: the side's engine; everyone in the lock's folder is in line. */
+    /**
+     * One side's nodes for the shared-ticket mode: the side's engine; everyone in the lock's folder is in line.
+     * As the mutex's, the observer is told of the node's wait and tenure (the local holds on it are
+     * in-memory hand-offs).
+     */
     private final class Side implements ProcessLine.Source {
         private final Contention engine;
+        private final String recipe;
 
-        private Side(Contention engine) {
+        private Side(Contention engine, String recipe) {
             this.engine = engine;
+            this.recipe = recipe;
         }
 
         @Override
         public CompletableFuture<? extends Hold> take(Deadline deadline) {
-            return engine.acquireHold(participantData, deadline);
+            return inLine(engine, recipe, deadline);
         }
 
         @Override
         public Hold takeBlocking(Deadline deadline) throws InterruptedException {
-            return engine.acquireHoldBlocking(participantData, deadline);
+            return inLineBlocking(engine, recipe, deadline);
         }
 
         @Override
@@ -201,9 +215,22 @@ public final class InterProcessReadWriteLock {
         return readLine != null && readLine.yieldsAtNextHandOff();
     }
 
-    /** Takes a place in line with {@code engine} and watches the hold it gives. */
-    private CompletableFuture<Holding> inLine(Contention engine, Deadline deadline) {
-        return engine.acquireHold(participantData, deadline);
+    /**
+     * Takes a place in line with {@code engine} and watches the hold it gives, reported to the
+     * client's observer as {@code recipe} (untouched while nobody observes: {@link ObservedHolds}).
+     */
+    private CompletableFuture<Hold> inLine(Contention engine, String recipe, Deadline deadline) {
+        return ObservedHolds.track(client, recipe, path, engine.acquireHold(participantData, deadline));
+    }
+
+    /** {@link #inLine} on the calling thread. */
+    private Hold inLineBlocking(Contention engine, String recipe, Deadline deadline) throws InterruptedException {
+        return ObservedHolds.trackBlocking(client, recipe, path, () -> engine.acquireHoldBlocking(participantData, deadline));
+    }
+
+    /** The read hold {@code writing} downgrades to, reported as a read hold granted at once. */
+    private CompletableFuture<Hold> downgradeOf(WriteLease writing) {
+        return ObservedHolds.track(client, READ_RECIPE, path, Downgrade.start(client, writing, participantData));
     }
 
     @Override
@@ -226,9 +253,9 @@ public final class InterProcessReadWriteLock {
         protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
             WriteLease writing = writeLock.threadLease();
             if (writing != null) {
-                return Downgrade.start(client, writing, participantData);
+                return downgradeOf(writing);
             }
-            return readLine != null ? readLine.acquire(deadline) : inLine(readers, deadline);
+            return readLine != null ? readLine.acquire(deadline) : inLine(readers, READ_RECIPE, deadline);
         }
 
         @Override
@@ -236,7 +263,7 @@ public final class InterProcessReadWriteLock {
             if (writeLock.threadLease() != null) {
                 return super.acquireHoldBlocking(deadline); // a downgrade
             }
-            return readLine != null ? readLine.acquireBlocking(deadline) : readers.acquireHoldBlocking(participantData, deadline);
+            return readLine != null ? readLine.acquireBlocking(deadline) : inLineBlocking(readers, READ_RECIPE, deadline);
         }
 
         @Override
@@ -251,7 +278,7 @@ public final class InterProcessReadWriteLock {
 
         /** The read hold a write lease downgrades to. */
         CompletableFuture<ReadLease> downgrade(WriteLease writing) {
-            return leaseOf(Downgrade.start(client, writing, participantData));
+            return leaseOf(downgradeOf(writing));
         }
     }
 
@@ -267,12 +294,12 @@ public final class InterProcessReadWriteLock {
 
         @Override
         protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
-            return writeLine != null ? writeLine.acquire(deadline) : inLine(writers, deadline);
+            return writeLine != null ? writeLine.acquire(deadline) : inLine(writers, WRITE_RECIPE, deadline);
         }
 
         @Override
         protected Hold acquireHoldBlocking(Deadline deadline) throws InterruptedException {
-            return writeLine != null ? writeLine.acquireBlocking(deadline) : writers.acquireHoldBlocking(participantData, deadline);
+            return writeLine != null ? writeLine.acquireBlocking(deadline) : inLineBlocking(writers, WRITE_RECIPE, deadline);
         }
 
         @Override

@@ -7,6 +7,7 @@ import dev.baton.framework.contention.Ticket;
 import dev.baton.framework.contention.Holding;
 import dev.baton.framework.contention.FencingToken;
 import dev.baton.framework.contention.ProcessLine;
+import dev.baton.framework.observe.ObservedHolds;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -78,7 +79,8 @@ public final class WriteLease extends Grant {
 
     /** The write node's ticket (for the downgrade). */
     Ticket ticket() {
-        return ((Holding) ProcessLine.nodeOf(hold())).ticket();
+        // the node may be wrapped to report to the client's observer: its Holding is inside
+        return ((Holding) ObservedHolds.unwrap(ProcessLine.nodeOf(hold()))).ticket();
     }
 
     /** A downgrade takes this hold's place in line: no local writer may be handed the write node after it. */
