@@ -7,6 +7,7 @@ import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.Failures;
 import dev.baton.framework.TransactionBuilder;
+import dev.baton.framework.internal.ClosingListener;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
@@ -82,7 +83,7 @@ public final class Holding implements Hold, AutoCloseable {
         this.margin = leaseMargin != null ? leaseMargin
             : policy == ErrorPolicy.STANDARD ? defaultMargin(client.negotiatedSessionTimeout()) : null;
         this.node = node;
-        this.listener = new ConnectionStateListener() {
+        this.listener = new ClosingListener() {
             @Override
             public void stateChanged(BatonClient c, ConnectionState newState) {
                 // the variant with the session is the one that counts
@@ -91,6 +92,11 @@ public final class Holding implements Hold, AutoCloseable {
             @Override
             public void stateChanged(BatonClient c, ConnectionStateChange change) {
                 onState(change);
+            }
+
+            @Override
+            public void clientClosing() {
+                lose("the client was closed");
             }
         };
     }

@@ -257,6 +257,7 @@ public final class ClientCore {
         deletes.close();
         connection.close();
         scheduler.shutdownNow();
+        retryLoop.close(); // the dropped timers included back-offs: their runs fail now
         async.shutdown();
         if (ownEvents != null) {
             ownEvents.shutdown();

@@ -269,7 +269,10 @@ public final class Connection implements HandleSource {
         }
     }
 
-    /** Closes the handle (ending the session) and fails every waiter; listeners hear nothing more. */
+    /**
+     * Closes the handle (ending the session) and fails every waiter; listeners hear nothing more,
+     * except that the framework's {@link ClosingListener}s are told first.
+     */
     public void close() {
         Handle last;
         List<CompletableFuture<ZooKeeper>> failed;
@@ -289,6 +292,15 @@ public final class Connection implements HandleSource {
             lock.unlock();
         }
         failed.forEach(w -> async.execute(() -> w.completeExceptionally(new ClientClosedException("connect", null))));
+        for (Registration r : listeners) {
+            if (r.listener instanceof ClosingListener closing) {
+                try {
+                    closing.clientClosing();
+                } catch (RuntimeException e) {
+                    LOG.warn("a closing listener failed", e);
+                }
+            }
+        }
         if (last != null) {
             closeBounded(last.zk);
         }

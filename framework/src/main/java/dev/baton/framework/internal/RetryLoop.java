@@ -1,6 +1,7 @@
 package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoConnectionException;
@@ -12,7 +13,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.KeeperException;
@@ -87,6 +90,9 @@ public final class RetryLoop {
     private final Executor async;
     private final LeaderReplies leaderReplies;
     private final Events events;
+    /** Asynchronous runs waiting out a back-off on the scheduler: failed by {@link #close()}, which drops their timers. */
+    private final Set<AsyncRun<?>> backingOff = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     public RetryLoop(RetryPolicy policy, Clock clock, HandleSource handles, ScheduledExecutorService scheduler, Executor async) {
         this(policy, clock, handles, scheduler, async, (session, sent, replied) -> { }, Events.NONE);
@@ -105,6 +111,18 @@ public final class RetryLoop {
 
     public RetryPolicy policy() {
         return policy;
+    }
+
+    /**
+     * The client closed: every asynchronous run waiting out a back-off fails with
+     * {@link ClientClosedException} now, since the closed client's scheduler drops the timer that
+     * would have resumed it (without this its future would never complete).
+     */
+    public void close() {
+        closed = true;
+        for (AsyncRun<?> run : backingOff) {
+            run.clientClosed();
+        }
     }
 
     /** Runs {@code attempt} until it succeeds, fails for good, or the policy gives up. */
@@ -243,10 +261,36 @@ public final class RetryLoop {
             }
             long nanos = Timeouts.nanos(wait.get());
             if (nanos <= 0) {
-                async.execute(() -> next(n + 1));
-            } else {
-                scheduler.schedule(() -> async.execute(() -> next(n + 1)), nanos, TimeUnit.NANOSECONDS);
+                resume(n + 1);
+                return;
             }
+            backingOff.add(this);
+            try {
+                scheduler.schedule(() -> {
+                    backingOff.remove(this);
+                    resume(n + 1);
+                }, nanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                clientClosed();
+                return;
+            }
+            if (closed) {
+                clientClosed(); // closed between the check-in and the timer: close() may have missed it
+            }
+        }
+
+        /** The next attempt on the async executor; a closed client's executor refuses it. */
+        private void resume(int n) {
+            try {
+                async.execute(() -> next(n));
+            } catch (RejectedExecutionException e) {
+                clientClosed();
+            }
+        }
+
+        void clientClosed() {
+            backingOff.remove(this);
+            result.completeExceptionally(new ClientClosedException(operation, path));
         }
     }
 }

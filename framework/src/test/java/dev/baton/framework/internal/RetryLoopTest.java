@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.framework.BadVersionException;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionLossException;
 import dev.baton.framework.NoConnectionException;
 import dev.baton.framework.NoNodeException;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -129,6 +131,34 @@ class RetryLoopTest {
         // one more attempt may already be scheduled; after that, nothing
         org.awaitility.Awaitility.await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2))
             .until(() -> attempts.get() <= atCancel + 1);
+    }
+
+    @Test
+    void anAsyncRunWaitingOutABackOffFailsWithClientClosedWhenTheLoopCloses() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        RetryLoop loop = loop(new RetryNTimes(10, Duration.ofHours(1)));
+        CompletableFuture<String> result = loop.callAsync("getData", "/x", (zk, n) -> {
+            attempts.incrementAndGet();
+            return CompletableFuture.failedFuture(new ConnectionLossException("getData", "/x", null));
+        });
+        assertThat(attempts).as("one attempt, then an hour's back-off").hasValue(1);
+        assertThat(result).isNotDone();
+
+        loop.close(); // what the client does as it drops its scheduler's timers
+
+        assertThatThrownBy(() -> result.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+            .hasCauseInstanceOf(ClientClosedException.class);
+        assertThat(attempts).hasValue(1);
+    }
+
+    @Test
+    void anAsyncRunWhoseBackOffTheClosedSchedulerRefusesFailsWithClientClosed() throws Exception {
+        scheduler.shutdownNow(); // a closed client's scheduler refuses new timers
+        CompletableFuture<String> result = loop(new RetryNTimes(10, Duration.ofMillis(50))).callAsync("getData", "/x",
+            (zk, n) -> CompletableFuture.failedFuture(new ConnectionLossException("getData", "/x", null)));
+
+        assertThatThrownBy(() -> result.get(5, TimeUnit.SECONDS)).as("the run ends instead of waiting for a timer that never comes")
+            .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ClientClosedException.class);
     }
 
     /** A clock whose time moves only when told; sleeping just records. */

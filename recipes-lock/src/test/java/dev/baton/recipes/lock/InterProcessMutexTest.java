@@ -26,6 +26,24 @@ class InterProcessMutexTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
+    void aHoldAliveWhenItsClientClosesIsToldAtOnceAndItsReleaseSaysSo(BatonClient closing, BatonClient other) throws Exception {
+        InterProcessMutex mutex = new InterProcessMutex(closing, "/mutex/closed-under-a-hold");
+        LockLease lease = mutex.acquireLease(); // uncontended: its node's watch is not set yet
+        List<String> told = new CopyOnWriteArrayList<>();
+        lease.onLost(() -> told.add("lost"));
+
+        closing.close();
+
+        await("the hold is told").atMost(WAIT).until(() -> told.size() == 1);
+        assertThat(lease.isValid()).isFalse();
+        assertThatThrownBy(lease::release).isInstanceOf(LockOwnershipLostException.class);
+        LockLease next = new InterProcessMutex(other, "/mutex/closed-under-a-hold").acquireLease(WAIT);
+        assertThat(next).as("the closed client's node went with its session").isNotNull();
+        next.release();
+        assertThat(told).as("told once").hasSize(1);
+    }
+
+    @Test
     void nodesUseCuratorsLayoutAndParticipantsAreListedHolderFirst(BatonClient a, BatonClient b) throws Exception {
         InterProcessMutex first = new InterProcessMutex(a, "/mutex/layout");
         InterProcessMutex second = new InterProcessMutex(b, "/mutex/layout");

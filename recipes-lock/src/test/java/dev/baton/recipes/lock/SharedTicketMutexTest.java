@@ -228,6 +228,28 @@ class SharedTicketMutexTest {
      * client's event executor is held busy across {@code close()}, so the node's loss is heard only after
      * the async pool was shut down (as when an application's event executor is slow).
      */
+    /**
+     * The same, with the close right after an uncontended grant: the holder's own-node watch is set
+     * only once a hold has lasted a moment, so before the client told its holds of the close, the
+     * node's end went unheard, the line never moved on and the waiter waited forever.
+     */
+    @Test
+    void closingTheClientAtOnceAfterAnUncontendedGrantEndsTheLocalWaiters() throws Exception {
+        BatonClient closing = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        InterProcessMutex mutex = new InterProcessMutex(closing, "/shared/close-at-once", SharedTicket.defaults());
+        LockLease holder = mutex.acquireLease();
+        AtomicInteger told = new AtomicInteger();
+        holder.onLost(told::incrementAndGet);
+        CompletableFuture<LockLease> waiter = mutex.acquireAsync();
+
+        closing.close();
+
+        await("the waiter ends").atMost(WAIT).until(waiter::isDone);
+        assertThatThrownBy(waiter::join).hasCauseInstanceOf(BatonException.class);
+        await("the holder is told once").atMost(WAIT).until(() -> told.get() == 1);
+        assertThatThrownBy(holder::release).isInstanceOf(LockOwnershipLostException.class);
+    }
+
     @Test
     void closingTheClientEndsEveryLocalWaiterWithATypedFailure() throws Exception {
         ExecutorService events = Executors.newSingleThreadExecutor();
