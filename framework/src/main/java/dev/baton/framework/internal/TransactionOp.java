@@ -22,6 +22,8 @@ final class TransactionOp implements TransactionBuilder {
 
     private final NamespacedClient c;
     private final List<Added> added = new ArrayList<>();
+    /** The bytes of every op added so far, with their overhead. */
+    private int total;
 
     TransactionOp(NamespacedClient c) {
         this.c = c;
@@ -74,7 +76,7 @@ final class TransactionOp implements TransactionBuilder {
 
     private TransactionBuilder add(TransactionResult.Type type, String userPath, Op op, int bytes) {
         added.add(new Added(type, userPath, op, bytes + OVERHEAD_PER_OP));
-        int total = added.stream().mapToInt(Added::bytes).sum();
+        total += bytes + OVERHEAD_PER_OP; // kept as it grows: summing every op on each add made a build quadratic
         c.checkSize("transaction", userPath, "/", total);
         return this;
     }

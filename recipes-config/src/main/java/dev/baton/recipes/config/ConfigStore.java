@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -81,6 +80,11 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition advanced = lock.newCondition();
     private volatile ConfigSnapshot current;
+    /**
+     * Per key, how many nodes of the latest snapshot are its children (keys with none are absent):
+     * whether an empty node is a folder. Kept by {@link #onSnapshot}, on the event executor only.
+     */
+    private final Map<String, Integer> children = new HashMap<>();
 
     private ConfigStore(Builder b) {
         this.client = b.client;
@@ -413,44 +417,87 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     /**
      * Turns the cache's snapshot into keys; runs on the client's event executor, in publication
      * order. A node is a key unless it is a folder: no data, and a child in the same snapshot.
-     * Entries of unchanged nodes are reused (with their decoded text).
+     * After the first snapshot only the paths the cache reports changed are looked at, with the
+     * parent key of each (a child coming or going can turn its parent from a key into a folder or
+     * back); every other entry, and the previous map itself when no key changed, is reused. The
+     * fence is parsed only when it changed.
      */
     private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changedPaths) {
         client.observer().configChangeSeen("config-store", base());
         ConfigSnapshot before = current;
         Map<String, ConfigSnapshot.Entry> old = before == null ? Map.of() : before.entries();
-        Set<String> parents = new HashSet<>();
-        for (String path : published.nodes().keySet()) {
-            String key = keys.keyOf(path);
-            int slash = key == null ? -1 : key.lastIndexOf('/');
-            if (slash > 0) {
-                parents.add(key.substring(0, slash));
-            }
-        }
-        Map<String, ConfigSnapshot.Entry> entries = new HashMap<>();
-        for (ChildData node : published.nodes().values()) {
-            String key = keys.keyOf(node.path());
-            if (key == null || (node.data().length == 0 && parents.contains(key))) {
-                continue;
-            }
-            ConfigSnapshot.Entry e = old.get(key);
-            if (e == null || e.mzxid != node.stat().getMzxid()) {
-                e = new ConfigSnapshot.Entry(node.data(), node.stat().getVersion(), node.stat().getMzxid());
-            }
-            entries.put(key, e);
-        }
+        // incremental only from the snapshot the books were kept for (always so: this listener hears every snapshot)
+        boolean incremental = before != null && previous != null && before.nodes() == previous;
+        Map<String, ConfigSnapshot.Entry> entries;
         List<String> changed = new ArrayList<>();
-        entries.forEach((key, e) -> {
-            if (old.get(key) != e) {
-                changed.add(key);
+        if (incremental) {
+            entries = old;
+            Map<String, String> affected = new HashMap<>(); // key to its path
+            for (String path : changedPaths) {
+                String key = keys.keyOf(path);
+                if (key == null) {
+                    continue;
+                }
+                affected.put(key, path);
+                int slash = key.lastIndexOf('/');
+                boolean was = previous.nodes().containsKey(path);
+                boolean is = published.nodes().containsKey(path);
+                if (slash > 0 && was != is) {
+                    String parent = key.substring(0, slash);
+                    children.merge(parent, is ? 1 : -1, (a, b) -> a + b == 0 ? null : a + b);
+                    affected.put(parent, path.substring(0, path.length() - key.length() + slash));
+                }
             }
-        });
-        old.keySet().forEach(key -> {
-            if (!entries.containsKey(key)) {
-                changed.add(key);
+            for (Map.Entry<String, String> a : affected.entrySet()) {
+                String key = a.getKey();
+                ConfigSnapshot.Entry e = entryOf(key, published.nodes().get(a.getValue()), old.get(key));
+                if (e != old.get(key)) {
+                    if (entries == old) {
+                        entries = new HashMap<>(old);
+                    }
+                    if (e == null) {
+                        entries.remove(key);
+                    } else {
+                        entries.put(key, e);
+                    }
+                    changed.add(key);
+                }
             }
-        });
-        ReleaseCodec.Fence fence = published.get(keys.fence()).map(f -> ReleaseCodec.readFence(f.data())).orElse(ReleaseCodec.Fence.NONE);
+        } else {
+            children.clear();
+            for (String path : published.nodes().keySet()) {
+                String key = keys.keyOf(path);
+                int slash = key == null ? -1 : key.lastIndexOf('/');
+                if (slash > 0) {
+                    children.merge(key.substring(0, slash), 1, Integer::sum);
+                }
+            }
+            entries = new HashMap<>();
+            for (ChildData node : published.nodes().values()) {
+                String key = keys.keyOf(node.path());
+                ConfigSnapshot.Entry e = key == null ? null : entryOf(key, node, old.get(key));
+                if (e != null) {
+                    entries.put(key, e);
+                }
+            }
+            for (Map.Entry<String, ConfigSnapshot.Entry> e : entries.entrySet()) {
+                if (old.get(e.getKey()) != e.getValue()) {
+                    changed.add(e.getKey());
+                }
+            }
+            for (String key : old.keySet()) {
+                if (!entries.containsKey(key)) {
+                    changed.add(key);
+                }
+            }
+        }
+        ReleaseCodec.Fence fence;
+        if (incremental && !changedPaths.contains(keys.fence())) {
+            fence = before.fence();
+        } else {
+            ChildData f = published.nodes().get(keys.fence());
+            fence = f == null ? ReleaseCodec.Fence.NONE : ReleaseCodec.readFence(f.data());
+        }
         ConfigSnapshot next = new ConfigSnapshot(keys.base(), fence.release(), published.sequence(), entries, mapper, published, fence);
         lock.lock();
         try {
@@ -460,6 +507,20 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             lock.unlock();
         }
         watches.published(before, next, changed);
+    }
+
+    /**
+     * The entry of {@code key} for {@code node} (null if there is no node, or it is a folder: no
+     * data and a child), {@code old} itself if the node is unchanged; reads {@link #children}.
+     */
+    private ConfigSnapshot.Entry entryOf(String key, ChildData node, ConfigSnapshot.Entry old) {
+        if (node == null || (node.data().length == 0 && children.containsKey(key))) {
+            return null;
+        }
+        if (old != null && old.mzxid == node.stat().getMzxid()) {
+            return old;
+        }
+        return new ConfigSnapshot.Entry(node.data(), node.stat().getVersion(), node.stat().getMzxid());
     }
 
     private boolean awaitSnapshot(java.util.function.Predicate<ConfigSnapshot> condition, Duration timeout) throws InterruptedException {

@@ -3,6 +3,8 @@ package dev.baton.recipes.config;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -59,21 +61,59 @@ final class ReleaseCodec {
         return out.toByteArray();
     }
 
-    /** The fence's content; a fence that is empty or not ours reads as release 0. */
+    /**
+     * The fence's content; a fence that is empty or not ours reads as release 0. Every watcher parses the fence of
+     * each release it sees, so this streams over the fields rather than building a tree; it reads what the tree
+     * reading did ({@code release} a number, the others converted as {@code JsonNode.asText}/{@code asLong} would).
+     */
     static Fence readFence(byte[] data) {
         if (data.length == 0) {
             return Fence.NONE;
         }
-        try {
-            JsonNode root = JSON.readTree(data);
-            if (root == null || !root.path("release").canConvertToLong()) {
+        try (JsonParser p = JSON.getFactory().createParser(data)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
                 return Fence.NONE;
             }
-            return new Fence(root.path("release").asLong(), root.path("id").asText(""), root.path("oldest").asLong(0),
-                root.path("moved").asLong(0));
-        } catch (java.io.IOException e) {
+            boolean hasRelease = false;
+            long release = 0;
+            String id = "";
+            long oldest = 0;
+            long moved = 0;
+            for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+                    p.skipChildren();
+                }
+                switch (name) {
+                    case "release" -> {
+                        hasRelease = fitsLong(p, value);
+                        release = hasRelease ? p.getValueAsLong() : 0;
+                    }
+                    case "id" -> id = value == JsonToken.VALUE_NULL ? "null" : value.isScalarValue() ? p.getText() : "";
+                    case "oldest" -> oldest = value.isScalarValue() ? p.getValueAsLong(0) : 0;
+                    case "moved" -> moved = value.isScalarValue() ? p.getValueAsLong(0) : 0;
+                    default -> {
+                        // not ours: ignored
+                    }
+                }
+            }
+            return hasRelease ? new Fence(release, id, oldest, moved) : Fence.NONE;
+        } catch (IOException e) {
             return Fence.NONE;
         }
+    }
+
+    /** Whether the value is a number that converts to a long ({@code JsonNode.canConvertToLong}). */
+    private static boolean fitsLong(JsonParser p, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT) {
+            return p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+        }
+        if (value == JsonToken.VALUE_NUMBER_FLOAT) {
+            double d = p.getDoubleValue();
+            return d >= Long.MIN_VALUE && d <= Long.MAX_VALUE;
+        }
+        return false;
     }
 
     static byte[] entry(Release release, String id) {

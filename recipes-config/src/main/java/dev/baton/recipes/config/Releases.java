@@ -456,7 +456,7 @@ final class Releases {
                     oldest = Math.min(oldest, n);
                 }
             }
-            if (state.local()) {
+            if (state.local() && asked.size() > release.changes().size()) {
                 // a key left out as already at its value was so in the local snapshot: make sure it still is
                 Set<String> changed = new HashSet<>(release.keys());
                 for (String key : asked) {
@@ -482,6 +482,9 @@ final class Releases {
      * a nested key leaves no empty folder that would read as an empty key.
      */
     private Map<String, Integer> emptiedFolders(State state, Set<String> deleted, List<Release.Change> writes) {
+        if (state.folders().isEmpty()) {
+            return Map.of(); // the usual release: nothing removed, no folder read (and none from the local snapshot)
+        }
         Set<String> gone = new HashSet<>(deleted);
         Set<String> written = new HashSet<>();
         for (Release.Change c : writes) {

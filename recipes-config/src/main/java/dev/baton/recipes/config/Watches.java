@@ -1,10 +1,10 @@
 package dev.baton.recipes.config;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -84,20 +84,38 @@ final class Watches {
         return watch;
     }
 
-    /** Tells every listener whose scope holds one of {@code changedKeys}; called on the executor. */
+    /**
+     * Tells every listener whose scope holds one of {@code changedKeys}; called on the executor. A
+     * release usually changes a key or two: nothing is sorted or collected for one key, and a
+     * listener whose scope holds none costs no allocation. Each listener still gets values of its
+     * own (the arrays are copies), as before.
+     */
     void published(ConfigSnapshot before, ConfigSnapshot after, Collection<String> changedKeys) {
         if (watches.isEmpty() || changedKeys.isEmpty()) {
             return;
         }
-        TreeSet<String> sorted = new TreeSet<>(changedKeys);
+        String[] sorted = changedKeys.toArray(new String[0]);
+        if (sorted.length > 1) {
+            Arrays.sort(sorted);
+        }
         for (Watch watch : watches) {
-            List<ConfigChange> changes = new ArrayList<>();
+            List<ConfigChange> changes = null;
             for (String key : sorted) {
                 if (watch.covers(key)) {
-                    changes.add(new ConfigChange(key, before == null ? Optional.empty() : before.get(key), after.get(key)));
+                    ConfigChange change = new ConfigChange(key, before == null ? Optional.empty() : before.get(key), after.get(key));
+                    if (changes == null) {
+                        changes = List.of(change);
+                    } else {
+                        if (changes.size() == 1) {
+                            changes = new ArrayList<>(changes);
+                        }
+                        changes.add(change);
+                    }
                 }
             }
-            deliver(watch, after, changes);
+            if (changes != null) {
+                deliver(watch, after, changes);
+            }
         }
     }
 

@@ -167,6 +167,38 @@ class ConfigStoreTest {
     }
 
     @Test
+    void anEmptyKeyBecomesAFolderWhenAChildComesAndAKeyAgainWhenItGoes(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        try (ConfigStore store = started(client, base)) {
+            List<String> told = new CopyOnWriteArrayList<>();
+            store.watchPrefix("x", u -> u.changes().forEach(c -> told.add(c.key() + "=" + c.valueAsString().orElse("<removed>"))));
+            client.create().creatingParentsIfNeeded().forPath(base + "/x");
+            await().atMost(WAIT).until(() -> store.keys().contains("x"));
+            assertThat(store.getString("x")).as("an empty leaf is a key").contains("");
+
+            // only the child's node changes: the store must look at its parent again
+            client.create().forPath(base + "/x/y", "1".getBytes(UTF_8));
+            await().atMost(WAIT).until(() -> store.keys().contains("x/y"));
+            assertThat(store.keys()).as("with a child, the empty node is a folder").containsExactly("x/y");
+
+            client.setData().forPath(base + "/x", "v".getBytes(UTF_8));
+            await().atMost(WAIT).until(() -> store.keys().contains("x"));
+            assertThat(store.keys()).as("a node with data is a key, children or not").containsExactly("x", "x/y");
+            client.setData().forPath(base + "/x", new byte[0]);
+            await().atMost(WAIT).until(() -> !store.keys().contains("x"));
+            assertThat(store.keys()).containsExactly("x/y");
+
+            client.delete().forPath(base + "/x/y");
+            await().atMost(WAIT).until(() -> !store.keys().contains("x/y"));
+            assertThat(store.keys()).as("its last child gone, the empty node is a key again").containsExactly("x");
+            assertThat(store.getString("x")).contains("");
+            await().atMost(WAIT).until(() -> told.size() == 7);
+            assertThat(told).as("the watcher heard each turn, in order").containsExactly("x=", "x=<removed>", "x/y=1", "x=v", "x=<removed>",
+                "x=", "x/y=<removed>");
+        }
+    }
+
+    @Test
     void readsAPlainSubtreeWrittenByOtherToolsWithoutMetadata(BatonClient client, TestInfo info) throws Exception {
         String base = base(info);
         // what zkCli leaves: persistent nodes, one per key, some with children, no .releases

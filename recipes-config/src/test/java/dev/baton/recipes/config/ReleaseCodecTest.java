@@ -48,6 +48,23 @@ class ReleaseCodecTest {
     }
 
     @Test
+    void aFenceReadsAsTheTreeReaderReadItFieldsInAnyOrderForeignOnesIgnored() {
+        assertThat(fence("{\"moved\":5,\"x\":{\"release\":9},\"oldest\":3,\"tags\":[1,2],\"id\":\"w-2\",\"release\":8}"))
+            .as("nested values are skipped, not read as the fence's").isEqualTo(new ReleaseCodec.Fence(8, "w-2", 3, 5));
+        assertThat(fence("{\"release\":4}")).as("a fence of the first layout").isEqualTo(new ReleaseCodec.Fence(4, "", 0, 0));
+        assertThat(fence("{\"release\":4,\"oldest\":\"2\",\"id\":7}")).isEqualTo(new ReleaseCodec.Fence(4, "7", 2, 0));
+        assertThat(fence("{\"release\":4} trailing")).isEqualTo(new ReleaseCodec.Fence(4, "", 0, 0));
+        for (String notOurs : List.of("", "{}", "[1]", "7", "{\"release\":\"4\"}", "{\"release\":null}",
+            "{\"release\":99999999999999999999999}", "{\"release\":4,", "not json")) {
+            assertThat(fence(notOurs)).as("'%s' is not a fence of ours", notOurs).isEqualTo(ReleaseCodec.Fence.NONE);
+        }
+    }
+
+    private static ReleaseCodec.Fence fence(String json) {
+        return ReleaseCodec.readFence(json.getBytes(UTF_8));
+    }
+
+    @Test
     void historyEntryNamesAreZeroPaddedToTenDigitsAsTheFormatWrote() {
         for (long n : new long[] {0, 7, 42, 999_999_999L, 1_000_000_000L, 12_345_678_901L, Long.MAX_VALUE}) {
             assertThat(Keys.historyName(n)).isEqualTo(String.format("release-%010d", n));
