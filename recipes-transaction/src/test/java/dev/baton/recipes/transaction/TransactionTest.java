@@ -177,6 +177,9 @@ class TransactionTest {
             .isInstanceOf(InvalidTransactionException.class)
             .hasMessageContaining("participant id must be 1 to 100 letters, digits, '.', '_' or '-'")
             .hasMessageContaining("was 'a/b'");
+        assertThatThrownBy(() -> coordinator.start(List.of("a", "a"), small, Duration.ofSeconds(5)))
+            .isInstanceOf(InvalidTransactionException.class)
+            .hasMessageContaining("participant 'a' is named twice in [a, a]");
 
         assertThat(client.checkExists().forPath(folder + "/transactions")).as("no transaction node was created").isNull();
         assertThat(new TransactionFolder(client, folder).transactions()).isEmpty();
