@@ -25,6 +25,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -51,9 +53,10 @@ import org.slf4j.LoggerFactory;
  * the latest event of the <em>fence</em> has been answered for. That rule is enough because
  * ZooKeeper sends a session's watch events and replies over one connection in the order the
  * server produced them, an answer that reflects a transaction comes after all of that
- * transaction's events, and this client hands both on in that order (the events to the event
- * executor before the replies that follow them; answers are applied on that same executor). For
- * a writer that ends each transaction with a write of the fence:
+ * transaction's events, and this cache handles both in that order: on ZooKeeper's event thread
+ * itself, where they arrive one after the other (for a client of Baton's own; with any other
+ * {@link BatonClient}, on its event executor, events handed there before the replies that follow
+ * them). For a writer that ends each transaction with a write of the fence:
  * <ul>
  *   <li>a transaction whose fence event has arrived had all its other events arrive before it,
  *       and each has been answered for, so every one of its nodes is in the copy as it was
@@ -70,7 +73,15 @@ import org.slf4j.LoggerFactory;
  * on a new session syncs the server first (so the copy never goes back in time across sessions),
  * then walks the tree; it publishes if no fence event came meanwhile, or by the rule above. Reads
  * and loads that straddle a change of connection state are thrown away: replies may then come
- * from another server, and events may have been lost.
+ * from another server, and events may have been lost. On the event thread a change is known in
+ * order with the replies and events around it: the client counts each change there before it hands
+ * on what came after it, and the cache compares that count before it handles each reply or event.
+ *
+ * <p>Why the event thread: a watcher that reads on each change pays, per change, the hand-offs
+ * between threads on its way; handling events and answers where they arrive leaves one, the
+ * hand-over of a published snapshot to the listeners. Nothing there blocks or runs user code (the
+ * cache only counts, sends reads and copies its map when it publishes); listeners are always told on
+ * the client's event executor.
  *
  * <p>Guarantees and caveats. Snapshots are immutable and published in order; a published
  * snapshot never goes back to an older state, across disconnections and session expiries. A node
@@ -80,7 +91,8 @@ import org.slf4j.LoggerFactory;
  * publishing until the gap comes (the working copy is still kept current meanwhile). With a server that
  * sends events without their zxid (before 3.9) an event is answered for only by reads sent after
  * it, so a node changed again while its read is in flight is read once more. Listeners run
- * on the client's event executor, in publication order; a listener that blocks delays the cache.
+ * on the client's event executor, in publication order; a listener that blocks delays the
+ * listeners after it and {@link #current()} (the latest snapshot told), not the cache's reads.
  *
  * <pre>{@code
  * SnapshotCache cache = SnapshotCache.builder(client, "/app/config").fence("/app/config/.releases").build();
@@ -152,9 +164,15 @@ public final class SnapshotCache implements AutoCloseable {
     private final String fence;
     private final String belowFence;
     private final Executor executor;
+    /**
+     * The client's count of connection state changes, when events and replies are handled on
+     * ZooKeeper's event thread (a client of Baton's own); null when they go through the event
+     * executor (see the class comment).
+     */
+    private final LongSupplier transitions;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch initialized = new CountDownLatch(1);
-    private final Watcher watcher = this::onWatchEvent;
+    private final Watcher watcher;
     private final ConnectionStateListener stateListener = new ConnectionStateListener() {
         @Override
         public void stateChanged(BatonClient c, ConnectionState newState) {
@@ -167,7 +185,8 @@ public final class SnapshotCache implements AutoCloseable {
         }
     };
 
-    // ---- touched only on the executor (the client's event executor: one task at a time) ----
+    // ---- guarded by lock (taken on ZooKeeper's event thread and on the event executor) ----
+    private final Object lock = new Object();
     private final Map<String, ChildData> working = new HashMap<>();
     /** Paths with an event that still need a read sent (while a load runs, or while disconnected). */
     private final Set<String> dirty = new LinkedHashSet<>();
@@ -193,6 +212,10 @@ public final class SnapshotCache implements AutoCloseable {
     private boolean loadRunning;
     private long watchedSession;
     private long sequence;
+    /** The client's count of connection state changes when this cache last looked (see {@link #noteTransitions}). */
+    private long seenTransitions;
+    /** The latest snapshot made: published, or on its way to the listeners. */
+    private Snapshot built;
 
     private volatile Snapshot published;
     private volatile boolean closed;
@@ -203,7 +226,15 @@ public final class SnapshotCache implements AutoCloseable {
         this.fence = builder.fence;
         this.belowFence = fence == null ? null : fence + "/";
         this.executor = client.eventExecutor();
-        this.replies = WakeUps.repliesInPlace(client);
+        this.transitions = WakeUps.connectionTransitions(client);
+        if (transitions != null) {
+            this.replies = WakeUps.repliesInPlace(client);
+            this.watcher = (WakeUps.DirectWatcher) this::onWatchEvent;
+            this.seenTransitions = transitions.getAsLong();
+        } else {
+            this.replies = client;
+            this.watcher = this::onWatchEvent;
+        }
     }
 
     /**
@@ -232,8 +263,10 @@ public final class SnapshotCache implements AutoCloseable {
         }
         client.addConnectionStateListener(stateListener);
         executor.execute(() -> {
-            started = true;
-            pump();
+            synchronized (lock) {
+                started = true;
+                pump();
+            }
         });
     }
 
@@ -313,6 +346,13 @@ public final class SnapshotCache implements AutoCloseable {
         if (closed || path == null) {
             return;
         }
+        synchronized (lock) {
+            noteTransitions();
+            onNodeEvent(event, path);
+        }
+    }
+
+    private void onNodeEvent(WatchedEvent event, String path) {
         switch (event.getType()) {
             case NodeCreated, NodeDataChanged, NodeDeleted -> {
                 // any event, even of a node below the fence, says its server has applied that zxid
@@ -340,13 +380,39 @@ public final class SnapshotCache implements AutoCloseable {
     }
 
     private void onStateChange(ConnectionStateChange change) {
+        synchronized (lock) {
+            if (transitions == null) {
+                changedConnection();
+            } else {
+                noteTransitions(); // mostly seen already, by the first event or reply after the change
+            }
+            pump(); // a reconnect with no event after it still needs its load
+        }
+    }
+
+    /**
+     * On ZooKeeper's event thread, notices a connection state change that came before what is
+     * handled next: the client counts each change on that thread before it hands on anything
+     * that followed it on the connection, so a reply handled with the count unchanged since its
+     * request was sent came over that request's connection, and the first event after a
+     * reconnect finds the count moved and asks for a load before anything else.
+     */
+    private void noteTransitions() {
+        if (transitions == null) {
+            return;
+        }
+        long now = transitions.getAsLong();
+        if (now != seenTransitions) {
+            seenTransitions = now;
+            changedConnection();
+        }
+    }
+
+    /** Replies in flight may come from another server, and events may have been missed: a full load is due. */
+    private void changedConnection() {
         epoch++;
         inFlight.clear();
-        if (change.state().isConnected()) {
-            // events may have been missed while disconnected: only a full load is sure to see everything
-            loadNeeded = true;
-        }
-        pump();
+        loadNeeded = true;
     }
 
     /** Starts a load if one is due, or else sends a read of every dirty path; nothing while a load runs. */
@@ -359,10 +425,9 @@ public final class SnapshotCache implements AutoCloseable {
             load();
             return;
         }
-        for (String path : dirty) {
-            send(path);
-        }
+        List<String> toSend = List.copyOf(dirty);
         dirty.clear();
+        toSend.forEach(this::send);
     }
 
     // ---- reads of changed nodes ----
@@ -381,7 +446,7 @@ public final class SnapshotCache implements AutoCloseable {
         List<String> paths = fence != null && !path.equals(fence) && sentZxid >= 0
             && client.serverCapabilities().supports(ServerCapabilities.Feature.MULTI_READ) ? List.of(path, fence) : List.of(path);
         paths.forEach(p -> inFlight.put(p, sentZxid));
-        read(replies, paths).whenCompleteAsync((reads, failure) -> {
+        whenAnswered(read(replies, paths), (reads, failure) -> {
             if (closed || epoch != myEpoch) {
                 return; // a load follows the state change and reads everything again
             }
@@ -403,7 +468,26 @@ public final class SnapshotCache implements AutoCloseable {
             if (!loadRunning && coveredUpToFence()) {
                 publish();
             }
-        }, executor);
+        });
+    }
+
+    /**
+     * Runs {@code then} under the lock with the read's outcome: on ZooKeeper's event thread where
+     * the reply arrives (a client of Baton's own), else on the event executor; either way after
+     * every event that came before the reply.
+     */
+    private <T> void whenAnswered(CompletableFuture<T> answer, BiConsumer<T, Throwable> then) {
+        BiConsumer<T, Throwable> locked = (value, failure) -> {
+            synchronized (lock) {
+                noteTransitions();
+                then.accept(value, failure);
+            }
+        };
+        if (transitions != null) {
+            answer.whenComplete(locked);
+        } else {
+            answer.whenCompleteAsync(locked, executor);
+        }
     }
 
     /**
@@ -456,42 +540,50 @@ public final class SnapshotCache implements AutoCloseable {
         watch.thenCompose(v -> sync ? client.sync().forPathAsync(root) : CompletableFuture.<Void>completedFuture(null))
             .thenCompose(v -> walk(root, found))
             .whenCompleteAsync((v, failure) -> {
-                loadRunning = false;
-                if (closed) {
-                    return;
+                synchronized (lock) {
+                    noteTransitions();
+                    loaded(myEpoch, myFence, myReceipt, myZxid, session, found, failure);
                 }
-                if (failure != null) {
-                    retryLater(failure);
-                    return;
-                }
-                if (epoch != myEpoch) {
-                    pump();
-                    return;
-                }
-                watchedSession = session;
-                if (goesBack(found)) {
-                    // the server answered from before what was already published: catch it up and load again
-                    syncNeeded = true;
-                    retryLater(null);
-                    return;
-                }
-                syncNeeded = false;
-                loadNeeded = false;
-                for (String path : List.copyOf(working.keySet())) {
-                    if (!found.containsKey(path)) {
-                        apply(new Read(path, null));
-                    }
-                }
-                found.values().forEach(node -> apply(new Read(node.path(), node)));
-                // every node was read (or found gone) after the events seen when the load began
-                for (String path : List.copyOf(uncovered.keySet())) {
-                    cover(path, myReceipt, myZxid);
-                }
-                if (fenceEvents == myFence || coveredUpToFence()) {
-                    publish();
-                }
-                pump();
             }, executor);
+    }
+
+    private void loaded(long myEpoch, long myFence, long myReceipt, long myZxid, long session, Map<String, ChildData> found,
+                        Throwable failure) {
+        loadRunning = false;
+        if (closed) {
+            return;
+        }
+        if (failure != null) {
+            retryLater(failure);
+            return;
+        }
+        if (epoch != myEpoch) {
+            pump();
+            return;
+        }
+        watchedSession = session;
+        if (goesBack(found)) {
+            // the server answered from before what was already published: catch it up and load again
+            syncNeeded = true;
+            retryLater(null);
+            return;
+        }
+        syncNeeded = false;
+        loadNeeded = false;
+        for (String path : List.copyOf(working.keySet())) {
+            if (!found.containsKey(path)) {
+                apply(new Read(path, null));
+            }
+        }
+        found.values().forEach(node -> apply(new Read(node.path(), node)));
+        // every node was read (or found gone) after the events seen when the load began
+        for (String path : List.copyOf(uncovered.keySet())) {
+            cover(path, myReceipt, myZxid);
+        }
+        if (fenceEvents == myFence || coveredUpToFence()) {
+            publish();
+        }
+        pump();
     }
 
     private CompletableFuture<Void> walk(String path, Map<String, ChildData> found) {
@@ -550,7 +642,7 @@ public final class SnapshotCache implements AutoCloseable {
 
     /** Whether a full load saw a node older than the published one (a server behind this client's past). */
     private boolean goesBack(Map<String, ChildData> found) {
-        Snapshot last = published;
+        Snapshot last = built;
         if (last == null) {
             return false;
         }
@@ -565,7 +657,7 @@ public final class SnapshotCache implements AutoCloseable {
     }
 
     private void publish() {
-        Snapshot previous = published;
+        Snapshot previous = built;
         Set<String> changed = new LinkedHashSet<>();
         for (String path : unpublished) {
             ChildData before = previous == null ? null : previous.nodes().get(path);
@@ -578,26 +670,39 @@ public final class SnapshotCache implements AutoCloseable {
             return;
         }
         Snapshot next = new Snapshot(++sequence, working);
-        published = next;
-        initialized.countDown();
+        built = next;
         Set<String> told = Set.copyOf(previous == null ? next.nodes().keySet() : changed);
-        for (Listener listener : listeners) {
-            try {
-                listener.published(previous, next, told);
-            } catch (RuntimeException e) {
-                LOG.error("snapshot cache of {}: a listener threw; later snapshots still reach it", root, e);
+        Runnable announce = () -> {
+            published = next;
+            initialized.countDown();
+            for (Listener listener : listeners) {
+                try {
+                    listener.published(previous, next, told);
+                } catch (RuntimeException e) {
+                    LOG.error("snapshot cache of {}: a listener threw; later snapshots still reach it", root, e);
+                }
             }
+        };
+        if (transitions != null) {
+            executor.execute(announce); // never user code on ZooKeeper's event thread; the executor keeps the order
+        } else {
+            announce.run();
         }
     }
 
     private void retryLater(Throwable failure) {
         if (failure != null && !client.isClosed()) {
-            LOG.warn("snapshot cache of {}: a read failed ({}); loading again in {}", root, Failures.rethrow(failure).getMessage(),
-                RETRY_AFTER_FAILURE);
+            String why = Failures.rethrow(failure).getMessage();
+            executor.execute(() -> LOG.warn("snapshot cache of {}: a read failed ({}); loading again in {}", root, why,
+                RETRY_AFTER_FAILURE)); // not on ZooKeeper's event thread
         }
         loadNeeded = true;
         CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
-            .execute(() -> executor.execute(this::pump));
+            .execute(() -> executor.execute(() -> {
+                synchronized (lock) {
+                    pump();
+                }
+            }));
     }
 
     private static boolean same(ChildData a, ChildData b) {

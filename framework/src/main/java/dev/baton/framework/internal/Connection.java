@@ -96,6 +96,12 @@ public final class Connection implements HandleSource {
     private boolean everConnected;
     private boolean closed;
     private long sequence;
+    /**
+     * How many state changes have been reported, readable without the lock: a change reported
+     * from ZooKeeper's event thread is counted before that thread hands on anything that came
+     * after it on the connection (see {@link #transitions()}).
+     */
+    private volatile long transitions;
     /** The armed LOST timer, null when none; {@code lostTimers} tells a cancelled one that it is. */
     private ScheduledFuture<?> lostTimer;
     private long lostTimers;
@@ -153,6 +159,19 @@ public final class Connection implements HandleSource {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * How many connection state changes have been reported so far. For a reader on ZooKeeper's
+     * event thread the count is in order with the replies and watch events it handles: a change
+     * the servers' connection went through (a disconnect, a reconnect, a new session) is counted
+     * before any reply or event that came after it; so a reply handled there with the count
+     * unchanged since its request was sent came over the connection the request went out on.
+     *
+     * @return the count, starting at 0
+     */
+    public long transitions() {
+        return transitions;
     }
 
     /** The current session's id, or 0 before the first connection. */
@@ -547,6 +566,7 @@ public final class Connection implements HandleSource {
         stateHandle = h;
         stateSession = sessionId;
         ConnectionStateChange change = new ConnectionStateChange(newState, sessionId, ++sequence);
+        transitions = sequence;
         LOG.debug("connection state {}", change);
         changed.signalAll();
         for (Registration r : listeners) {

@@ -50,6 +50,11 @@ public final class NamespacedClient implements BatonClient {
         this.inPlace = inPlace;
     }
 
+    /** The count of connection state changes; only through {@link WakeUps}. */
+    long connectionTransitions() {
+        return core.connection.transitions();
+    }
+
     /** This view with replies completed on ZooKeeper's event thread; only through {@link WakeUps}. */
     NamespacedClient repliesInPlace() {
         return inPlace ? this : new NamespacedClient(core, namespace, true);
