@@ -138,6 +138,8 @@ final class ChaosRun implements AutoCloseable {
 
     /** The one {@link #childProcessEnsemble()} of this test JVM, started by the first class that asks. */
     private static EmbeddedEnsemble shared;
+    /** The one {@link #partitionableEnsemble()} of this test JVM, started by the first class that asks. */
+    private static EmbeddedEnsemble sharedPartitionable;
 
     /**
      * A three-server ensemble of child processes: KILL_LEADER is a real SIGKILL, PAUSE_SERVER a
@@ -149,15 +151,9 @@ final class ChaosRun implements AutoCloseable {
      */
     static synchronized EmbeddedEnsemble childProcessEnsemble() {
         if (shared == null) {
-            EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).build();
-            ensemble.start();
-            shared = ensemble;
-            Runtime.getRuntime().addShutdownHook(new Thread(ensemble::close, "baton-chaos-shared-ensemble-close"));
+            shared = startShared(EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES));
         }
-        EmbeddedEnsemble ensemble = shared;
-        org.awaitility.Awaitility.await("every server of the shared ensemble serving under one leader")
-            .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(ensemble::whole);
-        return ensemble;
+        return whole(shared);
     }
 
     /**
@@ -166,12 +162,31 @@ final class ChaosRun implements AutoCloseable {
      * as fast as the plain one (15 leader kills and restarts in one run of the lock and election
      * classes: 0.7-3.1 s), and those classes take as long on it (65 s and 51 s, against 67 s and
      * 54 s), since a peer proxy holds a connection to a quorum port not bound yet instead of
-     * closing it (before, 5 of 15 heals took about 12 s).
+     * closing it (before, 5 of 15 heals took about 12 s). Shared by the classes that ask, as the
+     * plain one is (their folders differ, and each gets it whole), instead of one started and
+     * closed per class; a separate ensemble from the plain one, since its longer
+     * {@code syncLimit} changes how long a stopped or cut-off server keeps serving.
      */
-    static EmbeddedEnsemble partitionableEnsemble() {
-        EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES).peerProxies(true)
-            .syncLimit(PEER_SYNC_LIMIT).build();
+    static synchronized EmbeddedEnsemble partitionableEnsemble() {
+        if (sharedPartitionable == null) {
+            sharedPartitionable = startShared(EmbeddedEnsemble.builder().nodes(3).mode(ServerMode.CHILD_PROCESSES)
+                .peerProxies(true).syncLimit(PEER_SYNC_LIMIT));
+        }
+        return whole(sharedPartitionable);
+    }
+
+    /** Starts an ensemble that lives until the test JVM exits. */
+    private static EmbeddedEnsemble startShared(EmbeddedEnsemble.Builder builder) {
+        EmbeddedEnsemble ensemble = builder.build();
         ensemble.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(ensemble::close, "baton-chaos-shared-ensemble-close"));
+        return ensemble;
+    }
+
+    /** Waits until every server of {@code ensemble} serves under one leader, then returns it. */
+    private static EmbeddedEnsemble whole(EmbeddedEnsemble ensemble) {
+        org.awaitility.Awaitility.await("every server of the shared ensemble serving under one leader")
+            .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(ensemble::whole);
         return ensemble;
     }
 

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,14 +34,10 @@ import org.junit.jupiter.api.Test;
 class ElectionChaosTest {
     private static EmbeddedEnsemble ensemble;
 
+    /** The module's shared ensemble with peer proxies (see {@link ChaosRun#partitionableEnsemble()}): not closed here. */
     @BeforeAll
     static void start() {
         ensemble = ChaosRun.partitionableEnsemble();
-    }
-
-    @AfterAll
-    static void stop() {
-        ensemble.close();
     }
 
     /** Records one participant's terms: granted (with the zxid its client had seen), then ended once. */

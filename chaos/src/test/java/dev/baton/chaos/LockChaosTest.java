@@ -23,7 +23,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -43,14 +42,10 @@ class LockChaosTest {
 
     private static EmbeddedEnsemble ensemble;
 
+    /** The module's shared ensemble with peer proxies (see {@link ChaosRun#partitionableEnsemble()}): not closed here. */
     @BeforeAll
     static void start() {
         ensemble = ChaosRun.partitionableEnsemble();
-    }
-
-    @AfterAll
-    static void stop() {
-        ensemble.close();
     }
 
     /** Acquires a hold for one worker: null on timeout. */
