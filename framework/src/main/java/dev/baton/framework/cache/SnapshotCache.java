@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
@@ -380,13 +381,24 @@ public final class SnapshotCache implements AutoCloseable {
     }
 
     private void onStateChange(ConnectionStateChange change) {
-        synchronized (lock) {
-            if (transitions == null) {
-                changedConnection();
-            } else {
-                noteTransitions(); // mostly seen already, by the first event or reply after the change
+        if (transitions != null) {
+            // Not on the reporting thread: with an event executor that runs tasks on the caller's thread, that thread holds
+            // the connection's lock, which ZooKeeper's event thread may be waiting for while it holds this cache's lock.
+            try {
+                client.asyncExecutor().execute(() -> {
+                    synchronized (lock) {
+                        noteTransitions(); // mostly seen already, by the first event or reply after the change
+                        pump(); // a reconnect with no event after it still needs its load
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                // the client is closing: nothing more to load
             }
-            pump(); // a reconnect with no event after it still needs its load
+            return;
+        }
+        synchronized (lock) {
+            changedConnection();
+            pump();
         }
     }
 
