@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * transaction's events, and this cache handles both in that order: on ZooKeeper's event thread
  * itself, where they arrive one after the other (for a client of Baton's own; with any other
  * {@link BatonClient}, on its event executor, events handed there before the replies that follow
- * them). For a writer that ends each transaction with a write of the fence:
+ * them, and answers, which such a client may complete in any order, applied in the order their
+ * reads were sent). For a writer that ends each transaction with a write of the fence:
  * <ul>
  *   <li>a transaction whose fence event has arrived had all its other events arrive before it,
  *       and each has been answered for, so every one of its nodes is in the copy as it was
@@ -217,6 +218,8 @@ public final class SnapshotCache implements AutoCloseable {
     private long seenTransitions;
     /** The latest snapshot made: published, or on its way to the listeners. */
     private Snapshot built;
+    /** With a client not of Baton's own: done when the answer to the latest read sent has been applied. */
+    private CompletableFuture<Void> answeredInOrder = CompletableFuture.completedFuture(null);
 
     private volatile Snapshot published;
     private volatile boolean closed;
@@ -485,8 +488,8 @@ public final class SnapshotCache implements AutoCloseable {
 
     /**
      * Runs {@code then} under the lock with the read's outcome: on ZooKeeper's event thread where
-     * the reply arrives (a client of Baton's own), else on the event executor; either way after
-     * every event that came before the reply.
+     * the reply arrives (a client of Baton's own), else on the event executor, after the answers
+     * to the reads sent before it; either way after every event that came before the reply.
      */
     private <T> void whenAnswered(CompletableFuture<T> answer, BiConsumer<T, Throwable> then) {
         BiConsumer<T, Throwable> locked = (value, failure) -> {
@@ -497,9 +500,21 @@ public final class SnapshotCache implements AutoCloseable {
         };
         if (transitions != null) {
             answer.whenComplete(locked);
-        } else {
-            answer.whenCompleteAsync(locked, executor);
+            return;
         }
+        // Another client's answers complete on pool threads, in any order; applied as they came, an older answer could
+        // land after a newer one and take the copy back for good (its events were covered by the newer one). They are
+        // applied in the order they were sent, which is the order they were answered on the connection.
+        CompletableFuture<Void> before = answeredInOrder;
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        answeredInOrder = mine;
+        answer.whenComplete((value, failure) -> before.whenCompleteAsync((v, f) -> {
+            try {
+                locked.accept(value, failure);
+            } finally {
+                mine.complete(null);
+            }
+        }, executor));
     }
 
     /**
