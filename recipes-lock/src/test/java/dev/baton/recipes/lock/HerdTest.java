@@ -30,6 +30,10 @@ class HerdTest {
         }
         InterProcessMutex observer = new InterProcessMutex(holderClient, path);
         await().atMost(WAIT).until(() -> observer.participantNodes().size() == WAITERS + 1);
+        // every waiter has sent the read that watches its predecessor (a node in line is not yet a watch: a waiter that
+        // looks only after the release finds its predecessor gone and is woken by no event); the sync in quiesce then
+        // makes sure the servers set those watches before the release
+        await().atMost(WAIT).until(() -> counting.reads(CountingClient.Read.GET_DATA) >= WAITERS);
         counting.quiesce(WAIT);
         counting.reset();
 
