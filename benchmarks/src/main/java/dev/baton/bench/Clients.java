@@ -64,6 +64,19 @@ final class Clients {
         }
     }
 
+    /**
+     * Brings {@code zk}'s server up to the leader before a first read: a node another client has
+     * just created may not be on this client's server yet (ZooKeeper orders a session's own reads
+     * after its own writes only), and a read there would find no node.
+     */
+    static void caughtUp(ZooKeeper zk, String path) throws InterruptedException {
+        CountDownLatch synced = new CountDownLatch(1);
+        zk.sync(path, (rc, p, ctx) -> synced.countDown(), null);
+        if (!synced.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("no answer to a sync of " + path + " within 30 s");
+        }
+    }
+
     /** A plain ZooKeeper client (the raw limit), connected. */
     static ZooKeeper raw(String connect) throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);

@@ -408,6 +408,7 @@ public final class ConfigBenchmark {
                 }
             };
             rearm[0] = event -> zk.getData(path, rearm[0], heard, null);
+            Clients.caughtUp(zk, path); // the writer created the node through another server, perhaps
             zk.getData(path, rearm[0], null);
         }
         return side;
@@ -703,6 +704,7 @@ public final class ConfigBenchmark {
     private static double rawRead(String connect) throws Exception {
         ZooKeeper zk = Clients.raw(connect);
         try {
+            Clients.caughtUp(zk, "/bench-read-shared");
             double[] batches = new double[5];
             for (int b = 0; b < batches.length; b++) {
                 long start = System.nanoTime();
@@ -794,6 +796,7 @@ public final class ConfigBenchmark {
         for (ZooKeeper zk : clients) {
             Thread t = new Thread(() -> {
                 try {
+                    Clients.caughtUp(zk, path);
                     while (System.nanoTime() < end) {
                         Stat stat = new Stat();
                         long value = ByteBuffer.wrap(zk.getData(path, false, stat)).getLong();
