@@ -54,6 +54,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** Each recipe's meters move as the recipe works, against a real server. */
@@ -173,7 +176,95 @@ class RecipeMetricsTest {
     }
 
     @Test
-    void aSharedTicketReadWriteLockReportsItsNodes(BatonClient a) throws Exception {
+    void aSharedTicketMutexCountsEachLocalCallerAsAWaiterAndAHolder(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "local", "/m/shared-mutex");
+        InterProcessMutex mutex = new InterProcessMutex(a, "/m/shared-mutex", SharedTicket.defaults());
+        String[] local = {"recipe", "mutex", "name", "local"};
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            LockLease first = mutex.acquireLease();
+            Future<LockLease> second = threads.submit(() -> mutex.acquireLease());
+            Future<LockLease> third = threads.submit(() -> mutex.acquireLease());
+            // both wait behind the process's node, in memory: callers waiting all the same
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(gauge(registry, "baton.lock.waiters", local)).as("local callers waiting").isEqualTo(2));
+            assertThat(gauge(registry, "baton.lock.holders", local)).isEqualTo(1);
+
+            first.release();
+            await().atMost(WAIT).until(() -> second.isDone() || third.isDone());
+            Future<LockLease> handedOn = second.isDone() ? second : third;
+            Future<LockLease> last = handedOn == second ? third : second;
+            assertThat(gauge(registry, "baton.lock.waiters", local)).isEqualTo(1);
+            assertThat(gauge(registry, "baton.lock.holders", local)).isEqualTo(1);
+            handedOn.get().release();
+            LockLease lastLease = last.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(gauge(registry, "baton.lock.waiters", local)).isZero();
+            assertThat(gauge(registry, "baton.lock.holders", local)).isEqualTo(1);
+            lastLease.release();
+
+            assertThat(timed(registry, "baton.lock.acquire", "name", "local", "outcome", "acquired")).as("one wait per caller").isEqualTo(3);
+            assertThat(timed(registry, "baton.lock.held", local)).as("one hold per caller").isEqualTo(3);
+            assertThat(gauge(registry, "baton.lock.holders", local)).isZero();
+
+            // a local hold's loss is counted once, and ends the hold
+            LockLease doomed = mutex.acquireLease();
+            a.delete().forPath(mutex.participantNodes().get(0));
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(count(registry, "baton.lock.losses", local)).isEqualTo(1);
+                assertThat(gauge(registry, "baton.lock.holders", local)).isZero();
+            });
+            doomed.releaseQuietly();
+            assertThat(timed(registry, "baton.lock.held", local)).isEqualTo(4);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aLocalWaiterIsCountedOnceInMemoryOrInLineAndNoLongerOnceItTimesOutOrIsInterrupted(BatonClient a, BatonClient b)
+        throws Exception {
+        MeterRegistry registry = bound(a, "crowd", "/m/shared-crowd");
+        InterProcessMutex mutex = new InterProcessMutex(a, "/m/shared-crowd", SharedTicket.defaults());
+        InterProcessMutex elsewhere = new InterProcessMutex(b, "/m/shared-crowd");
+        String[] crowd = {"recipe", "mutex", "name", "crowd"};
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            elsewhere.acquire();
+            // the first local caller takes the process's node, which waits in line behind the other process
+            Future<LockLease> taker = threads.submit(() -> mutex.acquireLease());
+            await().atMost(WAIT).until(() -> mutex.participantNodes().size() == 2);
+            Future<LockLease> queued = threads.submit(() -> mutex.acquireLease());
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(gauge(registry, "baton.lock.waiters", crowd)).as("the taker and a caller queued behind it").isEqualTo(2));
+
+            // a caller that times out in memory leaves the gauge
+            assertThat(mutex.acquireAsync(Duration.ofMillis(100)).get(WAIT.toSeconds(), TimeUnit.SECONDS)).isNull();
+            assertThat(timed(registry, "baton.lock.acquire", "name", "crowd", "outcome", "timed-out")).isEqualTo(1);
+            assertThat(gauge(registry, "baton.lock.waiters", crowd)).isEqualTo(2);
+
+            // the taker is interrupted: the queued caller takes a node in line now, and is still one waiter
+            taker.cancel(true);
+            await().atMost(WAIT).until(() -> timed(registry, "baton.lock.acquire", "name", "crowd", "outcome", "failed") == 1);
+            assertThat(gauge(registry, "baton.lock.waiters", crowd)).isEqualTo(1);
+
+            elsewhere.release();
+            LockLease lease = queued.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(gauge(registry, "baton.lock.waiters", crowd)).isZero();
+            assertThat(gauge(registry, "baton.lock.holders", crowd)).isEqualTo(1);
+            lease.release();
+            assertThat(gauge(registry, "baton.lock.holders", crowd)).isZero();
+            assertThat(timed(registry, "baton.lock.acquire", "name", "crowd", "outcome", "acquired")).as("the node's wait is not a second one")
+                .isEqualTo(1);
+            assertThat(timed(registry, "baton.lock.acquire", "name", "crowd", "outcome", "failed")).isEqualTo(1);
+            assertThat(timed(registry, "baton.lock.acquire", "name", "crowd", "outcome", "timed-out")).isEqualTo(1);
+            assertThat(timed(registry, "baton.lock.held", crowd)).isEqualTo(1);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSharedTicketReadWriteLockReportsEachLocalHold(BatonClient a) throws Exception {
         MeterRegistry registry = bound(a, "shared", "/m/rw-shared");
         InterProcessReadWriteLock lock = new InterProcessReadWriteLock(a, "/m/rw-shared", SharedTicket.defaults());
 
@@ -188,6 +279,34 @@ class RecipeMetricsTest {
         assertThat(timed(registry, "baton.lock.held", "recipe", "rwlock-read")).isEqualTo(1);
         assertThat(gauge(registry, "baton.lock.holders", "recipe", "rwlock-write", "name", "shared")).isZero();
         assertThat(gauge(registry, "baton.lock.holders", "recipe", "rwlock-read", "name", "shared")).isZero();
+
+        // two local readers share one read node: two holders, two holds
+        ReadLease one = lock.readLock().acquireLease();
+        ReadLease two = lock.readLock().acquireLease();
+        assertThat(gauge(registry, "baton.lock.holders", "recipe", "rwlock-read", "name", "shared")).isEqualTo(2);
+        one.release();
+        two.release();
+        assertThat(gauge(registry, "baton.lock.holders", "recipe", "rwlock-read", "name", "shared")).isZero();
+        assertThat(timed(registry, "baton.lock.held", "recipe", "rwlock-read")).isEqualTo(3);
+    }
+
+    @Test
+    void aSharedTicketSemaphoreCountsACallerWaitingInMemory(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "shared-pool", "/m/sem-shared");
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(a, "/m/sem-shared", 1, SharedTicket.defaults());
+        String[] pool = {"recipe", "semaphore", "name", "shared-pool"};
+        Lease lease = semaphore.acquire();
+        CompletableFuture<Lease> waiting = semaphore.acquireAsync(null);
+        await().atMost(WAIT).untilAsserted(() ->
+            assertThat(gauge(registry, "baton.lock.waiters", pool)).as("a caller waiting in memory").isEqualTo(1));
+        semaphore.returnLease(lease);
+        Lease next = waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(gauge(registry, "baton.lock.waiters", pool)).isZero();
+        assertThat(gauge(registry, "baton.lock.holders", pool)).isEqualTo(1);
+        semaphore.returnLease(next);
+        assertThat(gauge(registry, "baton.lock.holders", pool)).isZero();
+        assertThat(timed(registry, "baton.lock.acquire", "name", "shared-pool", "outcome", "acquired")).isEqualTo(2);
+        assertThat(timed(registry, "baton.lock.held", pool)).isEqualTo(2);
     }
 
     @Test
