@@ -196,6 +196,7 @@ class RecipeMetricsTest {
             Future<LockLease> last = handedOn == second ? third : second;
             assertThat(gauge(registry, "baton.lock.waiters", local)).isEqualTo(1);
             assertThat(gauge(registry, "baton.lock.holders", local)).isEqualTo(1);
+            assertThat(handedOn.get().holdToken().handOff()).as("an observed local hold keeps its hand-off number").isEqualTo(1);
             handedOn.get().release();
             LockLease lastLease = last.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(gauge(registry, "baton.lock.waiters", local)).isZero();

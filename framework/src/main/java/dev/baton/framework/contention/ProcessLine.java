@@ -5,6 +5,7 @@ import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Hold;
+import dev.baton.framework.observe.ObservedHolds;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,12 @@ import java.util.concurrent.TimeoutException;
  * monitor, acted on outside it: blocking waiters wake, asynchronous ones continue on the client's
  * async executor, or on the completing thread once the client is closed and its executor refuses
  * work), so no user code and no ZooKeeper round trip runs under the monitor.
+ *
+ * <p>Observation. A recipe reports each acquisition of the line ({@link #acquire},
+ * {@link #acquireBlocking}) to its client's {@code BatonObserver}, as it reports an ordinary
+ * acquisition: every caller is one waiter until it holds, times out or fails, whether it waits in
+ * memory or as the taker, and each local hold is one hold. The {@link Source}'s nodes are not
+ * reported: they would count the taker twice.
  */
 public final class ProcessLine {
     /** How the contenders of one line share a node. */
@@ -53,7 +60,10 @@ public final class ProcessLine {
         SHARED
     }
 
-    /** Where the line's nodes come from: one acquisition of one node in the lock's ZooKeeper line. */
+    /**
+     * Where the line's nodes come from: one acquisition of one node in the lock's ZooKeeper line,
+     * not reported to the client's observer (the line's callers are; see {@link ProcessLine}).
+     */
     public interface Source {
         /**
          * Starts acquiring one node for the process.
@@ -161,19 +171,19 @@ public final class ProcessLine {
      * {@return the full token of a hold of a line: the node's zxid and the hold's number on it} A hold
      * that is not a line's has hand-off number 0.
      *
-     * @param hold a hold, of a line or not
+     * @param hold a hold, of a line or not, as the recipe returned it (wrapped to report to an observer or not)
      */
     public static FencingToken tokenOf(Hold hold) {
-        return hold instanceof LocalHold local ? local.token() : new FencingToken(hold.fencingToken(), 0);
+        return local(hold) instanceof LocalHold local ? local.token() : new FencingToken(hold.fencingToken(), 0);
     }
 
     /**
      * {@return the node a hold rests on: the process's node for a hold of a line, else the hold itself}
      *
-     * @param hold a hold, of a line or not
+     * @param hold a hold, of a line or not, as the recipe returned it (wrapped to report to an observer or not)
      */
     public static Hold nodeOf(Hold hold) {
-        return hold instanceof LocalHold local ? local.tenure().node() : hold;
+        return local(hold) instanceof LocalHold local ? local.tenure().node() : hold;
     }
 
     /**
@@ -181,12 +191,21 @@ public final class ProcessLine {
      * downgrade put a read node in its place, which a later local writer must not pass). Nothing
      * for a hold that is not a line's.
      *
-     * @param hold a hold, of a line or not
+     * @param hold a hold, of a line or not, as the recipe returned it (wrapped to report to an observer or not)
      */
     public static void endHandOffs(Hold hold) {
-        if (hold instanceof LocalHold local) {
+        if (local(hold) instanceof LocalHold local) {
             local.line().close(local.tenure());
         }
+    }
+
+    /**
+     * {@return {@code hold} with the observer's wrapper taken off} The recipes report each local
+     * acquisition and hold of a line to the client's observer, so the hold a caller has may wrap a
+     * {@link LocalHold}.
+     */
+    private static Hold local(Hold hold) {
+        return ObservedHolds.unwrap(hold);
     }
 
     /**

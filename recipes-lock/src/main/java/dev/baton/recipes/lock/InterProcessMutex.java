@@ -112,13 +112,12 @@ public final class InterProcessMutex extends HandleLock {
         this.shared = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new ProcessLine.Source() {
             @Override
             public CompletableFuture<? extends Hold> take(Deadline deadline) {
-                return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, deadline));
+                return contention.acquireHold(participantData, deadline);
             }
 
             @Override
             public Hold takeBlocking(Deadline deadline) throws InterruptedException {
-                return ObservedHolds.trackBlocking(client, "mutex", path(),
-                    () -> contention.acquireHoldBlocking(participantData, deadline));
+                return contention.acquireHoldBlocking(participantData, deadline);
             }
 
             @Override
@@ -170,17 +169,14 @@ public final class InterProcessMutex extends HandleLock {
 
     @Override
     protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
-        if (shared != null) {
-            return shared.acquire(deadline);
-        }
-        return ObservedHolds.track(client, "mutex", path(), contention.acquireHold(participantData, deadline));
+        // in the shared-ticket mode the observer is told of each caller, not of the process's node
+        return ObservedHolds.track(client, "mutex", path(),
+            shared != null ? shared.acquire(deadline) : contention.acquireHold(participantData, deadline));
     }
 
     @Override
     protected Hold acquireHoldBlocking(Deadline deadline) throws InterruptedException {
-        if (shared != null) {
-            return shared.acquireBlocking(deadline);
-        }
-        return ObservedHolds.trackBlocking(client, "mutex", path(), () -> contention.acquireHoldBlocking(participantData, deadline));
+        return ObservedHolds.trackBlocking(client, "mutex", path(),
+            () -> shared != null ? shared.acquireBlocking(deadline) : contention.acquireHoldBlocking(participantData, deadline));
     }
 }

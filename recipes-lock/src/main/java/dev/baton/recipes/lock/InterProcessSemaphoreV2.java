@@ -278,7 +278,8 @@ public final class InterProcessSemaphoreV2 {
 
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
     CompletableFuture<Hold> acquireHold(Deadline deadline) {
-        return shared != null ? shared.acquire(deadline) : takeLeaseNode(deadline);
+        // in the shared-ticket mode the observer is told of each caller, not of the process's lease nodes
+        return ObservedHolds.track(client, "semaphore", path, shared != null ? shared.acquire(deadline) : takeLeaseNode(deadline));
     }
 
     /** {@return whether, in the shared-ticket mode, a lease node is given back at its next release (for tests)} */
@@ -288,8 +289,7 @@ public final class InterProcessSemaphoreV2 {
 
     /** One lease node of the process. */
     private CompletableFuture<Hold> takeLeaseNode(Deadline deadline) {
-        return ObservedHolds.track(client, "semaphore", path,
-            new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, deadline).start());
+        return new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, deadline).start();
     }
 
     /** The one place a caller's timeout becomes a deadline; the async forms document null as "no limit". */

@@ -145,33 +145,31 @@ public final class InterProcessReadWriteLock {
             this.writeLine = null;
             this.readLine = null;
         } else {
-            this.writeLine = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new Side(writers, WRITE_RECIPE));
-            this.readLine = new ProcessLine(client, sharing, ProcessLine.Sharing.SHARED, 1, new Side(readers, READ_RECIPE));
+            this.writeLine = new ProcessLine(client, sharing, ProcessLine.Sharing.EXCLUSIVE, 1, new Side(writers));
+            this.readLine = new ProcessLine(client, sharing, ProcessLine.Sharing.SHARED, 1, new Side(readers));
         }
     }
 
     /**
      * One side's nodes for the shared-ticket mode: the side's engine; everyone in the lock's folder is in line.
-     * As the mutex's, the observer is told of the node's wait and tenure (the local holds on it are
-     * in-memory hand-offs).
+     * As the mutex's, the nodes are not reported to the observer: each local caller of the side is
+     * ({@link #inLocalLine}).
      */
     private final class Side implements ProcessLine.Source {
         private final Contention engine;
-        private final String recipe;
 
-        private Side(Contention engine, String recipe) {
+        private Side(Contention engine) {
             this.engine = engine;
-            this.recipe = recipe;
         }
 
         @Override
         public CompletableFuture<? extends Hold> take(Deadline deadline) {
-            return inLine(engine, recipe, deadline);
+            return engine.acquireHold(participantData, deadline);
         }
 
         @Override
         public Hold takeBlocking(Deadline deadline) throws InterruptedException {
-            return inLineBlocking(engine, recipe, deadline);
+            return engine.acquireHoldBlocking(participantData, deadline);
         }
 
         @Override
@@ -228,6 +226,16 @@ public final class InterProcessReadWriteLock {
         return ObservedHolds.trackBlocking(client, recipe, path, () -> engine.acquireHoldBlocking(participantData, deadline));
     }
 
+    /** A place in the shared-ticket mode's local {@code line}: each caller reported as {@code recipe}, as {@link #inLine} reports. */
+    private CompletableFuture<Hold> inLocalLine(ProcessLine line, String recipe, Deadline deadline) {
+        return ObservedHolds.track(client, recipe, path, line.acquire(deadline));
+    }
+
+    /** {@link #inLocalLine} on the calling thread. */
+    private Hold inLocalLineBlocking(ProcessLine line, String recipe, Deadline deadline) throws InterruptedException {
+        return ObservedHolds.trackBlocking(client, recipe, path, () -> line.acquireBlocking(deadline));
+    }
+
     /** The read hold {@code writing} downgrades to, reported as a read hold granted at once. */
     private CompletableFuture<Hold> downgradeOf(WriteLease writing) {
         return ObservedHolds.track(client, READ_RECIPE, path, Downgrade.start(client, writing, participantData));
@@ -255,7 +263,7 @@ public final class InterProcessReadWriteLock {
             if (writing != null) {
                 return downgradeOf(writing);
             }
-            return readLine != null ? readLine.acquire(deadline) : inLine(readers, READ_RECIPE, deadline);
+            return readLine != null ? inLocalLine(readLine, READ_RECIPE, deadline) : inLine(readers, READ_RECIPE, deadline);
         }
 
         @Override
@@ -263,7 +271,7 @@ public final class InterProcessReadWriteLock {
             if (writeLock.threadLease() != null) {
                 return super.acquireHoldBlocking(deadline); // a downgrade
             }
-            return readLine != null ? readLine.acquireBlocking(deadline) : inLineBlocking(readers, READ_RECIPE, deadline);
+            return readLine != null ? inLocalLineBlocking(readLine, READ_RECIPE, deadline) : inLineBlocking(readers, READ_RECIPE, deadline);
         }
 
         @Override
@@ -294,12 +302,12 @@ public final class InterProcessReadWriteLock {
 
         @Override
         protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
-            return writeLine != null ? writeLine.acquire(deadline) : inLine(writers, WRITE_RECIPE, deadline);
+            return writeLine != null ? inLocalLine(writeLine, WRITE_RECIPE, deadline) : inLine(writers, WRITE_RECIPE, deadline);
         }
 
         @Override
         protected Hold acquireHoldBlocking(Deadline deadline) throws InterruptedException {
-            return writeLine != null ? writeLine.acquireBlocking(deadline) : inLineBlocking(writers, WRITE_RECIPE, deadline);
+            return writeLine != null ? inLocalLineBlocking(writeLine, WRITE_RECIPE, deadline) : inLineBlocking(writers, WRITE_RECIPE, deadline);
         }
 
         @Override
