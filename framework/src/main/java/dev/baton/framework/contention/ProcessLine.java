@@ -5,7 +5,6 @@ import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.contention.Contenders;
 import dev.baton.framework.contention.Hold;
-import dev.baton.framework.observe.ObservedHolds;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -205,7 +204,7 @@ public final class ProcessLine {
      * {@link LocalHold}.
      */
     private static Hold local(Hold hold) {
-        return ObservedHolds.unwrap(hold);
+        return WrappedHold.unwrap(hold);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.baton.framework.Failures;
 import dev.baton.framework.Ticker;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.contention.Hold;
+import dev.baton.framework.contention.WrappedHold;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -126,7 +127,7 @@ public final class ObservedHolds {
      * @param hold a hold that {@link #track} or {@link #trackBlocking} returned, or any other
      */
     public static Hold unwrap(Hold hold) {
-        return hold instanceof Reporting reporting ? reporting.hold : hold;
+        return hold instanceof Reporting reporting ? reporting.hold : hold; // one level: the recipe's own hold under the wrapper
     }
 
     private static void endedUnused(Hold hold) {
@@ -167,7 +168,7 @@ public final class ObservedHolds {
     }
 
     /** A hold that reports its end, once: released (deleted) or lost. */
-    private static final class Reporting implements Hold {
+    private static final class Reporting implements WrappedHold {
         private final Hold hold;
         private final BatonObserver observer;
         private final String recipe;
@@ -193,6 +194,11 @@ public final class ObservedHolds {
                 }
                 observer.holdEnded(recipe, path, ticker.read() - since);
             }
+        }
+
+        @Override
+        public Hold wrapped() {
+            return hold;
         }
 
         @Override
