@@ -26,6 +26,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * nodes. In CI the double barrier, the set barrier and the count-down latch share one run (side by
  * side, each judged on its own); the soak also runs each alone.
  */
+@Paired
 class BarrierChaosTest {
     static final Fault[] FAULTS = {Fault.KILL_LEADER, Fault.RESTART_SERVER, Fault.CUT_CLIENT, Fault.DELAY_CLIENT,
         Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION};

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * a recipe through the same workload and the same checker as the real recipe's chaos test, and
  * asserts the checker catches it. One server is enough; the faults are only those a canary needs.
  */
+@Paired
 @EnsembleTest(nodes = 1)
 class CanaryTest {
     private static final Duration SHORT = Duration.ofSeconds(3);

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.Test;
  * hand-written watcher, which re-registers its one-shot watch after each event but not after a
  * session expiry, and checks that it is caught ending stale.
  */
+@Paired
 @EnsembleTest(nodes = 3)
 class ConfigChaosTest {
     static final String BASE = "/chaos/config";

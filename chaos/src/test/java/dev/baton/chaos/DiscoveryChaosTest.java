@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * watching caches; once the faults end, every cache must converge to exactly the instances that
  * are registered — none lost (re-registration after session loss), none left over.
  */
+@Paired
 class DiscoveryChaosTest {
     private static final Duration CONVERGE = Duration.ofSeconds(60);
 

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * a checker that cannot catch it proves nothing. Running it here rather than in {@link CanaryTest}
  * costs no second ensemble and no second run.
  */
+@Paired
 class IdAllocatorChaosTest {
     private static final int CLIENTS = 8;
     private static final int THREADS_PER_CLIENT = 3;

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * CI the semaphore, the semaphore mutex, the multi-lock, ZooKeeper's WriteLock and the read/write
  * lock share one run (side by side, each judged on its own); the soak also runs each alone.
  */
+@Paired
 class LockChaosTest {
     /** Faults for the variants of a recipe already run under all eight: a leader SIGKILL, and the faults that end sessions. */
     static final Fault[] SESSION_FAULTS = {Fault.KILL_LEADER, Fault.CUT_CLIENT, Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION};

@@ -51,6 +51,7 @@ import org.junit.jupiter.api.Test;
  * and deletes the node, and a worker on the majority takes the lock. Every other hold is short.
  * {@link BoundedExclusion} judges, as in {@link LockChaosTest}, with the 500 ms delivery margin.
  */
+@Paired
 class PartitionCanaryTest {
     /** How long the holder's server is cut off: longer than the session timeout, shorter than the follower's timeout. */
     static final Duration CUT = ChaosRun.SESSION.plusSeconds(2);

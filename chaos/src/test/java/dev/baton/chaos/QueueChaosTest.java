@@ -36,6 +36,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * In CI the plain form runs alone under all eight in-JVM faults, and the other three and the simple
  * queue side by side under one nemesis; the soak also runs each of those alone.
  */
+@Paired
 class QueueChaosTest {
     static final QueueSerializer<String> TEXT = new QueueSerializer<>() {
         @Override

@@ -55,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * {@link Random}s seeded from the run's seed, so {@code -Dbaton.chaos.seed} replays them along
  * with the fault schedule (the threads' interleaving is still the machine's).
  */
+@Paired
 class TransactionChaosTest {
     private static final String FOLDER = "/chaos/tx";
     private static final Duration DEADLINE = Duration.ofSeconds(2);
