@@ -49,6 +49,8 @@ final class Releases {
     private static final Logger LOG = LoggerFactory.getLogger(Releases.class);
     private static final int MAX_ATTEMPTS = 25;
     private static final byte[] EMPTY = new byte[0];
+    /** How long a commit waits for its store to show this writer's previous release before reading the servers instead. */
+    private static final Duration OWN_RELEASE_WAIT = Duration.ofSeconds(1);
 
     private final BatonClient client;
     private final Keys keys;
@@ -114,6 +116,9 @@ final class Releases {
         boolean localTried = false;
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             // first from the local snapshot (no round trip); after a conflict, or if it lags what is expected, from the servers
+            if (!localTried) {
+                awaitOwnRelease();
+            }
             State state = localTried ? null : local(changes);
             localTried = true;
             if (state == null || (expected.isPresent() && state.current().release() != expected.getAsLong())) {
@@ -244,6 +249,22 @@ final class Releases {
             client.create().creatingParentsIfNeeded().forPath(keys.base());
         } catch (NodeExistsException e) {
             // the usual case
+        }
+    }
+
+    /**
+     * Right after this writer's last commit its own store has heard the release's events (they
+     * come before the commit's reply on the one connection) and its read of the changed nodes is
+     * on the way: waiting for that answer is less than a round trip, where reading the state from
+     * the servers instead is at least one, with several requests. So a writer releasing back to
+     * back waits here for its own last release, at most {@link #OWN_RELEASE_WAIT} (a store that
+     * cannot read — cut off, or not started — then lets the commit read from the servers, as before).
+     */
+    private void awaitOwnRelease() throws InterruptedException {
+        long mine = lastCommitted.get();
+        ConfigSnapshot snapshot = latest.get();
+        if (mine > 0 && snapshot != null && snapshot.nodes() != null && snapshot.release() < mine) {
+            catchUp.await(mine, OWN_RELEASE_WAIT);
         }
     }
 

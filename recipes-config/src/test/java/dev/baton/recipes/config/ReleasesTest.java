@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.DataTooLargeException;
+import dev.baton.test.CountingClient;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -350,6 +351,31 @@ class ReleasesTest {
             assertThat(one.awaitRelease(30, WAIT)).isTrue();
             assertThat(one.keys()).hasSize(31);
             assertThat(one.getString("last")).isNotEqualTo(Optional.empty());
+        }
+    }
+
+    @Test
+    void aWriterReleasingBackToBackStartsEachReleaseFromItsOwnStoreNotFromTheServers(BatonClient client, TestInfo info)
+        throws Exception {
+        String base = base(info);
+        CountingClient counting = CountingClient.wrap(client);
+        try (ConfigStore store = started(counting.client(), base)) {
+            assertThat(store.release().set("warm", "up").commit().number()).isEqualTo(1);
+            assertThat(store.awaitRelease(1, WAIT)).isTrue();
+            counting.reset();
+            int releases = 40;
+            for (int i = 1; i <= releases; i++) {
+                assertThat(store.release().set("k", "v" + i).commit().number()).isEqualTo(1 + i);
+            }
+            // a release read from the servers asks for the base (checkExists) and the history (getChildren); one started from
+            // the store's snapshot asks nothing beyond the store's own reads of what changed, which are multi reads
+            assertThat(counting.reads(CountingClient.Read.CHECK_EXISTS))
+                .as("releases of %d back to back that read the servers first, rather than wait the fraction of a round trip"
+                    + " until the store shows the writer's previous release", releases)
+                .isLessThanOrEqualTo(releases / 10);
+            assertThat(store.awaitRelease(1 + releases, WAIT)).isTrue();
+            assertThat(store.getString("k")).contains("v" + releases);
+            assertThat(store.history()).extracting(Release::number).first().isEqualTo(1L + releases);
         }
     }
 }
