@@ -212,6 +212,8 @@ public final class SnapshotCache implements AutoCloseable {
     private boolean loadNeeded = true;
     private boolean syncNeeded;
     private boolean loadRunning;
+    /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer. */
+    private boolean addingWatch;
     private long watchedSession;
     private long sequence;
     /** The client's count of connection state changes when this cache last looked (see {@link #noteTransitions}). */
@@ -330,7 +332,12 @@ public final class SnapshotCache implements AutoCloseable {
         return Optional.ofNullable(fence);
     }
 
-    /** Stops watching; the last snapshot stays readable but no longer changes. */
+    /**
+     * Stops watching; the last snapshot stays readable but no longer changes. No load starts
+     * after it, and the session keeps no watch of the root: once the removal this sends (or, if
+     * a load's addWatch is still on its way, the one sent when that is answered) has had its
+     * round trip, the server sends the cache nothing more.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -338,8 +345,35 @@ public final class SnapshotCache implements AutoCloseable {
         }
         closed = true;
         client.removeConnectionStateListener(stateListener);
+        boolean adding;
+        synchronized (lock) {
+            // a load sends its addWatch under the lock after it saw the cache open: either it is
+            // counted here, or it comes after and finds the cache closed
+            adding = addingWatch;
+        }
+        if (!adding) {
+            removeWatch();
+        }
+    }
+
+    private void removeWatch() {
         if (!client.isClosed()) {
             client.watches().removeAsync(root, watcher, Watcher.WatcherType.Any);
+        }
+    }
+
+    /**
+     * A load's addWatch was answered: if the cache was closed meanwhile, the watch came after
+     * (or with) close()'s removal and is removed now; the server applied the add before it answered.
+     */
+    private void watchAnswered() {
+        boolean remove;
+        synchronized (lock) {
+            addingWatch = false;
+            remove = closed;
+        }
+        if (remove) {
+            removeWatch();
         }
     }
 
@@ -560,9 +594,12 @@ public final class SnapshotCache implements AutoCloseable {
         boolean newSession = session != watchedSession;
         boolean sync = newSession || syncNeeded;
         dirty.clear();
-        CompletableFuture<Void> watch = newSession
-            ? client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher)
-            : CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
+        if (newSession) {
+            addingWatch = true;
+            watch = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
+            watch.whenComplete((v, failure) -> watchAnswered()); // also a failed add: the server may have applied it
+        }
         Map<String, ChildData> found = new HashMap<>();
         watch.thenCompose(v -> sync ? client.sync().forPathAsync(root) : CompletableFuture.<Void>completedFuture(null))
             .thenCompose(v -> walk(root, found))
