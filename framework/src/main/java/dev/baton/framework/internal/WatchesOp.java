@@ -31,6 +31,11 @@ import org.apache.zookeeper.ZooKeeper;
  * one-shot watches are such); the 3.9 client drops them itself, an older client jar may pass
  * them on. A server that does not know {@code addWatch} (before 3.6.0) gets an
  * {@link UnsupportedByServerException}.
+ *
+ * <p>ZooKeeper's removal of one watcher only checks on the server (the server keeps one watch
+ * per session and path, not per watcher): the last watcher of a kind at a path is removed with
+ * {@code removeAllWatches} of that kind, or the server would go on sending its events (a
+ * recursive watch: the whole subtree's) for the rest of the session.
  */
 final class WatchesOp implements WatchesBuilder {
     /** A caller's watcher in one namespace, for one kind of watch. */
