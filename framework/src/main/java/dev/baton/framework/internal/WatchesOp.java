@@ -146,7 +146,7 @@ final class WatchesOp implements WatchesBuilder {
         } catch (BatonException | NullPointerException e) {
             return CompletableFuture.failedFuture(e);
         }
-        Watcher w = wrapped(watcher, mode, full);
+        wrapped(watcher, mode, full); // recorded from the start (see Registered); each send records it again
         return c.retry().callAsync("addWatch", path, (zk, n) -> sendAdd(zk, watcher, mode, full, path)
             .exceptionallyCompose(e -> CompletableFuture.failedFuture(
                 unimplemented(Failures.unwrap(e)) ? refused(path, Failures.unwrap(e)) : Failures.unwrap(e))));
