@@ -212,6 +212,13 @@ public final class SnapshotCache implements AutoCloseable {
     private boolean loadNeeded = true;
     private boolean syncNeeded;
     private boolean loadRunning;
+
+    /**
+     * Guards {@link #addingWatch} only, and is held for nothing else: close() must not wait for
+     * the cache's lock, which ZooKeeper's event thread holds while it may wait for the connection's
+     * lock, held by a state listener that may be the one closing the cache.
+     */
+    private final Object watchLock = new Object();
     /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer. */
     private boolean addingWatch;
     private long watchedSession;
@@ -346,9 +353,9 @@ public final class SnapshotCache implements AutoCloseable {
         closed = true;
         client.removeConnectionStateListener(stateListener);
         boolean adding;
-        synchronized (lock) {
-            // a load sends its addWatch under the lock after it saw the cache open: either it is
-            // counted here, or it comes after and finds the cache closed
+        synchronized (watchLock) {
+            // a load marks its addWatch under this lock if it finds the cache open: either it is
+            // counted here, or it comes after, finds the cache closed and sends none
             adding = addingWatch;
         }
         if (!adding) {
@@ -368,7 +375,7 @@ public final class SnapshotCache implements AutoCloseable {
      */
     private void watchAnswered() {
         boolean remove;
-        synchronized (lock) {
+        synchronized (watchLock) {
             addingWatch = false;
             remove = closed;
         }
@@ -596,7 +603,13 @@ public final class SnapshotCache implements AutoCloseable {
         dirty.clear();
         CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
         if (newSession) {
-            addingWatch = true;
+            synchronized (watchLock) {
+                if (closed) {
+                    loadRunning = false; // no load after close(): its watch would outlive the cache
+                    return;
+                }
+                addingWatch = true;
+            }
             watch = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
             watch.whenComplete((v, failure) -> watchAnswered()); // also a failed add: the server may have applied it
         }
