@@ -165,11 +165,23 @@ class ElectionChaosTest {
         }
     }
 
+    /**
+     * LEASE promises to step down before the servers could expire the leader's session on their
+     * own: the faults are those where the servers do (PAUSE_CLIENT, ISOLATE_FOLLOWER) or where the
+     * session survives (KILL_LEADER, CUT_CLIENT). Not EXPIRE_SESSION: a session ended by force
+     * reaches a LEASE leader as a plain disconnect, connected or not (the servers drop its
+     * connection as they delete its node, and the deletion event goes down with it; 7 of 8 trials),
+     * so it steps down only when it reconnects (after ZooKeeper's random back-off of up to 1 s) or
+     * at its lease deadline, whichever is first — after the 500 ms bound whenever the victim is the
+     * leader (ci5, seed 30299702709528: 685 ms; ci19, seed 68637040136302: 615 ms). That behaviour
+     * is documented (docs/election.md, "A session ended by force") and proven in
+     * LeadershipPolicyFaultTest; the CONNECTION and SESSION runs keep EXPIRE_SESSION.
+     */
     @Test
     void aLatchUnderTheLeasePolicyStepsDownBeforeTheServersCouldElectAnother() throws Exception {
         String path = "/chaos/election-lease";
         try (ChaosRun run = ChaosRun.builder("election-lease", ensemble).faults(Fault.KILL_LEADER, Fault.CUT_CLIENT,
-            Fault.PAUSE_CLIENT, Fault.EXPIRE_SESSION, Fault.ISOLATE_FOLLOWER).expireOnlyConnected().watch(path).build()) {
+            Fault.PAUSE_CLIENT, Fault.ISOLATE_FOLLOWER).watch(path).build()) {
             latchWorkload(run, path, LeadershipPolicy.LEASE, new BoundedExclusion.Rules(1, ChaosRun.DELIVERY_MARGIN, "LEASE"));
         }
     }

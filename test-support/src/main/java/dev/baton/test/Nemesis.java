@@ -831,13 +831,12 @@ public final class Nemesis implements AutoCloseable {
 
         /**
          * EXPIRE_SESSION ends only the session of a client that is connected at that moment (it
-         * waits for one), so that the client hears of the end as soon as the servers commit it.
-         * For runs judged under a policy whose promise is relative to the servers' own expiry
-         * (the LEASE leadership policy: step down before the servers could expire the session,
-         * that is before the last contact the leader confirmed plus the session timeout): a forced
-         * end of the session of a client that has no connection comes before that moment, and
-         * the client cannot hear of it until it connects again — no recipe could step down in
-         * time, so such a run would judge the fault kit, not the recipe. By default any client.
+         * waits for one). By default any client. A connected client is not told more than a
+         * disconnected one, though: the servers drop its connection as they delete its nodes, and
+         * the deletion events usually go down with the connection, so it hears Disconnected about
+         * 100 ms later and its session's expiry only when it reconnects. A run judged under a
+         * policy that rides through disconnects (the LEASE leadership policy) cannot use this
+         * fault either way; see docs/election.md, "A session ended by force".
          *
          * @return this builder
          */

@@ -8,8 +8,10 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.ReadOnlyServer;
+import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import dev.baton.test.history.LeadershipChecker;
+import dev.baton.test.history.LeadershipHistory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -147,6 +149,56 @@ class LeadershipPolicyFaultTest {
             assertThat(leadingAtHandOver).as("partitioned leaders still claiming leadership when the next was elected").isEmpty();
             LeadershipChecker.Verdict verdict = fleet.history.check().assertNeverTwoLeaders();
             assertThat(verdict.terms()).isGreaterThanOrEqualTo(4);
+        }
+    }
+
+    /**
+     * The servers end a connected LEASE leader's session by force (another handle attaches to the
+     * session and closes it, as an operator's tool or the chaos suite's EXPIRE_SESSION does). They
+     * drop the leader's connection in the same step as they delete its node, and the node's
+     * deletion event usually goes down with the connection: what reaches the leader is a plain
+     * disconnect, which LEASE rides through by design. It hears that its session is gone when its
+     * client reconnects (ZooKeeper waits up to 1 s before it tries) or at its lease deadline,
+     * whichever comes first. What it still promises: it steps down, before the moment the servers
+     * could have expired the session on their own (last confirmed contact + session timeout), and
+     * the next leader's token is larger. The overlap in between is documented (docs/election.md,
+     * "A session ended by force").
+     */
+    @Test
+    void leasePolicyLeaderWhoseSessionIsEndedByForceStepsDownBeforeTheServersCouldHaveExpiredIt(BatonClient operator)
+        throws Exception {
+        Duration session = Duration.ofSeconds(10);
+        try (Fleet fleet = new Fleet(ensemble, "lease-forced-end")) {
+            Fleet.Member leader = fleet.add("leader", LeadershipPolicy.LEASE, session);
+            Fleet.Member next = fleet.add("next", LeadershipPolicy.LEASE, session);
+            leader.start();
+            fleet.awaitOneLeader();
+            next.start();
+            fleet.awaitAllInLine(operator);
+            long oldToken = leader.latch.leadershipToken();
+            long sessionId = leader.client.sessionId();
+
+            SessionKiller.expire(leader.client, ensemble.connectString(), WAIT);
+            // once the client has seen its connection drop, no answer to the ended session can move
+            // its clock on: read here, it is what the servers' own expiry would have run from (read
+            // before the client moves to a new session, whose clock it is not)
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(5))
+                .until(() -> !leader.client.connectionState().isConnected());
+            long couldHaveExpired = leader.client.leaderContactNanos() + leader.client.negotiatedSessionTimeout().toNanos();
+            assertThat(leader.client.sessionId()).as("still on the ended session when its clock was read").isEqualTo(sessionId);
+
+            await().atMost(WAIT).until(next::leads);
+            assertThat(next.latch.leadershipToken()).isGreaterThan(oldToken);
+            await().atMost(WAIT).until(() -> !fleet.history.leaders().containsKey("leader"));
+            long steppedDown = fleet.history.events().stream()
+                .filter(e -> e instanceof LeadershipHistory.Ended ended && ended.participant().equals("leader"))
+                .mapToLong(LeadershipHistory.Event::nanos).findFirst().orElseThrow();
+            assertThat(steppedDown - couldHaveExpired)
+                .as("notLeader() ran %d ms before the servers could have expired the session on their own (negative: after)",
+                    (couldHaveExpired - steppedDown) / 1_000_000)
+                .isNegative();
+            assertThat(leader.leads()).isFalse();
+            fleet.awaitAllInLine(operator);
         }
     }
 
