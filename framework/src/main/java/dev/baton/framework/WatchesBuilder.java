@@ -33,7 +33,9 @@ public interface WatchesBuilder {
     CompletableFuture<Void> addAsync(String path, AddWatchMode mode, Watcher watcher);
 
     /**
-     * Removes {@code watcher} from {@code path} for the given kind of watch.
+     * Removes {@code watcher} from {@code path} for the given kind of watch. When no other watcher
+     * of this client is left there as that kind, the server's watch is removed too, so that it
+     * sends the session nothing more for it.
      *
      * @param path the watched node's path
      * @param watcher the watcher to remove
@@ -44,7 +46,7 @@ public interface WatchesBuilder {
 
     /**
      * Removes {@code watcher} from {@code path}; completes (without failing) also when there was nothing to
-     * remove.
+     * remove. As {@link #remove}, the server's watch goes with the last watcher of its kind there.
      *
      * @param path the watched node's path
      * @param watcher the watcher to remove

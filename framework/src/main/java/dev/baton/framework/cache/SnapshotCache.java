@@ -212,6 +212,15 @@ public final class SnapshotCache implements AutoCloseable {
     private boolean loadNeeded = true;
     private boolean syncNeeded;
     private boolean loadRunning;
+
+    /**
+     * Guards {@link #addingWatch} only, and is held for nothing else: close() must not wait for
+     * the cache's lock, which ZooKeeper's event thread holds while it may wait for the connection's
+     * lock, held by a state listener that may be the one closing the cache.
+     */
+    private final Object watchLock = new Object();
+    /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer. */
+    private boolean addingWatch;
     private long watchedSession;
     private long sequence;
     /** The client's count of connection state changes when this cache last looked (see {@link #noteTransitions}). */
@@ -330,7 +339,12 @@ public final class SnapshotCache implements AutoCloseable {
         return Optional.ofNullable(fence);
     }
 
-    /** Stops watching; the last snapshot stays readable but no longer changes. */
+    /**
+     * Stops watching; the last snapshot stays readable but no longer changes. No load starts
+     * after it, and the session keeps no watch of the root: once the removal this sends (or, if
+     * a load's addWatch is still on its way, the one sent when that is answered) has had its
+     * round trip, the server sends the cache nothing more.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -338,8 +352,35 @@ public final class SnapshotCache implements AutoCloseable {
         }
         closed = true;
         client.removeConnectionStateListener(stateListener);
+        boolean adding;
+        synchronized (watchLock) {
+            // a load marks its addWatch under this lock if it finds the cache open: either it is
+            // counted here, or it comes after, finds the cache closed and sends none
+            adding = addingWatch;
+        }
+        if (!adding) {
+            removeWatch();
+        }
+    }
+
+    private void removeWatch() {
         if (!client.isClosed()) {
             client.watches().removeAsync(root, watcher, Watcher.WatcherType.Any);
+        }
+    }
+
+    /**
+     * A load's addWatch was answered: if the cache was closed meanwhile, the watch came after
+     * (or with) close()'s removal and is removed now; the server applied the add before it answered.
+     */
+    private void watchAnswered() {
+        boolean remove;
+        synchronized (watchLock) {
+            addingWatch = false;
+            remove = closed;
+        }
+        if (remove) {
+            removeWatch();
         }
     }
 
@@ -560,9 +601,18 @@ public final class SnapshotCache implements AutoCloseable {
         boolean newSession = session != watchedSession;
         boolean sync = newSession || syncNeeded;
         dirty.clear();
-        CompletableFuture<Void> watch = newSession
-            ? client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher)
-            : CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
+        if (newSession) {
+            synchronized (watchLock) {
+                if (closed) {
+                    loadRunning = false; // no load after close(): its watch would outlive the cache
+                    return;
+                }
+                addingWatch = true;
+            }
+            watch = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
+            watch.whenComplete((v, failure) -> watchAnswered()); // also a failed add: the server may have applied it
+        }
         Map<String, ChildData> found = new HashMap<>();
         watch.thenCompose(v -> sync ? client.sync().forPathAsync(root) : CompletableFuture.<Void>completedFuture(null))
             .thenCompose(v -> walk(root, found))

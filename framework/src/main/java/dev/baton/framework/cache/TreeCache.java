@@ -90,6 +90,8 @@ public final class TreeCache implements AutoCloseable {
     private long reloadTimer;
     private long watchedSession;
     private boolean started;
+    /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer; guarded by this. */
+    private boolean addingWatch;
     private volatile boolean closed;
 
     private TreeCache(Builder builder) {
@@ -199,18 +201,46 @@ public final class TreeCache implements AutoCloseable {
         return root;
     }
 
-    /** Stops watching; the cache's content stays readable but no longer changes. */
+    /**
+     * Stops watching; the cache's content stays readable but no longer changes. No load starts
+     * after it, and the session keeps no watch of the root: once the removal this sends (or, if
+     * a load's addWatch is still on its way, the one sent when that is answered) has had its
+     * round trip, the server sends the cache nothing more.
+     */
     @Override
     public void close() {
+        boolean adding;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            adding = addingWatch;
         }
         client.removeConnectionStateListener(stateListener);
-        if (started && !client.isClosed()) {
+        if (started && !adding) {
+            removeWatch();
+        }
+    }
+
+    private void removeWatch() {
+        if (!client.isClosed()) {
             client.watches().removeAsync(root, watcher, Watcher.WatcherType.Any);
+        }
+    }
+
+    /**
+     * A load's addWatch was answered: if the cache was closed meanwhile, the watch came after
+     * (or with) close()'s removal and is removed now; the server applied the add before it answered.
+     */
+    private void watchAnswered() {
+        boolean remove;
+        synchronized (this) {
+            addingWatch = false;
+            remove = closed;
+        }
+        if (remove) {
+            removeWatch();
         }
     }
 
@@ -318,9 +348,18 @@ public final class TreeCache implements AutoCloseable {
     /** Installs the watch if this session has none, loads the whole subtree, and applies the differences. */
     private CompletableFuture<Void> resync() {
         long session = client.sessionId();
-        CompletableFuture<Void> watch = session == watchedSession
-            ? CompletableFuture.completedFuture(null)
-            : client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher).thenRun(() -> watchedSession = session);
+        CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
+        if (session != watchedSession) {
+            synchronized (this) {
+                if (closed) {
+                    return watch; // no load after close(): its watch would outlive the cache
+                }
+                addingWatch = true; // close() from here on leaves the removal to watchAnswered
+            }
+            watch = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher)
+                .whenComplete((v, failure) -> watchAnswered()) // also a failed add: the server may have applied it
+                .thenRun(() -> watchedSession = session);
+        }
         Map<String, ChildData> found = new TreeMap<>();
         // sync first: the server this client is on now may be behind what the cache has already
         // applied (a reconnect may land on a follower that has not yet applied changes whose events

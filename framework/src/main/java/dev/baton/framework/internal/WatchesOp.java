@@ -6,15 +6,18 @@ import dev.baton.framework.ServerCapabilities;
 import dev.baton.framework.UnsupportedByServerException;
 import dev.baton.framework.ZooKeeperException;
 import dev.baton.framework.WatchesBuilder;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Persistent watches. The caller's watcher is wrapped (to run on the event executor and see
@@ -28,6 +31,11 @@ import org.apache.zookeeper.Watcher;
  * one-shot watches are such); the 3.9 client drops them itself, an older client jar may pass
  * them on. A server that does not know {@code addWatch} (before 3.6.0) gets an
  * {@link UnsupportedByServerException}.
+ *
+ * <p>ZooKeeper's removal of one watcher only checks on the server (the server keeps one watch
+ * per session and path, not per watcher): the last watcher of a kind at a path is removed with
+ * {@code removeAllWatches} of that kind, or the server would go on sending its events (a
+ * recursive watch: the whole subtree's) for the rest of the session.
  */
 final class WatchesOp implements WatchesBuilder {
     /** A caller's watcher in one namespace, for one kind of watch. */
@@ -92,6 +100,11 @@ final class WatchesOp implements WatchesBuilder {
         return type == Watcher.WatcherType.Any
             || type == (recursive ? Watcher.WatcherType.PersistentRecursive : Watcher.WatcherType.Persistent);
     }
+    /** The type that names a persistent watch of this kind in a removal. */
+    private static Watcher.WatcherType kind(boolean recursive) {
+        return recursive ? Watcher.WatcherType.PersistentRecursive : Watcher.WatcherType.Persistent;
+    }
+
     /** Whether a persistent recursive watcher hears {@code event}: everything but a child-list change. */
     static boolean deliversToRecursive(WatchedEvent event) {
         return event.getType() != Watcher.Event.EventType.NodeChildrenChanged;
@@ -133,10 +146,56 @@ final class WatchesOp implements WatchesBuilder {
         } catch (BatonException | NullPointerException e) {
             return CompletableFuture.failedFuture(e);
         }
-        Watcher w = wrapped(watcher, mode, full);
-        return c.retry().callAsync("addWatch", path, (zk, n) -> c.zk().addWatch(zk, full, w, mode, "addWatch", path)
+        wrapped(watcher, mode, full); // recorded from the start (see Registered); each send records it again
+        return c.retry().callAsync("addWatch", path, (zk, n) -> sendAdd(zk, watcher, mode, full, path)
             .exceptionallyCompose(e -> CompletableFuture.failedFuture(
                 unimplemented(Failures.unwrap(e)) ? refused(path, Failures.unwrap(e)) : Failures.unwrap(e))));
+    }
+
+    /**
+     * Sends one addWatch, recording the path again first: a remove that came since the add was
+     * asked for forgot it, and the server is about to hold the watch. Under the registry's lock,
+     * so that a remove deciding whether to take the server's watch away (see {@link #sendRemove})
+     * sees every add sent before its own request.
+     */
+    private CompletableFuture<Void> sendAdd(ZooKeeper zk, Watcher watcher, AddWatchMode mode, String full, String path) {
+        synchronized (registered()) {
+            Watcher w = wrapped(watcher, mode, full);
+            return c.zk().addWatch(zk, full, w, mode, "addWatch", path);
+        }
+    }
+
+    /**
+     * Whether no watcher of this client (any namespace) but {@code except} (may be null) is recorded
+     * as added at {@code full} as this kind: then the server's watch there serves nobody else.
+     */
+    private boolean noneLeft(String full, boolean recursive, Key except) {
+        for (Map.Entry<Key, Registered> e : registered().entrySet()) {
+            if (e.getKey().recursive() == recursive && !e.getKey().equals(except) && e.getValue().paths.contains(full)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Sends the removal of {@code r}'s watch. ZooKeeper's {@code removeWatches} of one watcher takes
+     * it off the client only: the server keeps one watch per session and path, and would send
+     * the whole subtree's events for the rest of the session. So when no other watcher of this
+     * client is left there as this kind, the server's watch of that kind is removed too
+     * ({@code removeAllWatches}, which only the server's watch of this kind and this client's
+     * watchers of it, none left but this one, are subject to); decided under the registry's lock,
+     * with every add sent before this request seen (see {@link #sendAdd}).
+     */
+    private void sendRemove(ZooKeeper zk, String full, Key key, Registered r, Watcher.WatcherType type, boolean local,
+                            AsyncCallback.VoidCallback cb) {
+        synchronized (registered()) {
+            if (removesKind(type, key.recursive()) && noneLeft(full, key.recursive(), null)) {
+                zk.removeAllWatches(full, kind(key.recursive()), local, cb, null);
+            } else {
+                zk.removeWatches(full, r.wrapper, type, local, cb, null);
+            }
+        }
     }
 
     /**
@@ -158,8 +217,14 @@ final class WatchesOp implements WatchesBuilder {
                 continue;
             }
             try {
+                // as in removeAsync (see sendRemove): the server's watch goes with the last watcher of its kind there
+                boolean serverToo = removesKind(type, recursive) && noneLeft(full, recursive, key);
                 c.retry().call("removeWatches", path, (zk, n) -> {
-                    zk.removeWatches(full, r.wrapper, type, false);
+                    if (serverToo) {
+                        zk.removeAllWatches(full, kind(recursive), false);
+                    } else {
+                        zk.removeWatches(full, r.wrapper, type, false);
+                    }
                     return null;
                 });
                 removed = true;
@@ -212,7 +277,7 @@ final class WatchesOp implements WatchesBuilder {
                 done.complete(null);
                 return;
             }
-            zk.removeWatches(full, r.wrapper, type, true, (rc, p, ctx) -> c.core.async.execute(() -> done.complete(null)), null);
+            sendRemove(zk, full, key, r, type, true, (rc, p, ctx) -> c.core.async.execute(() -> done.complete(null)));
         });
         return done;
     }
