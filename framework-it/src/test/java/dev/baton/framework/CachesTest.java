@@ -10,7 +10,6 @@ import dev.baton.framework.cache.ChildrenCache;
 import dev.baton.framework.cache.NodeCache;
 import dev.baton.framework.cache.TreeCache;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.server.FourLetterWords;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
@@ -325,12 +324,6 @@ class CachesTest {
     }
 
     private int totalWatches() throws Exception {
-        String answer = FourLetterWords.send(ensemble.clientPort(1), "wchs", Duration.ofSeconds(5));
-        for (String line : answer.split("\n")) {
-            if (line.startsWith("Total watches:")) {
-                return Integer.parseInt(line.substring("Total watches:".length()).trim());
-            }
-        }
-        throw new AssertionError("no watch count in: " + answer);
+        return ServerWatches.total(ensemble.clientPort(1));
     }
 }

@@ -11,14 +11,10 @@ import dev.baton.test.ConnectString;
 import dev.baton.test.CountingClient;
 import dev.baton.test.CountingClient.Read;
 import dev.baton.test.EnsembleTest;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,18 +92,9 @@ class HoldingNodeWatchTest {
         assertThat(hold.lossReason()).get().asString().contains("deleted");
     }
 
-    /** The server's count of watches, from its {@code wchs} four-letter word. */
+    /** The server's count of watches, from its {@code wchs} four-letter word (the first server of {@code connect}). */
     private static int totalWatches(String connect) throws Exception {
         String hostPort = connect.split(",")[0];
-        int colon = hostPort.lastIndexOf(':');
-        try (Socket socket = new Socket(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)))) {
-            socket.getOutputStream().write("wchs".getBytes(StandardCharsets.US_ASCII));
-            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-            Matcher total = Pattern.compile("Total watches:(\\d+)").matcher(answer);
-            if (!total.find()) {
-                throw new IllegalStateException("unexpected wchs answer: " + answer);
-            }
-            return Integer.parseInt(total.group(1));
-        }
+        return ServerWatches.total(Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1)));
     }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ServerWatches;
 import dev.baton.framework.WatchesBuilder;
 import dev.baton.server.EmbeddedEnsemble;
-import dev.baton.server.FourLetterWords;
 import dev.baton.test.EnsembleTest;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -96,13 +96,7 @@ class CloseLeavesNoWatchTest {
     }
 
     private int totalWatches() throws Exception {
-        String answer = FourLetterWords.send(ensemble.clientPort(1), "wchs", Duration.ofSeconds(5));
-        for (String line : answer.split("\n")) {
-            if (line.startsWith("Total watches:")) {
-                return Integer.parseInt(line.substring("Total watches:".length()).trim());
-            }
-        }
-        throw new AssertionError("no watch count in: " + answer);
+        return ServerWatches.total(ensemble.clientPort(1));
     }
 
     /**
