@@ -137,6 +137,8 @@ final class ProcessHistory {
     private final Instant wallOrigin;
     private final long nanosOrigin;
     private volatile String holder;
+    /** The stamp of {@link #holder}'s acquisition (null: nobody holds). */
+    private volatile Instant holderSince;
 
     /** A history on this machine's clocks. */
     ProcessHistory() {
@@ -165,10 +167,20 @@ final class ProcessHistory {
     synchronized void record(String actor, Instant time, String kind, long value, String... more) {
         marks.add(new Mark(marks.size(), actor, time, kind, value, List.of(more)));
         if (kind.equals(ACQUIRED)) {
+            holderSince = time;
             holder = actor;
         } else if (actor.equals(holder) && !kind.equals(ERROR)) {
             holder = null;
+            holderSince = null;
         }
+    }
+
+    /**
+     * The holder ({@link #holder()}) if its acquisition is stamped at or after {@code since}, else
+     * null: a hold that has just begun, with most of its batch of writes ahead of it.
+     */
+    synchronized String holderAcquiredSince(Instant since) {
+        return holder != null && holderSince != null && !holderSince.isBefore(since) ? holder : null;
     }
 
     /** Who took the mutex last and has not given it up as far as this JVM has heard (null: nobody). */

@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  *
  * <p><b>Every kind happens.</b> With {@link Builder#atLeast(int) atLeast(n)} the first {@code n}
  * rounds of the schedule each inject every kind the run asks for once, in a seeded random order;
- * after that each fault is drawn at random from those kinds. {@link #runFor} keeps injecting past
+ * after that each fault is drawn at random from those kinds — except that a run may
+ * {@link Builder#insistOn insist on} one kind until it has what that kind is for. {@link #runFor} keeps injecting past
  * its duration until every kind has happened {@code n} times (up to {@link #runFor(Duration,
  * Duration) a limit}), and the {@link Report} says which kinds fell short, so a run that did not
  * exercise a fault cannot pass for one that survived it. The rounds are built from whatever
@@ -143,6 +144,9 @@ public final class Nemesis implements AutoCloseable {
     private final Duration partitionLength;
     private final List<PartitionStyle> partitionStyles;
     private final int minimum;
+    /** The kind drawn every time after the guaranteed rounds while {@link #insistedDone} is false; null: none. */
+    private final Fault insisted;
+    private final java.util.function.BooleanSupplier insistedDone;
     /** The faults still to inject in the current round of the guaranteed schedule. */
     private final List<Fault> round = new ArrayList<>();
     private int rounds;
@@ -179,6 +183,8 @@ public final class Nemesis implements AutoCloseable {
         this.partitionLength = b.partitionLength;
         this.partitionStyles = List.copyOf(b.partitionStyles);
         this.minimum = b.minimum;
+        this.insisted = b.insisted;
+        this.insistedDone = b.insistedDone;
         this.out = b.out;
         this.onExpiring = b.onExpiring;
         this.onExpired = b.onExpired;
@@ -195,6 +201,10 @@ public final class Nemesis implements AutoCloseable {
                 + " partitions need peerProxies(true))");
         }
         this.faults = usable;
+        if (insisted != null && !usable.contains(insisted)) {
+            throw new IllegalArgumentException("the nemesis was told to insist on " + insisted + ", which is not among the faults"
+                + " it can inject here: " + usable);
+        }
     }
 
     private boolean usable(Fault f) {
@@ -543,7 +553,8 @@ public final class Nemesis implements AutoCloseable {
 
     /**
      * The next fault: during the first {@code minimum} rounds, the rest of the current round (each
-     * round every kind once, shuffled by the seed); after them, any kind at random.
+     * round every kind once, shuffled by the seed); after them the kind insisted on while the run
+     * still lacks what it is for ({@link Builder#insistOn}), else any kind at random.
      */
     private Fault next() {
         if (rounds < minimum || !round.isEmpty()) {
@@ -553,6 +564,10 @@ public final class Nemesis implements AutoCloseable {
                 rounds++;
             }
             return round.remove(round.size() - 1);
+        }
+        if (insisted != null && !insistedDone.getAsBoolean()) {
+            // no draw from the random: the rest of the schedule is the seed's whatever this took
+            return insisted;
         }
         return faults.get(random.nextInt(faults.size()));
     }
@@ -648,6 +663,8 @@ public final class Nemesis implements AutoCloseable {
         private Duration partitionLength;
         private List<PartitionStyle> partitionStyles = List.of(PartitionStyle.CLOSE, PartitionStyle.SILENT);
         private int minimum;
+        private Fault insisted;
+        private java.util.function.BooleanSupplier insistedDone;
         private Consumer<String> out = System.out::println;
         private java.util.function.IntConsumer onExpiring = c -> { };
         private java.util.function.IntConsumer onExpired = c -> { };
@@ -683,6 +700,24 @@ public final class Nemesis implements AutoCloseable {
                 throw new IllegalArgumentException("the guaranteed count per fault kind must not be negative, was " + n);
             }
             this.minimum = n;
+            return this;
+        }
+
+        /**
+         * Keeps injecting {@code fault} until {@code done} says the run has what that kind is for:
+         * once the guaranteed rounds ({@link #atLeast}) are over, every fault is {@code fault} for
+         * as long as {@code done} returns false (asked before each draw), and the draws are at
+         * random again after. For a kind that does its work only when it lands at the right moment
+         * (a process paused in the middle of a lock hold): a miss is tried again instead of being
+         * left to the random draws, which may never come back to it before the run ends.
+         *
+         * @param fault one of the run's kinds
+         * @param done whether the run has what {@code fault} is for; called on the nemesis's thread
+         * @return this builder
+         */
+        public Builder insistOn(Fault fault, java.util.function.BooleanSupplier done) {
+            this.insisted = Objects.requireNonNull(fault, "fault");
+            this.insistedDone = Objects.requireNonNull(done, "done");
             return this;
         }
 
