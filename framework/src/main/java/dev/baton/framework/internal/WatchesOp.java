@@ -2,6 +2,7 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
 import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.ServerCapabilities;
 import dev.baton.framework.UnsupportedByServerException;
 import dev.baton.framework.ZooKeeperException;
@@ -35,7 +36,11 @@ import org.apache.zookeeper.ZooKeeper;
  * <p>ZooKeeper's removal of one watcher only checks on the server (the server keeps one watch
  * per session and path, not per watcher): the last watcher of a kind at a path is removed with
  * {@code removeAllWatches} of that kind, or the server would go on sending its events (a
- * recursive watch: the whole subtree's) for the rest of the session.
+ * recursive watch: the whole subtree's) for the rest of the session. Whether it is the last is
+ * decided, and the removal sent, under the lock every addWatch is sent under (both forms, each
+ * attempt): an add racing with the removal is either seen by that decision or reaches the server
+ * after the removal, so a watcher added meanwhile never loses the server's watch to it. Requests
+ * are only queued under that lock; the blocking forms wait for the answer outside it.
  */
 final class WatchesOp implements WatchesBuilder {
     /** A caller's watcher in one namespace, for one kind of watch. */
@@ -125,14 +130,14 @@ final class WatchesOp implements WatchesBuilder {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(watcher, "watcher");
         String full = c.prepare("addWatch", path, false);
-        Watcher w = wrapped(watcher, mode, full);
+        wrapped(watcher, mode, full); // recorded from the start (see Registered); each send records it again
         c.retry().call("addWatch", path, (zk, n) -> {
+            // sent as addAsync's are (see sendAdd), so that a removal's decision sees it; then waited for here
             try {
-                zk.addWatch(full, w, mode);
-            } catch (KeeperException.UnimplementedException e) {
-                throw refused(path, e);
+                return Futures.await(sendAdd(zk, watcher, mode, full, path));
+            } catch (BatonException e) {
+                throw unimplemented(e) ? refused(path, e) : e;
             }
-            return null;
         });
     }
 
@@ -153,10 +158,10 @@ final class WatchesOp implements WatchesBuilder {
     }
 
     /**
-     * Sends one addWatch, recording the path again first: a remove that came since the add was
-     * asked for forgot it, and the server is about to hold the watch. Under the registry's lock,
-     * so that a remove deciding whether to take the server's watch away (see {@link #sendRemove})
-     * sees every add sent before its own request.
+     * Sends one addWatch (of either form: every addWatch goes through here), recording the path
+     * again first: a remove that came since the add was asked for forgot it, and the server is about
+     * to hold the watch. Under the registry's lock, so that a remove deciding whether to take the
+     * server's watch away (see {@link #sendRemove}) sees every add sent before its own request.
      */
     private CompletableFuture<Void> sendAdd(ZooKeeper zk, Watcher watcher, AddWatchMode mode, String full, String path) {
         synchronized (registered()) {
@@ -184,13 +189,18 @@ final class WatchesOp implements WatchesBuilder {
      * the whole subtree's events for the rest of the session. So when no other watcher of this
      * client is left there as this kind, the server's watch of that kind is removed too
      * ({@code removeAllWatches}, which only the server's watch of this kind and this client's
-     * watchers of it, none left but this one, are subject to); decided under the registry's lock,
-     * with every add sent before this request seen (see {@link #sendAdd}).
+     * watchers of it, none left but this one, are subject to). Decided and sent under the registry's
+     * lock, with every add sent before this request seen (see {@link #sendAdd}); the request is only
+     * queued there, the answer comes to {@code cb}. An add sent after it reaches the server after it,
+     * and so keeps its watch. Each attempt of either form of remove decides again.
+     *
+     * @param except a watcher whose path is still recorded though it is the one being removed (the
+     *     blocking form forgets the path only once the server has answered), or null
      */
     private void sendRemove(ZooKeeper zk, String full, Key key, Registered r, Watcher.WatcherType type, boolean local,
-                            AsyncCallback.VoidCallback cb) {
+                            Key except, AsyncCallback.VoidCallback cb) {
         synchronized (registered()) {
-            if (removesKind(type, key.recursive()) && noneLeft(full, key.recursive(), null)) {
+            if (removesKind(type, key.recursive()) && noneLeft(full, key.recursive(), except)) {
                 zk.removeAllWatches(full, kind(key.recursive()), local, cb, null);
             } else {
                 zk.removeWatches(full, r.wrapper, type, local, cb, null);
@@ -217,13 +227,13 @@ final class WatchesOp implements WatchesBuilder {
                 continue;
             }
             try {
-                // as in removeAsync (see sendRemove): the server's watch goes with the last watcher of its kind there
-                boolean serverToo = removesKind(type, recursive) && noneLeft(full, recursive, key);
                 c.retry().call("removeWatches", path, (zk, n) -> {
-                    if (serverToo) {
-                        zk.removeAllWatches(full, kind(recursive), false);
-                    } else {
-                        zk.removeWatches(full, r.wrapper, type, false);
+                    // as removeAsync's: decided and sent under the registry's lock (see sendRemove), waited for here
+                    CompletableFuture<Integer> answer = new CompletableFuture<>();
+                    sendRemove(zk, full, key, r, type, false, key, (rc, p, ctx) -> answer.complete(rc));
+                    int rc = Futures.await(answer);
+                    if (rc != KeeperException.Code.OK.intValue()) {
+                        throw Errors.of(rc, "removeWatches", path);
                     }
                     return null;
                 });
@@ -277,7 +287,7 @@ final class WatchesOp implements WatchesBuilder {
                 done.complete(null);
                 return;
             }
-            sendRemove(zk, full, key, r, type, true, (rc, p, ctx) -> c.core.async.execute(() -> done.complete(null)));
+            sendRemove(zk, full, key, r, type, true, null, (rc, p, ctx) -> c.core.async.execute(() -> done.complete(null)));
         });
         return done;
     }
