@@ -113,7 +113,11 @@ public interface BatonClient extends AutoCloseable {
         return ServerCapabilities.unknown();
     }
 
-    /** {@return the current ZooKeeper handle, for what the builders do not cover} It changes after a session expiry. */
+    /**
+     * {@return the current ZooKeeper handle, for what the builders do not cover} It changes after a session expiry.
+     * A persistent or persistent recursive watch set through it goes when {@link WatchesBuilder#remove} takes the
+     * last of this client's watchers of that kind at the same path (its {@code removeAllWatches} takes them all).
+     */
     ZooKeeper zookeeper();
 
     /**

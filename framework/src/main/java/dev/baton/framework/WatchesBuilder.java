@@ -35,7 +35,8 @@ public interface WatchesBuilder {
     /**
      * Removes {@code watcher} from {@code path} for the given kind of watch. When no other watcher
      * of this client is left there as that kind, the server's watch is removed too, so that it
-     * sends the session nothing more for it.
+     * sends the session nothing more for it. A watcher added there as that kind while the removal
+     * is under way keeps its watch: the removal either counts it or reaches the server before it.
      *
      * @param path the watched node's path
      * @param watcher the watcher to remove
