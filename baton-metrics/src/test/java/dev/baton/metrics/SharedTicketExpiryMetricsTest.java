@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.framework.contention.SharedTicket;
 import dev.baton.recipes.lock.InterProcessMutex;
@@ -19,8 +21,10 @@ import dev.baton.recipes.rwlock.InterProcessReadWriteLock;
 import dev.baton.recipes.rwlock.ReadLease;
 import dev.baton.recipes.rwlock.WriteLease;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
+import dev.baton.test.TestClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -127,6 +131,59 @@ class SharedTicketExpiryMetricsTest {
         assertThat(ended(registry, "mutex", "expiring", "timed-out")).isZero();
         assertThat(timed(registry, "baton.lock.held", tags)).as("the lost hold's time ended with its loss").isEqualTo(3);
         assertThat(count(registry, "baton.lock.losses", tags)).isEqualTo(1);
+    }
+
+    /**
+     * The window the shared-ticket mode documents: the servers ended the session, the client has not
+     * heard yet (its connection is cut; under {@code SESSION_ONLY} the hold stays valid meanwhile),
+     * and a release hands the lock on in memory. That hand-off is an acquisition on a node already
+     * gone: once the client hears, it is the one loss, and the caller after it holds on a new node.
+     */
+    @Test
+    void aHandOffMadeAfterTheServersEndedTheSessionButBeforeTheClientHeardIsTheLoss() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient victim = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(10)).errorPolicy(ErrorPolicy.SESSION_ONLY))) {
+            MeterRegistry registry = bound(victim, "window", "/x/window");
+            InterProcessMutex mutex = new InterProcessMutex(victim, "/x/window", SharedTicket.defaults());
+            String[] tags = {"recipe", "mutex", "name", "window"};
+
+            LockLease holder = mutex.acquireLease();
+            Future<LockLease> async = mutex.acquireAsync();
+            Future<LockLease> blocking = threads.submit(() -> mutex.acquireLease());
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(gauge(registry, "baton.lock.waiters", tags)).as("two callers waiting in memory").isEqualTo(2));
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> victim.connectionState() == ConnectionState.SUSPENDED);
+            SessionKiller.expire(victim, ensemble.connectString(), WAIT);
+            assertThat(holder.isValid()).as("the client has not heard").isTrue();
+            holder.release(); // handed on in memory: nothing asks the servers
+            List<Future<LockLease>> inOrder = firstDone(async, blocking);
+            LockLease doomed = inOrder.get(0).get();
+            assertThat(doomed.holdToken().handOff()).isEqualTo(1);
+            assertThat(acquired(registry, "mutex", "window")).isEqualTo(2);
+            assertThat(gauge(registry, "baton.lock.holders", tags)).isEqualTo(1);
+            assertThat(gauge(registry, "baton.lock.waiters", tags)).isEqualTo(1);
+
+            proxy.heal();
+
+            LockLease next = inOrder.get(1).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(count(registry, "baton.lock.losses", tags)).as("losses").isEqualTo(1));
+            assertThat(doomed.isValid()).isFalse();
+            assertThat(next.holdToken().isAfter(doomed.holdToken())).as("a new node's token").isTrue();
+            assertThat(gauge(registry, "baton.lock.holders", tags)).as("the lost hold is no longer a holder").isEqualTo(1);
+            assertThat(gauge(registry, "baton.lock.waiters", tags)).isZero();
+            assertThatThrownBy(doomed::release).isInstanceOf(LockOwnershipLostException.class);
+            next.release();
+
+            assertThat(gauge(registry, "baton.lock.holders", tags)).isZero();
+            assertThat(gauge(registry, "baton.lock.waiters", tags)).isZero();
+            assertThat(acquired(registry, "mutex", "window")).isEqualTo(3);
+            assertThat(timed(registry, "baton.lock.held", tags)).isEqualTo(3);
+            assertThat(count(registry, "baton.lock.losses", tags)).as("the hold released before the loss is not one").isEqualTo(1);
+        }
     }
 
     @Test
