@@ -187,9 +187,8 @@ class SharedTicketExpiryMetricsTest {
     }
 
     @Test
-    void anExpiryWhileTheProcesssNodeWaitsBehindAnotherProcessLosesNothingAndEveryCallerStaysOneWaiter(BatonClient a,
-                                                                                                       BatonClient b)
-        throws Exception {
+    void anExpiryWhileTheProcesssNodeWaitsBehindAnotherProcessLosesNothingAndEveryCallerStaysOneWaiterUntilItEnds(
+        BatonClient a, BatonClient b) throws Exception {
         MeterRegistry registry = bound(a, "queued", "/x/queued");
         InterProcessMutex mutex = new InterProcessMutex(a, "/x/queued", SharedTicket.defaults());
         InterProcessMutex elsewhere = new InterProcessMutex(b, "/x/queued");
@@ -201,8 +200,9 @@ class SharedTicketExpiryMetricsTest {
         await().atMost(WAIT).until(() -> elsewhere.participantNodes().size() == 2);
         String queuedNode = elsewhere.participantNodes().get(1);
         Future<LockLease> inMemory = mutex.acquireAsync();
+        Future<LockLease> givesUp = mutex.acquireAsync();
         await().atMost(WAIT).untilAsserted(() ->
-            assertThat(gauge(registry, "baton.lock.waiters", tags)).as("the taker and the caller behind it").isEqualTo(2));
+            assertThat(gauge(registry, "baton.lock.waiters", tags)).as("the taker and two callers behind it").isEqualTo(3));
 
         SessionKiller.expire(a, ensemble.connectString(), WAIT);
 
@@ -211,12 +211,19 @@ class SharedTicketExpiryMetricsTest {
             List<String> line = elsewhere.participantNodes();
             assertThat(line).hasSize(2).doesNotContain(queuedNode);
         });
-        assertThat(gauge(registry, "baton.lock.waiters", tags)).as("both callers still wait").isEqualTo(2);
+        assertThat(gauge(registry, "baton.lock.waiters", tags)).as("every caller still waits").isEqualTo(3);
         assertThat(gauge(registry, "baton.lock.holders", tags)).isZero();
         assertThat(count(registry, "baton.lock.losses", tags)).as("nothing was held, nothing lost").isZero();
         assertThat(ended(registry, "mutex", "queued", "failed")).isZero();
         assertThat(taker).isNotDone();
         assertThat(inMemory).isNotDone();
+
+        // a caller that gives up, or times out, behind the re-queued node is no longer a waiter
+        givesUp.cancel(true);
+        await().atMost(WAIT).until(() -> ended(registry, "mutex", "queued", "failed") == 1);
+        assertThat(mutex.acquireAsync(Duration.ofMillis(100)).get(WAIT.toSeconds(), TimeUnit.SECONDS)).isNull();
+        assertThat(ended(registry, "mutex", "queued", "timed-out")).isEqualTo(1);
+        assertThat(gauge(registry, "baton.lock.waiters", tags)).isEqualTo(2);
 
         theirs.release();
         List<Future<LockLease>> inOrder = firstDone(taker, inMemory);
@@ -231,8 +238,8 @@ class SharedTicketExpiryMetricsTest {
 
         assertThat(gauge(registry, "baton.lock.waiters", tags)).isZero();
         assertThat(gauge(registry, "baton.lock.holders", tags)).isZero();
-        assertThat(acquired(registry, "mutex", "queued")).as("one acquisition per caller").isEqualTo(2);
-        assertThat(ended(registry, "mutex", "queued", "failed")).isZero();
+        assertThat(acquired(registry, "mutex", "queued")).as("one acquisition per caller that held").isEqualTo(2);
+        assertThat(ended(registry, "mutex", "queued", "failed")).isEqualTo(1);
         assertThat(count(registry, "baton.lock.losses", tags)).isZero();
         assertThat(timed(registry, "baton.lock.held", tags)).isEqualTo(2);
     }
