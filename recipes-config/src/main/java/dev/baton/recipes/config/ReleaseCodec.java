@@ -2,12 +2,10 @@ package dev.baton.recipes.config;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -37,36 +35,176 @@ final class ReleaseCodec {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private ReleaseCodec() {
     }
 
-    // The fence and the entry are written with a streaming generator, not a tree: a release encodes both on the writer's
-    // thread before its transaction, and the tree's allocations were a measurable part of a release's client time.
-    // Field order is the tree's was, so the bytes are the same as before.
+    // The fence and the entry are written by hand into a StringBuilder, and the fence is read by hand when it has the
+    // shape the writers give it: each release encodes both on the writer's thread before its transaction, and every
+    // watching store parses the fence before it tells its listeners, so Jackson's generator and parser set-up (buffers,
+    // contexts) were on both ends of a release's path. The bytes are exactly what Jackson's generator wrote before (field
+    // order, number form, its escapes): stores written earlier and writers of other versions read them, and
+    // ReleaseCodecTest compares the hand-written encoders with Jackson's generator on random text. A fence of any other
+    // shape is read by Jackson's parser.
 
     static byte[] fence(long number, String id, Instant time, long oldest, long moved) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-        try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
-            g.writeStartObject();
-            g.writeNumberField("release", number);
-            g.writeStringField("id", id);
-            g.writeNumberField("time", time.toEpochMilli());
-            g.writeNumberField("oldest", oldest);
-            g.writeNumberField("moved", moved);
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot write release JSON", e);
+        StringBuilder s = new StringBuilder(112).append("{\"release\":").append(number).append(",\"id\":");
+        quoted(s, id).append(",\"time\":").append(time.toEpochMilli()).append(",\"oldest\":").append(oldest)
+            .append(",\"moved\":").append(moved).append('}');
+        return s.toString().getBytes(UTF_8);
+    }
+
+    /**
+     * Appends {@code text} as a JSON string the way Jackson's UTF-8 generator does by default: the quote and the
+     * backslash escaped with a backslash, the control characters below U+0020 as the two-character escapes of
+     * backspace, tab, newline, form feed and carriage return or else as a backslash-u escape, and every surrogate
+     * (each half of a character beyond U+FFFF, or a lone one) as a backslash-u escape too, with four upper-case hex
+     * digits; everything else as it is (UTF-8 once encoded).
+     */
+    private static StringBuilder quoted(StringBuilder s, String text) {
+        s.append('"');
+        for (int i = 0, n = text.length(); i < n; i++) {
+            char c = text.charAt(i);
+            if (c >= 0x20 && c != '"' && c != '\\' && !Character.isSurrogate(c)) {
+                s.append(c);
+            } else if (c == '"' || c == '\\') {
+                s.append('\\').append(c);
+            } else {
+                switch (c) {
+                    case '\b' -> s.append("\\b");
+                    case '\t' -> s.append("\\t");
+                    case '\n' -> s.append("\\n");
+                    case '\f' -> s.append("\\f");
+                    case '\r' -> s.append("\\r");
+                    default -> s.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 0xF]).append(HEX[(c >> 4) & 0xF])
+                        .append(HEX[c & 0xF]);
+                }
+            }
         }
-        return out.toByteArray();
+        return s.append('"');
     }
 
     /**
      * The fence's content; a fence that is empty or not ours reads as release 0. Every watcher parses the fence of
-     * each release it sees, so this streams over the fields rather than building a tree; it reads what the tree
-     * reading did ({@code release} a number, the others converted as {@code JsonNode.asText}/{@code asLong} would).
+     * each release it sees: a fence of the shape the writers give it (see {@link #scanFence}) is read by hand, any
+     * other by Jackson's parser, which reads what the tree reading did ({@code release} a number, the others
+     * converted as {@code JsonNode.asText}/{@code asLong} would).
      */
     static Fence readFence(byte[] data) {
+        if (data.length == 0) {
+            return Fence.NONE;
+        }
+        Fence plain = scanFence(data);
+        return plain != null ? plain : readFenceByJackson(data);
+    }
+
+    /**
+     * Reads a fence of the plain shape every writer gives it — one object, no white space, each field's value a
+     * non-negative integer of at most 18 digits or a string of printable ASCII without escapes, {@code release},
+     * {@code oldest} and {@code moved} integers and {@code id} a string, nothing after the object — as
+     * {@link #readFenceByJackson} would; null for anything else (the caller then asks Jackson).
+     */
+    static Fence scanFence(byte[] d) {
+        int n = d.length;
+        if (n < 2 || d[0] != '{' || d[n - 1] != '}') {
+            return null;
+        }
+        boolean hasRelease = false;
+        long release = 0;
+        String id = "";
+        long oldest = 0;
+        long moved = 0;
+        int i = 1;
+        while (true) {
+            // a field name: printable ASCII, no escape
+            if (i >= n || d[i] != '"') {
+                return null;
+            }
+            int nameStart = ++i;
+            while (i < n && d[i] != '"') {
+                if (d[i] < 0x20 || d[i] == '\\') {
+                    return null; // also every byte of a non-ASCII character, which is negative
+                }
+                i++;
+            }
+            if (i + 1 >= n || d[i + 1] != ':') {
+                return null;
+            }
+            String name = new String(d, nameStart, i - nameStart, StandardCharsets.US_ASCII);
+            i += 2;
+            long number = -1;
+            String text = null;
+            if (i < n && d[i] == '"') {
+                int textStart = ++i;
+                while (i < n && d[i] != '"') {
+                    if (d[i] < 0x20 || d[i] == '\\') {
+                        return null;
+                    }
+                    i++;
+                }
+                if (i >= n) {
+                    return null;
+                }
+                text = new String(d, textStart, i - textStart, StandardCharsets.US_ASCII);
+                i++;
+            } else {
+                int digitsStart = i;
+                number = 0;
+                while (i < n && d[i] >= '0' && d[i] <= '9') {
+                    number = number * 10 + (d[i] - '0');
+                    i++;
+                }
+                int digits = i - digitsStart;
+                if (digits == 0 || digits > 18 || (digits > 1 && d[digitsStart] == '0')) {
+                    return null; // not a plain integer (a leading zero is not JSON), or one that might not fit a long
+                }
+            }
+            switch (name) {
+                case "release" -> {
+                    if (text != null) {
+                        return null;
+                    }
+                    hasRelease = true;
+                    release = number;
+                }
+                case "id" -> {
+                    if (text == null) {
+                        return null;
+                    }
+                    id = text;
+                }
+                case "oldest" -> {
+                    if (text != null) {
+                        return null;
+                    }
+                    oldest = number;
+                }
+                case "moved" -> {
+                    if (text != null) {
+                        return null;
+                    }
+                    moved = number;
+                }
+                default -> {
+                    // "time", or not ours: ignored
+                }
+            }
+            if (i >= n) {
+                return null;
+            }
+            if (d[i] == '}') {
+                return i == n - 1 && hasRelease ? new Fence(release, id, oldest, moved) : null;
+            }
+            if (d[i] != ',') {
+                return null;
+            }
+            i++;
+        }
+    }
+
+    /** The fence read by Jackson's parser: any shape (see {@link #readFence}); the reference the hand-written scanner matches. */
+    static Fence readFenceByJackson(byte[] data) {
         if (data.length == 0) {
             return Fence.NONE;
         }
@@ -117,29 +255,17 @@ final class ReleaseCodec {
     }
 
     static byte[] entry(Release release, String id) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
-            g.writeStartObject();
-            g.writeNumberField("release", release.number());
-            g.writeStringField("id", id);
-            g.writeNumberField("time", release.time().toEpochMilli());
-            g.writeStringField("message", release.message());
-            g.writeArrayFieldStart("changes");
-            for (Release.Change change : release.changes()) {
-                g.writeStartObject();
-                g.writeStringField("key", change.key());
-                g.writeFieldName("before");
-                value(g, change.before());
-                g.writeFieldName("after");
-                value(g, change.after());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot write release JSON", e);
+        StringBuilder s = new StringBuilder(256).append("{\"release\":").append(release.number()).append(",\"id\":");
+        quoted(s, id).append(",\"time\":").append(release.time().toEpochMilli()).append(",\"message\":");
+        quoted(s, release.message()).append(",\"changes\":[");
+        boolean first = true;
+        for (Release.Change change : release.changes()) {
+            quoted(s.append(first ? "{\"key\":" : ",{\"key\":"), change.key());
+            value(s.append(",\"before\":"), change.before());
+            value(s.append(",\"after\":"), change.after()).append('}');
+            first = false;
         }
-        return out.toByteArray();
+        return s.append("]}").toString().getBytes(UTF_8);
     }
 
     /** A history entry, or empty if the data is not one. */
@@ -160,19 +286,16 @@ final class ReleaseCodec {
         }
     }
 
-    private static void value(JsonGenerator g, Optional<byte[]> value) throws IOException {
+    /** Appends a value: {@code {"text":...}} if it is UTF-8, else {@code {"base64":...}}; {@code null} if missing. */
+    private static StringBuilder value(StringBuilder s, Optional<byte[]> value) {
         if (value.isEmpty()) {
-            g.writeNull();
-            return;
+            return s.append("null");
         }
-        g.writeStartObject();
         String text = utf8(value.get());
-        if (text != null) {
-            g.writeStringField("text", text);
-        } else {
-            g.writeStringField("base64", Base64.getEncoder().encodeToString(value.get()));
+        if (text == null) {
+            return s.append("{\"base64\":\"").append(Base64.getEncoder().encodeToString(value.get())).append("\"}");
         }
-        g.writeEndObject();
+        return quoted(s.append("{\"text\":"), text).append('}');
     }
 
     private static Optional<byte[]> readValue(JsonNode node) {
