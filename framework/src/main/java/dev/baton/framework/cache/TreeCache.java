@@ -39,10 +39,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Algorithm: one {@code PERSISTENT_RECURSIVE} watch on the root (never one per node); a full
  * load walks the subtree down to {@code maxDepth}; each watch event (created, data changed,
- * deleted) is applied in order — a created or changed node is read again first. Everything —
- * loads and events — runs through one queue, one step at a time, so the cache applies changes in
- * the order the servers made them. Listeners hear ADDED, UPDATED and REMOVED, and INITIALIZED
- * once after the first load, in order, on the cache's executor.
+ * deleted) is applied in order — a created or changed node is read again first. The read is sent
+ * when the event comes and its reply applied in the event's turn, so the reads of a burst of
+ * events overlap (replies on one session come in the order they were sent); a read sent before a
+ * full load began, or while one ran, is not used — the node is read again in its turn, so it
+ * cannot undo what the load applied. Everything — loads and events — is applied through one
+ * queue, one step at a time, so the cache applies changes in the order the servers made them.
+ * Listeners hear ADDED, UPDATED and REMOVED, and INITIALIZED once after the first load, in order,
+ * on the cache's executor.
  *
  * <p>Guarantees and caveats: after a reconnect the cache loads the whole subtree again and
  * reports the differences (events missed while disconnected are not lost); after a session expiry
@@ -92,6 +96,9 @@ public final class TreeCache implements AutoCloseable {
     private boolean started;
     /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer; guarded by this. */
     private boolean addingWatch;
+    /** Full loads begun so far, and whether one is running: an early read sent before one, or during one, is not used; guarded by this. */
+    private long loadsBegun;
+    private boolean loadRunning;
     private volatile boolean closed;
 
     private TreeCache(Builder builder) {
@@ -313,8 +320,20 @@ public final class TreeCache implements AutoCloseable {
     private CompletableFuture<Void> reloadNow() {
         synchronized (this) {
             reload = ReloadState.NONE;
+            loadsBegun++;
+            loadRunning = true;
         }
-        return resync();
+        CompletableFuture<Void> load;
+        try {
+            load = resync();
+        } catch (RuntimeException e) {
+            load = CompletableFuture.failedFuture(e);
+        }
+        return load.whenComplete((v, e) -> {
+            synchronized (this) {
+                loadRunning = false;
+            }
+        });
     }
 
     private void onWatchEvent(WatchedEvent event) {
@@ -323,7 +342,13 @@ public final class TreeCache implements AutoCloseable {
             return;
         }
         switch (event.getType()) {
-            case NodeCreated, NodeDataChanged -> enqueue(() -> refresh(path));
+            case NodeCreated, NodeDataChanged -> {
+                // send the read now and apply its reply in its turn: a burst of events costs about one
+                // round trip, where reading after the previous step made each event wait a round trip
+                // behind the last (and each read of a busy client wait behind its writes)
+                EarlyRead early = readEarly(path);
+                enqueue(() -> applyEarly(early));
+            }
             case NodeDeleted -> enqueue(() -> {
                 removeSubtree(path);
                 return CompletableFuture.completedFuture(null);
@@ -336,13 +361,61 @@ public final class TreeCache implements AutoCloseable {
 
     /** Reads one node again and applies what the server says now. */
     private CompletableFuture<Void> refresh(String path) {
-        return read(path).thenAccept(found -> {
-            if (found == null) {
-                removeSubtree(path);
-            } else {
-                put(found);
+        return read(path).thenAccept(found -> apply(path, found));
+    }
+
+    private void apply(String path, ChildData found) {
+        if (found == null) {
+            removeSubtree(path);
+        } else {
+            put(found);
+        }
+    }
+
+    /**
+     * A read sent when its event came, before its turn in the queue. {@code loadsBefore} is how
+     * many loads had begun when it was sent, or -1 if one was running.
+     */
+    private record EarlyRead(String path, long loadsBefore, CompletableFuture<ChildData> reply) {
+    }
+
+    private EarlyRead readEarly(String path) {
+        long loads;
+        synchronized (this) {
+            if (closed) {
+                return new EarlyRead(path, -1, null);
             }
-        });
+            // taken before the read is sent: a load that begins after this is seen as a later count
+            loads = loadRunning ? -1 : loadsBegun;
+        }
+        return new EarlyRead(path, loads, read(path));
+    }
+
+    /**
+     * Applies an early read in its turn. Replies on one session come in the order the requests
+     * were sent, so early reads applied in event order move the copy forward, as reads sent one
+     * after the other would. A load breaks that: its reads are sent when it runs, so a read sent
+     * before a load began — or while one ran — may be answered from an older state than the load
+     * applied, and would bring back a node the load found deleted. Such a read, and one that
+     * failed (sent during a disconnect, say), is not used: the node is read again now, as before
+     * pipelining.
+     */
+    private CompletableFuture<Void> applyEarly(EarlyRead early) {
+        boolean usable;
+        synchronized (this) {
+            usable = early.reply() != null && early.loadsBefore() >= 0 && early.loadsBefore() == loadsBegun;
+        }
+        if (!usable) {
+            return refresh(early.path());
+        }
+        return early.reply().handle((found, failure) -> failure == null)
+            .thenCompose(answered -> {
+                if (!answered) {
+                    return refresh(early.path());
+                }
+                apply(early.path(), early.reply().join());
+                return CompletableFuture.<Void>completedFuture(null);
+            });
     }
 
     /** Installs the watch if this session has none, loads the whole subtree, and applies the differences. */
