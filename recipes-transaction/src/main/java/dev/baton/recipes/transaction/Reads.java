@@ -7,9 +7,11 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.NotEmptyException;
 import dev.baton.framework.TransactionFailedException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -53,6 +55,30 @@ final class Reads {
                 // deleted all together, so it is gone
                 if (unwrap(e) instanceof NoNodeException) {
                     return Optional.empty();
+                }
+                throw e instanceof CompletionException c ? c : new CompletionException(e);
+            });
+    }
+
+    /**
+     * The names of the children of the transaction at {@code txPath} if, as the servers have it
+     * now, it is decided and every participant and the coordinator acknowledged it; empty if not,
+     * or if it is gone. Two reads (the node for its participants, then its children's names), where
+     * {@link #status} also reads every vote and the decision. A read that follows a write of the
+     * same client sees that write and everything before it.
+     */
+    static CompletableFuture<Optional<List<String>>> childrenIfFullyAcknowledged(BatonClient client, String txPath) {
+        String id = txPath.substring(txPath.lastIndexOf('/') + 1);
+        return client.getData().forPathAsync(txPath)
+            .thenCompose(data -> client.getChildren().forPathAsync(txPath).thenApply(names -> {
+                Set<String> present = new HashSet<>(names);
+                boolean all = present.contains(Layout.DECISION) && present.contains(Layout.COORDINATOR_ACK)
+                    && Codec.transaction(id, data).participants().stream().allMatch(p -> present.contains(Layout.ACK_PREFIX + p));
+                return all ? Optional.of(names) : Optional.<List<String>>empty();
+            }))
+            .exceptionally(e -> {
+                if (unwrap(e) instanceof NoNodeException) {
+                    return Optional.empty(); // cleaned up already
                 }
                 throw e instanceof CompletionException c ? c : new CompletionException(e);
             });

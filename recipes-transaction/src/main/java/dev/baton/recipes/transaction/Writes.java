@@ -2,6 +2,7 @@ package dev.baton.recipes.transaction;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.TransactionBuilder;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -63,8 +64,9 @@ final class Writes {
      * someone, usually by one site only.
      */
     static CompletableFuture<Void> cleanUpIfDone(BatonClient client, String txPath) {
-        return Reads.status(client, txPath).thenCompose(status -> status.filter(TransactionStatus::fullyAcknowledged).isPresent()
-            ? delete(client, txPath)
+        // names are enough to tell who acknowledged: the votes' and the decision's data are not read
+        return Reads.childrenIfFullyAcknowledged(client, txPath).thenCompose(children -> children.isPresent()
+            ? delete(client, txPath, children.get())
             : CompletableFuture.completedFuture(null));
     }
 
@@ -81,11 +83,14 @@ final class Writes {
      * whole (settled: a later clean-up takes it).
      */
     private static CompletableFuture<Void> delete(BatonClient client, String txPath) {
-        return client.getChildren().forPathAsync(txPath).thenCompose(children -> {
-            TransactionBuilder tx = client.transaction();
-            children.forEach(child -> tx.delete(txPath + "/" + child));
-            return tx.delete(txPath).commitAsync();
-        }).thenApply(r -> null);
+        return client.getChildren().forPathAsync(txPath).thenCompose(children -> delete(client, txPath, children));
+    }
+
+    /** Deletes the transaction and {@code children}, as {@link #delete(BatonClient, String)}: a child not listed makes it fail whole. */
+    private static CompletableFuture<Void> delete(BatonClient client, String txPath, List<String> children) {
+        TransactionBuilder tx = client.transaction();
+        children.forEach(child -> tx.delete(txPath + "/" + child));
+        return tx.delete(txPath).commitAsync().thenApply(r -> null);
     }
 
     /** A settled failure is no failure: the transaction moved on; anything else is passed on. */
