@@ -15,10 +15,12 @@ import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -111,6 +113,43 @@ class CachesTest {
             }
             await().atMost(WAIT).until(() -> cache.snapshot().size() == 31);
             assertThat(totalWatches()).as("watches on the server after caching 30 more nodes").isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aBurstOfChangesReachesATreeCacheInAboutOneRoundTripNotOnePerChange(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        int nodes = 16;
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        for (int i = 0; i < nodes; i++) {
+            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
+        }
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            Events events = new Events();
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            cache.addListener(events.queue::add);
+            // every round trip of the reader now takes at least 600 ms: reading the burst's nodes one
+            // after the other would take 16 of them, nearly 10 s; sent together, about one
+            proxy.delay(Duration.ofMillis(300));
+            TransactionBuilder tx = writer.transaction();
+            for (int i = 0; i < nodes; i++) {
+                tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
+            }
+            long sent = System.nanoTime();
+            tx.commit();
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                seen.add(events.next());
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - sent);
+            // in the servers' order, each once
+            assertThat(seen).containsExactlyElementsOf(IntStream.range(0, nodes)
+                .mapToObj(i -> "UPDATED " + base + "/n" + i + "=v1").toList());
+            assertThat(took).as("time for the cache to apply a burst of %d changes, at >= 600 ms a round trip", nodes)
+                .isLessThan(Duration.ofSeconds(5));
         }
     }
 
@@ -244,7 +283,7 @@ class CachesTest {
                         return true;
                     });
                 } catch (org.awaitility.core.ConditionTimeoutException e) {
-                    java.util.List<String> missing = new java.util.ArrayList<>();
+                    java.util.List<String> missing = new ArrayList<>();
                     for (int i = 0; i < sure; i++) {
                         if (cache.get(base + "/n" + i).isEmpty() || cache.get(base + "/n" + i + "/vote").isEmpty()) {
                             missing.add("n" + i);
@@ -314,7 +353,7 @@ class CachesTest {
     }
 
     private static List<String> missing(TreeCache cache, String base, int count) {
-        List<String> missing = new java.util.ArrayList<>();
+        List<String> missing = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             if (cache.get(base + "/n" + i).isEmpty() || cache.get(base + "/n" + i + "/vote").isEmpty()) {
                 missing.add("n" + i);

@@ -15,6 +15,8 @@ import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.Watcher;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,25 +44,28 @@ class TreeCacheReloadTest {
                  .sessionTimeout(Duration.ofSeconds(30)).connectionTimeout(Duration.ofMillis(200))
                  .retryPolicy(new RetryNTimes(0, Duration.ZERO)));
              TreeCache cache = TreeCache.builder(reader, base).build()) {
-            CountDownLatch firstUpdate = new CountDownLatch(1);
-            cache.addListener(event -> {
-                if (event.type() == CacheEvent.Type.UPDATED) {
-                    firstUpdate.countDown();
-                }
-            });
             cache.start();
             assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            long before = cache.reloadsDone();
+            // the link is cut the moment the burst's last event arrives: the cache has sent (or is about
+            // to send) the read of every changed node, and none can be answered yet, so every step fails
+            CountDownLatch cut = new CountDownLatch(1);
+            String last = base + "/n" + (NODES - 1);
+            reader.watches().add(base, AddWatchMode.PERSISTENT_RECURSIVE, event -> {
+                if (event.getType() == Watcher.Event.EventType.NodeDataChanged && last.equals(event.getPath())) {
+                    proxy.cut();
+                    cut.countDown();
+                }
+            });
 
-            // every read now takes two held hops, so the refreshes of one burst of changes queue up behind each other
+            // every read now takes two held hops of 300 ms
             proxy.delay(Duration.ofMillis(300));
             TransactionBuilder tx = writer.transaction();
             for (int i = 0; i < NODES; i++) {
                 tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
             }
             tx.commit();
-            assertThat(firstUpdate.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the first refresh of the burst").isTrue();
-            long before = cache.reloadsDone();
-            proxy.cut(); // the refreshes still queued all fail
+            assertThat(cut.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the burst's last event").isTrue();
             await().atMost(WAIT).until(() -> reader.connectionState() != ConnectionState.CONNECTED
                 && reader.connectionState() != ConnectionState.RECONNECTED);
             proxy.delay(Duration.ZERO);
