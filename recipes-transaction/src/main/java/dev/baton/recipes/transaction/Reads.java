@@ -61,6 +61,30 @@ final class Reads {
     }
 
     /**
+     * The transaction at {@code txPath} as {@link #status} reads it, if its children's names show
+     * a decision or a vote from every participant of {@code tx}; empty if they do not (a vote is
+     * still missing: there is nothing to record or to tell yet) or if it is gone. One read of the
+     * names first, so a site whose vote did not complete the set pays one round trip, not N + 2.
+     * Read after this site's own vote, it sees that vote and every write before it: of the
+     * voters, the one whose vote came last sees every vote.
+     */
+    static CompletableFuture<Optional<TransactionStatus>> statusIfVotedOrDecided(BatonClient client, String txPath, Transaction tx) {
+        return client.getChildren().forPathAsync(txPath)
+            .thenCompose(names -> {
+                Set<String> present = new HashSet<>(names);
+                boolean worthReading = present.contains(Layout.DECISION)
+                    || tx.participants().stream().allMatch(p -> present.contains(Layout.VOTE_PREFIX + p));
+                return worthReading ? status(client, txPath) : CompletableFuture.completedFuture(Optional.<TransactionStatus>empty());
+            })
+            .exceptionally(e -> {
+                if (unwrap(e) instanceof NoNodeException) {
+                    return Optional.empty(); // gone
+                }
+                throw e instanceof CompletionException c ? c : new CompletionException(e);
+            });
+    }
+
+    /**
      * The names of the children of the transaction at {@code txPath} if, as the servers have it
      * now, it is decided and every participant and the coordinator acknowledged it; empty if not,
      * or if it is gone. Two reads (the node for its participants, then its children's names), where

@@ -172,7 +172,11 @@ final class SiteActions {
         CompletableFuture<Void> caughtUp = deadlinePassed
             ? p.client.sync().forPathAsync(p.layout.transactions)
             : CompletableFuture.completedFuture(null); // after this site's own write: the read sees it
-        caughtUp.thenCompose(synced -> Reads.status(p.client, site.path)).thenCompose(status -> {
+        // after this site's commit vote most voters find a vote still missing: one read of the
+        // children's names tells them so, where reading every vote's data cost N + 2
+        caughtUp.thenCompose(synced -> deadlinePassed
+            ? Reads.status(p.client, site.path)
+            : Reads.statusIfVotedOrDecided(p.client, site.path, site.tx)).thenCompose(status -> {
             if (status.isEmpty() || status.get().decided()) {
                 return CompletableFuture.completedFuture(status);
             }
