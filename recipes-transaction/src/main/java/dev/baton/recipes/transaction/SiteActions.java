@@ -4,6 +4,7 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionFailedException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.KeeperException;
@@ -57,15 +58,21 @@ final class SiteActions {
      * Prepares, unless an earlier incarnation's vote is on the servers (the view may not show it
      * yet) — or the transaction is not there at all. A missing vote only means "no vote" while
      * the transaction node exists: a view can show a transaction already cleaned up (acknowledged
-     * by an earlier incarnation that was told, say), whose vote node is gone with it. Votes are
-     * only ever deleted together with their transaction, so a vote found missing and then the
-     * transaction found present means the vote was missing while the transaction existed.
+     * by an earlier incarnation that was told, say), whose vote node is gone with it. One read of
+     * the transaction's children answers both at one point in time: the node is there (or the
+     * read fails with no node), and its vote is among the children or not.
      */
     private void prepare(Site site) {
-        p.client.checkExists().forPathAsync(Layout.vote(site.path, p.id)).thenCompose(vote -> vote != null
-            ? CompletableFuture.completedFuture(Boolean.TRUE)
-            : p.client.checkExists().forPathAsync(site.path).thenApply(tx -> tx == null ? null : Boolean.FALSE)
-        ).whenComplete((voted, e) -> {
+        String myVote = Layout.VOTE_PREFIX + p.id;
+        p.client.getChildren().forPathAsync(site.path).handle((children, e) -> {
+            if (e == null) {
+                return children.contains(myVote);
+            }
+            if (Reads.unwrap(e) instanceof NoNodeException) {
+                return null; // not there (gone, or not yet on this server)
+            }
+            throw e instanceof CompletionException c ? c : new CompletionException(e);
+        }).whenComplete((voted, e) -> {
             if (e != null || voted == null) {
                 // cannot tell whether a vote is there, or the transaction is not (or not yet, on a
                 // server behind the view): do not prepare blind; look again soon, when the view

@@ -228,8 +228,8 @@ public final class TransactionParticipant implements AutoCloseable {
     /**
      * Takes the step {@code site} calls for given {@code fresh}, a read of the transaction's nodes
      * just made: a participant whose view of the folder lags (the cache applies every change in
-     * the folder, one read at a time) still learns the decision its own read found in the
-     * decision node.
+     * the folder, in order, each after a read of its node) still learns the decision its own read
+     * found in the decision node.
      */
     void lookAt(Site site, TransactionStatus fresh) {
         Site.Step step;
