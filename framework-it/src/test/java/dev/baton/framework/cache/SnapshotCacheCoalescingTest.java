@@ -77,7 +77,7 @@ class SnapshotCacheCoalescingTest {
             assertThat(cache.current().get(path)).isPresent();
             List<Told> after = told.subList(before, told.size());
             assertThat(after.size())
-                .as("calls after the one that blocked, for %d snapshots made while it blocked (sequences %s)", WRITES,
+                .as("calls after the one that blocked, for %d writes made while it blocked (sequences told %s)", WRITES,
                     after.stream().map(t -> t.current().sequence()).toList())
                 .isLessThanOrEqualTo(1);
             for (int i = 1; i < told.size(); i++) {
