@@ -84,6 +84,72 @@ class WatchRemovalRaceTest {
         }
     }
 
+    @Test
+    void aWatcherAddedRightAfterAnotherIsRemovedKeepsHearingThePath(@ConnectString String connect) throws Exception {
+        try (BatonClient client = TestClients.started(BatonClient.builder().connectString(connect))) {
+            String path = client.create().forPath("/removal-then-add", bytes("0"));
+            BlockingQueue<WatchedEvent> heardByB = new LinkedBlockingQueue<>();
+            Watcher a = event -> { };
+            Watcher b = heardByB::add;
+            int before = totalWatches();
+            client.watches().add(path, AddWatchMode.PERSISTENT, a);
+
+            // a's removal (the last watcher there: it takes the server's watch) and b's add, asked for one after the other:
+            // whichever is sent first, b must end up with the server's watch
+            CompletableFuture<Void> removed = client.watches().removeAsync(path, a, Watcher.WatcherType.Persistent);
+            CompletableFuture<Void> added = client.watches().addAsync(path, AddWatchMode.PERSISTENT, b);
+            removed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            added.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+            client.setData().forPath(path, bytes("1"));
+            assertThat(nextChange(heardByB)).as("b's event after a's removal").extracting(WatchedEvent::getType)
+                .isEqualTo(Watcher.Event.EventType.NodeDataChanged);
+            assertThat(totalWatches()).as("the server holds b's watch").isEqualTo(before + 1);
+            client.watches().remove(path, b, Watcher.WatcherType.Persistent);
+            await("the server holds no watch of " + path).atMost(WAIT).until(() -> totalWatches() == before);
+        }
+    }
+
+    @Test
+    void aBlockingWatchCallOnZooKeepersEventThreadIsRefusedNotLeftHanging(@ConnectString String connect) throws Exception {
+        try (BatonClient client = TestClients.started(BatonClient.builder().connectString(connect))) {
+            String path = client.create().forPath("/on-event-thread", bytes("0"));
+            CompletableFuture<Throwable> addFailed = new CompletableFuture<>();
+            CompletableFuture<Throwable> removeFailed = new CompletableFuture<>();
+            Watcher inner = event -> { };
+            // a watcher set through the raw handle runs on ZooKeeper's event thread, which delivers the answers Baton's
+            // blocking watch calls wait for
+            client.zookeeper().exists(path, event -> {
+                addFailed.complete(failureOf(() -> client.watches().add(path, AddWatchMode.PERSISTENT, inner)));
+                removeFailed.complete(failureOf(() -> client.watches().remove(path, inner, Watcher.WatcherType.Any)));
+            });
+            client.setData().forPath(path, bytes("1"));
+
+            assertThat(addFailed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("addWatch of " + path).hasMessageContaining("ZooKeeper's event thread");
+            assertThat(removeFailed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("removeWatches of " + path);
+            // from any other thread the blocking forms work
+            client.watches().add(path, AddWatchMode.PERSISTENT, inner);
+            client.watches().remove(path, inner, Watcher.WatcherType.Any);
+        }
+    }
+
+    /** What a blocking call threw, or null if it returned. */
+    private static Throwable failureOf(BlockingCall call) {
+        try {
+            call.run();
+            return null;
+        } catch (Exception | Error e) {
+            return e;
+        }
+    }
+
+    @FunctionalInterface
+    private interface BlockingCall {
+        void run() throws Exception;
+    }
+
     private int totalWatches() throws Exception {
         return ServerWatches.total(ensemble.clientPort(1));
     }

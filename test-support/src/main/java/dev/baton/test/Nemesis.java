@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -146,7 +147,7 @@ public final class Nemesis implements AutoCloseable {
     private final int minimum;
     /** The kind drawn every time after the guaranteed rounds while {@link #insistedDone} is false; null: none. */
     private final Fault insisted;
-    private final java.util.function.BooleanSupplier insistedDone;
+    private final BooleanSupplier insistedDone;
     /** The faults still to inject in the current round of the guaranteed schedule. */
     private final List<Fault> round = new ArrayList<>();
     private int rounds;
@@ -664,7 +665,7 @@ public final class Nemesis implements AutoCloseable {
         private List<PartitionStyle> partitionStyles = List.of(PartitionStyle.CLOSE, PartitionStyle.SILENT);
         private int minimum;
         private Fault insisted;
-        private java.util.function.BooleanSupplier insistedDone;
+        private BooleanSupplier insistedDone;
         private Consumer<String> out = System.out::println;
         private java.util.function.IntConsumer onExpiring = c -> { };
         private java.util.function.IntConsumer onExpired = c -> { };
@@ -715,7 +716,7 @@ public final class Nemesis implements AutoCloseable {
          * @param done whether the run has what {@code fault} is for; called on the nemesis's thread
          * @return this builder
          */
-        public Builder insistOn(Fault fault, java.util.function.BooleanSupplier done) {
+        public Builder insistOn(Fault fault, BooleanSupplier done) {
             this.insisted = Objects.requireNonNull(fault, "fault");
             this.insistedDone = Objects.requireNonNull(done, "done");
             return this;

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 @EnsembleTest(nodes = 3)
@@ -105,7 +106,7 @@ class NemesisTest {
     @Test
     void aKindInsistedOnComesBackAfterTheGuaranteedRoundUntilTheRunHasWhatItIsFor() throws Exception {
         List<String> log = new CopyOnWriteArrayList<>();
-        java.util.function.BooleanSupplier fiveDelays = () -> kinds(log).stream().filter("DELAY_CLIENT"::equals).count() >= 5;
+        BooleanSupplier fiveDelays = () -> kinds(log).stream().filter("DELAY_CLIENT"::equals).count() >= 5;
         try (ClientLink link = ClientLink.to(ensemble);
              Nemesis nemesis = Nemesis.builder(ensemble, 7).links(List.of(link))
                  .faults(Nemesis.Fault.CUT_CLIENT, Nemesis.Fault.DELAY_CLIENT, Nemesis.Fault.PAUSE_CLIENT)

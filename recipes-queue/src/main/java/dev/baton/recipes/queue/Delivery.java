@@ -4,6 +4,7 @@ import dev.baton.framework.Timeouts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +46,7 @@ final class Delivery<T> {
      * is asked; if it says no (the claim was lost), the rest is abandoned (result
      * {@code abandoned}): another consumer has the item now.
      */
-    public Result run(String itemPath, byte[] data, java.util.function.BooleanSupplier stillOurs) {
+    public Result run(String itemPath, byte[] data, BooleanSupplier stillOurs) {
         List<byte[]> items;
         try {
             items = Envelope.unwrap(data);
@@ -100,7 +101,7 @@ final class Delivery<T> {
     }
 
     /** Null if consumed; otherwise why it was given up. */
-    private String consumeOne(byte[] raw, java.util.function.BooleanSupplier stillOurs) throws InterruptedException {
+    private String consumeOne(byte[] raw, BooleanSupplier stillOurs) throws InterruptedException {
         T item;
         try {
             item = serializer.deserialize(raw);
