@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Futures;
 import dev.baton.test.EnsembleTest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -63,21 +64,24 @@ class SnapshotCacheCoalescingTest {
             // a node that comes and goes while the listener blocks: no snapshot it is told of differs there
             client.create().forPath(gone, bytes("x"));
             client.delete().forPath(gone);
-            for (int i = 2; i <= WRITES; i++) {
+            String last = Integer.toString(WRITES);
+            for (int i = 2; i < WRITES; i++) {
                 client.setData().forPath(path, bytes(Integer.toString(i)));
             }
-            // The cache's read of the last value was sent on ZooKeeper's event thread as the last write's event arrived,
-            // which was before that write's reply: this read, sent after it, is answered after it. The snapshot with the
-            // last value has been made (and is waiting for the blocked executor) once this returns.
-            client.getData().forPath(path);
+            // The blocking calls use ZooKeeper's synchronous API, whose replies can overtake the watch events still queued for
+            // ZooKeeper's event thread; an asynchronous call is completed on that thread, in order with the events, where the
+            // cache handles them. So once the last write's future completes, the cache has handled its event (the server sends
+            // it before the reply) and sent its read; the read below, sent after that, is answered after it: once it completes,
+            // the snapshot with the last value has been made, and waits for the blocked executor.
+            Futures.await(client.setData().forPathAsync(path, bytes(last)));
+            Futures.await(client.getData().forPathAsync(path));
             release.countDown();
 
-            String last = Integer.toString(WRITES);
             await("the listener is told of the last value").atMost(WAIT).until(() -> last.equals(told.get(told.size() - 1).value(path)));
             assertThat(cache.current().get(path)).isPresent();
             List<Told> after = told.subList(before, told.size());
             assertThat(after.size())
-                .as("calls after the one that blocked, for %d writes made while it blocked (sequences told %s)", WRITES,
+                .as("calls after the one that blocked, for values 2 to %d written while it blocked (sequences told %s)", WRITES,
                     after.stream().map(t -> t.current().sequence()).toList())
                 .isLessThanOrEqualTo(1);
             for (int i = 1; i < told.size(); i++) {
