@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
@@ -132,6 +133,38 @@ class WatchRemovalRaceTest {
             // from any other thread the blocking forms work
             client.watches().add(path, AddWatchMode.PERSISTENT, inner);
             client.watches().remove(path, inner, Watcher.WatcherType.Any);
+        }
+    }
+
+    @Test
+    void aRemovalWhoseAnswerWasLostIsDoneWhenItIsSentAgain() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(30)))) {
+            String path = client.create().forPath("/lost-answer", bytes("0"));
+            BlockingQueue<WatchedEvent> heardByA = new LinkedBlockingQueue<>();
+            BlockingQueue<WatchedEvent> heardByB = new LinkedBlockingQueue<>();
+            Watcher a = heardByA::add;
+            Watcher b = heardByB::add;
+            int before = totalWatches();
+            client.watches().add(path, AddWatchMode.PERSISTENT, a);
+
+            // the server applies a's removal, its answer is lost with the connection, and the client sends it again
+            proxy.pauseReplies();
+            CompletableFuture<Throwable> removal = CompletableFuture.supplyAsync(() ->
+                failureOf(() -> client.watches().remove(path, a, Watcher.WatcherType.Persistent)));
+            await("the server applied the removal").atMost(WAIT).until(() -> totalWatches() == before);
+            proxy.cut();
+            proxy.heal();
+            assertThat(removal.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("what the removal threw").isNull();
+
+            // a watcher added there later brings the server's watch back: a hears nothing through it
+            client.watches().add(path, AddWatchMode.PERSISTENT, b);
+            client.setData().forPath(path, bytes("1"));
+            client.setData().forPath(path, bytes("2"));
+            assertThat(nextChange(heardByB)).extracting(WatchedEvent::getType).isEqualTo(Watcher.Event.EventType.NodeDataChanged);
+            assertThat(nextChange(heardByB)).extracting(WatchedEvent::getType).isEqualTo(Watcher.Event.EventType.NodeDataChanged);
+            assertThat(changes(heardByA)).as("what a heard after its removal").isEmpty();
         }
     }
 
