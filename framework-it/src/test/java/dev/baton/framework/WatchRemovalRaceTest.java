@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
@@ -82,6 +83,104 @@ class WatchRemovalRaceTest {
             client.watches().remove(path, b, Watcher.WatcherType.Persistent);
             await("the server holds no watch of " + path).atMost(WAIT).until(() -> totalWatches() == before);
         }
+    }
+
+    @Test
+    void aWatcherAddedRightAfterAnotherIsRemovedKeepsHearingThePath(@ConnectString String connect) throws Exception {
+        try (BatonClient client = TestClients.started(BatonClient.builder().connectString(connect))) {
+            String path = client.create().forPath("/removal-then-add", bytes("0"));
+            BlockingQueue<WatchedEvent> heardByB = new LinkedBlockingQueue<>();
+            Watcher a = event -> { };
+            Watcher b = heardByB::add;
+            int before = totalWatches();
+            client.watches().add(path, AddWatchMode.PERSISTENT, a);
+
+            // a's removal (the last watcher there: it takes the server's watch) and b's add, asked for one after the other:
+            // whichever is sent first, b must end up with the server's watch
+            CompletableFuture<Void> removed = client.watches().removeAsync(path, a, Watcher.WatcherType.Persistent);
+            CompletableFuture<Void> added = client.watches().addAsync(path, AddWatchMode.PERSISTENT, b);
+            removed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            added.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+            client.setData().forPath(path, bytes("1"));
+            assertThat(nextChange(heardByB)).as("b's event after a's removal").extracting(WatchedEvent::getType)
+                .isEqualTo(Watcher.Event.EventType.NodeDataChanged);
+            assertThat(totalWatches()).as("the server holds b's watch").isEqualTo(before + 1);
+            client.watches().remove(path, b, Watcher.WatcherType.Persistent);
+            await("the server holds no watch of " + path).atMost(WAIT).until(() -> totalWatches() == before);
+        }
+    }
+
+    @Test
+    void aBlockingWatchCallOnZooKeepersEventThreadIsRefusedNotLeftHanging(@ConnectString String connect) throws Exception {
+        try (BatonClient client = TestClients.started(BatonClient.builder().connectString(connect))) {
+            String path = client.create().forPath("/on-event-thread", bytes("0"));
+            CompletableFuture<Throwable> addFailed = new CompletableFuture<>();
+            CompletableFuture<Throwable> removeFailed = new CompletableFuture<>();
+            Watcher inner = event -> { };
+            // a watcher set through the raw handle runs on ZooKeeper's event thread, which delivers the answers Baton's
+            // blocking watch calls wait for
+            client.zookeeper().exists(path, event -> {
+                addFailed.complete(failureOf(() -> client.watches().add(path, AddWatchMode.PERSISTENT, inner)));
+                removeFailed.complete(failureOf(() -> client.watches().remove(path, inner, Watcher.WatcherType.Any)));
+            });
+            client.setData().forPath(path, bytes("1"));
+
+            assertThat(addFailed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("addWatch of " + path).hasMessageContaining("ZooKeeper's event thread");
+            assertThat(removeFailed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("removeWatches of " + path);
+            // from any other thread the blocking forms work
+            client.watches().add(path, AddWatchMode.PERSISTENT, inner);
+            client.watches().remove(path, inner, Watcher.WatcherType.Any);
+        }
+    }
+
+    @Test
+    void aRemovalWhoseAnswerWasLostIsDoneWhenItIsSentAgain() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(30)))) {
+            String path = client.create().forPath("/lost-answer", bytes("0"));
+            BlockingQueue<WatchedEvent> heardByA = new LinkedBlockingQueue<>();
+            BlockingQueue<WatchedEvent> heardByB = new LinkedBlockingQueue<>();
+            Watcher a = heardByA::add;
+            Watcher b = heardByB::add;
+            int before = totalWatches();
+            client.watches().add(path, AddWatchMode.PERSISTENT, a);
+
+            // the server applies a's removal, its answer is lost with the connection, and the client sends it again
+            proxy.pauseReplies();
+            CompletableFuture<Throwable> removal = CompletableFuture.supplyAsync(() ->
+                failureOf(() -> client.watches().remove(path, a, Watcher.WatcherType.Persistent)));
+            await("the server applied the removal").atMost(WAIT).until(() -> totalWatches() == before);
+            proxy.cut();
+            proxy.heal();
+            assertThat(removal.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("what the removal threw").isNull();
+
+            // a watcher added there later brings the server's watch back: a hears nothing through it
+            client.watches().add(path, AddWatchMode.PERSISTENT, b);
+            client.setData().forPath(path, bytes("1"));
+            client.setData().forPath(path, bytes("2"));
+            assertThat(nextChange(heardByB)).extracting(WatchedEvent::getType).isEqualTo(Watcher.Event.EventType.NodeDataChanged);
+            assertThat(nextChange(heardByB)).extracting(WatchedEvent::getType).isEqualTo(Watcher.Event.EventType.NodeDataChanged);
+            assertThat(changes(heardByA)).as("what a heard after its removal").isEmpty();
+        }
+    }
+
+    /** What a blocking call threw, or null if it returned. */
+    private static Throwable failureOf(BlockingCall call) {
+        try {
+            call.run();
+            return null;
+        } catch (Exception | Error e) {
+            return e;
+        }
+    }
+
+    @FunctionalInterface
+    private interface BlockingCall {
+        void run() throws Exception;
     }
 
     private int totalWatches() throws Exception {

@@ -19,6 +19,8 @@ public interface WatchesBuilder {
      * @param mode the node alone, or the node and everything below it
      * @param watcher runs on the client's event executor, with paths without the namespace
      * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     * @throws IllegalStateException if called on ZooKeeper's event thread (from a watcher set through
+     *     the raw handle), which delivers the reply this call waits for: use {@link #addAsync}
      */
     void add(String path, AddWatchMode mode, Watcher watcher) throws InterruptedException;
 
@@ -42,6 +44,8 @@ public interface WatchesBuilder {
      * @param watcher the watcher to remove
      * @param type which of its watches to remove
      * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
+     * @throws IllegalStateException if called on ZooKeeper's event thread (from a watcher set through
+     *     the raw handle), which delivers the reply this call waits for: use {@link #removeAsync}
      */
     void remove(String path, Watcher watcher, Watcher.WatcherType type) throws InterruptedException;
 

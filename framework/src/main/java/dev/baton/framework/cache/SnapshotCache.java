@@ -82,8 +82,8 @@ import org.slf4j.LoggerFactory;
  * <p>Why the event thread: a watcher that reads on each change pays, per change, the hand-offs
  * between threads on its way; handling events and answers where they arrive leaves one, the
  * hand-over of a published snapshot to the listeners. Nothing there blocks or runs user code (the
- * cache only counts, sends reads and copies its map when it publishes); listeners are always told on
- * the client's event executor.
+ * cache only counts, sends reads, and copies its map when it publishes, into the one announcement
+ * waiting for the listeners); listeners are always told on the client's event executor.
  *
  * <p>Guarantees and caveats. Snapshots are immutable and published in order; a published
  * snapshot never goes back to an older state, across disconnections and session expiries. A node
@@ -95,6 +95,17 @@ import org.slf4j.LoggerFactory;
  * it, so a node changed again while its read is in flight is read once more. Listeners run
  * on the client's event executor, in publication order; a listener that blocks delays the
  * listeners after it and {@link #current()} (the latest snapshot told), not the cache's reads.
+ *
+ * <p>Announcements coalesce. While an announcement is queued on the executor and has not started,
+ * a newer snapshot does not queue another: it takes the place of the one that announcement will
+ * tell, and its changed paths join that announcement's. At most one announcement per cache waits
+ * on the executor (besides the one running), however long a listener blocks and however many
+ * snapshots are made meanwhile, so memory holds one waiting copy of the map, not one per snapshot,
+ * and a listener that returns is told the latest snapshot next. Listeners may therefore skip
+ * snapshots (their sequence numbers show the gap), never see an older one after a newer, and after
+ * a quiet period have been told the latest; each call's {@code previous} is the snapshot of the
+ * call before. Another client's answers are applied on the executor itself, and each snapshot is
+ * told there at once.
  *
  * <pre>{@code
  * SnapshotCache cache = SnapshotCache.builder(client, "/app/config").fence("/app/config/.releases").build();
@@ -112,7 +123,8 @@ public final class SnapshotCache implements AutoCloseable {
     /**
      * One consistent view of the subtree.
      *
-     * @param sequence 1 for the first published snapshot, then one more for each
+     * @param sequence 1 for the first snapshot made, then one more for each; listeners and
+     *     {@link SnapshotCache#current()} may skip some (see the class comment), so they can see gaps
      * @param nodes every cached node by path (without the client's namespace); immutable
      */
     public record Snapshot(long sequence, Map<String, ChildData> nodes) {
@@ -137,13 +149,16 @@ public final class SnapshotCache implements AutoCloseable {
         }
     }
 
-    /** Told of each published snapshot, in order, on the client's event executor. */
+    /**
+     * Told of published snapshots, in order, on the client's event executor; snapshots made while
+     * an announcement waits there are told as one (see the class comment).
+     */
     @FunctionalInterface
     public interface Listener {
         /**
-         * Called with each published snapshot.
+         * Called with the latest snapshot, newer than the one of the call before.
          *
-         * @param previous the snapshot published before, or null for the first one
+         * @param previous the snapshot of the call before (the one told last), or null for the first one
          * @param current the new snapshot
          * @param changed paths whose node was added, changed or removed since {@code previous}
          *     (every path of {@code current} for the first snapshot)
@@ -157,6 +172,44 @@ public final class SnapshotCache implements AutoCloseable {
 
     /** An event of a path: its receipt number, and its transaction's zxid (-1 if the server did not say). */
     private record Mark(long receipt, long zxid) {
+    }
+
+    /**
+     * Snapshots on their way to the listeners: {@code previous} is the snapshot they were last
+     * told (or are being told), {@code current} the latest made, {@code changed} every path a
+     * publication since {@code previous} found changed. Changed under {@link #pendingLock} while
+     * queued; the announcement's own once it has taken it out of {@link #pending}.
+     */
+    private static final class Announcement {
+        private final Snapshot previous;
+        private final Set<String> changed;
+        private Snapshot current;
+        private boolean joined;
+
+        Announcement(Snapshot previous, Snapshot current, Set<String> changed) {
+            this.previous = previous;
+            this.current = current;
+            this.changed = changed;
+        }
+
+        /** A newer publication, made before this announcement started: it replaces the snapshot it tells. */
+        void join(Snapshot newer, Set<String> alsoChanged) {
+            current = newer;
+            changed.addAll(alsoChanged);
+            joined = true;
+        }
+
+        /** The paths that differ between {@code previous} and {@code current}. */
+        Set<String> told() {
+            if (previous == null) {
+                return current.nodes().keySet();
+            }
+            if (joined) {
+                // a node changed and put back (created and deleted) between the joined snapshots did not change
+                changed.removeIf(path -> same(previous.nodes().get(path), current.nodes().get(path)));
+            }
+            return changed;
+        }
     }
 
     private final BatonClient client;
@@ -233,6 +286,15 @@ public final class SnapshotCache implements AutoCloseable {
     private volatile Snapshot published;
     private volatile boolean closed;
 
+    /**
+     * Guards {@link #pending} only, and is held for nothing else: a publication takes it on
+     * ZooKeeper's event thread (inside the cache's lock), the announcement on the event executor,
+     * which must not wait for the cache's lock.
+     */
+    private final Object pendingLock = new Object();
+    /** The announcement queued on the event executor and not started yet, or null: later publications join it. */
+    private Announcement pending;
+
     private SnapshotCache(Builder builder) {
         this.client = builder.client;
         this.root = builder.root;
@@ -304,7 +366,8 @@ public final class SnapshotCache implements AutoCloseable {
     }
 
     /**
-     * Tells {@code listener} of each snapshot published from now on.
+     * Tells {@code listener} of the snapshots published from now on (those made while an
+     * announcement waits are told as one).
      *
      * @param listener called on the client's event executor, in publication order
      */
@@ -746,24 +809,61 @@ public final class SnapshotCache implements AutoCloseable {
         if (previous != null && changed.isEmpty()) {
             return;
         }
+        // Copied now, not when the announcement runs: only now does the working copy hold every fenced transaction whole
+        // (by then answers of a later transaction may be in it without the rest), and the next publication's diff and a
+        // load's goesBack() compare against exactly this state.
         Snapshot next = new Snapshot(++sequence, working);
         built = next;
-        Set<String> told = Set.copyOf(previous == null ? next.nodes().keySet() : changed);
-        Runnable announce = () -> {
-            published = next;
-            initialized.countDown();
-            for (Listener listener : listeners) {
-                try {
-                    listener.published(previous, next, told);
-                } catch (RuntimeException e) {
-                    LOG.error("snapshot cache of {}: a listener threw; later snapshots still reach it", root, e);
-                }
+        if (transitions == null) {
+            announce(previous, next, previous == null ? next.nodes().keySet() : changed); // on the event executor already
+            return;
+        }
+        announceLater(previous, next, changed);
+    }
+
+    /**
+     * Hands {@code next} to the listeners on the event executor (never user code on ZooKeeper's
+     * event thread): it joins the announcement still queued there if there is one, else queues
+     * one. So however long a listener blocks, at most one announcement of this cache waits.
+     */
+    private void announceLater(Snapshot previous, Snapshot next, Set<String> changed) {
+        synchronized (pendingLock) {
+            if (pending != null) {
+                pending.join(next, changed);
+                return;
             }
-        };
-        if (transitions != null) {
-            executor.execute(announce); // never user code on ZooKeeper's event thread; the executor keeps the order
-        } else {
-            announce.run();
+            pending = new Announcement(previous, next, changed);
+        }
+        try {
+            executor.execute(this::announcePending); // the executor keeps the order
+        } catch (RejectedExecutionException e) {
+            synchronized (pendingLock) {
+                pending = null; // the executor is shutting down: nothing would ever run it
+            }
+            throw e;
+        }
+    }
+
+    /** Runs the queued announcement: from now on a publication queues a new one, which runs after this. */
+    private void announcePending() {
+        Announcement next;
+        synchronized (pendingLock) {
+            next = pending;
+            pending = null;
+        }
+        announce(next.previous, next.current, next.told());
+    }
+
+    private void announce(Snapshot previous, Snapshot current, Set<String> changed) {
+        published = current;
+        initialized.countDown();
+        Set<String> told = Set.copyOf(changed);
+        for (Listener listener : listeners) {
+            try {
+                listener.published(previous, current, told);
+            } catch (RuntimeException e) {
+                LOG.error("snapshot cache of {}: a listener threw; later snapshots still reach it", root, e);
+            }
         }
     }
 

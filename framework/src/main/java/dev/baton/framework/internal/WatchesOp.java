@@ -43,6 +43,9 @@ import org.apache.zookeeper.ZooKeeper;
  * are only queued under that lock; the blocking forms wait for the answer outside it.
  */
 final class WatchesOp implements WatchesBuilder {
+    /** The class of the thread on which ZooKeeper's client delivers events and the answers to asynchronous calls. */
+    private static final String ZOOKEEPER_EVENT_THREAD = "org.apache.zookeeper.ClientCnxn$EventThread";
+
     /** A caller's watcher in one namespace, for one kind of watch. */
     record Key(Watcher watcher, String namespace, boolean recursive) {
     }
@@ -125,10 +128,23 @@ final class WatchesOp implements WatchesBuilder {
         return e instanceof ZooKeeperException z && z.code() == KeeperException.Code.UNIMPLEMENTED;
     }
 
+    /**
+     * The blocking forms wait for an answer that ZooKeeper's event thread delivers: called on that
+     * thread (from a watcher set through the raw handle), they would wait for ever, so they refuse.
+     */
+    private static void notOnEventThread(String operation, String path) {
+        if (Thread.currentThread().getClass().getName().equals(ZOOKEEPER_EVENT_THREAD)) {
+            throw new IllegalStateException(operation + " of " + path + ": a blocking call on ZooKeeper's event thread (a watcher"
+                + " set through the raw handle) would wait for ever for the answer that thread delivers; call it from another"
+                + " thread, or use the async form");
+        }
+    }
+
     @Override
     public void add(String path, AddWatchMode mode, Watcher watcher) throws InterruptedException {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(watcher, "watcher");
+        notOnEventThread("addWatch", path);
         String full = c.prepare("addWatch", path, false);
         wrapped(watcher, mode, full); // recorded from the start (see Registered); each send records it again
         c.retry().call("addWatch", path, (zk, n) -> {
@@ -217,6 +233,7 @@ final class WatchesOp implements WatchesBuilder {
     public void remove(String path, Watcher watcher, Watcher.WatcherType type) throws InterruptedException {
         Objects.requireNonNull(watcher, "watcher");
         Objects.requireNonNull(type, "type");
+        notOnEventThread("removeWatches", path);
         String full = c.prepare("removeWatches", path, false);
         BatonException none = null;
         boolean removed = false;

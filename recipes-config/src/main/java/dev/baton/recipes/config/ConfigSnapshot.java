@@ -88,7 +88,8 @@ public final class ConfigSnapshot implements ConfigValues {
     /**
      * This snapshot's position in its store's sequence of snapshots.
      *
-     * @return 1 for the first, then one more for each
+     * @return the position of the cache's snapshot it was made from: higher for each later one,
+     *     with gaps where snapshots made while an update waited were skipped
      */
     public long sequence() {
         return sequence;

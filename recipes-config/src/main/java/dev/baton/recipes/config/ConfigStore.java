@@ -426,7 +426,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         client.observer().configChangeSeen("config-store", base());
         ConfigSnapshot before = current;
         Map<String, ConfigSnapshot.Entry> old = before == null ? Map.of() : before.entries();
-        // incremental only from the snapshot the books were kept for (always so: this listener hears every snapshot)
+        // incremental only from the snapshot the books were kept for (always so: the cache's previous is the snapshot of the call before)
         boolean incremental = before != null && previous != null && before.nodes() == previous;
         Map<String, ConfigSnapshot.Entry> entries;
         List<String> changed = new ArrayList<>();

@@ -36,6 +36,8 @@ final class ReleaseCodec {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    /** The longest fence {@link #scanFence} reads itself. */
+    private static final int SCANNED_FENCE_BYTES = 4096;
 
     private ReleaseCodec() {
     }
@@ -102,12 +104,14 @@ final class ReleaseCodec {
     /**
      * Reads a fence of the plain shape every writer gives it — one object, no white space, each field's value a
      * non-negative integer of at most 18 digits or a string of printable ASCII without escapes, {@code release},
-     * {@code oldest} and {@code moved} integers and {@code id} a string, nothing after the object — as
+     * {@code oldest} and {@code moved} integers and {@code id} a string, nothing after the object, at
+     * most 4 KiB — as
      * {@link #readFenceByJackson} would; null for anything else (the caller then asks Jackson).
      */
     static Fence scanFence(byte[] d) {
         int n = d.length;
-        if (n < 2 || d[0] != '{' || d[n - 1] != '}') {
+        // a writer's fence is about 150 bytes; a long one is left to Jackson, whose limits (a name's length) then decide
+        if (n < 2 || n > SCANNED_FENCE_BYTES || d[0] != '{' || d[n - 1] != '}') {
             return null;
         }
         boolean hasRelease = false;

@@ -201,6 +201,19 @@ class ReleaseCodecTest {
     }
 
     @Test
+    void aLongTextIsWrittenAsJacksonWroteIt() {
+        // Jackson writes a long string in segments, by another path than a short one
+        Random r = new Random(7);
+        StringBuilder text = new StringBuilder();
+        while (text.length() < 3000) {
+            text.append(randomText(r, 40)).append("\ud83d\ude00\u2028\"");
+        }
+        Release release = new Release(3, TIME, text.toString(), List.of(new Release.Change("k", Optional.of(text.toString().getBytes(UTF_8)),
+            Optional.empty())));
+        assertThat(new String(ReleaseCodec.entry(release, "w-1"), UTF_8)).isEqualTo(jacksonEntry(release, "w-1"));
+    }
+
+    @Test
     void aLoneSurrogateIsEscapedAsJacksonEscapedIt() {
         Release release = new Release(1, TIME, "half a pair \ud83d", List.of(
             new Release.Change("k\ude00", Optional.empty(), Optional.of("x".getBytes(UTF_8)))));
@@ -223,8 +236,9 @@ class ReleaseCodecTest {
     @Test
     void anyFenceReadsAsJacksonReadsIt() {
         String[] names = {"release", "id", "time", "oldest", "moved", "x", "rel\\u0065ase"};
-        String[] values = {"0", "7", "007", "-3", "123456789012345678", "1234567890123456789", "99999999999999999999999", "4.5",
-            "1e3", "\"w-1\"", "\"\"", "\"a\\\"b\"", "\"\u00fc\"", "null", "true", "{\"release\":9}", "[1,2]", "\"12\""};
+        String[] values = {"0", "7", "007", "-3", "-0", "123456789012345678", "1234567890123456789", "9999999999999999999",
+            "99999999999999999999999", "4.5", "1e3", "\"w-1\"", "\"\"", "\"a\\\"b\"", "\"\u00fc\"", "\"tab\there\"",
+            "\"nul\u0000\"", "\"del\u007f\"", "null", "true", "{\"release\":9}", "[1,2]", "\"12\""};
         Random r = new Random(42);
         int scanned = 0;
         String[] plainNumbers = {"0", "7", "123456789012345678"};
@@ -258,5 +272,10 @@ class ReleaseCodecTest {
             assertThat(ReleaseCodec.readFence(data)).as("%s", json).isEqualTo(ReleaseCodec.readFenceByJackson(data));
         }
         assertThat(scanned).as("fences the scanner read itself").isGreaterThanOrEqualTo(10000);
+        // Jackson refuses a field name over its limit (50,000 bytes by default): so must the reading of a fence
+        for (int length : new int[] {4000, 50_001}) {
+            byte[] data = ("{\"release\":5,\"" + "a".repeat(length) + "\":0}").getBytes(UTF_8);
+            assertThat(ReleaseCodec.readFence(data)).as("a name of %d bytes", length).isEqualTo(ReleaseCodec.readFenceByJackson(data));
+        }
     }
 }
