@@ -13,8 +13,13 @@ import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.Watcher;
 import org.junit.jupiter.api.Test;
@@ -81,6 +86,43 @@ class TreeCacheReloadTest {
             await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(cache.reloadsDone() - before).as("full loads after one outage of %d queued refreshes", NODES)
                     .isLessThanOrEqualTo(2));
+        }
+    }
+
+    @Test
+    void aBurstOfChangesIsReadAsItsEventsComeAndAppliedInTheServersOrder(BatonClient writer) throws Exception {
+        String base = "/tree-cache-reload/burst";
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        for (int i = 0; i < NODES; i++) {
+            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
+        }
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+            cache.addListener(e -> heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8)));
+            long usedBefore = cache.earlyReadsUsed();
+            // every round trip of the reader takes 600 ms or more: the burst's events all come before the first read is
+            // answered, so reads sent as the events come are all in flight together
+            proxy.delay(Duration.ofMillis(300));
+            TransactionBuilder tx = writer.transaction();
+            for (int i = 0; i < NODES; i++) {
+                tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
+            }
+            tx.commit();
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < NODES; i++) {
+                String next = heard.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(next).as("change %d within %s", i, WAIT).isNotNull();
+                seen.add(next);
+            }
+            assertThat(seen).as("in the servers' order, each once").containsExactlyElementsOf(IntStream.range(0, NODES)
+                .mapToObj(i -> "UPDATED " + base + "/n" + i + "=v1").toList());
+            assertThat(cache.earlyReadsUsed() - usedBefore).as("changes applied from a read sent when their event came")
+                .isEqualTo(NODES);
+            assertThat(cache.earlyReadsPeak()).as("reads of the burst in flight at once").isGreaterThan(1);
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.SerialExecutor;
+import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
@@ -62,6 +64,8 @@ public final class TreeCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TreeCache.class);
     private static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(1);
     private static final byte[] NO_DATA = new byte[0];
+    /** Early reads in flight per cache at most: a longer burst is read one node at a time, as it was before reads overlapped. */
+    private static final int MAX_EARLY_READS = 1000;
 
     private final BatonClient client;
     private final String root;
@@ -96,14 +100,32 @@ public final class TreeCache implements AutoCloseable {
     private boolean started;
     /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer; guarded by this. */
     private boolean addingWatch;
-    /** Full loads begun so far, and whether one is running: an early read sent before one, or during one, is not used; guarded by this. */
-    private long loadsBegun;
+    /**
+     * Bumped whenever a read goes out at its turn rather than early (a load begins, a node is read
+     * again at its turn): an early read sent before that is answered before it, from an older
+     * state, and is not used; guarded by this. With whether a load runs (early reads sent then are
+     * not used either).
+     */
+    private long readEpoch;
     private boolean loadRunning;
+    /** Early reads queued and not yet at their turn: past {@link #MAX_EARLY_READS} a node is read at its turn instead; guarded by this. */
+    private int earlyReads;
+    /** The most early reads queued at once, and how many were used: tests in this package look (reads of a burst overlap); guarded by this. */
+    private int earlyReadsPeak;
+    private long earlyReadsUsed;
+    /**
+     * The client's count of connection state changes, in order with its replies (null for a client
+     * not of Baton's own: then nothing is read early): an early read is used only if no change came
+     * between its sending and its turn, so it went out and was answered on the connection the reads
+     * after it used, in their order (a retried read, sent again after a reconnect, is not).
+     */
+    private final LongSupplier transitions;
     private volatile boolean closed;
 
     private TreeCache(Builder builder) {
         this.client = builder.client;
         this.root = builder.root;
+        this.transitions = WakeUps.connectionTransitions(builder.client);
         this.maxDepth = builder.maxDepth;
         this.cacheData = builder.cacheData;
         this.listenerExecutor = builder.executor == null ? client.eventExecutor() : new SerialExecutor(builder.executor);
@@ -256,6 +278,14 @@ public final class TreeCache implements AutoCloseable {
         return reloadsDone.get();
     }
 
+    synchronized int earlyReadsPeak() {
+        return earlyReadsPeak;
+    }
+
+    synchronized long earlyReadsUsed() {
+        return earlyReadsUsed;
+    }
+
     // ---- the queue: one step at a time, in order ----
 
     private synchronized void enqueue(Supplier<CompletableFuture<Void>> step) {
@@ -320,7 +350,7 @@ public final class TreeCache implements AutoCloseable {
     private CompletableFuture<Void> reloadNow() {
         synchronized (this) {
             reload = ReloadState.NONE;
-            loadsBegun++;
+            readEpoch++;
             loadRunning = true;
         }
         CompletableFuture<Void> load;
@@ -347,7 +377,7 @@ public final class TreeCache implements AutoCloseable {
                 // round trip, where reading after the previous step made each event wait a round trip
                 // behind the last (and each read of a busy client wait behind its writes)
                 EarlyRead early = readEarly(path);
-                enqueue(() -> applyEarly(early));
+                enqueue(early == null ? () -> refresh(path) : () -> applyEarly(early));
             }
             case NodeDeleted -> enqueue(() -> {
                 removeSubtree(path);
@@ -359,8 +389,14 @@ public final class TreeCache implements AutoCloseable {
         }
     }
 
-    /** Reads one node again and applies what the server says now. */
+    /**
+     * Reads one node again, at its turn, and applies what the server says now. Early reads queued
+     * behind it went out before it and would be answered from an older state: they are not used.
+     */
     private CompletableFuture<Void> refresh(String path) {
+        synchronized (this) {
+            readEpoch++;
+        }
         return read(path).thenAccept(found -> apply(path, found));
     }
 
@@ -373,37 +409,44 @@ public final class TreeCache implements AutoCloseable {
     }
 
     /**
-     * A read sent when its event came, before its turn in the queue. {@code loadsBefore} is how
-     * many loads had begun when it was sent, or -1 if one was running.
+     * A read sent when its event came, before its turn in the queue: the {@link #readEpoch} when it
+     * was sent (-1 if a load ran) and the client's count of connection state changes then.
      */
-    private record EarlyRead(String path, long loadsBefore, CompletableFuture<ChildData> reply) {
+    private record EarlyRead(String path, long epoch, long transitions, CompletableFuture<ChildData> reply) {
     }
 
+    /** Sends {@code path}'s read now, or returns null: the node is then read at its turn. */
     private EarlyRead readEarly(String path) {
-        long loads;
+        long epoch;
+        long seen;
         synchronized (this) {
-            if (closed) {
-                return new EarlyRead(path, -1, null);
+            if (closed || transitions == null || earlyReads >= MAX_EARLY_READS) {
+                return null;
             }
-            // taken before the read is sent: a load that begins after this is seen as a later count
-            loads = loadRunning ? -1 : loadsBegun;
+            earlyReads++;
+            earlyReadsPeak = Math.max(earlyReadsPeak, earlyReads);
+            // both taken before the read is sent: a load, a read at its turn or a connection change after this is seen
+            epoch = loadRunning ? -1 : readEpoch;
+            seen = transitions.getAsLong();
         }
-        return new EarlyRead(path, loads, read(path));
+        return new EarlyRead(path, epoch, seen, read(path));
     }
 
     /**
-     * Applies an early read in its turn. Replies on one session come in the order the requests
+     * Applies an early read in its turn. Replies on one connection come in the order the requests
      * were sent, so early reads applied in event order move the copy forward, as reads sent one
-     * after the other would. A load breaks that: its reads are sent when it runs, so a read sent
-     * before a load began — or while one ran — may be answered from an older state than the load
-     * applied, and would bring back a node the load found deleted. Such a read, and one that
-     * failed (sent during a disconnect, say), is not used: the node is read again now, as before
-     * pipelining.
+     * after the other would. Three things break that, and a read they touch is not used — the node
+     * is read again now, as before pipelining: a read sent before a load began, or while one ran
+     * (the load's reads went out later and may have applied a newer state, a node it found
+     * deleted); a read sent before another read went out at its turn (that read is newer); and a
+     * read with a connection state change between its sending and its turn (sent again after a
+     * reconnect, it may have overtaken reads sent after it). One that failed is read again too.
      */
     private CompletableFuture<Void> applyEarly(EarlyRead early) {
         boolean usable;
         synchronized (this) {
-            usable = early.reply() != null && early.loadsBefore() >= 0 && early.loadsBefore() == loadsBegun;
+            earlyReads--;
+            usable = early.epoch() >= 0 && early.epoch() == readEpoch && early.transitions() == transitions.getAsLong();
         }
         if (!usable) {
             return refresh(early.path());
@@ -414,6 +457,9 @@ public final class TreeCache implements AutoCloseable {
                     return refresh(early.path());
                 }
                 apply(early.path(), early.reply().join());
+                synchronized (this) {
+                    earlyReadsUsed++;
+                }
                 return CompletableFuture.<Void>completedFuture(null);
             });
     }
