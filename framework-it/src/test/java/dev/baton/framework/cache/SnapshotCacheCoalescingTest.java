@@ -69,8 +69,9 @@ class SnapshotCacheCoalescingTest {
                 client.setData().forPath(path, bytes(Integer.toString(i)));
             }
             // The blocking calls use ZooKeeper's synchronous API, whose replies can overtake the watch events still queued for
-            // ZooKeeper's event thread; an asynchronous call is completed on that thread, in order with the events, where the
-            // cache handles them. So once the last write's future completes, the cache has handled its event (the server sends
+            // ZooKeeper's event thread; an asynchronous call's answer is taken there, in order with the events the cache handles
+            // there, and only then handed to the pool that completes its future. So once the last write's future completes, the
+            // cache has handled its event (the server sends
             // it before the reply) and sent its read; the read below, sent after that, is answered after it: once it completes,
             // the snapshot with the last value has been made, and waits for the blocked executor.
             Futures.await(client.setData().forPathAsync(path, bytes(last)));
