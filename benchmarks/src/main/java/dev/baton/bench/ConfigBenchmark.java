@@ -11,7 +11,9 @@ import dev.baton.server.EmbeddedEnsemble;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,12 +54,16 @@ import org.apache.zookeeper.ZooKeeper;
  *       data), so a watcher is told of the key alone, one event per release; (b) the current
  *       layout without the deletion of the oldest history entry (a transaction of three); (c)
  *       both; (d) the history in ten slots made once, each release setting the data of its slot
- *       (no create, no delete), the fence outside. The release and the {@code set} each have a
- *       store (a base path) of their own, as each Curator way has its own node. Rounds alternate
- *       between the ten ways; before all rows, 300 rounds of each with one watcher compile the
- *       code; then in each row the first ten are warm-up. Each row also gives its p99 over the
- *       raw one's and over {@code SharedValue}'s; each N, the release's p50 and p99 over the raw
- *       release-shaped row's, and each floor's p50 and p99 over {@code SharedValue}'s.</li>
+ *       (no create, no delete), the fence outside; and (0), the current layout again, their
+ *       control. The release and the {@code set} each have a store (a base path) of their own, as
+ *       each Curator way has its own node. Rounds alternate between the eleven ways: the first six
+ *       in a fixed order, then the five floors in a new order each round (seeded), since the way
+ *       that follows {@code NodeCache}'s rounds — the raw release-shaped row — comes out slower
+ *       for it: compare the floors with (0), not with that row. Before all rows, 300 rounds of
+ *       each way with one watcher compile the code; then in each row the first ten are warm-up.
+ *       Each row also gives its p99 over the raw one's and over {@code SharedValue}'s; each N, the
+ *       release's p50 and p99 over the raw release-shaped row's and over the control's, and each
+ *       floor's p50 and p99 over {@code SharedValue}'s.</li>
  *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
  *       Curator's {@code SharedValue.getValue()} and {@code NodeCache.getCurrentData().getData()}
  *       (hand-rolled loop as in the discovery benchmark: 1024 calls between clock reads, 2 s of
@@ -72,9 +78,11 @@ import org.apache.zookeeper.ZooKeeper;
  * <p>First, the requests each way sends per propagation and the watch events the servers send
  * for it, as the servers count them.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests]}
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests] [--shuffle-all]}
  * (default 200 propagation rounds per N, so that a p99 is not the slowest of a few rounds; {@code --propagation}: only the request counts and the
- * propagation; {@code --requests}: only the request counts).
+ * propagation; {@code --requests}: only the request counts; {@code --shuffle-all}: every way of the propagation, not only
+ * the floors, in a new order each round — no row then owes its time to the one before it, but the rows are not those of
+ * runs without it).
  *
  * <p>Methods that call Curator declare {@code Exception}, because Curator's methods do.
  */
@@ -95,15 +103,20 @@ public final class ConfigBenchmark {
         "raw (a) fence outside: 1 event, 4-op multi",
         "raw (b) no delete: 3-op multi, 2 events",
         "raw (c) fence outside, no delete: 3-op, 1 ev",
-        "raw (d) history slots, fence outside: 3 sets"};
+        "raw (d) history slots, fence outside: 3 sets",
+        "raw (0) as release-shaped, shuffled: control"};
+    /** The first of the layouts' floors in the propagation's list of ways: these go in a new order each round. */
+    private static final int FIRST_FLOOR = 6;
 
     private ConfigBenchmark() {
     }
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-        // --propagation: only the request counts and the propagation (the rest takes a minute more)
+        // --propagation: only the request counts and the propagation (the rest takes a minute more); --shuffle-all: see above
         boolean all = !List.of(args).contains("--propagation");
+        // from the first way, or from the floors on, the ways go in a new order each round
+        int firstShuffled = List.of(args).contains("--shuffle-all") ? 0 : FIRST_FLOOR;
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             String connect = ensemble.connectString();
@@ -111,7 +124,7 @@ public final class ConfigBenchmark {
             if (List.of(args).contains("--requests")) {
                 return;
             }
-            propagation(connect, rounds);
+            propagation(connect, rounds, firstShuffled);
             if (all) {
                 cachedReads(connect);
                 increments(connect);
@@ -141,7 +154,7 @@ public final class ConfigBenchmark {
         abstract void write(String value) throws Exception;
     }
 
-    private static void propagation(String connect, int rounds) throws Exception {
+    private static void propagation(String connect, int rounds, int firstShuffled) throws Exception {
         System.out.printf("Propagation: from the start of a write until each of N watchers (each on its own client) is told, ms;%n"
             + "p50 and p99 over every watcher of %d rounds per row after %d warm-up rounds (and, before all rows, %d rounds of each way%n"
             + "with one watcher to compile the code); write call: its median alone;%n"
@@ -192,11 +205,20 @@ public final class ConfigBenchmark {
                     rawLayoutSide(FLOOR_NAMES[0], raws, "/bench-rawfenceout-" + n, new Layout(false, true, false)),
                     rawLayoutSide(FLOOR_NAMES[1], raws, "/bench-rawnodelete-" + n, new Layout(true, false, false)),
                     rawLayoutSide(FLOOR_NAMES[2], raws, "/bench-rawboth-" + n, new Layout(false, false, false)),
-                    rawLayoutSide(FLOOR_NAMES[3], raws, "/bench-rawslots-" + n, new Layout(false, false, true)));
+                    rawLayoutSide(FLOOR_NAMES[3], raws, "/bench-rawslots-" + n, new Layout(false, false, true)),
+                    rawLayoutSide(FLOOR_NAMES[4], raws, "/bench-rawcontrol-" + n, new Layout(true, true, false)));
                 List<List<Double>> times = new ArrayList<>();
                 sides.forEach(s -> times.add(new ArrayList<>()));
+                // the six first ways keep their order; the layouts' floors after them go in a new order each round, so that
+                // none is always the one right after another (the way right after NodeCache's rounds is the slower for it)
+                Random shuffle = new Random(11);
+                List<Integer> order = new ArrayList<>();
+                for (int s = 0; s < sides.size(); s++) {
+                    order.add(s);
+                }
                 for (int r = -WARMUP_ROUNDS; r < measured; r++) {
-                    for (int s = 0; s < sides.size(); s++) {
+                    Collections.shuffle(order.subList(firstShuffled, sides.size()), shuffle);
+                    for (int s : order) {
                         double[] one = round(sides.get(s), n, "r" + r);
                         if (r >= 0) {
                             for (double t : one) {
@@ -222,7 +244,11 @@ public final class ConfigBenchmark {
                 Stats floor = Stats.of(times.get(5));
                 System.out.printf("%-44s %4d %10.2f %10.2f%n", "Baton release over the raw release-shaped row", n,
                     release.median() / floor.median(), release.percentile(99) / floor.percentile(99));
-                // each layout's floor (sides 5 to 9) against SharedValue: which layout, if any, would leave room for Baton's code
+                // and against the same floor in a fair place (the control, last side): the row after NodeCache's pays for them
+                Stats control = Stats.of(times.get(sides.size() - 1));
+                System.out.printf("%-44s %4d %10.2f %10.2f%n", "Baton release over the control floor (0)", n,
+                    release.median() / control.median(), release.percentile(99) / control.percentile(99));
+                // each layout's floor (sides 5 on) against SharedValue: which layout, if any, would leave room for Baton's code
                 for (int s = 5; s < sides.size(); s++) {
                     Stats st = Stats.of(times.get(s));
                     String label = s == 5 ? "release-shaped" : sides.get(s).name.substring(4, 7);
@@ -270,7 +296,7 @@ public final class ConfigBenchmark {
                     raws.add(Clients.raw(connect));
                 }
                 String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n, "reqrawrel" + n, "reqfenceout" + n,
-                    "reqnodelete" + n, "reqboth" + n, "reqslots" + n};
+                    "reqnodelete" + n, "reqboth" + n, "reqslots" + n, "reqcontrol" + n};
                 List<Side> sides = new ArrayList<>();
                 sides.add(rawSide("raw     setData, getData watch re-set", raws, "/" + names[0]));
                 for (int b = 1; b <= 2; b++) {
@@ -291,6 +317,7 @@ public final class ConfigBenchmark {
                 sides.add(rawLayoutSide(FLOOR_NAMES[1], raws, "/" + names[7], new Layout(true, false, false)));
                 sides.add(rawLayoutSide(FLOOR_NAMES[2], raws, "/" + names[8], new Layout(false, false, false)));
                 sides.add(rawLayoutSide(FLOOR_NAMES[3], raws, "/" + names[9], new Layout(false, false, true)));
+                sides.add(rawLayoutSide(FLOOR_NAMES[4], raws, "/" + names[10], new Layout(true, true, false)));
                 for (int s = 0; s < sides.size(); s++) {
                     for (int r = 0; r < WARMUP_ROUNDS; r++) {
                         round(sides.get(s), n, "w" + r);
