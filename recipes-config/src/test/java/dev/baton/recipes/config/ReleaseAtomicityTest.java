@@ -54,6 +54,7 @@ class ReleaseAtomicityTest {
         List<ConfigStore> readers = new ArrayList<>();
         AtomicLong updatesJudged = new AtomicLong();
         AtomicLong pollsJudged = new AtomicLong();
+        AtomicLong gaveUp = new AtomicLong();
         AtomicBoolean writing = new AtomicBoolean(true);
         ExecutorService pool = Executors.newFixedThreadPool(6);
         try (ConfigStore a = started(w1, BASE); ConfigStore b = started(w2, BASE); ConfigStore n = started(noise, BASE)) {
@@ -78,8 +79,14 @@ class ReleaseAtomicityTest {
                         ReleaseBuilder release = writer.release();
                         String token = tag + "-" + count;
                         KEYS.forEach(key -> release.set(key, token));
-                        release.commit();
-                        count++;
+                        try {
+                            release.commit();
+                            count++;
+                        } catch (ReleaseConflictException lostEveryRace) {
+                            // releases are not fair (docs/config.md): a writer releasing back to back can win every
+                            // race against another, whose commit then gives up, writing nothing; it tries again
+                            gaveUp.incrementAndGet();
+                        }
                     }
                     return count;
                 }));
@@ -120,8 +127,8 @@ class ReleaseAtomicityTest {
                     assertThat(reader.getString(key)).contains(finalState.get(key));
                 }
             }
-            System.out.printf("hammer: %d releases, %d listener updates and %d polled snapshots judged, %d problems%n", releases,
-                updatesJudged.get(), pollsJudged.get(), problems.size());
+            System.out.printf("hammer: %d releases (%d commits gave up after losing 25 races), %d listener updates and %d polled "
+                + "snapshots judged, %d problems%n", releases, gaveUp.get(), updatesJudged.get(), pollsJudged.get(), problems.size());
             assertThat(releases).as("the writers made progress").isGreaterThan(50);
             assertThat(updatesJudged.get()).as("the readers were told of releases while they came").isGreaterThan(30);
             assertThat(problems).as("snapshots holding part of a release, or going back").isEmpty();
