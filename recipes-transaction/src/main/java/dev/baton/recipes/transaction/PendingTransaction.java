@@ -2,9 +2,9 @@ package dev.baton.recipes.transaction;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
+import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
-import dev.baton.framework.cache.ChildData;
-import dev.baton.framework.cache.NodeCache;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -13,17 +13,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A transaction this process started, until its decision is read.
  *
- * <p>It watches the decision node (a {@link NodeCache}) and, when the deadline passes here with
- * no decision, reads the votes afresh and records what {@link Tally} says (commit if every vote
- * is in by then, else abort), then reads the decision back. Either way {@link #decision()}
- * completes only with what the decision node holds. Once it has, the coordinator acknowledges
- * (so the nodes can be cleaned up once the participants have too).
+ * <p>It looks at the decision node with one exists check that leaves a one-shot watch, and reads
+ * the node when it is there or when the watch fires: two requests a transaction, where a cache of
+ * the node cost five (a persistent watch to add and remove, a sync, two reads). The watch is a
+ * shortcut, not what the outcome depends on: the coordinator looks again after every
+ * (re)connection (a session expiry drops every watch), and when the deadline passes here with no
+ * decision read it reads the votes afresh and records what {@link Tally} says (commit if every
+ * vote is in by then, else abort), then reads the decision back, a second later again until it
+ * has one or finds the transaction gone. Either way {@link #decision()} completes only with what
+ * the decision node holds. Once it has, the coordinator acknowledges (so the nodes can be cleaned
+ * up once the participants have too).
  */
 public final class PendingTransaction {
     private static final Logger LOG = LoggerFactory.getLogger(PendingTransaction.class);
@@ -38,7 +45,15 @@ public final class PendingTransaction {
     private final long startedNanos;
     private final long deadlineNanos;
     private final Consumer<PendingTransaction> onDone;
-    private final NodeCache decisionNode;
+    private final String decisionPath;
+    /** Any event on the decision node (it is created once, deleted only with the transaction): read it. */
+    private final Watcher decisionWatch = this::decisionChanged;
+    /** A session expiry drops every watch: look again on each (re)connection until decided. */
+    private final ConnectionStateListener reconnects = (c, state) -> {
+        if (state.isConnected()) {
+            look();
+        }
+    };
     private final CompletableFuture<Decision> decision = new CompletableFuture<>();
     private final AtomicBoolean reported = new AtomicBoolean();
 
@@ -51,7 +66,7 @@ public final class PendingTransaction {
         this.startedNanos = startedNanos;
         this.deadlineNanos = startedNanos + Timeouts.nanos(transaction.deadline());
         this.onDone = onDone;
-        this.decisionNode = new NodeCache(client, Layout.decision(path));
+        this.decisionPath = Layout.decision(path);
     }
 
     /**
@@ -120,9 +135,61 @@ public final class PendingTransaction {
     }
 
     void watch() {
-        decisionNode.addListener(event -> decisionNode.current().map(ChildData::data).map(Codec::decision).ifPresent(this::decided));
-        decisionNode.start();
+        client.addConnectionStateListener(reconnects);
+        if (decision.isDone()) {
+            client.removeConnectionStateListener(reconnects); // abandoned already (the coordinator closed meanwhile)
+            return;
+        }
+        look();
         after(deadlineNanos - System.nanoTime(), this::atDeadline);
+    }
+
+    /**
+     * Looks at the decision node: reads it if it is there, else leaves a one-shot watch for its
+     * creation. Called at the start and after every (re)connection, and a second after a look
+     * failed; the deadline's reads do not depend on it.
+     */
+    private void look() {
+        if (decision.isDone()) {
+            return;
+        }
+        client.checkExists().usingWatcher(decisionWatch).forPathAsync(decisionPath).whenComplete((stat, e) -> {
+            if (e != null) {
+                failedLook(e);
+            } else if (stat != null) {
+                readDecision();
+            }
+        });
+    }
+
+    private void decisionChanged(WatchedEvent event) {
+        // connection events reach every watcher too: the coordinator's reconnect listener looks again
+        if (event.getType() != Watcher.Event.EventType.None && !decision.isDone()) {
+            readDecision();
+        }
+    }
+
+    private void readDecision() {
+        Reads.decision(client, path).whenComplete((read, e) -> {
+            if (e != null) {
+                failedLook(e);
+            } else {
+                read.ifPresent(this::decided); // absent: the transaction is gone; the deadline's read reports it
+            }
+        });
+    }
+
+    /**
+     * A look failed: look again soon (a reconnect looks again too; a duplicate look costs a read).
+     * Not if the transaction is gone: the deadline's read reports that.
+     */
+    private void failedLook(Throwable e) {
+        Throwable cause = Reads.unwrap(e);
+        if (decision.isDone() || Reads.closed(cause) || cause instanceof NoNodeException) {
+            return;
+        }
+        LOG.debug("transaction {}: looking at the decision failed ({}); looking again in {}", id(), cause, AGAIN);
+        after(AGAIN.toNanos(), this::look);
     }
 
     /**
@@ -144,8 +211,8 @@ public final class PendingTransaction {
             }
             Tally tally = Tally.of(transaction, status.get().votes(), true, "coordinator").orElseThrow();
             return Writes.settledIsDone(Writes.record(client, path, tally))
-                .thenCompose(v -> Reads.status(client, path))
-                .thenAccept(after -> after.flatMap(TransactionStatus::decision).ifPresent(this::decided));
+                .thenCompose(v -> Reads.decision(client, path)) // whoever recorded it: read it back
+                .thenAccept(after -> after.ifPresent(this::decided));
         }).whenComplete((v, e) -> {
             if (!decision.isDone() && (e == null || !Reads.closed(e))) {
                 if (e != null) {
@@ -172,7 +239,7 @@ public final class PendingTransaction {
     private void gone() {
         if (decision.completeExceptionally(new TransactionException("transaction " + id() + " was removed before its "
             + "decision could be read (its retention ran out, or someone deleted " + path + ")"))) {
-            decisionNode.close();
+            client.removeConnectionStateListener(reconnects);
             onDone.accept(this);
         }
     }
@@ -186,14 +253,16 @@ public final class PendingTransaction {
     }
 
     private void finish() {
-        decisionNode.close();
+        // a watch still armed (the decision was learned at the deadline, or not at all) fires once,
+        // when the decision node is created: nothing to remove
+        client.removeConnectionStateListener(reconnects);
         onDone.accept(this);
         acknowledge();
     }
 
     private void acknowledge() {
         Writes.settledIsDone(Writes.coordinatorAck(client, path))
-            .thenCompose(v -> Writes.settledIsDone(Writes.cleanUpIfDone(client, path)))
+            .thenCompose(v -> Writes.settledIsDone(Writes.cleanUpIfDone(client, path, transaction)))
             .whenComplete((v, e) -> {
                 if (e != null && !Reads.closed(e) && !client.isClosed()) {
                     LOG.debug("transaction {}: acknowledging the decision failed ({}); trying again in {}", id(), e, AGAIN);

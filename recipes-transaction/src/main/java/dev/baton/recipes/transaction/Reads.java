@@ -103,21 +103,36 @@ final class Reads {
     }
 
     /**
-     * The names of the children of the transaction at {@code txPath} if, as the servers have it
-     * now, it is decided and every participant and the coordinator acknowledged it; empty if not,
-     * or if it is gone. Two reads (the node for its participants, then its children's names), where
-     * {@link #status} also reads every vote and the decision. A read that follows a write of the
-     * same client sees that write and everything before it.
+     * The decision recorded for the transaction at {@code txPath}, as its node holds it now; empty
+     * if there is none (not yet decided, or gone). One read.
      */
-    static CompletableFuture<Optional<List<String>>> childrenIfFullyAcknowledged(BatonClient client, String txPath) {
-        String id = txPath.substring(txPath.lastIndexOf('/') + 1);
-        return client.getData().forPathAsync(txPath)
-            .thenCompose(data -> client.getChildren().forPathAsync(txPath).thenApply(names -> {
+    static CompletableFuture<Optional<Decision>> decision(BatonClient client, String txPath) {
+        return client.getData().forPathAsync(Layout.decision(txPath))
+            .thenApply(data -> Optional.of(Codec.decision(data)))
+            .exceptionally(e -> {
+                if (unwrap(e) instanceof NoNodeException) {
+                    return Optional.empty();
+                }
+                throw e instanceof CompletionException c ? c : new CompletionException(e);
+            });
+    }
+
+    /**
+     * The names of the children of the transaction {@code tx} at {@code txPath} if, as the
+     * servers have it now, it is decided and every participant and the coordinator acknowledged
+     * it; empty if not, or if it is gone. One read, of the names (the participants come from
+     * {@code tx}: a transaction node's data never changes), where {@link #status} also reads the
+     * node, every vote and the decision. A read that follows a write of the same client sees that
+     * write and everything before it.
+     */
+    static CompletableFuture<Optional<List<String>>> childrenIfFullyAcknowledged(BatonClient client, String txPath, Transaction tx) {
+        return client.getChildren().forPathAsync(txPath)
+            .thenApply(names -> {
                 Set<String> present = new HashSet<>(names);
                 boolean all = present.contains(Layout.DECISION) && present.contains(Layout.COORDINATOR_ACK)
-                    && Codec.transaction(id, data).participants().stream().allMatch(p -> present.contains(Layout.ACK_PREFIX + p));
+                    && tx.participants().stream().allMatch(p -> present.contains(Layout.ACK_PREFIX + p));
                 return all ? Optional.of(names) : Optional.<List<String>>empty();
-            }))
+            })
             .exceptionally(e -> {
                 if (unwrap(e) instanceof NoNodeException) {
                     return Optional.empty(); // cleaned up already

@@ -36,7 +36,7 @@ final class SiteActions {
             // an earlier incarnation was told and acknowledged: if everyone else was done too, whoever
             // acknowledged last did not clean up (it died, or lost its connection); the view keeps no
             // other site's acknowledgement, so the check reads the servers
-            Writes.cleanUpIfDone(p.client, site.path).exceptionally(e -> null);
+            Writes.cleanUpIfDone(p.client, site.path, site.tx).exceptionally(e -> null);
         }
     }
 
@@ -163,7 +163,7 @@ final class SiteActions {
                 site.ackWritten(e == null);
             }
             if (e == null) {
-                Writes.cleanUpIfDone(p.client, site.path).exceptionally(x -> null);
+                Writes.cleanUpIfDone(p.client, site.path, site.tx).exceptionally(x -> null);
             } else if (!Reads.settled(e)) {
                 again(site);
             }
@@ -189,9 +189,14 @@ final class SiteActions {
             if (status.isEmpty() || status.get().decided()) {
                 return CompletableFuture.completedFuture(status);
             }
-            return Tally.of(site.tx, status.get().votes(), deadlinePassed, p.id)
-                .map(tally -> Writes.settledIsDone(Writes.record(p.client, site.path, tally))
-                    .thenCompose(v -> Reads.status(p.client, site.path))) // read back whatever was recorded
+            TransactionStatus read = status.get();
+            return Tally.of(site.tx, read.votes(), deadlinePassed, p.id)
+                .map(tally -> Writes.record(p.client, site.path, tally)
+                    // recorded: what changed is the decision, so read back only that node (the votes
+                    // and the names are as just read; re-reading them all cost N + 3 requests)
+                    .thenCompose(v -> Reads.decision(p.client, site.path).thenApply(d -> d.map(read::withDecision)))
+                    // someone else's decision came first, or the transaction is gone: read it all afresh
+                    .exceptionallyCompose(e -> Reads.settled(e) ? Reads.status(p.client, site.path) : CompletableFuture.failedFuture(e)))
                 .orElse(CompletableFuture.completedFuture(status));
         }).whenComplete((status, e) -> {
             if (e != null && !Reads.closed(e) && p.isCurrent(site)) {

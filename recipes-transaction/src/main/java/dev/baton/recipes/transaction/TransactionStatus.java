@@ -66,6 +66,11 @@ public record TransactionStatus(Transaction transaction, Instant created, Map<St
         return decided() && coordinatorAcknowledged && acknowledged.containsAll(transaction.participants());
     }
 
+    /** This status with {@code read}, the decision as read from its node, recorded. */
+    TransactionStatus withDecision(Decision read) {
+        return new TransactionStatus(transaction, created, votes, Optional.of(read), acknowledged, coordinatorAcknowledged);
+    }
+
     /** Builds a status from a transaction and its node's children (name to data). */
     static TransactionStatus of(Transaction tx, long ctime, Map<String, byte[]> children) {
         Map<String, Vote> votes = new TreeMap<>();

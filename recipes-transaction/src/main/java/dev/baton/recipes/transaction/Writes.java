@@ -58,14 +58,14 @@ final class Writes {
     }
 
     /**
-     * After this site's acknowledgement: reads the transaction again and, if every party has
+     * After this site's acknowledgement: reads the names of transaction {@code tx}'s children and, if every party has
      * acknowledged, deletes it. The read follows the site's own acknowledgement, so of the last
      * two acknowledgements the later one's site sees both: the transaction is cleaned up by
      * someone, usually by one site only.
      */
-    static CompletableFuture<Void> cleanUpIfDone(BatonClient client, String txPath) {
+    static CompletableFuture<Void> cleanUpIfDone(BatonClient client, String txPath, Transaction tx) {
         // names are enough to tell who acknowledged: the votes' and the decision's data are not read
-        return Reads.childrenIfFullyAcknowledged(client, txPath).thenCompose(children -> children.isPresent()
+        return Reads.childrenIfFullyAcknowledged(client, txPath, tx).thenCompose(children -> children.isPresent()
             ? delete(client, txPath, children.get())
             : CompletableFuture.completedFuture(null));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -107,6 +109,37 @@ class TransactionCrashTest {
         assertThat(status.decision().orElseThrow().reason()).as("a participant's own deadline, not the coordinator's")
             .matches("deadline of 1500 ms passed without votes from \\[silent\\] \\(recorded by (a|silent)\\)");
         never.countDown();
+    }
+
+    @Test
+    void aCoordinatorWhoseSessionExpiredWhileWaitingLearnsTheDecisionLongBeforeItsDeadline(TestInfo test) throws Exception {
+        folder = "/tx/" + test.getTestMethod().orElseThrow().getName();
+        CountDownLatch mayVote = new CountDownLatch(1);
+        participant("a", blockedUntil(mayVote, Vote.COMMIT));
+        participant("b", blockedUntil(mayVote, Vote.COMMIT));
+        BatonClient coordinatorClient = client();
+        AtomicInteger looks = new AtomicInteger();
+        coordinatorClient.addObserver(new BatonObserver() {
+            @Override
+            public void requestCompleted(String operation, long nanos, boolean succeeded) {
+                if (operation.equals("checkExists") && succeeded) {
+                    looks.incrementAndGet();
+                }
+            }
+        });
+        TransactionCoordinator coordinator = TransactionCoordinator.builder(coordinatorClient, folder).build();
+        open.add(0, coordinator);
+
+        PendingTransaction tx = coordinator.start(Set.of("a", "b"), new byte[0], Duration.ofMinutes(5));
+        await().atMost(WAIT).until(() -> looks.get() >= 1); // its watch on the decision is set
+        // the watch goes with the session; the client builds a new one by itself
+        SessionKiller.expire(coordinatorClient, connect, Duration.ofSeconds(10));
+        mayVote.countDown();
+
+        // long before the coordinator's 5-minute deadline, at which it would read the decision afresh
+        Decision decision = tx.await(WAIT);
+        assertThat(decision).as("the decision, learned through a watch set again on the new session").isNotNull();
+        assertThat(decision.outcome()).isEqualTo(Outcome.COMMIT);
     }
 
     @Test
