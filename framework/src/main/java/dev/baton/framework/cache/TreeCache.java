@@ -128,7 +128,9 @@ public final class TreeCache implements AutoCloseable {
         this.transitions = WakeUps.connectionTransitions(builder.client);
         this.maxDepth = builder.maxDepth;
         this.cacheData = builder.cacheData;
-        this.listenerExecutor = builder.executor == null ? client.eventExecutor() : new SerialExecutor(builder.executor);
+        this.listenerExecutor = builder.executor == null
+            ? client.eventExecutor()
+            : new SerialExecutor(builder.executor, client, "the listeners of the tree cache of " + root);
     }
 
     /**

@@ -114,7 +114,7 @@ public final class LeaderLatch implements Closeable {
         this.participantId = b.participantId;
         this.leadership = b.leadership(this, "latch");
         this.line = leadership.line();
-        this.notifier = new Notifier(b.executor != null ? b.executor : b.client.asyncExecutor(), "leader latch " + b.path);
+        this.notifier = new Notifier(b.executor != null ? b.executor : b.client.asyncExecutor(), b.client, "leader latch " + b.path);
         this.candidacy = new Candidacy(b.client, line, b.participantId.getBytes(StandardCharsets.UTF_8),
             leadership.name(), this::lead);
     }
