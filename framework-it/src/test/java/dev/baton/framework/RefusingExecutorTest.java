@@ -51,7 +51,7 @@ class RefusingExecutorTest {
             assertThat(heard).as("nothing delivered while it refuses").isEmpty();
 
             events.refuse(false); // and nothing else happens: the client hands the queued states over by itself
-            await().atMost(WAIT).until(() -> heard.size() == 3);
+            await("the listener hears the three states").atMost(WAIT).until(() -> heard.size() == 3);
             assertThat(heard).containsExactly(ConnectionState.CONNECTED, ConnectionState.SUSPENDED, ConnectionState.RECONNECTED);
         }
     }
@@ -80,7 +80,7 @@ class RefusingExecutorTest {
             assertThat(listeners.refused()).as("the executor refused the events").isPositive();
 
             listeners.refuse(false); // no write after this one
-            await().atMost(WAIT).until(() -> last.equals(lastHeard.get()));
+            await("the listener hears the last value").atMost(WAIT).until(() -> last.equals(lastHeard.get()));
         }
     }
 
@@ -114,7 +114,7 @@ class RefusingExecutorTest {
             assertThat(lastHeard.get()).as("nothing announced while it refuses").isEqualTo("0");
 
             events.refuse(false); // no write after this one
-            await().atMost(WAIT).until(() -> last.equals(lastHeard.get()));
+            await("the listener hears the last value").atMost(WAIT).until(() -> last.equals(lastHeard.get()));
         }
     }
 }

@@ -44,7 +44,7 @@ class RefusingEventExecutorTest {
             assertThat(lastHeard.get()).as("nothing reaches the listener while the executor refuses").isEqualTo("0");
 
             events.refuse(false); // no write after this one
-            await().atMost(WAIT).until(() -> Integer.toString(WRITES).equals(lastHeard.get()));
+            await("the watch hears the last value").atMost(WAIT).until(() -> Integer.toString(WRITES).equals(lastHeard.get()));
         }
     }
 }
