@@ -1,6 +1,7 @@
 package dev.baton.bench;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.recipes.transaction.Decision;
 import dev.baton.recipes.transaction.PendingTransaction;
 import dev.baton.recipes.transaction.Transaction;
@@ -40,7 +41,10 @@ import org.apache.zookeeper.ZooKeeper;
  *       warm-up; p50 and p99 in ms, and the ratio Baton/raw.</li>
  *   <li>Throughput: {@value #IN_FLIGHT} coordinator threads each starting a transaction and
  *       waiting for its decision, for {@value #THROUGHPUT_SECONDS} s per side; transactions
- *       decided per second, and the ratio raw/Baton.</li>
+ *       decided per second, and the ratio raw/Baton. Baton's line also shows its requests per
+ *       transaction: every attempt its clients sent (coordinator and participants) during the
+ *       phase, over the transactions decided in it (the acknowledgements and clean-up of the
+ *       last ones fall after it, those of the latency phase's last one inside: about even).</li>
  * </ol>
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar transactions [rounds]} (default 200).
@@ -68,7 +72,7 @@ public final class TransactionBenchmark {
             String connect = ensemble.connectString();
             System.out.printf("two-phase commit, 3 servers (forceSync), every participant votes commit at once, %d-byte payload%n",
                 PAYLOAD.length);
-            System.out.printf("%-26s %10s %10s %14s%n", "", "p50 ms", "p99 ms", "decided/s");
+            System.out.printf("%-26s %10s %10s %14s %14s%n", "", "p50 ms", "p99 ms", "decided/s", "requests/tx");
             for (int n : new int[] {3, 5}) {
                 compare(connect, n, rounds);
             }
@@ -79,12 +83,20 @@ public final class TransactionBenchmark {
         List<BatonClient> batonClients = new ArrayList<>();
         List<TransactionParticipant> participants = new ArrayList<>();
         List<ZooKeeper> raw = new ArrayList<>();
+        AtomicLong requests = new AtomicLong();
+        BatonObserver counter = new BatonObserver() {
+            @Override
+            public void requestCompleted(String operation, long nanos, boolean succeeded) {
+                requests.incrementAndGet();
+            }
+        };
         String folder = "/bench-tx-" + n;
         String rawFolder = "/bench-raw-tx-" + n;
         try {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 BatonClient c = Clients.baton(connect);
+                c.addObserver(counter);
                 batonClients.add(c);
                 TransactionParticipant p = TransactionParticipant.builder(c, folder, "p" + i, COMMIT).build();
                 p.start();
@@ -92,6 +104,7 @@ public final class TransactionBenchmark {
                 ids.add("p" + i);
             }
             BatonClient coordinatorClient = Clients.baton(connect);
+            coordinatorClient.addObserver(counter);
             batonClients.add(coordinatorClient);
             TransactionCoordinator coordinator = TransactionCoordinator.builder(coordinatorClient, folder).build();
             for (int i = 0; i <= n; i++) {
@@ -109,11 +122,14 @@ public final class TransactionBenchmark {
                     floor.add(f);
                 }
             }
+            long requestsBefore = requests.get();
             double batonRate = throughput(() -> batonOnce(coordinator, ids));
+            double requestsPerTx = (requests.get() - requestsBefore) / (batonRate * THROUGHPUT_SECONDS);
             double rawRate = throughput(() -> rawOnce(raw, rawFolder));
             Stats sb = Stats.of(baton);
             Stats sf = Stats.of(floor);
-            System.out.printf("%-26s %10.2f %10.2f %14.0f%n", n + " participants, Baton", sb.median(), sb.percentile(99), batonRate);
+            System.out.printf("%-26s %10.2f %10.2f %14.0f %14.1f%n", n + " participants, Baton", sb.median(), sb.percentile(99), batonRate,
+                requestsPerTx);
             System.out.printf("%-26s %10.2f %10.2f %14.0f%n", n + " participants, raw floor", sf.median(), sf.percentile(99), rawRate);
             System.out.printf("%-26s %10.1f %10.1f %14.1f  (latency Baton/raw, throughput raw/Baton)%n", "  ratio",
                 sb.median() / sf.median(), sb.percentile(99) / sf.percentile(99), rawRate / batonRate);

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -63,6 +64,43 @@ class CachesTest {
             client.delete().deletingChildrenIfNeeded().forPath(base + "/a");
             assertThat(List.of(events.next(), events.next())).containsExactlyInAnyOrder("REMOVED " + base + "/a/b=2", "REMOVED " + base + "/a=3");
             assertThat(cache.snapshot().keySet()).containsExactly(base);
+        }
+    }
+
+    @Test
+    void aFilteredTreeCacheReadsAndKeepsOnlyTheNodesItsFilterAccepts(BatonClient writer, TestInfo info) throws Exception {
+        String base = base(info);
+        writer.create().creatingParentsIfNeeded().forPath(base + "/keep/x", "1".getBytes(UTF_8));
+        writer.create().creatingParentsIfNeeded().forPath(base + "/skip/y", "2".getBytes(UTF_8));
+        AtomicLong reads = new AtomicLong();
+        Events events = new Events();
+        try (BatonClient reader = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+             TreeCache cache = TreeCache.builder(reader, base).filter(path -> !path.endsWith("/skip")).build()) {
+            reader.addObserver(new BatonObserver() {
+                @Override
+                public void requestCompleted(String operation, long nanos, boolean succeeded) {
+                    if (operation.equals("getData")) {
+                        reads.incrementAndGet();
+                    }
+                }
+            });
+            cache.addListener(events.queue::add);
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            assertThat(List.of(events.next(), events.next(), events.next()))
+                .containsExactlyInAnyOrder("ADDED " + base + "=", "ADDED " + base + "/keep=", "ADDED " + base + "/keep/x=1");
+            assertThat(events.next()).isEqualTo("INITIALIZED");
+            assertThat(cache.snapshot().keySet()).as("refused: skip and what is under it")
+                .containsExactly(base, base + "/keep", base + "/keep/x");
+            assertThat(reads.get()).as("nodes read by the load").isEqualTo(3);
+
+            writer.create().forPath(base + "/skip/z", "3".getBytes(UTF_8)); // under a refused node: not read
+            writer.setData().forPath(base + "/skip", "4".getBytes(UTF_8));
+            writer.create().forPath(base + "/keep/w", "5".getBytes(UTF_8));
+            assertThat(events.next()).as("the next event: skip's changes are not seen").isEqualTo("ADDED " + base + "/keep/w=5");
+            assertThat(reads.get()).as("nodes read: the load's 3 and keep/w").isEqualTo(4);
+            writer.delete().forPath(base + "/keep/x");
+            assertThat(events.next()).isEqualTo("REMOVED " + base + "/keep/x=1");
         }
     }
 

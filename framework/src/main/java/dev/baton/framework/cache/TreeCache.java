@@ -28,6 +28,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
@@ -58,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * so a server behind what the cache has already applied catches up first: the copy never goes
  * back to an older state. Between a change on the servers
  * and the cache seeing it there is a delay of one or two round trips. A node deeper than
- * {@code maxDepth} is ignored.
+ * {@code maxDepth}, or one the {@linkplain Builder#filter filter} refuses, is ignored: it costs no read.
  */
 public final class TreeCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TreeCache.class);
@@ -71,6 +72,7 @@ public final class TreeCache implements AutoCloseable {
     private final String root;
     private final int maxDepth;
     private final boolean cacheData;
+    private final Predicate<String> filter;
     private final Executor listenerExecutor;
     private final NavigableMap<String, ChildData> nodes = new TreeMap<>();
     private final List<CacheListener> listeners = new CopyOnWriteArrayList<>();
@@ -128,6 +130,7 @@ public final class TreeCache implements AutoCloseable {
         this.transitions = WakeUps.connectionTransitions(builder.client);
         this.maxDepth = builder.maxDepth;
         this.cacheData = builder.cacheData;
+        this.filter = builder.filter;
         this.listenerExecutor = builder.executor == null
             ? client.eventExecutor()
             : new SerialExecutor(builder.executor, client, "the listeners of the tree cache of " + root);
@@ -375,6 +378,9 @@ public final class TreeCache implements AutoCloseable {
         }
         switch (event.getType()) {
             case NodeCreated, NodeDataChanged -> {
+                if (!accepted(path)) {
+                    return; // not wanted: no read (a deletion is still applied, in case it was cached before)
+                }
                 // send the read now and apply its reply in its turn: a burst of events costs about one
                 // round trip, where reading after the previous step made each event wait a round trip
                 // behind the last (and each read of a busy client wait behind its writes)
@@ -517,7 +523,9 @@ public final class TreeCache implements AutoCloseable {
                     throw Failures.rethrow(e);
                 })
                 .thenCompose(children -> CompletableFuture.allOf(children.stream()
-                    .map(child -> walk(Paths.join(path, child), depth + 1, found))
+                    .map(child -> Paths.join(path, child))
+                    .filter(this::accepted)
+                    .map(child -> walk(child, depth + 1, found))
                     .toArray(CompletableFuture[]::new)));
         });
     }
@@ -597,6 +605,34 @@ public final class TreeCache implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the filter accepts {@code path} (under the root) and every ancestor below the root.
+     * A filter that throws accepts: reading a node too many costs a read, skipping one loses it.
+     */
+    private boolean accepted(String path) {
+        if (filter == null) {
+            return true;
+        }
+        for (String p = path; !p.equals(root); p = parent(p)) {
+            boolean accepts;
+            try {
+                accepts = filter.test(p);
+            } catch (RuntimeException e) {
+                LOG.warn("cache of {}: the filter threw on {}; caching it", root, p, e);
+                accepts = true;
+            }
+            if (!accepts) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String parent(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash == 0 ? "/" : path.substring(0, slash);
+    }
+
     /** Depth of {@code path} below the root (0 for the root), or -1 if it is not under it. */
     private int depth(String path) {
         if (path.equals(root)) {
@@ -621,6 +657,7 @@ public final class TreeCache implements AutoCloseable {
         private final String root;
         private int maxDepth = Integer.MAX_VALUE;
         private boolean cacheData = true;
+        private Predicate<String> filter;
         private Executor executor;
 
         private Builder(BatonClient client, String root) {
@@ -650,6 +687,24 @@ public final class TreeCache implements AutoCloseable {
          */
         public Builder cacheData(boolean keep) {
             this.cacheData = keep;
+            return this;
+        }
+
+        /**
+         * Which nodes below the root to cache. A node is read and kept only if {@code accept}
+         * accepts its path and the path of each of its ancestors below the root; the others, and
+         * everything under them, cost no read (the root is always cached). Default: every node.
+         *
+         * <p>The test runs on the client's event thread for every creation and change under the
+         * root: it must be quick, must not block, and should not throw (a path whose test throws
+         * is cached). It may refuse later what it accepted before: nodes it now refuses stay in the
+         * cache until they are deleted or the next full load.
+         *
+         * @param accept whether to cache the node at a path
+         * @return this builder
+         */
+        public Builder filter(Predicate<String> accept) {
+            this.filter = Objects.requireNonNull(accept, "filter");
             return this;
         }
 

@@ -30,26 +30,9 @@ final class Reads {
     static CompletableFuture<Optional<TransactionStatus>> status(BatonClient client, String txPath) {
         String id = txPath.substring(txPath.lastIndexOf('/') + 1);
         return client.getData().forPathWithStatAsync(txPath)
-            .thenCompose(node -> client.getChildren().forPathAsync(txPath).thenCompose(names -> {
-                Map<String, byte[]> children = new TreeMap<>();
-                List<CompletableFuture<Void>> reads = names.stream()
-                    .map(name -> {
-                        if (!name.startsWith(Layout.VOTE_PREFIX) && !name.equals(Layout.DECISION)) {
-                            synchronized (children) {
-                                children.put(name, new byte[0]); // only the name matters
-                            }
-                            return CompletableFuture.<Void>completedFuture(null);
-                        }
-                        return client.getData().forPathAsync(txPath + "/" + name).thenAccept(data -> {
-                            synchronized (children) {
-                                children.put(name, data);
-                            }
-                        });
-                    })
-                    .toList();
-                return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-                    .thenApply(v -> Optional.of(TransactionStatus.of(Codec.transaction(id, node.data()), node.stat().getCtime(), children)));
-            }))
+            .thenCompose(node -> client.getChildren().forPathAsync(txPath)
+                .thenCompose(names -> withChildren(client, txPath, Codec.transaction(id, node.data()), node.stat().getCtime(), names)))
+            .thenApply(Optional::of)
             .exceptionally(e -> {
                 // the node or a child vanished while we read: a transaction's nodes are only ever
                 // deleted all together, so it is gone
@@ -61,20 +44,55 @@ final class Reads {
     }
 
     /**
-     * The transaction at {@code txPath} as {@link #status} reads it, if its children's names show
-     * a decision or a vote from every participant of {@code tx}; empty if they do not (a vote is
+     * The status of {@code tx} (created at {@code ctime}) whose children are {@code names}: the
+     * votes' and the decision's data are read, the other children count by name only. Fails with
+     * {@link NoNodeException} if a child is gone (the transaction's nodes go all together).
+     */
+    private static CompletableFuture<TransactionStatus> withChildren(BatonClient client, String txPath, Transaction tx, long ctime,
+                                                                     List<String> names) {
+        Map<String, byte[]> children = new TreeMap<>();
+        List<CompletableFuture<Void>> reads = names.stream()
+            .map(name -> {
+                if (!name.startsWith(Layout.VOTE_PREFIX) && !name.equals(Layout.DECISION)) {
+                    synchronized (children) {
+                        children.put(name, new byte[0]); // only the name matters
+                    }
+                    return CompletableFuture.<Void>completedFuture(null);
+                }
+                return client.getData().forPathAsync(txPath + "/" + name).thenAccept(data -> {
+                    synchronized (children) {
+                        children.put(name, data);
+                    }
+                });
+            })
+            .toList();
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+            .thenApply(v -> {
+                synchronized (children) {
+                    return TransactionStatus.of(tx, ctime, children);
+                }
+            });
+    }
+
+    /**
+     * The transaction {@code tx} at {@code txPath} as {@link #status} reads it, if its children's
+     * names show a decision or a vote from every participant; empty if they do not (a vote is
      * still missing: there is nothing to record or to tell yet) or if it is gone. One read of the
-     * names first, so a site whose vote did not complete the set pays one round trip, not N + 2.
-     * Read after this site's own vote, it sees that vote and every write before it: of the
-     * voters, the one whose vote came last sees every vote.
+     * names first, so a site whose vote did not complete the set pays one round trip, not N + 2;
+     * a site whose vote did reads then only the votes and the decision those names show (the
+     * transaction node's data never changes, and this site has it). Read after this site's own
+     * vote, it sees that vote and every write before it: of the voters, the one whose vote came
+     * last sees every vote.
      */
     static CompletableFuture<Optional<TransactionStatus>> statusIfVotedOrDecided(BatonClient client, String txPath, Transaction tx) {
-        return client.getChildren().forPathAsync(txPath)
-            .thenCompose(names -> {
-                Set<String> present = new HashSet<>(names);
+        return client.getChildren().forPathWithStatAsync(txPath)
+            .thenCompose(node -> {
+                Set<String> present = new HashSet<>(node.children());
                 boolean worthReading = present.contains(Layout.DECISION)
                     || tx.participants().stream().allMatch(p -> present.contains(Layout.VOTE_PREFIX + p));
-                return worthReading ? status(client, txPath) : CompletableFuture.completedFuture(Optional.<TransactionStatus>empty());
+                return worthReading
+                    ? withChildren(client, txPath, tx, node.stat().getCtime(), node.children()).thenApply(Optional::of)
+                    : CompletableFuture.completedFuture(Optional.<TransactionStatus>empty());
             })
             .exceptionally(e -> {
                 if (unwrap(e) instanceof NoNodeException) {

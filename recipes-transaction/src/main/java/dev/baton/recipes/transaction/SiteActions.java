@@ -42,8 +42,10 @@ final class SiteActions {
             long left = site.firstSeenNanos + Timeouts.nanos(site.tx.deadline()) - System.nanoTime();
             after(left, () -> atDeadline(site));
         }
-        if (seen.fullyAcknowledged()) {
-            // everyone was done, but whoever acknowledged last did not clean up (it died, or lost its connection)
+        if (seen.decided() && seen.acknowledged().contains(p.id)) {
+            // an earlier incarnation was told and acknowledged: if everyone else was done too, whoever
+            // acknowledged last did not clean up (it died, or lost its connection); the view keeps no
+            // other site's acknowledgement, so the check reads the servers
             Writes.cleanUpIfDone(p.client, site.path).exceptionally(e -> null);
         }
     }

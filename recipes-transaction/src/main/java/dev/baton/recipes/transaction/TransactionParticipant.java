@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,8 +26,11 @@ import org.slf4j.LoggerFactory;
  * A participant in the two-phase-commit transactions of a folder: it registers its id, is handed
  * every transaction that names it, and runs its {@link TransactionHandler}.
  *
- * <p>Algorithm: a {@link TreeCache} (depth 2) keeps the folder's transactions and their votes,
- * decision and acknowledgements in view. For each transaction that names it, the participant
+ * <p>Algorithm: a {@link TreeCache} (depth 2) keeps the folder's transactions in view and, of
+ * each transaction naming this participant, the nodes it acts on: the decision, its own vote and
+ * its own acknowledgement (the other sites' votes and acknowledgements are read afresh when a
+ * step needs them, so the view does not read them: a participant's reads do not grow with the
+ * number of participants per transaction). For each transaction that names it, the participant
  * prepares (once per incarnation, and not at all if an earlier incarnation's vote is on the
  * servers), writes its vote, and — if its vote completed an all-commit set, as a fresh read after
  * the write shows — records the commit. When its deadline passes here (counted from when this
@@ -69,7 +73,10 @@ public final class TransactionParticipant implements AutoCloseable {
     private final TreeCache tree;
     private final SiteActions actions;
     private final Map<String, Site> sites = new HashMap<>();
-    private final Set<String> notMine = new HashSet<>();
+    /** Transactions seen not to name this participant: changed under this lock, read without it by the cache's filter. */
+    private final Set<String> notMine = ConcurrentHashMap.newKeySet();
+    /** The names of a transaction's children the view keeps: the ones this participant acts on. */
+    private final Set<String> ownChildren;
     private final ConnectionStateListener reconnects = (c, state) -> {
         if (state == ConnectionState.RECONNECTED || state == ConnectionState.CONNECTED) {
             lookAtAll();
@@ -91,7 +98,8 @@ public final class TransactionParticipant implements AutoCloseable {
         this.handlerExecutor = b.executor == null ? ownExecutor : b.executor;
         this.retention = b.retention;
         this.startTimeout = b.startTimeout;
-        this.tree = TreeCache.builder(client, layout.transactions).maxDepth(2).build();
+        this.ownChildren = Set.of(Layout.DECISION, Layout.VOTE_PREFIX + b.id, Layout.ACK_PREFIX + b.id);
+        this.tree = TreeCache.builder(client, layout.transactions).maxDepth(2).filter(this::inView).build();
         this.actions = new SiteActions(this);
     }
 
@@ -270,6 +278,20 @@ public final class TransactionParticipant implements AutoCloseable {
         Map<String, byte[]> children = new HashMap<>();
         tree.children(node.path()).forEach((name, child) -> children.put(name, child.data()));
         return TransactionStatus.of(tx, node.stat().getCtime(), children);
+    }
+
+    /**
+     * Whether the view keeps the node at {@code path} (below the transactions folder): every
+     * transaction node (its data says whether it names this participant) and, below one that
+     * is not known not to name it, the decision, this participant's vote and its acknowledgement.
+     * Every other site's vote and acknowledgement would cost each participant a read per
+     * transaction for nothing: the steps that need them (deciding, cleaning up) read them afresh.
+     * Runs on the client's event thread: no lock.
+     */
+    private boolean inView(String path) {
+        String rest = path.substring(layout.transactions.length() + 1);
+        int slash = rest.indexOf('/');
+        return slash < 0 || !notMine.contains(rest.substring(0, slash)) && ownChildren.contains(rest.substring(slash + 1));
     }
 
     /** The transaction a cached path belongs to, if it is one or below one. */
