@@ -193,6 +193,98 @@ class SharedTicketExpiryMetricsTest {
         }
     }
 
+    /**
+     * Under {@code SESSION_ONLY} a disconnection shorter than the session is no loss: the meters keep
+     * the hold a holder and count nothing through the cut and the reconnection. The session's end is
+     * then the one loss, and the hold's time runs until it (through the disconnection), not until the
+     * connection dropped.
+     */
+    @Test
+    void underSessionOnlyAHoldOutlivesADisconnectionAndItsSessionsExpiryIsTheOneLoss() throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient victim = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 // far longer than the cut: the disconnection must stay shorter than the session on a busy machine
+                 .sessionTimeout(Duration.ofSeconds(60)).errorPolicy(ErrorPolicy.SESSION_ONLY))) {
+            MeterRegistry registry = bound(victim, "patient", "/x/patient");
+            InterProcessMutex mutex = new InterProcessMutex(victim, "/x/patient", SharedTicket.defaults());
+            String[] tags = {"recipe", "mutex", "name", "patient"};
+
+            LockLease holder = mutex.acquireLease();
+            long heldSince = System.nanoTime();
+            Future<LockLease> waiting = mutex.acquireAsync();
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(gauge(registry, "baton.lock.waiters", tags)).as("a caller waiting in memory").isEqualTo(1));
+            List<ConnectionState> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+            // added after the hold's own listener: it hears each change after the hold did
+            victim.addConnectionStateListener((client, state) -> heard.add(state));
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> heard.contains(ConnectionState.SUSPENDED));
+            eventsDrained(victim);
+            assertThat(count(registry, "baton.lock.losses", tags)).as("no loss at the disconnection").isZero();
+            assertThat(timed(registry, "baton.lock.held", tags)).as("the hold has not ended").isZero();
+            assertThat(gauge(registry, "baton.lock.holders", tags)).as("still a holder while cut off").isEqualTo(1);
+            assertThat(holder.isValid()).isTrue();
+
+            proxy.heal();
+            await().atMost(WAIT).until(() -> heard.contains(ConnectionState.RECONNECTED));
+            eventsDrained(victim);
+            assertThat(count(registry, "baton.lock.losses", tags)).as("no loss at the reconnection").isZero();
+            assertThat(gauge(registry, "baton.lock.holders", tags)).isEqualTo(1);
+            assertThat(gauge(registry, "baton.lock.waiters", tags)).isEqualTo(1);
+            assertThat(holder.isValid()).as("the same session, the same hold").isTrue();
+            assertThat(waiting).isNotDone();
+
+            long expiring = System.nanoTime();
+            SessionKiller.expire(victim, ensemble.connectString(), WAIT);
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(count(registry, "baton.lock.losses", tags)).as("losses").isEqualTo(1);
+                assertThat(timed(registry, "baton.lock.held", tags)).as("the lost hold ended").isEqualTo(1);
+            });
+            assertThat(heldNanos(registry, tags)).as("the hold's time runs through the disconnection until the expiry")
+                .isGreaterThanOrEqualTo(expiring - heldSince);
+            assertThat(holder.isValid()).isFalse();
+            LockLease next = waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(next.holdToken().isAfter(holder.holdToken())).as("on the process's new node").isTrue();
+            assertThatThrownBy(holder::release).isInstanceOf(LockOwnershipLostException.class);
+            next.release();
+
+            assertThat(gauge(registry, "baton.lock.holders", tags)).isZero();
+            assertThat(gauge(registry, "baton.lock.waiters", tags)).isZero();
+            assertThat(acquired(registry, "mutex", "patient")).isEqualTo(2);
+            assertThat(timed(registry, "baton.lock.held", tags)).isEqualTo(2);
+            assertThat(count(registry, "baton.lock.losses", tags)).as("lost once, however often it was told").isEqualTo(1);
+        }
+    }
+
+    private static double heldNanos(MeterRegistry registry, String... tags) {
+        return registry.find("baton.lock.held").tags(tags).timers().stream()
+            .mapToDouble(timer -> timer.totalTime(TimeUnit.NANOSECONDS)).sum();
+    }
+
+    /**
+     * Returns once what a connection change put on the client's event executor has run, and what
+     * that put there in turn: a hold's loss reaches the meters in a few hops on that executor (the
+     * engine's hold, the process's line, the caller's hold), which runs one task at a time, in order.
+     * A chain of more hops than that, started after the change was heard, ends after all of them.
+     */
+    private static void eventsDrained(BatonClient client) {
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        hop(client, 8, drained);
+        await().atMost(WAIT).until(drained::isDone);
+    }
+
+    private static void hop(BatonClient client, int left, CompletableFuture<Void> drained) {
+        client.eventExecutor().execute(() -> {
+            if (left == 0) {
+                drained.complete(null);
+            } else {
+                hop(client, left - 1, drained);
+            }
+        });
+    }
+
     @Test
     void anExpiryWhileTheProcesssNodeWaitsBehindAnotherProcessLosesNothingAndEveryCallerStaysOneWaiterUntilItEnds(
         BatonClient a, BatonClient b) throws Exception {

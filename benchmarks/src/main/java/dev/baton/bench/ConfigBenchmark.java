@@ -11,7 +11,9 @@ import dev.baton.server.EmbeddedEnsemble;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,12 +48,22 @@ import org.apache.zookeeper.ZooKeeper;
  *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
  *       with a new watch on each event; raw release-shaped: the release's transaction on the plain
  *       client, each watcher reading the key and the fence in one multi of reads on the key's event (see
- *       {@link #rawReleaseSide}). The release and the {@code set} each have a store (a base path)
- *       of their own, as each Curator way has its own node. Rounds alternate between the six;
- *       before all rows, 300 rounds of each with one watcher compile the code; then in each row
- *       the first ten are warm-up. Each row also gives its p99 over the raw one's and over
- *       {@code SharedValue}'s, and each N the release's p50 and p99 over the raw release-shaped
- *       row's.</li>
+ *       {@link #rawReleaseSide}); and four other layouts' floors in the same style
+ *       ({@link #rawLayoutSide}), to tell which layout change could bring a release to
+ *       {@code SharedValue}: (a) the fence outside the watched subtree (the history folder's own
+ *       data), so a watcher is told of the key alone, one event per release; (b) the current
+ *       layout without the deletion of the oldest history entry (a transaction of three); (c)
+ *       both; (d) the history in ten slots made once, each release setting the data of its slot
+ *       (no create, no delete), the fence outside; and (0), the current layout again, their
+ *       control. The release and the {@code set} each have a store (a base path) of their own, as
+ *       each Curator way has its own node. Rounds alternate between the eleven ways: the first six
+ *       in a fixed order, then the five floors in a new order each round (seeded), since the way
+ *       that follows {@code NodeCache}'s rounds — the raw release-shaped row — comes out slower
+ *       for it: compare the floors with (0), not with that row. Before all rows, 300 rounds of
+ *       each way with one watcher compile the code; then in each row the first ten are warm-up.
+ *       Each row also gives its p99 over the raw one's and over {@code SharedValue}'s; each N, the
+ *       release's p50 and p99 over the raw release-shaped row's and over the control's, and each
+ *       floor's p50 and p99 over {@code SharedValue}'s.</li>
  *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
  *       Curator's {@code SharedValue.getValue()} and {@code NodeCache.getCurrentData().getData()}
  *       (hand-rolled loop as in the discovery benchmark: 1024 calls between clock reads, 2 s of
@@ -66,9 +78,11 @@ import org.apache.zookeeper.ZooKeeper;
  * <p>First, the requests each way sends per propagation and the watch events the servers send
  * for it, as the servers count them.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests]}
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar config [rounds] [--propagation|--requests] [--shuffle-all]}
  * (default 200 propagation rounds per N, so that a p99 is not the slowest of a few rounds; {@code --propagation}: only the request counts and the
- * propagation; {@code --requests}: only the request counts).
+ * propagation; {@code --requests}: only the request counts; {@code --shuffle-all}: every way of the propagation, not only
+ * the floors, in a new order each round — no row then owes its time to the one before it, but the rows are not those of
+ * runs without it).
  *
  * <p>Methods that call Curator declare {@code Exception}, because Curator's methods do.
  */
@@ -82,14 +96,27 @@ public final class ConfigBenchmark {
     private static final int CONTENDERS = 8;
     private static final Duration INCREMENT_RUN = Duration.ofSeconds(4);
     private static volatile long sink;
+    /** Layout floors made so far: each names its history entries apart from an earlier one's on the same base. */
+    private static final AtomicLong SIDES_MADE = new AtomicLong();
+    /** The rows of the other layouts' floors ({@link #rawLayoutSide}): a label of 7 characters, then what differs. */
+    private static final String[] FLOOR_NAMES = {
+        "raw (a) fence outside: 1 event, 4-op multi",
+        "raw (b) no delete: 3-op multi, 2 events",
+        "raw (c) fence outside, no delete: 3-op, 1 ev",
+        "raw (d) history slots, fence outside: 3 sets",
+        "raw (0) as release-shaped, shuffled: control"};
+    /** The first of the layouts' floors in the propagation's list of ways: these go in a new order each round. */
+    private static final int FIRST_FLOOR = 6;
 
     private ConfigBenchmark() {
     }
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-        // --propagation: only the request counts and the propagation (the rest takes a minute more)
+        // --propagation: only the request counts and the propagation (the rest takes a minute more); --shuffle-all: see above
         boolean all = !List.of(args).contains("--propagation");
+        // from the first way, or from the floors on, the ways go in a new order each round
+        int firstShuffled = List.of(args).contains("--shuffle-all") ? 0 : FIRST_FLOOR;
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(3).forceSync(true).build()) {
             ensemble.start();
             String connect = ensemble.connectString();
@@ -97,7 +124,7 @@ public final class ConfigBenchmark {
             if (List.of(args).contains("--requests")) {
                 return;
             }
-            propagation(connect, rounds);
+            propagation(connect, rounds, firstShuffled);
             if (all) {
                 cachedReads(connect);
                 increments(connect);
@@ -127,7 +154,7 @@ public final class ConfigBenchmark {
         abstract void write(String value) throws Exception;
     }
 
-    private static void propagation(String connect, int rounds) throws Exception {
+    private static void propagation(String connect, int rounds, int firstShuffled) throws Exception {
         System.out.printf("Propagation: from the start of a write until each of N watchers (each on its own client) is told, ms;%n"
             + "p50 and p99 over every watcher of %d rounds per row after %d warm-up rounds (and, before all rows, %d rounds of each way%n"
             + "with one watcher to compile the code); write call: its median alone;%n"
@@ -174,11 +201,24 @@ public final class ConfigBenchmark {
                     batonSide("Baton   ConfigStore set, watchKey", setWriter, batons, setBase, "plain", false, closing),
                     curatorShared("Curator SharedValue.setValue, listeners", curators, "/bench-shared-" + n, closing),
                     curatorNodeCache("Curator setData, NodeCache listeners", curators, "/bench-node-" + n, closing),
-                    rawReleaseSide("raw     release-shaped multi, key+fence read", raws, "/bench-rawrelease-" + n));
+                    rawReleaseSide("raw     release-shaped multi, key+fence read", raws, "/bench-rawrelease-" + n),
+                    rawLayoutSide(FLOOR_NAMES[0], raws, "/bench-rawfenceout-" + n, new Layout(false, true, false)),
+                    rawLayoutSide(FLOOR_NAMES[1], raws, "/bench-rawnodelete-" + n, new Layout(true, false, false)),
+                    rawLayoutSide(FLOOR_NAMES[2], raws, "/bench-rawboth-" + n, new Layout(false, false, false)),
+                    rawLayoutSide(FLOOR_NAMES[3], raws, "/bench-rawslots-" + n, new Layout(false, false, true)),
+                    rawLayoutSide(FLOOR_NAMES[4], raws, "/bench-rawcontrol-" + n, new Layout(true, true, false)));
                 List<List<Double>> times = new ArrayList<>();
                 sides.forEach(s -> times.add(new ArrayList<>()));
+                // the six first ways keep their order; the layouts' floors after them go in a new order each round, so that
+                // none is always the one right after another (the way right after NodeCache's rounds is the slower for it)
+                Random shuffle = new Random(11);
+                List<Integer> order = new ArrayList<>();
+                for (int s = 0; s < sides.size(); s++) {
+                    order.add(s);
+                }
                 for (int r = -WARMUP_ROUNDS; r < measured; r++) {
-                    for (int s = 0; s < sides.size(); s++) {
+                    Collections.shuffle(order.subList(firstShuffled, sides.size()), shuffle);
+                    for (int s : order) {
                         double[] one = round(sides.get(s), n, "r" + r);
                         if (r >= 0) {
                             for (double t : one) {
@@ -204,6 +244,17 @@ public final class ConfigBenchmark {
                 Stats floor = Stats.of(times.get(5));
                 System.out.printf("%-44s %4d %10.2f %10.2f%n", "Baton release over the raw release-shaped row", n,
                     release.median() / floor.median(), release.percentile(99) / floor.percentile(99));
+                // and against the same floor in a fair place (the control, last side): the row after NodeCache's pays for them
+                Stats control = Stats.of(times.get(sides.size() - 1));
+                System.out.printf("%-44s %4d %10.2f %10.2f%n", "Baton release over the control floor (0)", n,
+                    release.median() / control.median(), release.percentile(99) / control.percentile(99));
+                // each layout's floor (sides 5 on) against SharedValue: which layout, if any, would leave room for Baton's code
+                for (int s = 5; s < sides.size(); s++) {
+                    Stats st = Stats.of(times.get(s));
+                    String label = s == 5 ? "release-shaped" : sides.get(s).name.substring(4, 7);
+                    System.out.printf("%-44s %4d %10.2f %10.2f%n", "floor " + label + " over C.SV (p50, p99)", n,
+                        st.median() / curator.median(), st.percentile(99) / curator.percentile(99));
+                }
             } finally {
                 for (AutoCloseable c : closing) {
                     c.close();
@@ -244,7 +295,8 @@ public final class ConfigBenchmark {
                     curators.add(Clients.curator(connect));
                     raws.add(Clients.raw(connect));
                 }
-                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n, "reqrawrel" + n};
+                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n, "reqrawrel" + n, "reqfenceout" + n,
+                    "reqnodelete" + n, "reqboth" + n, "reqslots" + n, "reqcontrol" + n};
                 List<Side> sides = new ArrayList<>();
                 sides.add(rawSide("raw     setData, getData watch re-set", raws, "/" + names[0]));
                 for (int b = 1; b <= 2; b++) {
@@ -261,6 +313,11 @@ public final class ConfigBenchmark {
                 sides.add(curatorShared("Curator SharedValue.setValue, listeners", curators, "/" + names[3], closing));
                 sides.add(curatorNodeCache("Curator setData, NodeCache listeners", curators, "/" + names[4], closing));
                 sides.add(rawReleaseSide("raw     release-shaped multi, key+fence read", raws, "/" + names[5]));
+                sides.add(rawLayoutSide(FLOOR_NAMES[0], raws, "/" + names[6], new Layout(false, true, false)));
+                sides.add(rawLayoutSide(FLOOR_NAMES[1], raws, "/" + names[7], new Layout(true, false, false)));
+                sides.add(rawLayoutSide(FLOOR_NAMES[2], raws, "/" + names[8], new Layout(false, false, false)));
+                sides.add(rawLayoutSide(FLOOR_NAMES[3], raws, "/" + names[9], new Layout(false, false, true)));
+                sides.add(rawLayoutSide(FLOOR_NAMES[4], raws, "/" + names[10], new Layout(true, true, false)));
                 for (int s = 0; s < sides.size(); s++) {
                     for (int r = 0; r < WARMUP_ROUNDS; r++) {
                         round(sides.get(s), n, "w" + r);
@@ -457,6 +514,88 @@ public final class ConfigBenchmark {
             int watcher = i - 1;
             ZooKeeper zk = clients.get(i);
             // one multi of reads, the key and the fence: its answer came after both events of the transaction
+            AsyncCallback.MultiCallback read = (rc, p, ctx, results) -> {
+                if (rc == KeeperException.Code.OK.intValue() && results.get(0) instanceof org.apache.zookeeper.OpResult.GetDataResult k) {
+                    side.heard(watcher, new String(k.getData(), UTF_8));
+                }
+            };
+            List<org.apache.zookeeper.Op> reads = List.of(org.apache.zookeeper.Op.getData(key), org.apache.zookeeper.Op.getData(fence));
+            zk.addWatch(base, event -> {
+                if (key.equals(event.getPath())) {
+                    zk.multi(reads, read, null);
+                }
+            }, org.apache.zookeeper.AddWatchMode.PERSISTENT_RECURSIVE);
+        }
+        return side;
+    }
+
+    /**
+     * A layout of a release for {@link #rawLayoutSide}: where the fence is, whether the transaction
+     * deletes the history entry past ten, and how the history is kept.
+     *
+     * @param fenceInside the fence is {@code <base>/.releases}, inside the watched subtree (a watcher
+     *     gets its event too); otherwise the fence is the history folder {@code <base>.history} itself,
+     *     its data set by the transaction, outside the watched subtree (one event per one-key release)
+     * @param delete the transaction also deletes the history entry past ten (else deletions are left
+     *     out: a writer would delete old entries now and then, in a transaction of their own)
+     * @param slots the history is ten nodes made once, {@code <base>.history/slot-<n mod 10>}, and a
+     *     release sets the data of its slot (no create, no delete); else a release creates an entry
+     */
+    private record Layout(boolean fenceInside, boolean delete, boolean slots) {
+    }
+
+    /**
+     * Another layout's floor, in the style of {@link #rawReleaseSide} (plain client, no bookkeeping,
+     * no ordering checks): the writer sends the one-key release's transaction of {@code layout} (the
+     * key, the history entry or slot, the deletion if any, the fence last), each watcher has a
+     * persistent recursive watch on the base, reads the key and the fence in one multi of reads on
+     * the key's event, and counts the value as seen when that answer arrives. With the fence outside
+     * the base a watcher is told of the key alone: one event per release, not two.
+     */
+    private static Side rawLayoutSide(String name, List<ZooKeeper> clients, String base, Layout layout) throws Exception {
+        ZooKeeper writer = clients.get(0);
+        Clients.folder(writer, base);
+        String key = base + "/k";
+        String history = base + ".history";
+        String fence = layout.fenceInside() ? base + "/.releases" : history;
+        Clients.folder(writer, key);
+        Clients.folder(writer, history);
+        Clients.folder(writer, fence);
+        if (layout.slots()) {
+            for (int s = 0; s < 10; s++) {
+                Clients.folder(writer, history + "/slot-" + s);
+            }
+        }
+        long[] n = {0};
+        // the compile-warm-up run and the N = 1 row share the base: entries of a side made earlier may still be there
+        String entry = history + "/e-" + SIDES_MADE.incrementAndGet() + "-";
+        Side side = new Side(name) {
+            @Override
+            void write(String value) throws Exception {
+                n[0]++;
+                List<org.apache.zookeeper.Op> ops = new ArrayList<>();
+                ops.add(org.apache.zookeeper.Op.setData(key, value.getBytes(UTF_8), -1));
+                // a history entry of about the size a one-key release writes, in a node of its own or in its slot
+                if (layout.slots()) {
+                    ops.add(org.apache.zookeeper.Op.setData(history + "/slot-" + (n[0] % 10), new byte[200], -1));
+                } else {
+                    ops.add(org.apache.zookeeper.Op.create(entry + n[0], new byte[200], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        CreateMode.PERSISTENT));
+                }
+                if (layout.delete() && n[0] > 10) {
+                    ops.add(org.apache.zookeeper.Op.delete(entry + (n[0] - 10), -1));
+                }
+                ops.add(org.apache.zookeeper.Op.setData(fence, new byte[80], -1));
+                writer.multi(ops);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (int i = 1; i < clients.size(); i++) {
+            int watcher = i - 1;
+            ZooKeeper zk = clients.get(i);
             AsyncCallback.MultiCallback read = (rc, p, ctx, results) -> {
                 if (rc == KeeperException.Code.OK.intValue() && results.get(0) instanceof org.apache.zookeeper.OpResult.GetDataResult k) {
                     side.heard(watcher, new String(k.getData(), UTF_8));

@@ -16,7 +16,11 @@ public interface AclProvider {
     AclProvider CREATOR_ALL = path -> ZooDefs.Ids.CREATOR_ALL_ACL;
 
     /**
-     * @param path the full path of the node being created (namespace included)
+     * @param path the server path the create call names (namespace included). For a sequential
+     *     or protected create that is the path before ZooKeeper's sequence number and Baton's
+     *     protection prefix are added (a lock contender's is {@code <folder>/lock-}, not
+     *     {@code <folder>/_c_<uuid>-lock-0000000007}): the ACL is chosen before the name exists.
+     *     A parent created on the way is asked with its own path
      * @return the ACL for the node at {@code path}
      */
     List<ACL> aclForPath(String path);

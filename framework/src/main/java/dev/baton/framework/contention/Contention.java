@@ -7,6 +7,7 @@ import dev.baton.framework.CreatedNode;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
+import dev.baton.framework.NoAuthException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.Paths;
@@ -189,6 +190,11 @@ public final class Contention {
      * watch is set only on a node that exists. Curator does the same. A reply that failed because
      * the client is closed goes to {@code closed} (see {@link SpeedPaths#handOver(CompletableFuture,
      * Executor, Consumer, BiConsumer)}).
+     *
+     * <p>getData needs READ on the node, and so does exists on a node that is there (ZooKeeper
+     * 3.8.4 and 3.9.2 on, ZOOKEEPER-2590). When the contender's node is not readable by this
+     * client's identities (its ACL grants READ to its creator only), the getData is refused (NoAuth,
+     * and then no watch is set) and the folder's children are watched instead ({@link #watchLine}).
      */
     void watch(String name, Executor steps, Consumer<ClientClosedException> closed, BiConsumer<Seen, Throwable> then) {
         Watcher watcher = SpeedPaths.handOver(steps, event -> {
@@ -206,6 +212,37 @@ public final class Contention {
                 then.accept(Seen.SET, null);
             } else if (Failures.rethrow(e) instanceof NoNodeException) {
                 then.accept(Seen.GONE, null);
+            } else if (Failures.rethrow(e) instanceof NoAuthException) {
+                watchLine(name, steps, closed, then);
+            } else {
+                then.accept(null, e);
+            }
+        });
+    }
+
+    /**
+     * The watch of a contender this client may not read: a child watch on the folder, which needs
+     * READ on the folder only (the listing needs it too). Any change in the line wakes this
+     * contender, which then lists again ({@code CHANGED}, never {@code GONE}: the event does not
+     * say which child went); so with such ACLs each change wakes every waiter that watches this
+     * way, where a readable predecessor wakes one. When the listing already lacks the contender,
+     * it is {@code GONE}; the child watch then stays set until the folder's next change, which
+     * fires it once, to an attempt that has moved on and ignores it.
+     */
+    private void watchLine(String name, Executor steps, Consumer<ClientClosedException> closed,
+                           BiConsumer<Seen, Throwable> then) {
+        Watcher watcher = SpeedPaths.handOver(steps, event -> {
+            if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                then.accept(Seen.EXPIRED, null);
+            } else if (event.getType() != Watcher.Event.EventType.None) {
+                then.accept(Seen.CHANGED, null);
+            }
+        });
+        SpeedPaths.handOver(ops.getChildren().usingWatcher(watcher).forPathAsync(dir), steps, closed, (children, e) -> {
+            if (e == null) {
+                then.accept(children.contains(name) ? Seen.SET : Seen.GONE, null);
+            } else if (Failures.rethrow(e) instanceof NoNodeException) {
+                then.accept(Seen.CHANGED, null); // the folder went, and our node with it: looking again shows it
             } else {
                 then.accept(null, e);
             }

@@ -1,0 +1,107 @@
+package dev.baton.recipes.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.AclProvider;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoAuthException;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two identities share a lock whose folder lets anyone create, list and delete in it while each
+ * contender's node is its creator's alone: nobody may read another's node. The waiter can set
+ * neither the usual getData watch on the node before its own nor an exists watch (ZooKeeper
+ * refuses both: NoAuth); it watches the folder's children, and takes the lock when its turn
+ * comes. Before that fallback the waiter failed with {@code NoAuthException: getData <node>}.
+ */
+@EnsembleTest
+class PrivateContenderNodesTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    /** A recipe's folder (and the parents made on the way): create, list and delete for everyone. */
+    private static final List<ACL> FOLDER = List.of(new ACL(ZooDefs.Perms.CREATE | ZooDefs.Perms.READ
+        | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
+    /**
+     * Contenders' nodes to their creator only, folders open. The provider is asked with the path a
+     * recipe creates, before the protection and the sequence number: {@code <folder>/lock-}.
+     */
+    private static final AclProvider PRIVATE_NODES = path -> path.endsWith("-") ? ZooDefs.Ids.CREATOR_ALL_ACL : FOLDER;
+
+    EmbeddedEnsemble ensemble;
+
+    private BatonClient client(String user) {
+        return TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
+            .authorization("digest", (user + ":secret").getBytes(StandardCharsets.UTF_8)).aclProvider(PRIVATE_NODES));
+    }
+
+    @Test
+    void aSecondIdentityWaitsForTheMutexAndTakesItWhenTheFirstReleases() throws Exception {
+        String path = "/private/mutex";
+        try (BatonClient alice = client("alice"); BatonClient bob = client("bob")) {
+            InterProcessMutex alices = new InterProcessMutex(alice, path);
+            InterProcessMutex bobs = new InterProcessMutex(bob, path);
+            LockLease first = alices.acquireLease();
+            String alicesNode = alices.participantNodes().get(0);
+            assertThatThrownBy(() -> bob.getData().forPath(alicesNode)).as("bob may not read alice's node")
+                .isInstanceOf(NoAuthException.class);
+
+            assertThat(bobs.acquireLease(Duration.ofMillis(300))).as("bob waits his turn, until his timeout").isNull();
+            CompletableFuture<LockLease> second = bobs.acquireAsync();
+            await().atMost(WAIT).until(() -> bobs.participantNodes().size() == 2);
+            assertThat(second).isNotDone();
+
+            first.release();
+            LockLease taken = second.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(taken.isValid()).isTrue();
+            assertThat(taken.fencingToken()).isGreaterThan(first.fencingToken());
+            assertThat(alices.acquireLease(Duration.ofMillis(300))).as("now alice waits for bob").isNull();
+            taken.release();
+            assertThat(alices.acquireLease(WAIT)).as("and takes it after him").isNotNull().satisfies(LockLease::release);
+            await().atMost(WAIT).until(() -> alices.participantNodes().isEmpty());
+        }
+    }
+
+    /**
+     * The semaphore's waiter for a lease keeps its internal mutex while it waits (Curator's
+     * algorithm): another acquisition waits behind that mutex's node, of another identity.
+     */
+    @Test
+    void semaphoreAcquisitionsOfTwoIdentitiesWaitBehindEachOthersNodesAndEachGetsALease() throws Exception {
+        String path = "/private/semaphore";
+        try (BatonClient alice = client("alice"); BatonClient bob = client("bob")) {
+            InterProcessSemaphoreV2 alices = new InterProcessSemaphoreV2(alice, path, 1);
+            InterProcessSemaphoreV2 bobs = new InterProcessSemaphoreV2(bob, path, 1);
+            Lease first = alices.acquire();
+            String alicesLease = alice.getChildren().forPath(path + "/leases").get(0);
+            assertThatThrownBy(() -> bob.getData().forPath(path + "/leases/" + alicesLease)).as("bob may not read alice's lease")
+                .isInstanceOf(NoAuthException.class);
+            CompletableFuture<Lease> bobsTurn = bobs.acquireAsync(null);
+            await().atMost(WAIT).until(() -> alice.getChildren().forPath(path + "/locks").size() == 1);
+            // alice's second acquisition waits behind bob's node in the semaphore's internal mutex
+            CompletableFuture<Lease> alicesNext = alices.acquireAsync(null);
+            await().atMost(WAIT).until(() -> alicesNext.isDone() || alice.getChildren().forPath(path + "/locks").size() == 2);
+            assertThat(alicesNext).as("alice waits behind bob's node").isNotDone();
+            assertThat(bobsTurn).isNotDone();
+
+            first.close();
+            Lease bobsLease = bobsTurn.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(bobsLease.isValid()).isTrue();
+            assertThat(alicesNext).as("one lease, bob's").isNotDone();
+            bobsLease.close();
+            Lease second = alicesNext.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(second.isValid()).isTrue();
+            second.close();
+        }
+    }
+}
