@@ -374,7 +374,12 @@ public interface BatonClient extends AutoCloseable {
 
         /**
          * Where listeners and watchers run (in order, one at a time, even on a pool). Default: a
-         * thread of the client's own.
+         * thread of the client's own. If it refuses a call ({@code RejectedExecutionException}, a
+         * bounded pool that is full) while the client is open, nothing is lost: the calls wait, in
+         * order, and are handed to it again at the next event and on the client's scheduler (after
+         * 10 ms, doubling to at most a second) until it takes them, with a WARN at most every 30 s.
+         * Only once the client is closed, or the executor is an {@code ExecutorService} that is shut
+         * down, is what it refused dropped. See docs/framework.md, "Threads".
          *
          * @param executor where listeners and watchers run (in order, one at a time, even on a pool)
          * @return this builder

@@ -131,7 +131,9 @@ public final class TreeCache implements AutoCloseable {
         this.maxDepth = builder.maxDepth;
         this.cacheData = builder.cacheData;
         this.filter = builder.filter;
-        this.listenerExecutor = builder.executor == null ? client.eventExecutor() : new SerialExecutor(builder.executor);
+        this.listenerExecutor = builder.executor == null
+            ? client.eventExecutor()
+            : new SerialExecutor(builder.executor, client, "the listeners of the tree cache of " + root);
     }
 
     /**
@@ -707,7 +709,11 @@ public final class TreeCache implements AutoCloseable {
         }
 
         /**
-         * Where listeners run (in order, one at a time). Default: the client's event executor.
+         * Where listeners run (in order, one at a time). Default: the client's event executor. If
+         * it refuses a call ({@code RejectedExecutionException}, a bounded pool that is full) while
+         * the client is open, nothing is lost: the events wait, in order, and are handed to it again
+         * until it takes them, with a WARN at most every 30 s; only once the client is closed, or
+         * the executor is shut down, is what it refused dropped. See docs/framework.md, "Threads".
          *
          * @param listenerExecutor where listeners run (in order, one at a time)
          * @return this builder

@@ -428,7 +428,8 @@ public final class Contention {
     private <R> CompletableFuture<R> attempt(byte[] data, Deadline deadline, Function<Attempt.Granted, R> grant,
                                              Consumer<R> discard) {
         Objects.requireNonNull(data, "data");
-        Attempt<R> attempt = new Attempt<>(this, data, deadline, new SerialExecutor(client.asyncExecutor()), grant, discard);
+        SerialExecutor steps = new SerialExecutor(client.asyncExecutor(), client, "an acquisition in " + dir);
+        Attempt<R> attempt = new Attempt<>(this, data, deadline, steps, grant, discard);
         CompletableFuture<R> result = attempt.result();
         LeaderContact.Keep fresh = LeaderContact.keepFresh(client);
         result.whenComplete((r, e) -> fresh.close());

@@ -88,7 +88,9 @@ public final class ClientCore {
         this.ownEvents = config.eventExecutor() == null
             ? Executors.newSingleThreadExecutor(ThreadFactories.daemon(name + "-events"))
             : null;
-        this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor());
+        // a view of its own for the event queue's retries (the client's close, its timer): the root view is made after the core
+        this.events = new SerialExecutor(ownEvents != null ? ownEvents : config.eventExecutor(), new NamespacedClient(this, null),
+            "the event executor of " + name);
         this.connection = new Connection(config.settings(), config.ticker(), scheduler, async, events);
         this.leaderContact = new LeaderContact(connection, scheduler, async);
         this.retryLoop = new RetryLoop(config.retryPolicy(), Clock.of(config.ticker()), connection, scheduler, async, leaderContact::confirmed, telemetry);

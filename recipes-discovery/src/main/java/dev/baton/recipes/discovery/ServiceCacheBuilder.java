@@ -34,7 +34,11 @@ public final class ServiceCacheBuilder<T> {
     }
 
     /**
-     * Where listeners run (one at a time, in order). Default: the client's event executor.
+     * Where listeners run (one at a time, in order). Default: the client's event executor. If it
+     * refuses a call ({@code RejectedExecutionException}, a bounded pool that is full) while the
+     * client is open, nothing is lost: the calls wait, in order, and are handed to it again until it
+     * takes them (a WARN says so); only once the client is closed, or the executor is shut down, is
+     * what it refused dropped. See docs/framework.md, "Threads".
      *
      * @param executor where listeners run (one at a time, in order)
      * @return this builder

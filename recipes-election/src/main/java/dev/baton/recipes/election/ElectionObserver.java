@@ -89,7 +89,7 @@ public final class ElectionObserver implements Closeable {
     public ElectionObserver(BatonClient client, String path) {
         this.client = Objects.requireNonNull(client, "client");
         this.line = Line.observing(client, ZPaths.validateRecipePath("ElectionObserver", path));
-        this.notifier = new Notifier(client.asyncExecutor(), "election observer " + path);
+        this.notifier = new Notifier(client.asyncExecutor(), client, "election observer " + path);
     }
 
     /**

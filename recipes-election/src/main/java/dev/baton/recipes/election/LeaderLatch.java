@@ -114,7 +114,7 @@ public final class LeaderLatch implements Closeable {
         this.participantId = b.participantId;
         this.leadership = b.leadership(this, "latch");
         this.line = leadership.line();
-        this.notifier = new Notifier(b.executor != null ? b.executor : b.client.asyncExecutor(), "leader latch " + b.path);
+        this.notifier = new Notifier(b.executor != null ? b.executor : b.client.asyncExecutor(), b.client, "leader latch " + b.path);
         this.candidacy = new Candidacy(b.client, line, b.participantId.getBytes(StandardCharsets.UTF_8),
             leadership.name(), this::lead);
     }
@@ -417,6 +417,11 @@ public final class LeaderLatch implements Closeable {
 
         /**
          * Where listeners run (one call at a time, in order). Default: the client's async executor.
+         * If it refuses a call ({@code RejectedExecutionException}, a bounded pool that is full)
+         * while the client is open, the calls wait, in order, and are handed to it again until it
+         * takes them, with a WARN at most every 30 s (a {@code close()} that tells {@code notLeader}
+         * waits for that). Once the client is closed, or the executor is shut down, they run on the
+         * thread that hands them over instead.
          *
          * @param listenerExecutor where listeners run (one call at a time, in order)
          * @return this builder

@@ -1,12 +1,12 @@
 package dev.baton.recipes.election;
 
+import dev.baton.framework.BatonClient;
 import dev.baton.framework.SerialQueue;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Delivers a recipe's listener calls one at a time, in the order they were queued, on an
@@ -16,17 +16,25 @@ import java.util.concurrent.RejectedExecutionException;
  * as the state change they report (keeping their order equal to the order of the changes) and
  * run them only after leaving it: {@link #add} never runs anything, {@link #flush} does, and is
  * called without locks. A call that throws is logged with its stack trace; later ones still run.
+ *
+ * <p>An executor that refuses the calls while the client is open (a full bounded pool) gets them
+ * again later, in order ({@link SerialQueue#runOn}). Once the client is closed, or the executor is
+ * shut down, the calls run on the thread that flushes them instead of being dropped: a closing
+ * recipe still tells its listeners how it ended, and {@link #barrier} still completes.
  */
 final class Notifier {
     private final Executor executor;
+    private final BatonClient client;
     private final SerialQueue queue;
 
     /**
      * @param executor where calls run; several threads are fine, calls still run one at a time
+     * @param client whose closing ends the retries when the executor refuses
      * @param owner names the recipe in log lines
      */
-    public Notifier(Executor executor, String owner) {
+    public Notifier(Executor executor, BatonClient client, String owner) {
         this.executor = Objects.requireNonNull(executor, "executor");
+        this.client = Objects.requireNonNull(client, "client");
         this.queue = new SerialQueue(owner);
     }
 
@@ -42,19 +50,13 @@ final class Notifier {
      * of its threads would only add latency to every grant.
      */
     public void flush() {
-        if (!queue.claim()) {
-            return;
-        }
         if (executor instanceof ForkJoinPool pool && ForkJoinTask.getPool() == pool) {
-            queue.drain();
+            if (queue.claim()) {
+                queue.drain();
+            }
             return;
         }
-        try {
-            executor.execute(queue::drain);
-        } catch (RejectedExecutionException e) {
-            // the executor is shut down (its client closed): deliver here rather than drop
-            queue.drain();
-        }
+        queue.runOn(executor, client, SerialQueue::drain); // refused for good: deliver here rather than drop
     }
 
     /** Completes once every call queued before it has run (at once if nothing is queued or running). */

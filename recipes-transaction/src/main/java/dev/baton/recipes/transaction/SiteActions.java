@@ -3,10 +3,13 @@ package dev.baton.recipes.transaction;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionFailedException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +23,14 @@ import org.slf4j.LoggerFactory;
 final class SiteActions {
     private static final Logger LOG = LoggerFactory.getLogger(SiteActions.class);
 
+    /** The wait before a handler call the handler executor refused is handed over again; it doubles up to the next. */
+    private static final Duration HANDLER_RETRY_FIRST = Duration.ofMillis(10);
+    private static final Duration HANDLER_RETRY_AT_MOST = Duration.ofSeconds(1);
+    private static final Duration HANDLER_REFUSAL_WARN_EVERY = Duration.ofSeconds(30);
+
     private final TransactionParticipant p;
+    /** When a refusal of the handler executor was last warned of (0: never). */
+    private final AtomicLong lastRefusalWarning = new AtomicLong();
 
     SiteActions(TransactionParticipant participant) {
         this.p = participant;
@@ -242,6 +252,16 @@ final class SiteActions {
     }
 
     private void runHandler(Site site, String what, HandlerCall call) {
+        runHandler(site, what, call, HANDLER_RETRY_FIRST.toNanos());
+    }
+
+    /**
+     * Hands a handler call to the handler executor. One it refuses while the participant and its client are open (a
+     * full pool of the caller's) is handed to it again after {@code retryNanos}, doubling to at most a second: dropped,
+     * a prepare would leave the transaction without this participant's vote, and a commit or abort would never be
+     * acknowledged. Warned of at most once every 30 seconds per participant.
+     */
+    private void runHandler(Site site, String what, HandlerCall call, long retryNanos) {
         if (p.isClosed()) {
             return;
         }
@@ -254,7 +274,19 @@ final class SiteActions {
                 }
             });
         } catch (RejectedExecutionException e) {
-            LOG.warn("participant {}: the handler executor refused {} of transaction {}", p.id, what, site.tx.id());
+            if (p.client.isClosed() || p.handlerExecutor instanceof ExecutorService s && s.isShutdown()) {
+                LOG.warn("participant {}: the handler executor refused {} of transaction {} (shut down, or the client closed)",
+                    p.id, what, site.tx.id());
+                return;
+            }
+            long now = System.nanoTime();
+            long last = lastRefusalWarning.get();
+            if ((last == 0 || now - last >= HANDLER_REFUSAL_WARN_EVERY.toNanos()) && lastRefusalWarning.compareAndSet(last, now)) {
+                LOG.warn("participant {}: the handler executor refused {} of transaction {} ({}); it is handed over again"
+                    + " until the executor takes it, at most {} apart", p.id, what, site.tx.id(), e.toString(), HANDLER_RETRY_AT_MOST);
+            }
+            long next = Math.min(retryNanos * 2, HANDLER_RETRY_AT_MOST.toNanos());
+            after(retryNanos, () -> runHandler(site, what, call, next));
         }
     }
 

@@ -324,7 +324,11 @@ public final class TransactionParticipant implements AutoCloseable {
 
         /**
          * Where the handler runs. Default: one thread of the participant's own, so the handler
-         * sees one call at a time; give a pool to prepare several transactions at once.
+         * sees one call at a time; give a pool to prepare several transactions at once. A call it
+         * refuses ({@code RejectedExecutionException}, a bounded pool that is full) while the
+         * participant and its client are open is handed to it again, after 10 ms doubling to at
+         * most a second, until it takes it (a WARN says so, at most every 30 s); only once the
+         * client is closed, or the executor is shut down, is a refused call dropped.
          *
          * @param handlerExecutor runs the handler's calls
          * @return this builder
