@@ -313,13 +313,21 @@ class CachesTest {
         }
         java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
         java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        // held by the test while it judges a round: the creator stops between two nodes, so the judgement is of the
+        // nodes created while the cache loaded and after, not of how fast a cache catches up with an endless stream
+        java.util.concurrent.Semaphore gate = new java.util.concurrent.Semaphore(1);
         Thread creator = new Thread(() -> {
             while (writing.get()) {
                 try {
-                    String node = base + "/n" + created.get();
-                    writer.create().forPath(node);
-                    writer.create().forPath(node + "/vote");
-                    created.incrementAndGet();
+                    gate.acquire();
+                    try {
+                        String node = base + "/n" + created.get();
+                        writer.create().forPath(node);
+                        writer.create().forPath(node + "/vote");
+                        created.incrementAndGet();
+                    } finally {
+                        gate.release();
+                    }
                 } catch (BatonException | InterruptedException e) {
                     return;
                 }
@@ -337,12 +345,15 @@ class CachesTest {
                 assertThat(cache.awaitInitialized(WAIT)).isTrue();
                 int sure = created.get() + 5;
                 await().atMost(WAIT).until(() -> created.get() >= sure);
+                gate.acquire();
                 TreeCache current = cache;
                 try {
                     await().atMost(Duration.ofSeconds(5)).until(() -> missing(current, base, sure).isEmpty());
                 } catch (org.awaitility.core.ConditionTimeoutException e) {
                     throw new AssertionError("round " + round + ": 5 s later the restarted cache still lacks " + missing(current, base, sure)
                         + " of the " + sure + " nodes created", e);
+                } finally {
+                    gate.release();
                 }
             }
             cache.close();
