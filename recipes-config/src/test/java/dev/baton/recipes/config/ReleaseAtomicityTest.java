@@ -111,8 +111,10 @@ class ReleaseAtomicityTest {
                 });
             }
             long releases = 0;
+            List<Long> perWriter = new ArrayList<>();
             for (Future<Long> f : writers) {
-                releases += f.get();
+                perWriter.add(f.get());
+                releases += perWriter.get(perWriter.size() - 1);
             }
             writing.set(false);
             long last = a.history().get(0).number();
@@ -127,9 +129,10 @@ class ReleaseAtomicityTest {
                     assertThat(reader.getString(key)).contains(finalState.get(key));
                 }
             }
-            System.out.printf("hammer: %d releases (%d commits gave up after losing 25 races), %d listener updates and %d polled "
-                + "snapshots judged, %d problems%n", releases, gaveUp.get(), updatesJudged.get(), pollsJudged.get(), problems.size());
+            System.out.printf("hammer: %d releases %s (%d commits gave up after losing 25 races), %d listener updates and %d polled "
+                + "snapshots judged, %d problems%n", releases, perWriter, gaveUp.get(), updatesJudged.get(), pollsJudged.get(), problems.size());
             assertThat(releases).as("the writers made progress").isGreaterThan(50);
+            assertThat(perWriter).as("releases by each writer: both raced").allMatch(count -> count > 0);
             assertThat(updatesJudged.get()).as("the readers were told of releases while they came").isGreaterThan(30);
             assertThat(problems).as("snapshots holding part of a release, or going back").isEmpty();
         } finally {

@@ -48,9 +48,16 @@ public final class PendingTransaction {
     private final String decisionPath;
     /** Any event on the decision node (it is created once, deleted only with the transaction): read it. */
     private final Watcher decisionWatch = this::decisionChanged;
-    /** A session expiry drops every watch: look again on each (re)connection until decided. */
+    /** The session whose watch on the decision is set (0: none yet). */
+    private volatile long watchedSession;
+    /**
+     * A session expiry drops every watch: look again on each connection of a new session until
+     * decided. Not on a reconnection of the same session: ZooKeeper sets its watches again itself
+     * (and fires one for a decision made meanwhile), and another look would add another watcher —
+     * each a read of the decision when it comes.
+     */
     private final ConnectionStateListener reconnects = (c, state) -> {
-        if (state.isConnected()) {
+        if (state.isConnected() && c.sessionId() != watchedSession) {
             look();
         }
     };
@@ -153,10 +160,14 @@ public final class PendingTransaction {
         if (decision.isDone()) {
             return;
         }
+        long session = client.sessionId();
         client.checkExists().usingWatcher(decisionWatch).forPathAsync(decisionPath).whenComplete((stat, e) -> {
             if (e != null) {
                 failedLook(e);
-            } else if (stat != null) {
+                return;
+            }
+            watchedSession = session;
+            if (stat != null) {
                 readDecision();
             }
         });
