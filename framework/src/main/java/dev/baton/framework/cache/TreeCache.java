@@ -698,7 +698,9 @@ public final class TreeCache implements AutoCloseable {
          * <p>The test runs on the client's event thread for every creation and change under the
          * root: it must be quick, must not block, and should not throw (a path whose test throws
          * is cached). It may refuse later what it accepted before: nodes it now refuses stay in the
-         * cache until they are deleted or the next full load.
+         * cache until they are deleted or the next full load, which removes them (listeners hear
+         * {@code REMOVED} though the nodes still exist). A filter that accepts later what it refused
+         * before sees such a node cached only at its next change or the next full load.
          *
          * @param accept whether to cache the node at a path
          * @return this builder
