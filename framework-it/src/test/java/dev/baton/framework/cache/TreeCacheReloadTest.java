@@ -125,4 +125,105 @@ class TreeCacheReloadTest {
             assertThat(cache.earlyReadsPeak()).as("reads of the burst in flight at once").isGreaterThan(1);
         }
     }
+
+    @Test
+    void aReadAtItsTurnLeavesTheEarlyReadsOfOtherNodesUsable(BatonClient writer) throws Exception {
+        String base = "/tree-cache-reload/kin";
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        for (int i = 0; i < NODES; i++) {
+            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
+        }
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+            cache.addListener(e -> heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8)));
+            long loads = cache.reloadsDone();
+            // every round trip of the reader now takes 600 ms or more; a reconnection makes the cache load the subtree
+            // again (a sync and three rounds of reads: 2.4 s or more)
+            proxy.delay(Duration.ofMillis(300));
+            proxy.cut();
+            await().atMost(WAIT).until(() -> !reader.connectionState().isConnected());
+            proxy.heal();
+            await().atMost(WAIT).until(() -> reader.connectionState().isConnected());
+            // a round trip of the reader's: the servers have its watch again (the client sends it first on reconnecting),
+            // and the load, sent before this, still runs
+            reader.sync().forPath(base);
+            // three changes while the load runs: their reads, sent then, are not used, and each node is read again at its
+            // turn after the load, one after the other
+            for (int i = 0; i < 3; i++) {
+                writer.setData().forPath(base + "/n" + i, "v1".getBytes(UTF_8));
+            }
+            await().atMost(WAIT).until(() -> cache.reloadsDone() > loads);
+            long usedBefore = cache.earlyReadsUsed();
+
+            // ten other nodes change while those three are read again: their reads go out as their events come, before
+            // the second and third of those reads, which are of other nodes and cannot make them stale
+            TransactionBuilder tx = writer.transaction();
+            for (int i = 3; i < 13; i++) {
+                tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
+            }
+            tx.commit();
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 13; i++) {
+                String next = heard.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(next).as("change %d within %s", i, WAIT).isNotNull();
+                seen.add(next);
+            }
+            assertThat(seen).as("in the servers' order, each once").containsExactlyElementsOf(IntStream.range(0, 13)
+                .mapToObj(i -> "UPDATED " + base + "/n" + i + "=v1").toList());
+            assertThat(cache.earlyReadsUsed() - usedBefore).as("of the ten, changes applied from the read sent when their event came")
+                .isEqualTo(10);
+        }
+    }
+
+    @Test
+    void anEarlyReadSentBeforeAReadOfItsNodeAtItsTurnIsNotUsed(BatonClient writer) throws Exception {
+        String base = "/tree-cache-reload/same";
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        for (int i = 0; i < NODES; i++) {
+            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
+        }
+        String target = base + "/n4";
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            List<String> values = new java.util.concurrent.CopyOnWriteArrayList<>();
+            cache.addListener(e -> {
+                if (e.type() != CacheEvent.Type.REMOVED && e.node() != null && target.equals(e.node().path())) {
+                    values.add(new String(e.node().data(), UTF_8));
+                }
+            });
+            long loads = cache.reloadsDone();
+            proxy.delay(Duration.ofMillis(300));
+            proxy.cut();
+            await().atMost(WAIT).until(() -> !reader.connectionState().isConnected());
+            proxy.heal();
+            await().atMost(WAIT).until(() -> reader.connectionState().isConnected());
+            reader.sync().forPath(base);
+            // five changes while the load runs: after it, n0 to n4 are read again at their turns, 600 ms apart
+            for (int i = 0; i < 5; i++) {
+                writer.setData().forPath(base + "/n" + i, "v1".getBytes(UTF_8));
+            }
+            await().atMost(WAIT).until(() -> cache.reloadsDone() > loads);
+            // n4 changes to v2 (its event's read goes out at once, and sees v2), and two of the reader's round trips later
+            // it is deleted and made again with v3: n4's read at its turn goes out after all that, and sees the new node;
+            // the read that saw the old node at v2, queued behind it, must not bring the old node back (a node's own
+            // versions keep one incarnation from going back, not a new incarnation from an older one)
+            writer.setData().forPath(target, "v2".getBytes(UTF_8));
+            reader.sync().forPath(base);
+            reader.sync().forPath(base);
+            writer.delete().forPath(target);
+            writer.create().forPath(target, "v3".getBytes(UTF_8));
+            await().atMost(WAIT).until(() -> cache.get(target).map(d -> new String(d.data(), UTF_8)).orElse("").equals("v3")
+                && cache.earlyReadsPending() == 0);
+            assertThat(values).as("n4's values as the listener heard them").contains("v3");
+            assertThat(values.subList(values.indexOf("v3"), values.size())).as("n4 after it reached v3: never back")
+                .containsOnly("v3");
+        }
+    }
 }

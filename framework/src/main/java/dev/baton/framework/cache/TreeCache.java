@@ -103,13 +103,21 @@ public final class TreeCache implements AutoCloseable {
     /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer; guarded by this. */
     private boolean addingWatch;
     /**
-     * Bumped whenever a read goes out at its turn rather than early (a load begins, a node is read
-     * again at its turn): an early read sent before that is answered before it, from an older
-     * state, and is not used; guarded by this. With whether a load runs (early reads sent then are
-     * not used either).
+     * Bumped when a load begins: an early read sent before that is answered before the load's
+     * reads, from an older state, and is not used; guarded by this. With whether a load runs (early
+     * reads sent then are not used either).
      */
     private long readEpoch;
     private boolean loadRunning;
+    /**
+     * The reads sent at their turn ({@link #refresh}) while early reads were queued, numbered: an
+     * early read sent before one of them and queued behind it is answered from an older state, and
+     * is not used if that read was of the same node, an ancestor or a descendant (it could take the
+     * node back, or bring back one the newer read removed); an unrelated node's read does not touch
+     * it. Only the entries an early read still queued could be older than are kept; guarded by this.
+     */
+    private final java.util.ArrayDeque<TurnRead> turnReads = new java.util.ArrayDeque<>();
+    private long turnReadsSent;
     /** Early reads queued and not yet at their turn: past {@link #MAX_EARLY_READS} a node is read at its turn instead; guarded by this. */
     private int earlyReads;
     /** The most early reads queued at once, and how many were used: tests in this package look (reads of a burst overlap); guarded by this. */
@@ -291,6 +299,11 @@ public final class TreeCache implements AutoCloseable {
         return earlyReadsUsed;
     }
 
+    /** {@return early reads queued and not yet at their turn} */
+    synchronized int earlyReadsPending() {
+        return earlyReads;
+    }
+
     // ---- the queue: one step at a time, in order ----
 
     private synchronized void enqueue(Supplier<CompletableFuture<Void>> step) {
@@ -403,9 +416,16 @@ public final class TreeCache implements AutoCloseable {
      */
     private CompletableFuture<Void> refresh(String path) {
         synchronized (this) {
-            readEpoch++;
+            turnReadsSent++;
+            if (earlyReads > 0) {
+                turnReads.addLast(new TurnRead(turnReadsSent, path));
+            }
         }
         return read(path).thenAccept(found -> apply(path, found));
+    }
+
+    /** A read sent at its turn: its number ({@link #turnReadsSent} then) and its node. */
+    private record TurnRead(long number, String path) {
     }
 
     private void apply(String path, ChildData found) {
@@ -418,15 +438,17 @@ public final class TreeCache implements AutoCloseable {
 
     /**
      * A read sent when its event came, before its turn in the queue: the {@link #readEpoch} when it
-     * was sent (-1 if a load ran) and the client's count of connection state changes then.
+     * was sent (-1 if a load ran), the client's count of connection state changes then, and how many
+     * reads had gone out at their turn ({@link #turnReadsSent}).
      */
-    private record EarlyRead(String path, long epoch, long transitions, CompletableFuture<ChildData> reply) {
+    private record EarlyRead(String path, long epoch, long transitions, long turnReadsBefore, CompletableFuture<ChildData> reply) {
     }
 
     /** Sends {@code path}'s read now, or returns null: the node is then read at its turn. */
     private EarlyRead readEarly(String path) {
         long epoch;
         long seen;
+        long turnReadsBefore;
         synchronized (this) {
             if (closed || transitions == null || earlyReads >= MAX_EARLY_READS) {
                 return null;
@@ -436,8 +458,9 @@ public final class TreeCache implements AutoCloseable {
             // both taken before the read is sent: a load, a read at its turn or a connection change after this is seen
             epoch = loadRunning ? -1 : readEpoch;
             seen = transitions.getAsLong();
+            turnReadsBefore = turnReadsSent;
         }
-        return new EarlyRead(path, epoch, seen, read(path));
+        return new EarlyRead(path, epoch, seen, turnReadsBefore, read(path));
     }
 
     /**
@@ -446,15 +469,25 @@ public final class TreeCache implements AutoCloseable {
      * after the other would. Three things break that, and a read they touch is not used — the node
      * is read again now, as before pipelining: a read sent before a load began, or while one ran
      * (the load's reads went out later and may have applied a newer state, a node it found
-     * deleted); a read sent before another read went out at its turn (that read is newer); and a
-     * read with a connection state change between its sending and its turn (sent again after a
-     * reconnect, it may have overtaken reads sent after it). One that failed is read again too.
+     * deleted); a read sent before a read of the same node, an ancestor or a descendant went out at
+     * its turn (that read is newer); and a read with a connection state change between its sending
+     * and its turn (sent again after a reconnect, it may have overtaken reads sent after it). One
+     * that failed is read again too. A read at its turn of an unrelated node leaves the early reads
+     * behind it usable: each node still moves forward, so a burst behind one such read stays
+     * pipelined (when every read at its turn spoiled every early read behind it, each of those was
+     * read at its turn in its place, spoiling the next: behind a steady stream of changes the cache
+     * read one node per round trip until the stream paused).
      */
     private CompletableFuture<Void> applyEarly(EarlyRead early) {
         boolean usable;
         synchronized (this) {
             earlyReads--;
-            usable = early.epoch() >= 0 && early.epoch() == readEpoch && early.transitions() == transitions.getAsLong();
+            usable = early.epoch() >= 0 && early.epoch() == readEpoch && early.transitions() == transitions.getAsLong()
+                && !readAtTurnSince(early);
+            // every early read still queued was sent after this one: turn reads it is not older than concern none of them
+            while (!turnReads.isEmpty() && (earlyReads == 0 || turnReads.peekFirst().number() <= early.turnReadsBefore())) {
+                turnReads.pollFirst();
+            }
         }
         if (!usable) {
             return refresh(early.path());
@@ -470,6 +503,29 @@ public final class TreeCache implements AutoCloseable {
                 }
                 return CompletableFuture.<Void>completedFuture(null);
             });
+    }
+
+    /** Whether a read of a node related to {@code early}'s went out at its turn after {@code early} was sent; holds this. */
+    private boolean readAtTurnSince(EarlyRead early) {
+        for (java.util.Iterator<TurnRead> newest = turnReads.descendingIterator(); newest.hasNext(); ) {
+            TurnRead read = newest.next();
+            if (read.number() <= early.turnReadsBefore()) {
+                return false;
+            }
+            if (related(read.path(), early.path())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code a} and {@code b} are one node, or one is below the other. */
+    private static boolean related(String a, String b) {
+        return a.equals(b) || below(a, b) || below(b, a);
+    }
+
+    private static boolean below(String path, String ancestor) {
+        return ancestor.equals("/") || path.length() > ancestor.length() && path.startsWith(ancestor) && path.charAt(ancestor.length()) == '/';
     }
 
     /** Installs the watch if this session has none, loads the whole subtree, and applies the differences. */
