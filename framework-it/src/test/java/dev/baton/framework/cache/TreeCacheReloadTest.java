@@ -129,10 +129,7 @@ class TreeCacheReloadTest {
     @Test
     void aReadAtItsTurnLeavesTheEarlyReadsOfOtherNodesUsable(BatonClient writer) throws Exception {
         String base = "/tree-cache-reload/kin";
-        writer.create().creatingParentsIfNeeded().forPath(base);
-        for (int i = 0; i < NODES; i++) {
-            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
-        }
+        seed(writer, base);
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
              TreeCache cache = TreeCache.builder(reader, base).build()) {
@@ -140,23 +137,9 @@ class TreeCacheReloadTest {
             assertThat(cache.awaitInitialized(WAIT)).isTrue();
             BlockingQueue<String> heard = new LinkedBlockingQueue<>();
             cache.addListener(e -> heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8)));
-            long loads = cache.reloadsDone();
-            // every round trip of the reader now takes 600 ms or more; a reconnection makes the cache load the subtree
-            // again (a sync and three rounds of reads: 2.4 s or more)
-            proxy.delay(Duration.ofMillis(300));
-            proxy.cut();
-            await().atMost(WAIT).until(() -> !reader.connectionState().isConnected());
-            proxy.heal();
-            await().atMost(WAIT).until(() -> reader.connectionState().isConnected());
-            // a round trip of the reader's: the servers have its watch again (the client sends it first on reconnecting),
-            // and the load, sent before this, still runs
-            reader.sync().forPath(base);
-            // three changes while the load runs: their reads, sent then, are not used, and each node is read again at its
-            // turn after the load, one after the other
-            for (int i = 0; i < 3; i++) {
-                writer.setData().forPath(base + "/n" + i, "v1".getBytes(UTF_8));
-            }
-            await().atMost(WAIT).until(() -> cache.reloadsDone() > loads);
+            // three changes while the cache loads again: their reads, sent then, are not used, and each node is read
+            // again at its turn after the load, one after the other
+            loadSlowlyWhileChanging(writer, reader, proxy, cache, base, 3);
             long usedBefore = cache.earlyReadsUsed();
 
             // ten other nodes change while those three are read again: their reads go out as their events come, before
@@ -182,10 +165,7 @@ class TreeCacheReloadTest {
     @Test
     void anEarlyReadSentBeforeAReadOfItsNodeAtItsTurnIsNotUsed(BatonClient writer) throws Exception {
         String base = "/tree-cache-reload/same";
-        writer.create().creatingParentsIfNeeded().forPath(base);
-        for (int i = 0; i < NODES; i++) {
-            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
-        }
+        seed(writer, base);
         String target = base + "/n4";
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
@@ -198,18 +178,8 @@ class TreeCacheReloadTest {
                     values.add(new String(e.node().data(), UTF_8));
                 }
             });
-            long loads = cache.reloadsDone();
-            proxy.delay(Duration.ofMillis(300));
-            proxy.cut();
-            await().atMost(WAIT).until(() -> !reader.connectionState().isConnected());
-            proxy.heal();
-            await().atMost(WAIT).until(() -> reader.connectionState().isConnected());
-            reader.sync().forPath(base);
-            // five changes while the load runs: after it, n0 to n4 are read again at their turns, 600 ms apart
-            for (int i = 0; i < 5; i++) {
-                writer.setData().forPath(base + "/n" + i, "v1".getBytes(UTF_8));
-            }
-            await().atMost(WAIT).until(() -> cache.reloadsDone() > loads);
+            // five changes while the cache loads again: after it, n0 to n4 are read again at their turns, 600 ms apart
+            loadSlowlyWhileChanging(writer, reader, proxy, cache, base, 5);
             // n4 changes to v2 (its event's read goes out at once, and sees v2), and two of the reader's round trips later
             // it is deleted and made again with v3: n4's read at its turn goes out after all that, and sees the new node;
             // the read that saw the old node at v2, queued behind it, must not bring the old node back (a node's own
@@ -225,5 +195,35 @@ class TreeCacheReloadTest {
             assertThat(values.subList(values.indexOf("v3"), values.size())).as("n4 after it reached v3: never back")
                 .containsOnly("v3");
         }
+    }
+
+    /** {@code base} with the nodes n0 to n15, each "v0". */
+    private static void seed(BatonClient writer, String base) throws InterruptedException {
+        writer.create().creatingParentsIfNeeded().forPath(base);
+        for (int i = 0; i < NODES; i++) {
+            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
+        }
+    }
+
+    /**
+     * Makes every round trip of {@code reader} take 600 ms or more, and its cache load the subtree
+     * again (a reconnection: a sync and three rounds of reads, 2.4 s or more); while that load runs,
+     * sets n0 to n{@code changed - 1} to "v1". Returns once the load is done.
+     */
+    private static void loadSlowlyWhileChanging(BatonClient writer, BatonClient reader, ChaosProxy proxy, TreeCache cache, String base,
+                                                int changed) throws InterruptedException {
+        long loads = cache.reloadsDone();
+        proxy.delay(Duration.ofMillis(300));
+        proxy.cut();
+        await().atMost(WAIT).until(() -> !reader.connectionState().isConnected());
+        proxy.heal();
+        await().atMost(WAIT).until(() -> reader.connectionState().isConnected());
+        // a round trip of the reader's: the servers have its watch again (the client sends it first on reconnecting),
+        // and the load, sent before this, still runs
+        reader.sync().forPath(base);
+        for (int i = 0; i < changed; i++) {
+            writer.setData().forPath(base + "/n" + i, "v1".getBytes(UTF_8));
+        }
+        await().atMost(WAIT).until(() -> cache.reloadsDone() > loads);
     }
 }

@@ -8,12 +8,9 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoAuthException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
-import dev.baton.test.TestClients;
-import java.nio.charset.StandardCharsets;
+import dev.baton.test.PrivateNodes;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.Test;
 
@@ -28,16 +25,13 @@ import org.junit.jupiter.api.Test;
 class PrivateCandidateNodesTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String PATH = "/private/election";
-    private static final List<ACL> FOLDER = List.of(new ACL(ZooDefs.Perms.CREATE | ZooDefs.Perms.READ
-        | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
     private static final Set<String> FOLDERS = Set.of("/private", PATH);
-    private static final AclProvider PRIVATE_NODES = path -> FOLDERS.contains(path) ? FOLDER : ZooDefs.Ids.CREATOR_ALL_ACL;
+    private static final AclProvider PRIVATE_NODES = PrivateNodes.provider(FOLDERS::contains);
 
     EmbeddedEnsemble ensemble;
 
     private BatonClient client(String user) {
-        return TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
-            .authorization("digest", (user + ":secret").getBytes(StandardCharsets.UTF_8)).aclProvider(PRIVATE_NODES));
+        return PrivateNodes.client(ensemble, user, PRIVATE_NODES);
     }
 
     @Test

@@ -9,14 +9,10 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoAuthException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
-import dev.baton.test.TestClients;
-import java.nio.charset.StandardCharsets;
+import dev.baton.test.PrivateNodes;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.data.ACL;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,20 +25,16 @@ import org.junit.jupiter.api.Test;
 @EnsembleTest
 class PrivateContenderNodesTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
-    /** A recipe's folder (and the parents made on the way): create, list and delete for everyone. */
-    private static final List<ACL> FOLDER = List.of(new ACL(ZooDefs.Perms.CREATE | ZooDefs.Perms.READ
-        | ZooDefs.Perms.DELETE, ZooDefs.Ids.ANYONE_ID_UNSAFE));
     /**
      * Contenders' nodes to their creator only, folders open. The provider is asked with the path a
      * recipe creates, before the protection and the sequence number: {@code <folder>/lock-}.
      */
-    private static final AclProvider PRIVATE_NODES = path -> path.endsWith("-") ? ZooDefs.Ids.CREATOR_ALL_ACL : FOLDER;
+    private static final AclProvider PRIVATE_NODES = PrivateNodes.provider(path -> !path.endsWith("-"));
 
     EmbeddedEnsemble ensemble;
 
     private BatonClient client(String user) {
-        return TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
-            .authorization("digest", (user + ":secret").getBytes(StandardCharsets.UTF_8)).aclProvider(PRIVATE_NODES));
+        return PrivateNodes.client(ensemble, user, PRIVATE_NODES);
     }
 
     @Test
