@@ -39,10 +39,7 @@ class TreeCacheReloadTest {
     @Test
     void manyRefreshesFailingInOneOutageCostOneReloadNotOneEach(BatonClient writer) throws Exception {
         String base = "/tree-cache-reload/outage";
-        writer.create().creatingParentsIfNeeded().forPath(base);
-        for (int i = 0; i < NODES; i++) {
-            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
-        }
+        seed(writer, base);
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              // no retries and a short wait for a connection: a step that meets the outage fails at once
              BatonClient reader = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
@@ -92,10 +89,7 @@ class TreeCacheReloadTest {
     @Test
     void aBurstOfChangesIsReadAsItsEventsComeAndAppliedInTheServersOrder(BatonClient writer) throws Exception {
         String base = "/tree-cache-reload/burst";
-        writer.create().creatingParentsIfNeeded().forPath(base);
-        for (int i = 0; i < NODES; i++) {
-            writer.create().forPath(base + "/n" + i, "v0".getBytes(UTF_8));
-        }
+        seed(writer, base);
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
              TreeCache cache = TreeCache.builder(reader, base).build()) {
