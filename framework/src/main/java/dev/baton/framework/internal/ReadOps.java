@@ -83,7 +83,7 @@ final class ReadOps {
                 if (maxNodeBytes < 1) {
                     throw new IllegalArgumentException("maxNodeBytes must be positive, was " + maxNodeBytes);
                 }
-                distinct = List.copyOf(new LinkedHashSet<>(paths));
+                distinct = withoutRepeats(paths);
                 for (String path : distinct) {
                     fulls.add(c.prepare("getData", path, false));
                 }
@@ -100,19 +100,32 @@ final class ReadOps {
                 List<String> servers = fulls.subList(from, to);
                 parts.add(batched ? batch(users, servers) : oneByOne(users));
             }
-            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
-                Map<String, NodeData> found = new LinkedHashMap<>();
-                int i = 0;
-                for (CompletableFuture<List<NodeData>> part : parts) {
-                    for (NodeData node : part.join()) {
-                        String path = distinct.get(i++);
-                        if (node != null) {
-                            found.put(path, node);
-                        }
+            if (parts.size() == 1) {
+                return parts.get(0).thenApply(v -> found(distinct, parts)); // one stage fewer than allOf of one
+            }
+            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> found(distinct, parts));
+        }
+
+        /** {@code paths} in the order given, each once (two different paths are told apart without a set). */
+        private static List<String> withoutRepeats(List<String> paths) {
+            List<String> copy = List.copyOf(paths);
+            boolean mayRepeat = copy.size() > 2 || copy.size() == 2 && copy.get(0).equals(copy.get(1));
+            return mayRepeat ? List.copyOf(new LinkedHashSet<>(copy)) : copy;
+        }
+
+        /** The existing nodes of the answered {@code parts} by path, in the order of {@code distinct}. */
+        private static Map<String, NodeData> found(List<String> distinct, List<CompletableFuture<List<NodeData>>> parts) {
+            Map<String, NodeData> found = new LinkedHashMap<>();
+            int i = 0;
+            for (CompletableFuture<List<NodeData>> part : parts) {
+                for (NodeData node : part.join()) {
+                    String path = distinct.get(i++);
+                    if (node != null) {
+                        found.put(path, node);
                     }
                 }
-                return found;
-            });
+            }
+            return found;
         }
 
         /** One read per node, sent together; null for a node that does not exist. */
@@ -133,7 +146,10 @@ final class ReadOps {
          * so the nodes are read alone instead, each with its own retries.
          */
         private CompletableFuture<List<NodeData>> batch(List<String> users, List<String> servers) {
-            List<Op> ops = servers.stream().map(Op::getData).toList();
+            List<Op> ops = new ArrayList<>(servers.size());
+            for (String server : servers) {
+                ops.add(Op.getData(server));
+            }
             return c.retry().callAsync("getData", users.get(0), (zk, n) -> n == 0
                     ? c.zk().multi(zk, ops, "getData", users.get(0))
                     : CompletableFuture.failedFuture(new ResendRefused()))
