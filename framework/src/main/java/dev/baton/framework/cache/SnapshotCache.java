@@ -7,12 +7,14 @@ import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeData;
 import dev.baton.framework.ServerCapabilities;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -564,7 +566,9 @@ public final class SnapshotCache implements AutoCloseable {
         // after this one, or came before with the same zxid) is then answered for by this read, and needs none of its own
         List<String> paths = fence != null && !path.equals(fence) && sentZxid >= 0
             && client.serverCapabilities().supports(ServerCapabilities.Feature.MULTI_READ) ? List.of(path, fence) : List.of(path);
-        paths.forEach(p -> inFlight.put(p, sentZxid));
+        for (String p : paths) {
+            inFlight.put(p, sentZxid);
+        }
         whenAnswered(read(replies, paths), (reads, failure) -> {
             if (closed || epoch != myEpoch) {
                 return; // a load follows the state change and reads everything again
@@ -757,9 +761,14 @@ public final class SnapshotCache implements AutoCloseable {
             return read(via, paths.get(0)).thenApply(List::of);
         }
         // the fence is small (a release's number, id and time): a batch of it and one node is never larger than that node's own read
-        return via.getData().forPathsAsync(paths, FENCE_BATCH_NODE_BYTES).thenApply(found -> paths.stream()
-            .map(p -> new Read(p, found.containsKey(p) ? new ChildData(p, found.get(p).data(), found.get(p).stat()) : null))
-            .toList());
+        return via.getData().forPathsAsync(paths, FENCE_BATCH_NODE_BYTES).thenApply(found -> {
+            List<Read> reads = new ArrayList<>(paths.size());
+            for (String p : paths) {
+                NodeData node = found.get(p);
+                reads.add(new Read(p, node == null ? null : new ChildData(p, node.data(), node.stat())));
+            }
+            return reads;
+        });
     }
 
     private static CompletableFuture<Read> read(BatonClient via, String path) {
