@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -279,6 +280,27 @@ class OperationsTest {
                 return e;
             }
         }
+    }
+
+    @Test
+    void readingSeveralNodesGivesEachExistingOneOnceInTheOrderAsked(BatonClient client, TestInfo info) throws Exception {
+        String a = client.create().forPath(base(info) + "-a", bytes("a"));
+        String b = client.create().forPath(base(info) + "-b", bytes("b"));
+        String missing = base(info) + "-missing";
+
+        Map<String, NodeData> two = client.getData().forPathsAsync(List.of(b, a), 1024).get(10, TimeUnit.SECONDS);
+        assertThat(two.keySet()).as("two different paths, in the order asked").containsExactly(b, a);
+        assertThat(two.get(a).data()).isEqualTo(bytes("a"));
+        assertThat(two.get(b).data()).isEqualTo(bytes("b"));
+        assertThat(two.get(b).stat().getMzxid()).isEqualTo(client.checkExists().forPath(b).getMzxid());
+
+        assertThat(client.getData().forPaths(List.of(a, a), 1024).keySet()).as("one path twice").containsExactly(a);
+        assertThat(client.getData().forPaths(List.of(a, missing, b, a), 1024).keySet())
+            .as("a repeat and a node that does not exist").containsExactly(a, b);
+        assertThat(client.getData().forPaths(List.of(missing), 1024)).as("only a missing node").isEmpty();
+        assertThat(client.getData().forPaths(List.of(), 1024)).as("no paths").isEmpty();
+        // nodes that may hold half a MiB go one to a batch: several parts, answered in the order asked
+        assertThat(client.getData().forPaths(List.of(b, a), 512 * 1024).keySet()).as("one read per batch").containsExactly(b, a);
     }
 
     private static byte[] bytes(String s) {
