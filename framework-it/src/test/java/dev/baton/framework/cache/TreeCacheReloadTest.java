@@ -96,7 +96,11 @@ class TreeCacheReloadTest {
             cache.start();
             assertThat(cache.awaitInitialized(WAIT)).isTrue();
             BlockingQueue<String> heard = new LinkedBlockingQueue<>();
-            cache.addListener(e -> heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8)));
+            cache.addListener(e -> {
+                if (e.node() != null) { // INITIALIZED, if the listener is added before it is delivered, has no node
+                    heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8));
+                }
+            });
             long usedBefore = cache.earlyReadsUsed();
             // every round trip of the reader takes 600 ms or more: the burst's events all come before the first read is
             // answered, so reads sent as the events come are all in flight together
@@ -130,7 +134,11 @@ class TreeCacheReloadTest {
             cache.start();
             assertThat(cache.awaitInitialized(WAIT)).isTrue();
             BlockingQueue<String> heard = new LinkedBlockingQueue<>();
-            cache.addListener(e -> heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8)));
+            cache.addListener(e -> {
+                if (e.node() != null) { // INITIALIZED, if the listener is added before it is delivered, has no node
+                    heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8));
+                }
+            });
             // three changes while the cache loads again: their reads, sent then, are not used, and each node is read
             // again at its turn after the load, one after the other
             loadSlowlyWhileChanging(writer, reader, proxy, cache, base, 3);
