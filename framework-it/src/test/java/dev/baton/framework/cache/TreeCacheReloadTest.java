@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -174,7 +175,7 @@ class TreeCacheReloadTest {
              TreeCache cache = TreeCache.builder(reader, base).build()) {
             cache.start();
             assertThat(cache.awaitInitialized(WAIT)).isTrue();
-            List<String> values = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<String> values = new CopyOnWriteArrayList<>();
             cache.addListener(e -> {
                 if (e.type() != CacheEvent.Type.REMOVED && e.node() != null && target.equals(e.node().path())) {
                     values.add(new String(e.node().data(), UTF_8));
@@ -196,6 +197,49 @@ class TreeCacheReloadTest {
             assertThat(values).as("n4's values as the listener heard them").contains("v3");
             assertThat(values.subList(values.indexOf("v3"), values.size())).as("n4 after it reached v3: never back")
                 .containsOnly("v3");
+        }
+    }
+
+    @Test
+    void anEarlyReadSentBeforeAReadOfItsParentAtItsTurnDoesNotBringBackWhatThatReadRemoved(BatonClient writer) throws Exception {
+        String base = "/tree-cache-reload/below";
+        seed(writer, base);
+        String parent = base + "/n4";
+        String child = parent + "/c";
+        writer.create().forPath(child, "v0".getBytes(UTF_8));
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient reader = TestClients.started(proxy.connectString(), Duration.ofSeconds(30));
+             TreeCache cache = TreeCache.builder(reader, base).build()) {
+            cache.start();
+            assertThat(cache.awaitInitialized(WAIT)).isTrue();
+            List<String> heard = new CopyOnWriteArrayList<>();
+            CountDownLatch last = new CountDownLatch(1);
+            String lastChange = base + "/n15";
+            cache.addListener(e -> {
+                if (e.node() != null && (e.node().path().equals(parent) || e.node().path().startsWith(parent + "/"))) {
+                    heard.add(e.type() + " " + e.node().path());
+                } else if (e.node() != null && lastChange.equals(e.node().path())) {
+                    last.countDown();
+                }
+            });
+            // five changes while the cache loads again: after it, n0 to n4 are read again at their turns, 600 ms apart
+            loadSlowlyWhileChanging(writer, reader, proxy, cache, base, 5);
+            // n4's child changes (its event's read goes out at once, and sees it), and two of the reader's round trips
+            // later the child and n4 are deleted: n4's read at its turn goes out after all that, finds n4 gone, and the
+            // cache removes n4 and its child. The read that saw the child, queued behind n4's, must not put it back:
+            // the child's own read at its turn would find nothing, but this one was answered from before the deletions
+            writer.setData().forPath(child, "v1".getBytes(UTF_8));
+            reader.sync().forPath(base);
+            reader.sync().forPath(base);
+            writer.delete().forPath(child);
+            writer.delete().forPath(parent);
+            // a later change: once the listener hears it, it has heard everything the cache did before it
+            writer.setData().forPath(lastChange, "v1".getBytes(UTF_8));
+            assertThat(last.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the change after the deletions, heard").isTrue();
+            assertThat(cache.get(parent)).as("n4 in the cache").isEmpty();
+            assertThat(heard).as("n4 and its child as the listener heard them").contains("REMOVED " + parent);
+            assertThat(heard.subList(heard.indexOf("REMOVED " + parent) + 1, heard.size()))
+                .as("n4 and its child after the cache removed n4 (nothing made them again): nothing comes back").isEmpty();
         }
     }
 
