@@ -10,6 +10,10 @@ import org.apache.zookeeper.Watcher;
  * of the subtree). Watchers run on the client's event executor, with paths without the namespace.
  *
  * <p>Watches belong to a session: after a session expiry (LOST), add them again.
+ *
+ * <p>{@link #removeAll} and {@link #removeAllAsync} also take the one-shot watches the reads left
+ * ({@code checkExists().usingWatcher(w)} and the like): how a recipe takes back a watch on a node
+ * it no longer waits for, rather than leave it for the rest of the session.
  */
 public interface WatchesBuilder {
     /**
@@ -68,4 +72,19 @@ public interface WatchesBuilder {
      * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     void removeAll(String path, Watcher.WatcherType type) throws InterruptedException;
+
+    /**
+     * {@link #removeAll} without blocking a thread; it completes (without failing) also when there
+     * was nothing to remove, or the client is closed (its session took its watches with it). With
+     * {@link Watcher.WatcherType#Data} it takes the one-shot watches that {@code checkExists()} and
+     * {@code getData()} left at {@code path} — every watcher of this client there, on the client
+     * and on the server — and leaves persistent watches alone. Sent when connected and retried as
+     * any request; a session expiry meanwhile has dropped them already.
+     *
+     * @param path the watched node's path (it need not exist)
+     * @param type which watches to remove
+     * @return completes when the watches are removed or there were none; fails only if no
+     *     connection came within the retry policy
+     */
+    CompletableFuture<Void> removeAllAsync(String path, Watcher.WatcherType type);
 }

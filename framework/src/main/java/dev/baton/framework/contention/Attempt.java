@@ -5,7 +5,9 @@ import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.SessionExpiredException;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -74,6 +76,11 @@ final class Attempt<R> {
     private OwnNodeWatch own;
     /** Guarded: the last create sent, cancelled if the attempt ends before it answers. */
     private CompletableFuture<CreatedNode> creating;
+    /**
+     * Guarded: the contenders whose nodes this attempt was refused to read, null until one is; watched
+     * through the folder at once from then on (see {@link Contention#watch}).
+     */
+    private Set<String> unreadable;
 
     /**
      * @param grant makes what the caller gets of a ticket that holds
@@ -244,7 +251,9 @@ final class Attempt<R> {
     /**
      * WAITING: watches the one node the rule named ({@link Contention#watch}, which leaves no watch
      * behind on a node already gone); its deletion wakes exactly this contender, who holds at once if
-     * the rule said that node was the last obstacle, or else looks again.
+     * the rule said that node was the last obstacle, or else looks again. A node this client may not
+     * read is watched through the folder instead, which wakes it at every change of the line; the
+     * refusal is remembered, so later waits on that node go to the folder without asking again.
      *
      * <p>Before the first wait, our own node gets its watch: its deletion (by an operator, with its
      * folder) or its session's end is then heard before any later change — watch events come in the
@@ -255,9 +264,11 @@ final class Attempt<R> {
     private void waitFor(Ticket mine, int listedMove, Decision decision) {
         OwnNodeWatch watch;
         int move;
+        boolean refusedBefore;
         synchronized (this) {
             watch = own;
             move = moveTo(Phase.WAITING, listedMove);
+            refusedBefore = unreadable != null && unreadable.contains(decision.watch());
         }
         if (move < 0) {
             return;
@@ -265,7 +276,7 @@ final class Attempt<R> {
         if (watch != null && !watch.armed()) {
             watch.arm();
         }
-        engine.watch(decision.watch(), steps, result::completeExceptionally, (seen, e) -> {
+        engine.watch(decision.watch(), refusedBefore, steps, result::completeExceptionally, (seen, e) -> {
             if (!current(move)) {
                 return;
             }
@@ -277,6 +288,7 @@ final class Attempt<R> {
                 case SET -> leftBehind(mine, move); // watching: the node's deletion moves on
                 case CHANGED -> look(); // still there, and the watch is used up: look again
                 case EXPIRED -> giveBack(move);
+                case REFUSED -> refused(decision.watch()); // the folder is watched instead: what it sees follows
                 case GONE -> {
                     if (decision.holdsWhenWatchedGoes()) {
                         hold(mine, move); // the rule said it was the last obstacle
@@ -312,6 +324,14 @@ final class Attempt<R> {
         if (!result.complete(granted)) {
             discard.accept(granted); // timed out or cancelled just now: abandon gave the node back
         }
+    }
+
+    /** Remembers that this attempt may not read the node of contender {@code name}. */
+    private synchronized void refused(String name) {
+        if (unreadable == null) {
+            unreadable = new HashSet<>();
+        }
+        unreadable.add(name);
     }
 
     // ---- starting over, failing, ending ----

@@ -56,6 +56,8 @@ public final class Contention {
     /** The client as the engine's requests see it: replies complete on ZooKeeper's thread (see {@link SpeedPaths}). */
     private final BatonClient ops;
     private final String dir;
+    /** Names an acquisition's steps in log lines: built once per engine, not per acquisition. */
+    private final String acquisitionName;
     private final String marker;
     private final Set<String> markers;
     private final ContentionRule rule;
@@ -68,6 +70,7 @@ public final class Contention {
         this.client = Objects.requireNonNull(client, "client");
         this.ops = SpeedPaths.repliesInPlace(client);
         this.dir = Paths.validateRecipe("Contention", dir, false);
+        this.acquisitionName = "an acquisition in " + this.dir;
         this.marker = Objects.requireNonNull(marker, "marker");
         this.markers = Set.copyOf(markers);
         this.rule = Objects.requireNonNull(rule, "rule");
@@ -179,7 +182,12 @@ public final class Contention {
         /** The node changed and is still there; the watch is used up. */
         CHANGED,
         /** The session expired. */
-        EXPIRED
+        EXPIRED,
+        /**
+         * This client may not read the node (NoAuth): the folder's children are watched instead, and
+         * what that watch sees follows. Told once per watch, before the folder's watch is sent.
+         */
+        REFUSED
     }
 
     /**
@@ -194,9 +202,25 @@ public final class Contention {
      * <p>getData needs READ on the node, and so does exists on a node that is there (ZooKeeper
      * 3.8.4 and 3.9.2 on, ZOOKEEPER-2590). When the contender's node is not readable by this
      * client's identities (its ACL grants READ to its creator only), the getData is refused (NoAuth,
-     * and then no watch is set) and the folder's children are watched instead ({@link #watchLine}).
+     * and then no watch is set): {@code then} is told {@code REFUSED}, and the folder's children are
+     * watched instead ({@link #watchLine}).
+     *
+     * <p>The caller (an {@link Attempt}) remembers the refusal for the rest of its acquisition and
+     * passes {@code refusedBefore} when it watches that contender again, after the next change of
+     * the line: the folder is then watched at once, and a wake costs no refused getData. That is
+     * safe: a contender's ACL is given at its create and its sequential name is never used again,
+     * so asking again would be refused again; and were it not (an operator changed the node's ACL,
+     * or the attempt took a ticket on a new session, with other identities), the folder's watch
+     * still sees the node go, only it wakes this contender at other changes of the line too.
+     *
+     * @param refusedBefore whether this attempt was told {@code REFUSED} for {@code name} already
      */
-    void watch(String name, Executor steps, Consumer<ClientClosedException> closed, BiConsumer<Seen, Throwable> then) {
+    void watch(String name, boolean refusedBefore, Executor steps, Consumer<ClientClosedException> closed,
+               BiConsumer<Seen, Throwable> then) {
+        if (refusedBefore) {
+            watchLine(name, steps, closed, then);
+            return;
+        }
         Watcher watcher = SpeedPaths.handOver(steps, event -> {
             if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
                 then.accept(Seen.GONE, null);
@@ -213,6 +237,7 @@ public final class Contention {
             } else if (Failures.rethrow(e) instanceof NoNodeException) {
                 then.accept(Seen.GONE, null);
             } else if (Failures.rethrow(e) instanceof NoAuthException) {
+                then.accept(Seen.REFUSED, null);
                 watchLine(name, steps, closed, then);
             } else {
                 then.accept(null, e);
@@ -428,7 +453,7 @@ public final class Contention {
     private <R> CompletableFuture<R> attempt(byte[] data, Deadline deadline, Function<Attempt.Granted, R> grant,
                                              Consumer<R> discard) {
         Objects.requireNonNull(data, "data");
-        SerialExecutor steps = new SerialExecutor(client.asyncExecutor(), client, "an acquisition in " + dir);
+        SerialExecutor steps = new SerialExecutor(client.asyncExecutor(), client, acquisitionName);
         Attempt<R> attempt = new Attempt<>(this, data, deadline, steps, grant, discard);
         CompletableFuture<R> result = attempt.result();
         LeaderContact.Keep fresh = LeaderContact.keepFresh(client);

@@ -113,6 +113,14 @@ public final class AsyncZk {
         return f;
     }
 
+    /** Removes every watch of {@code type} at {@code path}, on the server too (not only locally). */
+    public CompletableFuture<Void> removeAllWatches(ZooKeeper zk, String path, Watcher.WatcherType type, String operation,
+                                                    String userPath) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        zk.removeAllWatches(path, type, false, (rc, p, ctx) -> finish(f, rc, () -> null, operation, userPath), null);
+        return f;
+    }
+
     /** Completes {@code f} on the async executor: with {@code value} on OK, else with the failure for {@code rc}. */
     private <T> void finish(CompletableFuture<T> f, int rc, Supplier<T> value, String operation, String userPath) {
         if (rc == KeeperException.Code.OK.intValue()) {

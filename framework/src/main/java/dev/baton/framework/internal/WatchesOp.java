@@ -1,6 +1,7 @@
 package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonException;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.ServerCapabilities;
@@ -317,10 +318,46 @@ final class WatchesOp implements WatchesBuilder {
             zk.removeAllWatches(full, type, false);
             return null;
         });
+        forgetAll(full, type);
+    }
+
+    /** The persistent watchers a removal of every watch of {@code type} at {@code full} takes, forgotten. */
+    private void forgetAll(String full, Watcher.WatcherType type) {
         for (Key key : registered().keySet()) {
             if (removesKind(type, key.recursive())) { // full paths: every view's watchers there are gone
                 forget(key, full);
             }
         }
+    }
+
+    /**
+     * {@inheritDoc} Not through the local-only form: the server's watch must go too, and a request
+     * whose answer was lost is retried (the client sets its watches again on a reconnection, so the
+     * retry finds them); "no watcher" is success.
+     */
+    @Override
+    public CompletableFuture<Void> removeAllAsync(String path, Watcher.WatcherType type) {
+        String full;
+        try {
+            Objects.requireNonNull(type, "type");
+            if (c.core.isClosed()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            full = c.prepare("removeAllWatches", path, false);
+        } catch (BatonException | NullPointerException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        forgetAll(full, type);
+        return c.retry().callAsync("removeAllWatches", path, (zk, n) -> {
+            // under the registry's lock, as sendRemove: an add sent after this request reaches the server after it
+            synchronized (registered()) {
+                return c.zk().removeAllWatches(zk, full, type, "removeAllWatches", path);
+            }
+        }).exceptionallyCompose(e -> {
+            Throwable cause = Failures.unwrap(e);
+            boolean nothingLeft = cause instanceof ClientClosedException
+                || cause instanceof BatonException b && b.code() == KeeperException.Code.NOWATCHER;
+            return nothingLeft ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(cause);
+        });
     }
 }

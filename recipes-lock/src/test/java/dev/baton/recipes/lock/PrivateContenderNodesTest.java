@@ -6,13 +6,17 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.AclProvider;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.NoAuthException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.PrivateNodes;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,6 +98,71 @@ class PrivateContenderNodesTest {
             Lease second = alicesNext.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(second.isValid()).isTrue();
             second.close();
+        }
+    }
+
+    /** Counts the getData requests of the clients it observes that failed (refused, or no node). */
+    private static final class FailedReads implements BatonObserver {
+        final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public void requestCompleted(String operation, long nanos, boolean succeeded) {
+            if (!succeeded && operation.equals("getData")) {
+                count.incrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * A waiter is refused the read of its predecessor's node once, not at every wake: it remembers
+     * the refusal for the rest of its acquisition and goes straight to the folder's child watch
+     * when the line changes again. The mutex's only getData is that watch, so every failed getData
+     * is one: refused (NoAuth), or sent just after the predecessor went (no node), and either
+     * happens once per waiter and predecessor. Before, every change of the line (a contender
+     * joining or leaving) cost every waiter a refused getData again.
+     */
+    @Test
+    void aWaiterIsRefusedItsPredecessorsNodeOncePerPredecessorWhileTheLineMoves() throws Exception {
+        String path = "/private/line";
+        List<String> users = List.of("alice", "bob", "carol", "dave");
+        FailedReads failed = new FailedReads();
+        List<BatonClient> clients = new ArrayList<>();
+        try {
+            List<InterProcessMutex> mutexes = new ArrayList<>();
+            for (String user : users) {
+                BatonClient client = client(user);
+                clients.add(client);
+                client.addObserver(failed);
+                mutexes.add(new InterProcessMutex(client, path));
+            }
+            LockLease held = mutexes.get(0).acquireLease();
+            List<CompletableFuture<LockLease>> waiters = new ArrayList<>();
+            for (int i = 1; i < users.size(); i++) {
+                waiters.add(mutexes.get(i).acquireAsync());
+                int joined = i;
+                // the new waiter's first watch of its predecessor is refused: then the next one joins
+                await().atMost(WAIT).until(() -> failed.count.get() >= joined);
+            }
+
+            for (int i = 1; i < users.size(); i++) {
+                held.release();
+                LockLease next = waiters.get(i - 1).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                assertThat(next.isValid()).as("%s holds after the one before", users.get(i)).isTrue();
+                assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+                held = next;
+            }
+            held.release();
+            await().atMost(WAIT).until(() -> mutexes.get(0).participantNodes().isEmpty());
+
+            int pairs = users.size() - 1; // bob behind alice, carol behind bob, dave behind carol
+            assertThat(failed.count.get())
+                .as("getData requests of the waiters that failed (NoAuth, or the predecessor just gone), for %d waiters"
+                    + " each behind one predecessor while 3 joined and 4 released", pairs)
+                .isLessThanOrEqualTo(pairs);
+        } finally {
+            for (BatonClient client : clients) {
+                client.close();
+            }
         }
     }
 }

@@ -31,6 +31,15 @@ import org.slf4j.LoggerFactory;
  * has one or finds the transaction gone. Either way {@link #decision()} completes only with what
  * the decision node holds. Once it has, the coordinator acknowledges (so the nodes can be cleaned
  * up once the participants have too).
+ *
+ * <p>When the coordinator stops waiting — the decision read, the transaction found gone, the
+ * coordinator closed — a watch of its own that may still be on the decision node is removed
+ * ({@code removeAllWatches} of the one-shot kind at that path, so a one-shot watch set there through
+ * the same client goes too). A watch that fired is gone already, so the usual ways — the decision
+ * learned from the watch, or recorded here at the deadline — send nothing more; an exists watch on
+ * a node that never comes (the transaction deleted, or the coordinator closed before anyone
+ * decided) would otherwise stay on the client and the server for the rest of the session, one per
+ * such transaction.
  */
 public final class PendingTransaction {
     private static final Logger LOG = LoggerFactory.getLogger(PendingTransaction.class);
@@ -63,6 +72,16 @@ public final class PendingTransaction {
     };
     private final CompletableFuture<Decision> decision = new CompletableFuture<>();
     private final AtomicBoolean reported = new AtomicBoolean();
+    /**
+     * Looks sent since the watch last fired (guarded by watchLock): each may have left a watch that is
+     * still there. A firing takes every one-shot watch of the path on the client, so it starts the
+     * count again; a look that reached the server after the node was created left a data watch
+     * instead, which {@link #foundNode} keeps.
+     */
+    private int looksSinceFired;
+    private final Object watchLock = new Object();
+    /** A look found the node, so left a data watch that only the node's deletion fires (guarded by watchLock). */
+    private boolean foundNode;
 
     PendingTransaction(BatonClient client, String folder, String path, Transaction transaction, long startedNanos,
                        Consumer<PendingTransaction> onDone) {
@@ -160,6 +179,9 @@ public final class PendingTransaction {
         if (decision.isDone()) {
             return;
         }
+        synchronized (watchLock) {
+            looksSinceFired++; // counted before it is sent: a firing that comes first cannot be undone by it
+        }
         long session = client.sessionId();
         client.checkExists().usingWatcher(decisionWatch).forPathAsync(decisionPath).whenComplete((stat, e) -> {
             if (e != null) {
@@ -168,15 +190,35 @@ public final class PendingTransaction {
             }
             watchedSession = session;
             if (stat != null) {
+                synchronized (watchLock) {
+                    foundNode = true;
+                }
+            }
+            if (decision.isDone()) {
+                removeWatch(); // answered after the coordinator stopped waiting: a watch for nobody
+            } else if (stat != null) {
                 readDecision();
             }
         });
     }
 
     private void decisionChanged(WatchedEvent event) {
-        // connection events reach every watcher too: the coordinator's reconnect listener looks again
-        if (event.getType() != Watcher.Event.EventType.None && !decision.isDone()) {
-            readDecision();
+        switch (event.getType()) {
+            case NodeCreated, NodeDataChanged, NodeDeleted -> {
+                synchronized (watchLock) {
+                    looksSinceFired = 0; // the event took every one-shot watch of the path off the client
+                    if (event.getType() != Watcher.Event.EventType.NodeCreated) {
+                        foundNode = false; // a data watch fires only on a change or the deletion
+                    }
+                }
+                if (!decision.isDone()) {
+                    readDecision();
+                }
+            }
+            default -> {
+                // None: connection events reach every watcher too (the coordinator's reconnect listener
+                // looks again); a watch-removed event: our own removal
+            }
         }
     }
 
@@ -252,6 +294,7 @@ public final class PendingTransaction {
             + "decision could be read (its retention ran out, or someone deleted " + path + ")"))) {
             client.removeConnectionStateListener(reconnects);
             onDone.accept(this);
+            stopWatching(); // its exists watch waits for a node that will not come
         }
     }
 
@@ -264,11 +307,38 @@ public final class PendingTransaction {
     }
 
     private void finish() {
-        // a watch still armed (the decision was learned at the deadline, or not at all) fires once,
-        // when the decision node is created: nothing to remove
         client.removeConnectionStateListener(reconnects);
         onDone.accept(this);
+        stopWatching();
         acknowledge();
+    }
+
+    /**
+     * The decision no longer matters here: remove a watch of ours that may still be on the
+     * decision node. Judged on the event executor, behind every event ZooKeeper delivered before
+     * the reply that ended the wait (it delivers a watch's event before the reply of any read that
+     * sees the change): so a watch that the decision's creation fired is known to be gone, and
+     * nothing is sent for it. A look answered after this removes its own watch.
+     */
+    private void stopWatching() {
+        client.eventExecutor().execute(() -> {
+            boolean mayBeThere;
+            synchronized (watchLock) {
+                mayBeThere = looksSinceFired > 0 || foundNode;
+            }
+            if (mayBeThere) {
+                removeWatch();
+            }
+        });
+    }
+
+    /** Removes the one-shot watches at the decision node; "no watcher" (it fired, or its session ended) is success. */
+    private void removeWatch() {
+        client.watches().removeAllAsync(decisionPath, Watcher.WatcherType.Data).whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.debug("transaction {}: removing the watch on its decision failed ({}); it goes with the session", id(), e);
+            }
+        });
     }
 
     private void acknowledge() {
