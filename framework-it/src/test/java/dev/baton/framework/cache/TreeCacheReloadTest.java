@@ -26,9 +26,11 @@ import org.apache.zookeeper.Watcher;
 import org.junit.jupiter.api.Test;
 
 /**
- * How many full loads a TreeCache makes after an outage that made many queued steps fail: one
- * (or one more for a request that came while it ran), not one per failed step. In this package to
- * read the cache's count of completed loads.
+ * A TreeCache's reads after an outage and behind slow reloads: how many full loads an outage that
+ * made many queued steps fail costs (one, or one more for a request that came while it ran, not one
+ * per failed step); reads sent as events come, applied in the servers' order; and which of those
+ * early reads a read at its turn spoils (those of its node and its kin, never back in time) and
+ * which it leaves usable. In this package to read the cache's counters.
  */
 @EnsembleTest
 class TreeCacheReloadTest {
@@ -253,7 +255,7 @@ class TreeCacheReloadTest {
 
     /**
      * Makes every round trip of {@code reader} take 600 ms or more, and its cache load the subtree
-     * again (a reconnection: a sync and three rounds of reads, 2.4 s or more); while that load runs,
+     * again (a reconnection: a sync and a few rounds of reads, 600 ms each); while that load runs,
      * sets n0 to n{@code changed - 1} to "v1". Returns once the load is done.
      */
     private static void loadSlowlyWhileChanging(BatonClient writer, BatonClient reader, ChaosProxy proxy, TreeCache cache, String base,
