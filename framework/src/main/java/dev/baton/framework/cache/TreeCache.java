@@ -497,10 +497,11 @@ public final class TreeCache implements AutoCloseable {
                 if (!answered) {
                     return refresh(early.path());
                 }
-                apply(early.path(), early.reply().join());
+                // counted before it is applied: a test that heard the change sees it counted
                 synchronized (this) {
                     earlyReadsUsed++;
                 }
+                apply(early.path(), early.reply().join());
                 return CompletableFuture.<Void>completedFuture(null);
             });
     }
