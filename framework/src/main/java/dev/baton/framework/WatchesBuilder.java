@@ -78,8 +78,12 @@ public interface WatchesBuilder {
      * was nothing to remove, or the client is closed (its session took its watches with it). With
      * {@link Watcher.WatcherType#Data} it takes the one-shot watches that {@code checkExists()} and
      * {@code getData()} left at {@code path} — every watcher of this client there, on the client
-     * and on the server — and leaves persistent watches alone. Sent when connected and retried as
-     * any request; a session expiry meanwhile has dropped them already.
+     * and on the server — and leaves persistent watches alone. Not so on a 3.8 server (seen on
+     * 3.8.6; 3.9.5 keeps them apart), which keeps one watch per session and path whatever its kind:
+     * there it takes a {@code PERSISTENT} watch at {@code path} off the server too, while this client
+     * still lists it (its watcher hears nothing more), and a one-shot read at that path already turns
+     * that watch one-shot. Sent when connected and retried as any request; a session expiry meanwhile
+     * has dropped them already.
      *
      * @param path the watched node's path (it need not exist)
      * @param type which watches to remove
