@@ -208,9 +208,10 @@ public final class Contention {
      * <p>The caller (an {@link Attempt}) remembers the refusal for the rest of its acquisition and
      * passes {@code refusedBefore} when it watches that contender again, after the next change of
      * the line: the folder is then watched at once, and a wake costs no refused getData. That is
-     * safe: a contender's ACL is given at its create and its sequential name is never used again,
-     * so asking again would be refused again; and were it not (an operator changed the node's ACL,
-     * or the attempt took a ticket on a new session, with other identities), the folder's watch
+     * safe: a contender's ACL is given at its create and its sequential name is not used again while
+     * the folder lives, so asking again would be refused again; and were it not (an operator changed
+     * the node's ACL, the attempt took a ticket on a new session with other identities, or the
+     * folder was deleted and made again, its numbers starting over), the folder's watch
      * still sees the node go, only it wakes this contender at other changes of the line too.
      *
      * @param refusedBefore whether this attempt was told {@code REFUSED} for {@code name} already
