@@ -5,6 +5,7 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.ServerCapabilities;
+import dev.baton.framework.SessionExpiredException;
 import dev.baton.framework.UnsupportedByServerException;
 import dev.baton.framework.ZooKeeperException;
 import dev.baton.framework.WatchesBuilder;
@@ -355,7 +356,8 @@ final class WatchesOp implements WatchesBuilder {
             }
         }).exceptionallyCompose(e -> {
             Throwable cause = Failures.unwrap(e);
-            boolean nothingLeft = cause instanceof ClientClosedException
+            // a closed client or an expired session took its watches with it
+            boolean nothingLeft = cause instanceof ClientClosedException || cause instanceof SessionExpiredException
                 || cause instanceof BatonException b && b.code() == KeeperException.Code.NOWATCHER;
             return nothingLeft ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(cause);
         });

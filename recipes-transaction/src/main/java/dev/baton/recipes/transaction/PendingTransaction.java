@@ -206,7 +206,13 @@ public final class PendingTransaction {
         switch (event.getType()) {
             case NodeCreated, NodeDataChanged, NodeDeleted -> {
                 synchronized (watchLock) {
-                    looksSinceFired = 0; // the event took every one-shot watch of the path off the client
+                    if (event.getType() != Watcher.Event.EventType.NodeDeleted) {
+                        // the event took every one-shot watch of the path off the client; a look still on its way
+                        // reaches a node that is there, so it leaves a data watch, which foundNode records
+                        looksSinceFired = 0;
+                    }
+                    // a deletion keeps the count: a look sent before it that reaches the server after it leaves an
+                    // exists watch on the absent node, which only a removal takes back (at worst one answered "none")
                     if (event.getType() != Watcher.Event.EventType.NodeCreated) {
                         foundNode = false; // a data watch fires only on a change or the deletion
                     }
