@@ -1,5 +1,6 @@
 package dev.baton.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.discovery.ServiceCache;
@@ -71,7 +72,16 @@ final class DiscoveryCommand implements Runnable {
     static String describe(ServiceInstance<?> i) {
         return i.id() + "  " + i.address() + (i.port() == null ? "" : ":" + i.port())
             + (i.zone() == null ? "" : "  zone " + i.zone()) + "  " + i.health()
-            + (i.enabled() ? "" : "  disabled") + (i.payload() == null ? "" : "  payload " + i.payload());
+            + (i.enabled() ? "" : "  disabled") + (i.payload() == null ? "" : "  payload " + payloadJson(i.payload()));
+    }
+
+    /** The payload as the JSON it was registered with ({@code {"v":1}}), not as a Java map prints ({@code {v=1}}). */
+    private static String payloadJson(Object payload) {
+        try {
+            return JSON.writeValueAsString(payload);
+        } catch (JsonProcessingException e) {
+            return String.valueOf(payload);
+        }
     }
 
     @Command(name = "register",
@@ -118,7 +128,10 @@ final class DiscoveryCommand implements Runnable {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> parsed = JSON.readValue(payload, Map.class);
                     builder.payload(parsed);
-                } catch (Exception e) {
+                } catch (JsonProcessingException e) {
+                    // the original message alone: Jackson's own adds a second line about where in its source
+                    throw new CliExit(ExitCodes.USAGE, "--payload is not a JSON object: " + e.getOriginalMessage());
+                } catch (RuntimeException e) {
                     throw new CliExit(ExitCodes.USAGE, "--payload is not a JSON object: " + e.getMessage());
                 }
             }

@@ -53,6 +53,14 @@ final class ElectCommand extends HeldCommand.Holder {
     public Integer call() throws InterruptedException {
         String path = Names.path("elections", name);
         if (observe) {
+            if (command != null && !command.isEmpty()) {
+                // it would be ignored: a script that meant to run it as leader would think it ran
+                throw new CliExit(ExitCodes.USAGE, "--observe campaigns for nothing and runs no command; drop --observe to run "
+                    + command.get(0) + " while leader");
+            }
+            if (count == 0 || count < -1) {
+                throw new CliExit(ExitCodes.USAGE, "--count must be 1 or more, was " + count);
+            }
             return observe(path);
         }
         hold.checkAgainst(connection.sessionTimeout);

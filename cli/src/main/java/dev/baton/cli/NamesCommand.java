@@ -66,7 +66,8 @@ final class NamesCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
-            String path = Names.path("names", namespace);
+            // the root is a namespace too: the one of names registered as /PREFIX
+            String path = "/".equals(namespace) ? namespace : Names.path("names", namespace);
             try (BatonClient client = where.connection.connect()) {
                 PrintWriter out = where.out();
                 new NamingService(client).list(path).forEach(out::println);

@@ -133,15 +133,28 @@ final class TreeCommands {
 
         @Override
         public Integer call() throws InterruptedException {
+            if (depth < 0) {
+                throw new CliExit(ExitCodes.USAGE, "--depth must be 0 or more, was " + depth);
+            }
             return printing(connection, spec, path, (client, out) -> print(client, path(path), 0, out));
         }
 
         private void print(BatonClient client, String node, int level, PrintWriter out) throws InterruptedException {
             String label = level == 0 ? node : ZPaths.name(node);
             String shown = "";
-            if (data) {
-                String text = new String(client.getData().forPath(node), UTF_8).replace('\n', ' ');
-                shown = text.isEmpty() ? "" : "  = " + (text.length() > 60 ? text.substring(0, 60) + "..." : text);
+            if (data || level == 0) {
+                // read first, so a PATH that is not there exits 1 with "no node PATH" instead of printing it
+                byte[] bytes;
+                try {
+                    bytes = client.getData().forPath(node);
+                } catch (NoNodeException gone) {
+                    if (level == 0) {
+                        throw gone;
+                    }
+                    return; // went while the tree was walked: left out
+                }
+                String text = new String(bytes, UTF_8).replace('\n', ' ');
+                shown = !data || text.isEmpty() ? "" : "  = " + (text.length() > 60 ? text.substring(0, 60) + "..." : text);
             }
             out.println("  ".repeat(level) + label + shown);
             if (level >= depth) {

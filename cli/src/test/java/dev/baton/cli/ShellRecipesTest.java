@@ -90,5 +90,21 @@ class ShellRecipesTest extends AgainstEnsemble {
         Ran missing = run("get", "/shell/missing");
         assertThat(missing.code()).isEqualTo(ExitCodes.NOT_ACQUIRED);
         assertThat(missing.err()).contains("no node /shell/missing");
+        Ran missingTree = run("tree", "/shell/missing");
+        assertThat(missingTree.code()).as("like ls and get").isEqualTo(ExitCodes.NOT_ACQUIRED);
+        assertThat(missingTree.out()).as("a missing root is not printed as if it were there").isEmpty();
+        assertThat(missingTree.err()).isEqualTo("baton: no node /shell/missing\n");
+    }
+
+    @Test
+    void anInstancesPayloadIsListedAsTheJsonItWasRegisteredWith() throws Exception {
+        try (BatonProcess registrant = start("discovery", "register", "billing", "--id", "b1", "--port", "8080",
+            "--payload", "{\"version\":\"1.4\",\"shards\":[1,2]}")) {
+            await().atMost(WAIT).until(() -> run("discovery", "list", "billing").out().contains("b1"));
+            assertThat(run("discovery", "list", "billing").out())
+                .isEqualTo("b1  127.0.0.1:8080  UP  payload {\"version\":\"1.4\",\"shards\":[1,2]}\n");
+            registrant.signal("TERM");
+            assertThat(registrant.exitCode(WAIT)).isEqualTo(143);
+        }
     }
 }

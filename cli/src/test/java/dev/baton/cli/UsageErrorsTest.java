@@ -58,6 +58,44 @@ class UsageErrorsTest {
     }
 
     @Test
+    void theRootAsARecipesNameIsAUsageErrorWithoutAStackTrace() throws Exception {
+        String[][] commands = {
+            {"lock", "/", "--", "true"}, {"sem", "-n", "2", "/", "--", "true"}, {"elect", "/", "--", "true"},
+            {"id", "next", "/"}, {"names", "register", "/"}};
+        for (String[] command : commands) {
+            BatonProcess root = baton(command);
+            assertThat(root.finish(WAIT)).as("%s; stderr: %s", String.join(" ", command), root.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(root.stderr()).as(command[0])
+                .startsWith("baton: bad name '/': a recipe needs a folder of its own, not the root")
+                .doesNotContain("Exception").hasLineCount(1);
+        }
+    }
+
+    @Test
+    void aNegativeTreeDepthIsAUsageError() throws Exception {
+        BatonProcess tree = baton("tree", "/", "--depth", "-1");
+        assertThat(tree.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(tree.stderr()).isEqualTo("baton: --depth must be 0 or more, was -1\n");
+    }
+
+    @Test
+    void aPayloadThatIsNotJsonIsRefusedOnOneLine() throws Exception {
+        BatonProcess register = baton("discovery", "register", "web", "--port", "80", "--payload", "notjson");
+        assertThat(register.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(register.stderr()).startsWith("baton: --payload is not a JSON object: Unrecognized token 'notjson'").hasLineCount(1);
+    }
+
+    @Test
+    void observingAnElectionRunsNoCommandAndCountsAtLeastOneLine() throws Exception {
+        BatonProcess withCommand = baton("elect", "--observe", "billing", "--", "true");
+        assertThat(withCommand.finish(WAIT)).as("a command it would not run").isEqualTo(ExitCodes.USAGE);
+        assertThat(withCommand.stderr()).contains("--observe campaigns for nothing and runs no command");
+        BatonProcess zero = baton("elect", "--observe", "billing", "--count", "0");
+        assertThat(zero.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(zero.stderr()).isEqualTo("baton: --count must be 1 or more, was 0\n");
+    }
+
+    @Test
     void aRelativePathIsRefusedBeforeTheEnsembleIsAskedAnything() throws Exception {
         BatonProcess status = baton("status", "relative");
         assertThat(status.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
