@@ -118,6 +118,13 @@ public final class ConnectOptions {
      */
     public BatonClient connect() {
         String where = connectString();
+        // the client's builder would name its own fields (sessionTimeout, PT0S); the person typed the options
+        if (sessionTimeout.isZero()) {
+            throw new CliExit(ExitCodes.USAGE, "--session-timeout must be more than 0");
+        }
+        if (connectTimeout != null && connectTimeout.isZero()) {
+            throw new CliExit(ExitCodes.USAGE, "--connect-timeout must be more than 0");
+        }
         BatonClient client;
         try {
             BatonClient.Builder builder = BatonClient.builder().connectString(where).sessionTimeout(sessionTimeout)

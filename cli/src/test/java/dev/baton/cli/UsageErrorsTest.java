@@ -72,6 +72,15 @@ class UsageErrorsTest {
     }
 
     @Test
+    void aZeroTimeoutIsRefusedInTheWordsOfItsOption() throws Exception {
+        for (String option : new String[] {"--session-timeout", "--connect-timeout"}) {
+            BatonProcess ls = baton("ls", "/", option, "0s");
+            assertThat(ls.finish(WAIT)).as(option).isEqualTo(ExitCodes.USAGE);
+            assertThat(ls.stderr()).isEqualTo("baton: " + option + " must be more than 0\n");
+        }
+    }
+
+    @Test
     void aNegativeTreeDepthIsAUsageError() throws Exception {
         BatonProcess tree = baton("tree", "/", "--depth", "-1");
         assertThat(tree.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
