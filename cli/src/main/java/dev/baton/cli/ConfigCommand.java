@@ -5,7 +5,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.DataTooLargeException;
 import dev.baton.recipes.config.ConfigChange;
 import dev.baton.recipes.config.ConfigSnapshot;
 import dev.baton.recipes.config.ConfigStore;
@@ -20,6 +22,7 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -148,6 +151,8 @@ final class ConfigCommand implements Runnable {
             try (BatonClient client = where.connection.connect()) {
                 where.writer(client).set(key, bytes);
                 return ExitCodes.OK;
+            } catch (DataTooLargeException e) {
+                throw new CliExit(ExitCodes.USAGE, e.getMessage());
             }
         }
     }
@@ -233,6 +238,9 @@ final class ConfigCommand implements Runnable {
                 sets.put(key(a.substring(0, eq)), a.substring(eq + 1));
             }
             removals.forEach(ConfigCommand::key);
+            if (ifRelease != null && ifRelease < 0) {
+                throw new CliExit(ExitCodes.USAGE, "--if-release must be a release number (0 or more), was " + ifRelease);
+            }
             if (sets.isEmpty() && removals.isEmpty()) {
                 throw new CliExit(ExitCodes.USAGE, "a release needs at least one KEY=VALUE or --remove KEY");
             }
@@ -257,6 +265,10 @@ final class ConfigCommand implements Runnable {
             return ExitCodes.OK;
         } catch (ReleaseConflictException e) {
             throw new CliExit(ExitCodes.NOT_ACQUIRED, e.getMessage());
+        } catch (InvalidKeyException | DataTooLargeException e) {
+            // found only once the store is read (a removed key with nested keys) or the release sized
+            // (ReleaseTooLargeException is a DataTooLargeException): still the user's input
+            throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }
     }
 
@@ -301,6 +313,9 @@ final class ConfigCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
+            if (number < 0) {
+                throw new CliExit(ExitCodes.USAGE, "N must be a release number (0 or more), was " + number);
+            }
             try (BatonClient client = where.connection.connect()) {
                 Release done = where.writer(client).rollback(number);
                 PrintWriter out = where.out();
@@ -330,10 +345,18 @@ final class ConfigCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException, IOException {
-            if (!Files.isReadable(file)) {
-                throw new CliExit(ExitCodes.USAGE, "cannot read " + file);
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw new CliExit(ExitCodes.USAGE, "cannot read " + file + ": "
+                    + (Files.isDirectory(file) ? "it is a directory" : Files.exists(file) ? "not a readable file" : "no such file"));
             }
-            Map<String, String> values = read(Files.readString(file, UTF_8), formatOf(format, file));
+            String kind = formatOf(format, file);
+            String text;
+            try {
+                text = Files.readString(file, UTF_8);
+            } catch (IOException e) {
+                throw new CliExit(ExitCodes.USAGE, "cannot read " + file + ": " + e.getMessage());
+            }
+            Map<String, String> values = read(text, kind);
             values.keySet().forEach(ConfigCommand::key);
             try (BatonClient client = where.connection.connect()) {
                 ConfigStore store = replace ? where.loaded(client) : where.writer(client);
@@ -373,9 +396,32 @@ final class ConfigCommand implements Runnable {
                     out.print(text);
                     out.flush();
                 } else {
-                    Files.writeString(file, text, UTF_8);
+                    writeWhole(file, text);
                 }
                 return ExitCodes.OK;
+            }
+        }
+    }
+
+    /** Writes {@code text} to {@code file} whole or not at all: a failed export leaves no half-written file behind. */
+    static void writeWhole(Path file, String text) {
+        Path dir = file.toAbsolutePath().getParent();
+        Path temp = null;
+        try {
+            temp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+            Files.writeString(temp, text, UTF_8);
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            String why = e instanceof java.nio.file.NoSuchFileException ? "no such directory " + dir
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getMessage();
+            throw new CliExit(ExitCodes.USAGE, "cannot write " + file + ": " + why);
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException ignored) {
+                    // the move took it, or it was never written
+                }
             }
         }
     }
@@ -396,15 +442,22 @@ final class ConfigCommand implements Runnable {
         Map<String, String> out = new TreeMap<>();
         if (kind.equals("properties")) {
             Properties p = new Properties();
-            p.load(new StringReader(text));
+            try {
+                p.load(new StringReader(text));
+            } catch (IllegalArgumentException e) {
+                throw new CliExit(ExitCodes.USAGE, "not a .properties file: " + e.getMessage());
+            }
             p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
             return out;
         }
         JsonNode root;
         try {
             root = JSON.readTree(text);
-        } catch (IOException e) {
-            throw new CliExit(ExitCodes.USAGE, "not JSON: " + e.getMessage());
+        } catch (JsonProcessingException e) {
+            // Jackson's own message runs over several lines and names a redacted source: one line, with where
+            var at = e.getLocation();
+            throw new CliExit(ExitCodes.USAGE, "not JSON" + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+                + ": " + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
         if (root == null || !root.isObject()) {
             throw new CliExit(ExitCodes.USAGE, "the JSON must be an object of keys");
