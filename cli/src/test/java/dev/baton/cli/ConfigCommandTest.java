@@ -99,7 +99,7 @@ class ConfigCommandTest extends AgainstEnsemble {
         ok("config", "release", "shop", "db/url=jdbc:one", "db/pool=10");
         // a key with nested keys is found out only against the store's contents: still the user's input
         assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "--remove", "db"))
-            .contains("invalid config key 'db': it has nested keys");
+            .isEqualTo("baton: invalid config key 'db': it has nested keys: remove them in the same release, or first\n");
         assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "--if-release", "-3"))
             .contains("--if-release must be a release number (0 or more), was -3");
         assertThat(fails(ExitCodes.USAGE, "config", "rollback", "shop", "-1")).contains("N must be a release number (0 or more), was -1");

@@ -305,7 +305,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         } catch (NoNodeException e) {
             return false;
         } catch (NotEmptyException e) {
-            throw new InvalidKeyException(key, "it has nested keys: remove them first, or in the same release");
+            throw new InvalidKeyException(key, "it has nested keys: remove them first, or in the same release", false);
         }
         removeEmptyFolders(key);
         return true;

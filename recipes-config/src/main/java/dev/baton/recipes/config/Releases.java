@@ -155,7 +155,7 @@ final class Releases {
                     case NOTEMPTY -> {
                         String key = keys.keyOf(e.path());
                         if (changes.containsKey(key)) {
-                            throw new InvalidKeyException(key, "it has nested keys: remove them in the same release, or first");
+                            throw new InvalidKeyException(key, "it has nested keys: remove them in the same release, or first", false);
                         }
                         // a folder the release thought it emptied got a new key meanwhile: read again
                     }

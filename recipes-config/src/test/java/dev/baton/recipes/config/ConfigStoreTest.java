@@ -231,7 +231,8 @@ class ConfigStoreTest {
             store.set("a/x", "near");
             await().atMost(WAIT).until(() -> store.keys().size() == 2);
             assertThat(store.keys()).containsExactly("a/b/c", "a/x");
-            assertThatThrownBy(() -> store.remove("a")).isInstanceOf(InvalidKeyException.class).hasMessageContaining("nested keys");
+            assertThatThrownBy(() -> store.remove("a")).isInstanceOf(InvalidKeyException.class)
+                .as("a well-formed key: no lesson on what a key looks like").hasMessage("invalid config key 'a': it has nested keys: remove them first, or in the same release");
 
             assertThat(store.remove("a/b/c")).isTrue();
             assertThat(client.checkExists().forPath(base + "/a/b")).as("the emptied folder went with its last key").isNull();
