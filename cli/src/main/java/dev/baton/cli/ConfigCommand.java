@@ -44,8 +44,8 @@ import picocli.CommandLine.Spec;
  * {@code /baton/config/STORE}.
  */
 @Command(name = "config",
-    description = {"A configuration store from the shell: keys under STORE (a path, or a name under /baton/config),",
-        "one znode per key; releases change several keys at once, numbered, kept in a history, and can be rolled back."},
+    description = "A configuration store from the shell: keys under STORE (a path, or a name under /baton/config), "
+        + "one znode per key; releases change several keys at once, numbered, kept in a history, and can be rolled back.",
     subcommands = {ConfigCommand.Get.class, ConfigCommand.Set.class, ConfigCommand.Ls.class, ConfigCommand.Watch.class,
         ConfigCommand.Publish.class, ConfigCommand.History.class, ConfigCommand.Rollback.class, ConfigCommand.Import.class,
         ConfigCommand.Export.class})
@@ -275,6 +275,10 @@ final class ConfigCommand implements Runnable {
     @Command(name = "history",
         description = "List the releases the history keeps, newest first; with -v, each change with its old and new value.")
     static final class History implements Callable<Integer> {
+        /** Instant.toString drops a zero millisecond part, which put one line's columns out of step with the rest. */
+        private static final java.time.format.DateTimeFormatter TIME =
+            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSX").withZone(java.time.ZoneOffset.UTC);
+
         @Mixin
         Where where;
         @Option(names = {"-v", "--verbose"}, description = "show each change")
@@ -285,8 +289,9 @@ final class ConfigCommand implements Runnable {
             try (BatonClient client = where.connection.connect()) {
                 PrintWriter out = where.out();
                 for (Release r : where.writer(client).history()) {
-                    out.println(r.number() + "  " + r.time() + "  " + r.changes().size() + " change(s)"
-                        + (r.message().isEmpty() ? "" : "  " + r.message()));
+                    // one line per release: the message's newlines shown as \n, the time always with its milliseconds
+                    out.println(r.number() + "  " + TIME.format(r.time()) + "  " + r.changes().size() + " change(s)"
+                        + (r.message().isEmpty() ? "" : "  " + shown(r.message())));
                     if (verbose) {
                         for (Release.Change c : r.changes()) {
                             out.println("    " + c.key() + ": " + describe(c.before()) + " -> " + describe(c.after()));

@@ -124,6 +124,12 @@ class ConfigCommandTest extends AgainstEnsemble {
         assertThat(fails(ExitCodes.USAGE, "config", "export", "shop", nowhere.toString())).contains("cannot write " + nowhere + ": no such directory");
 
         assertThat(ok("config", "history", "shop").stdout().lines().count()).as("only the first release was written").isEqualTo(1);
+
+        ok("config", "release", "shop", "db/pool=11", "-m", "two\nlines");
+        assertThat(ok("config", "history", "shop").stdout().lines().toList()).as("one line per release, newest first")
+            .hasSize(2).allMatch(l -> l.matches("\\d+  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z  \\d+ change\\(s\\)(  .+)?"))
+            .first().asString().endsWith("  1 change(s)  two\\nlines");
+        ok("config", "release", "shop", "db/pool=10");
         assertThat(ok("config", "ls", "shop", "--values").stdout()).isEqualTo("db/pool=10\ndb/url=jdbc:one\n");
     }
 }
