@@ -235,9 +235,17 @@ final class ConfigCommand implements Runnable {
                 if (eq <= 0) {
                     throw new CliExit(ExitCodes.USAGE, "'" + a + "' is not KEY=VALUE");
                 }
-                sets.put(key(a.substring(0, eq)), a.substring(eq + 1));
+                if (sets.put(key(a.substring(0, eq)), a.substring(eq + 1)) != null) {
+                    throw new CliExit(ExitCodes.USAGE, "key '" + a.substring(0, eq) + "' is given twice: a release changes each key once");
+                }
             }
             removals.forEach(ConfigCommand::key);
+            for (String r : removals) {
+                // the builder would let the later change win: say so instead of guessing what was meant
+                if (sets.containsKey(r) || removals.indexOf(r) != removals.lastIndexOf(r)) {
+                    throw new CliExit(ExitCodes.USAGE, "key '" + r + "' is given twice: a release changes each key once");
+                }
+            }
             if (ifRelease != null && ifRelease < 0) {
                 throw new CliExit(ExitCodes.USAGE, "--if-release must be a release number (0 or more), was " + ifRelease);
             }

@@ -102,6 +102,8 @@ class ConfigCommandTest extends AgainstEnsemble {
             .isEqualTo("baton: invalid config key 'db': it has nested keys: remove them in the same release, or first\n");
         assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "--if-release", "-3"))
             .contains("--if-release must be a release number (0 or more), was -3");
+        assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "a=2")).contains("key 'a' is given twice");
+        assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "--remove", "a")).contains("key 'a' is given twice");
         assertThat(fails(ExitCodes.USAGE, "config", "rollback", "shop", "-1")).contains("N must be a release number (0 or more), was -1");
         assertThat(fails(ExitCodes.USAGE, "config", "set", "shop", "db//url", "x")).contains("it has an empty part ('//')");
 
