@@ -109,7 +109,7 @@ final class Keys {
                 throw new InvalidKeyException(key, "it has an empty part ('//')");
             }
             if (part.equals(".") || part.equals("..")) {
-                throw new InvalidKeyException(key, "'" + part + "' cannot be a part of a key (a key names a znode; there are no relative steps)");
+                throw new InvalidKeyException(key, "'" + part + "' cannot be a part of a key: keys name znodes, with no relative steps");
             }
         }
         try {
