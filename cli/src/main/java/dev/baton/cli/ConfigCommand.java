@@ -5,7 +5,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.DataTooLargeException;
 import dev.baton.recipes.config.ConfigChange;
 import dev.baton.recipes.config.ConfigSnapshot;
 import dev.baton.recipes.config.ConfigStore;
@@ -20,6 +22,7 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -41,8 +44,8 @@ import picocli.CommandLine.Spec;
  * {@code /baton/config/STORE}.
  */
 @Command(name = "config",
-    description = {"A configuration store from the shell: keys under STORE (a path, or a name under /baton/config),",
-        "one znode per key; releases change several keys at once, numbered, kept in a history, and can be rolled back."},
+    description = "A configuration store from the shell: keys under STORE (a path, or a name under /baton/config), "
+        + "one znode per key; releases change several keys at once, numbered, kept in a history, and can be rolled back.",
     subcommands = {ConfigCommand.Get.class, ConfigCommand.Set.class, ConfigCommand.Ls.class, ConfigCommand.Watch.class,
         ConfigCommand.Publish.class, ConfigCommand.History.class, ConfigCommand.Rollback.class, ConfigCommand.Import.class,
         ConfigCommand.Export.class})
@@ -148,6 +151,8 @@ final class ConfigCommand implements Runnable {
             try (BatonClient client = where.connection.connect()) {
                 where.writer(client).set(key, bytes);
                 return ExitCodes.OK;
+            } catch (DataTooLargeException e) {
+                throw new CliExit(ExitCodes.USAGE, e.getMessage());
             }
         }
     }
@@ -230,9 +235,20 @@ final class ConfigCommand implements Runnable {
                 if (eq <= 0) {
                     throw new CliExit(ExitCodes.USAGE, "'" + a + "' is not KEY=VALUE");
                 }
-                sets.put(key(a.substring(0, eq)), a.substring(eq + 1));
+                if (sets.put(key(a.substring(0, eq)), a.substring(eq + 1)) != null) {
+                    throw new CliExit(ExitCodes.USAGE, "key '" + a.substring(0, eq) + "' is given twice: a release changes each key once");
+                }
             }
             removals.forEach(ConfigCommand::key);
+            for (String r : removals) {
+                // the builder would let the later change win: say so instead of guessing what was meant
+                if (sets.containsKey(r) || removals.indexOf(r) != removals.lastIndexOf(r)) {
+                    throw new CliExit(ExitCodes.USAGE, "key '" + r + "' is given twice: a release changes each key once");
+                }
+            }
+            if (ifRelease != null && ifRelease < 0) {
+                throw new CliExit(ExitCodes.USAGE, "--if-release must be a release number (0 or more), was " + ifRelease);
+            }
             if (sets.isEmpty() && removals.isEmpty()) {
                 throw new CliExit(ExitCodes.USAGE, "a release needs at least one KEY=VALUE or --remove KEY");
             }
@@ -257,12 +273,20 @@ final class ConfigCommand implements Runnable {
             return ExitCodes.OK;
         } catch (ReleaseConflictException e) {
             throw new CliExit(ExitCodes.NOT_ACQUIRED, e.getMessage());
+        } catch (InvalidKeyException | DataTooLargeException e) {
+            // found only once the store is read (a removed key with nested keys) or the release sized
+            // (ReleaseTooLargeException is a DataTooLargeException): still the user's input
+            throw new CliExit(ExitCodes.USAGE, e.getMessage());
         }
     }
 
     @Command(name = "history",
         description = "List the releases the history keeps, newest first; with -v, each change with its old and new value.")
     static final class History implements Callable<Integer> {
+        /** Instant.toString drops a zero millisecond part, which put one line's columns out of step with the rest. */
+        private static final java.time.format.DateTimeFormatter TIME =
+            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSX").withZone(java.time.ZoneOffset.UTC);
+
         @Mixin
         Where where;
         @Option(names = {"-v", "--verbose"}, description = "show each change")
@@ -273,8 +297,9 @@ final class ConfigCommand implements Runnable {
             try (BatonClient client = where.connection.connect()) {
                 PrintWriter out = where.out();
                 for (Release r : where.writer(client).history()) {
-                    out.println(r.number() + "  " + r.time() + "  " + r.changes().size() + " change(s)"
-                        + (r.message().isEmpty() ? "" : "  " + r.message()));
+                    // one line per release: the message's newlines shown as \n, the time always with its milliseconds
+                    out.println(r.number() + "  " + TIME.format(r.time()) + "  " + r.changes().size() + " change(s)"
+                        + (r.message().isEmpty() ? "" : "  " + shown(r.message())));
                     if (verbose) {
                         for (Release.Change c : r.changes()) {
                             out.println("    " + c.key() + ": " + describe(c.before()) + " -> " + describe(c.after()));
@@ -301,6 +326,9 @@ final class ConfigCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
+            if (number < 0) {
+                throw new CliExit(ExitCodes.USAGE, "N must be a release number (0 or more), was " + number);
+            }
             try (BatonClient client = where.connection.connect()) {
                 Release done = where.writer(client).rollback(number);
                 PrintWriter out = where.out();
@@ -330,10 +358,18 @@ final class ConfigCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException, IOException {
-            if (!Files.isReadable(file)) {
-                throw new CliExit(ExitCodes.USAGE, "cannot read " + file);
+            if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+                throw new CliExit(ExitCodes.USAGE, "cannot read " + file + ": "
+                    + (Files.isDirectory(file) ? "it is a directory" : Files.exists(file) ? "not a readable file" : "no such file"));
             }
-            Map<String, String> values = read(Files.readString(file, UTF_8), formatOf(format, file));
+            String kind = formatOf(format, file);
+            String text;
+            try {
+                text = Files.readString(file, UTF_8);
+            } catch (IOException e) {
+                throw new CliExit(ExitCodes.USAGE, "cannot read " + file + ": " + e.getMessage());
+            }
+            Map<String, String> values = read(text, kind);
             values.keySet().forEach(ConfigCommand::key);
             try (BatonClient client = where.connection.connect()) {
                 ConfigStore store = replace ? where.loaded(client) : where.writer(client);
@@ -373,9 +409,32 @@ final class ConfigCommand implements Runnable {
                     out.print(text);
                     out.flush();
                 } else {
-                    Files.writeString(file, text, UTF_8);
+                    writeWhole(file, text);
                 }
                 return ExitCodes.OK;
+            }
+        }
+    }
+
+    /** Writes {@code text} to {@code file} whole or not at all: a failed export leaves no half-written file behind. */
+    static void writeWhole(Path file, String text) {
+        Path dir = file.toAbsolutePath().getParent();
+        Path temp = null;
+        try {
+            temp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+            Files.writeString(temp, text, UTF_8);
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            String why = e instanceof java.nio.file.NoSuchFileException ? "no such directory " + dir
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getMessage();
+            throw new CliExit(ExitCodes.USAGE, "cannot write " + file + ": " + why);
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException ignored) {
+                    // the move took it, or it was never written
+                }
             }
         }
     }
@@ -396,15 +455,22 @@ final class ConfigCommand implements Runnable {
         Map<String, String> out = new TreeMap<>();
         if (kind.equals("properties")) {
             Properties p = new Properties();
-            p.load(new StringReader(text));
+            try {
+                p.load(new StringReader(text));
+            } catch (IllegalArgumentException e) {
+                throw new CliExit(ExitCodes.USAGE, "not a .properties file: " + e.getMessage());
+            }
             p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
             return out;
         }
         JsonNode root;
         try {
             root = JSON.readTree(text);
-        } catch (IOException e) {
-            throw new CliExit(ExitCodes.USAGE, "not JSON: " + e.getMessage());
+        } catch (JsonProcessingException e) {
+            // Jackson's own message runs over several lines and names a redacted source: one line, with where
+            var at = e.getLocation();
+            throw new CliExit(ExitCodes.USAGE, "not JSON" + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+                + ": " + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
         if (root == null || !root.isObject()) {
             throw new CliExit(ExitCodes.USAGE, "the JSON must be an object of keys");

@@ -156,6 +156,13 @@ final class BatonProcess implements AutoCloseable {
         }
     }
 
+    /** Writes {@code text} (UTF-8) to baton's standard input and closes it. */
+    void stdin(String text) throws IOException {
+        try (var in = process.getOutputStream()) {
+            in.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

@@ -85,4 +85,53 @@ class ConfigCommandTest extends AgainstEnsemble {
         assertThat(stale.finish(WAIT)).isEqualTo(ExitCodes.NOT_ACQUIRED);
         assertThat(stale.stderr()).contains("expected the store at release 7, but it is at release 0");
     }
+
+    /** Runs a command that must fail: its exit code and its one line of stderr, never a stack trace. */
+    private String fails(int code, String... args) throws Exception {
+        BatonProcess p = start(args);
+        assertThat(p.finish(WAIT)).as("baton %s; stderr: %s", String.join(" ", args), p.stderr()).isEqualTo(code);
+        assertThat(p.stderr()).as("baton %s", String.join(" ", args)).doesNotContain("\tat ").doesNotContain("Exception:").hasLineCount(1);
+        return p.stderr();
+    }
+
+    @Test
+    void badInputIsAUsageErrorOnOneLineAndWritesNothing() throws Exception {
+        ok("config", "release", "shop", "db/url=jdbc:one", "db/pool=10");
+        // a key with nested keys is found out only against the store's contents: still the user's input
+        assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "--remove", "db"))
+            .isEqualTo("baton: invalid config key 'db': it has nested keys: remove them in the same release, or first\n");
+        assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "--if-release", "-3"))
+            .contains("--if-release must be a release number (0 or more), was -3");
+        assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "a=2")).contains("key 'a' is given twice");
+        assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "--remove", "a")).contains("key 'a' is given twice");
+        assertThat(fails(ExitCodes.USAGE, "config", "rollback", "shop", "-1")).contains("N must be a release number (0 or more), was -1");
+        assertThat(fails(ExitCodes.USAGE, "config", "set", "shop", "db//url", "x")).contains("it has an empty part ('//')");
+
+        Path big = dir.resolve("big.json");
+        Files.writeString(big, "{\"big\": \"" + "v".repeat(1_100_000) + "\"}", StandardCharsets.UTF_8);
+        assertThat(fails(ExitCodes.USAGE, "config", "import", "shop", big.toString())).contains("one ZooKeeper transaction carries at most");
+        BatonProcess tooBig = start("config", "set", "shop", "big", "-");
+        tooBig.stdin("v".repeat(1_100_000));
+        assertThat(tooBig.finish(WAIT)).as(tooBig.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(tooBig.stderr()).contains("the server accepts at most");
+
+        assertThat(fails(ExitCodes.USAGE, "config", "import", "shop", dir.toString())).contains("cannot read " + dir + ": it is a directory");
+        Path notJson = dir.resolve("bad.json");
+        Files.writeString(notJson, "not json", StandardCharsets.UTF_8);
+        assertThat(fails(ExitCodes.USAGE, "config", "import", "shop", notJson.toString())).startsWith("baton: not JSON (line 1, column 1): Unrecognized token 'not'");
+        Path badEscape = dir.resolve("bad.properties");
+        Files.writeString(badEscape, "a=\\uZZZZ\n", StandardCharsets.UTF_8);
+        assertThat(fails(ExitCodes.USAGE, "config", "import", "shop", badEscape.toString())).contains("not a .properties file: Malformed");
+        Path nowhere = dir.resolve("no-such-dir").resolve("out.json");
+        assertThat(fails(ExitCodes.USAGE, "config", "export", "shop", nowhere.toString())).contains("cannot write " + nowhere + ": no such directory");
+
+        assertThat(ok("config", "history", "shop").stdout().lines().count()).as("only the first release was written").isEqualTo(1);
+
+        ok("config", "release", "shop", "db/pool=11", "-m", "two\nlines");
+        assertThat(ok("config", "history", "shop").stdout().lines().toList()).as("one line per release, newest first")
+            .hasSize(2).allMatch(l -> l.matches("\\d+  \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z  \\d+ change\\(s\\)(  .+)?"))
+            .first().asString().endsWith("  1 change(s)  two\\nlines");
+        ok("config", "release", "shop", "db/pool=10");
+        assertThat(ok("config", "ls", "shop", "--values").stdout()).isEqualTo("db/pool=10\ndb/url=jdbc:one\n");
+    }
 }

@@ -11,6 +11,7 @@ import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.NotEmptyException;
 import dev.baton.framework.Timeouts;
+import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.SnapshotCache;
 import java.time.Clock;
@@ -27,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A configuration store: keys under a base path, one znode per key ({@code <base>/db/url} holds
@@ -65,6 +68,7 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class ConfigStore implements ConfigValues, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigStore.class);
     /** Default number of releases the history keeps. */
     public static final int DEFAULT_KEEP_RELEASES = 10;
     /** Default of {@link Builder#validationCatchUp}. */
@@ -305,7 +309,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         } catch (NoNodeException e) {
             return false;
         } catch (NotEmptyException e) {
-            throw new InvalidKeyException(key, "it has nested keys: remove them first, or in the same release");
+            throw new InvalidKeyException(key, "it has nested keys: remove them first, or in the same release", false);
         }
         removeEmptyFolders(key);
         return true;
@@ -313,13 +317,23 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
 
     /**
      * Deletes the folders above {@code key} that are left with no data and no child, deepest
-     * first, each only at the version read, so a key or a child that appears meanwhile stays.
+     * first, each only at the version read, so a key or a child that appears meanwhile stays. A
+     * folder left with a value and no child (made for a nested key, given a value later) is made
+     * again as a plain node with its value, at the version read, in one transaction: folders are
+     * container nodes, which the servers delete once empty, value and all (clients cannot tell a
+     * container from a plain node). Between the removal and that transaction (a round trip) the
+     * servers' container check could still take it; a release removes and keeps it in one
+     * transaction.
      */
     private void removeEmptyFolders(String key) throws InterruptedException {
         String[] folders = keys.ancestors(key);
         for (int i = folders.length - 1; i >= 0; i--) {
             Optional<NodeData> folder = Async.await(Async.orAbsent(client.getData().forPathWithStatAsync(folders[i])));
-            if (folder.isEmpty() || folder.get().data().length > 0 || folder.get().stat().getNumChildren() > 0) {
+            if (folder.isEmpty() || folder.get().stat().getNumChildren() > 0) {
+                return;
+            }
+            if (folder.get().data().length > 0) {
+                keepAsPlainNode(folders[i], folder.get());
                 return;
             }
             try {
@@ -327,6 +341,16 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             } catch (NoNodeException | NotEmptyException | BadVersionException changed) {
                 return;
             }
+        }
+    }
+
+    /** Makes the container {@code path}, left with a value and no child, a plain node with that value (see {@link #removeEmptyFolders}). */
+    private void keepAsPlainNode(String path, NodeData folder) throws InterruptedException {
+        try {
+            client.transaction().delete(path, folder.stat().getVersion()).create(path, folder.data()).commit();
+        } catch (TransactionFailedException changed) {
+            // changed, given a child, or gone meanwhile: whoever did it decided what it is
+            LOG.debug("config key {} was not made a plain node: {}", path, changed.getMessage());
         }
     }
 

@@ -16,8 +16,13 @@ public class InvalidKeyException extends BatonException {
      * @param reason what is wrong with it
      */
     public InvalidKeyException(String key, String reason) {
+        this(key, reason, true);
+    }
+
+    /** A key refused for {@code reason}; {@code shape}: whether to add what a key looks like (not for a well-formed key refused for its place). */
+    InvalidKeyException(String key, String reason, boolean shape) {
         super("invalid config key " + (key == null ? "null" : "'" + key + "'") + ": " + reason
-            + " (a key is a relative path such as 'db/url')");
+            + (shape ? " (a key is a relative path such as 'db/url')" : ""));
         this.key = key;
     }
 

@@ -102,6 +102,16 @@ final class Keys {
         if (key.equals(RELEASES) || key.startsWith(RELEASES + "/")) {
             throw new InvalidKeyException(key, "'" + RELEASES + "' is reserved for the store's releases");
         }
+        for (String part : key.split("/", -1)) {
+            // ZooKeeper's own words for these ("empty node name specified @4", "relative paths not allowed @2")
+            // name neither the part nor why
+            if (part.isEmpty()) {
+                throw new InvalidKeyException(key, "it has an empty part ('//')");
+            }
+            if (part.equals(".") || part.equals("..")) {
+                throw new InvalidKeyException(key, "'" + part + "' cannot be a part of a key: keys name znodes, with no relative steps");
+            }
+        }
         try {
             ZPaths.validate("config key", "/" + key);
         } catch (InvalidPathException e) {

@@ -155,7 +155,7 @@ final class Releases {
                     case NOTEMPTY -> {
                         String key = keys.keyOf(e.path());
                         if (changes.containsKey(key)) {
-                            throw new InvalidKeyException(key, "it has nested keys: remove them in the same release, or first");
+                            throw new InvalidKeyException(key, "it has nested keys: remove them in the same release, or first", false);
                         }
                         // a folder the release thought it emptied got a new key meanwhile: read again
                     }
@@ -446,11 +446,20 @@ final class Releases {
             for (String path : order) {
                 tx.delete(path, deletes.get(path));
             }
+            // after the deletions that empty them: a container holding a value becomes a plain node with that value
+            Map<String, byte[]> remade = valuedFoldersEmptied(state, deletes.keySet(), writes);
+            remade.forEach((folder, value) -> {
+                tx.delete(folder, state.folders().get(folder).node().stat().getVersion());
+                tx.create(folder, value);
+            });
             writes.sort(Comparator.comparingInt(c -> c.key().length()));
             Set<String> present = new HashSet<>(state.existingFolders());
             for (Release.Change c : writes) {
                 String path = keys.path(c.key());
                 NodeData now = state.values().get(c.key());
+                if (remade.containsKey(path)) {
+                    continue; // made again above, with this value
+                }
                 if (now != null) {
                     tx.setData(path, c.after().get(), now.stat().getVersion());
                 } else {
@@ -495,6 +504,36 @@ final class Releases {
             throw new ReleaseTooLargeException(keys.base(), release.number(), release.changes().size(), e);
         }
         return tx;
+    }
+
+    /**
+     * The folders above removed keys that hold a value (after the release) and that the release
+     * leaves without a child, each with that value. The store makes folders as container nodes,
+     * and the servers delete an empty container whatever its data, so such a key (a folder made
+     * for a nested key, given a value later) would be lost with no release saying so. Clients
+     * cannot tell a container from a plain node (ZooKeeper shows both with ephemeral owner 0), so
+     * every such folder is deleted (at the version read) and made again as a plain node with its
+     * value, after the deletions that empty it, in the same transaction. Watchers see the key at
+     * that value throughout, at a new version.
+     */
+    private Map<String, byte[]> valuedFoldersEmptied(State state, Set<String> gone, List<Release.Change> writes) {
+        if (state.folders().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, byte[]> written = new HashMap<>();
+        for (Release.Change c : writes) {
+            written.put(keys.path(c.key()), c.after().get());
+        }
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        state.folders().forEach((folder, f) -> {
+            byte[] value = written.getOrDefault(folder, f.node().data());
+            boolean childWritten = written.keySet().stream().anyMatch(path -> path.startsWith(folder + "/"));
+            if (!gone.contains(folder) && value.length > 0 && !childWritten
+                && f.children().stream().allMatch(child -> gone.contains(folder + "/" + child))) {
+                out.put(folder, value);
+            }
+        });
+        return out;
     }
 
     /**
