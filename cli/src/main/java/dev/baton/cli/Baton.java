@@ -46,8 +46,8 @@ import picocli.CommandLine.Spec;
         CommandLine.HelpCommand.class
     },
     footer = {"", "Exit codes: 0 done, 1 not acquired in time, 64 usage error, 69 ensemble unreachable, 70 internal error, "
-        + "75 lock or leadership lost, 78 doctor found a problem, 128+N ended by signal N (130 Ctrl-C, 143 SIGTERM); lock, sem and elect pass the "
-        + "command's own code through."})
+        + "75 lock or leadership lost, 77 credentials refused, 78 doctor found a problem, 128+N ended by signal N "
+        + "(130 Ctrl-C, 143 SIGTERM); lock, sem and elect pass the command's own code through."})
 public final class Baton implements Runnable {
     @Spec
     CommandSpec spec;
