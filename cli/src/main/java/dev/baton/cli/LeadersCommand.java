@@ -89,7 +89,7 @@ final class LeadersCommand implements Callable<Integer> {
             for (Election e : elections) {
                 out.println(e.path() + "  " + e.kind() + "  " + (e.leader() == null ? "no leader"
                     : "leader " + (e.leader().data().isEmpty() ? e.leader().session() : "'" + Output.cell(e.leader().data(), 40) + "'")
-                        + " term " + e.term() + ", " + e.candidates().size() + " candidate(s)"));
+                        + " term " + e.term() + ", " + e.candidates().size() + " waiting"));
                 if (e.leader() != null) {
                     List<Contender> line = new ArrayList<>();
                     line.add(e.leader());

@@ -155,7 +155,7 @@ class OperatorCommandsTest extends AgainstEnsemble {
             assertThat(election.get("candidates").get(0).get("data").asText()).isEqualTo("beta");
 
             assertThat(run(ExitCodes.OK, "leaders", "/ops/elections"))
-                .contains("/ops/elections/billing  latch  leader 'alpha' term " + alpha.leadershipToken() + ", 1 candidate(s)");
+                .contains("/ops/elections/billing  latch  leader 'alpha' term " + alpha.leadershipToken() + ", 1 waiting");
         }
     }
 
