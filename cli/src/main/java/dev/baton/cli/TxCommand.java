@@ -8,6 +8,7 @@ import dev.baton.recipes.transaction.Vote;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -58,7 +59,11 @@ final class TxCommand implements Callable<Integer> {
             if (action.equals("ls")) {
                 view.transactions().forEach(t -> out.println(line(t)));
             } else if (id == null) {
-                out.println("participants registered: " + String.join(" ", view.participants()));
+                if (client.checkExists().forPath(path) == null) {
+                    throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
+                }
+                Set<String> participants = view.participants();
+                out.println("participants registered: " + (participants.isEmpty() ? "none" : String.join(" ", participants)));
                 view.transactions().forEach(t -> show(out, t));
             } else {
                 Optional<TransactionStatus> one = view.transaction(id);

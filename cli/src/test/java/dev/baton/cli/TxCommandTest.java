@@ -90,6 +90,14 @@ class TxCommandTest extends AgainstEnsemble {
             BatonProcess missing = start("tx", "show", folder, "_c_none-tx-0000000099");
             assertThat(missing.finish(WAIT)).isEqualTo(ExitCodes.NOT_ACQUIRED);
             assertThat(missing.stderr()).contains("no transaction _c_none-tx-0000000099 in /shop/tx");
+            BatonProcess nowhere = start("tx", "show", "/shop/none");
+            assertThat(nowhere.finish(WAIT)).as("a missing folder exits 1, like ls and get").isEqualTo(ExitCodes.NOT_ACQUIRED);
+            assertThat(nowhere.stdout()).isEmpty();
+            assertThat(nowhere.stderr()).isEqualTo("baton: no node /shop/none\n");
+            participants.create().creatingParentsIfNeeded().forPath("/shop/empty");
+            BatonProcess empty = start("tx", "show", "/shop/empty");
+            assertThat(empty.finish(WAIT)).as("stderr: %s", empty.stderr()).isZero();
+            assertThat(empty.stdout()).isEqualTo("participants registered: none\n");
             BatonProcess bad = start("tx", "commit", folder);
             assertThat(bad.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
             assertThat(bad.stderr()).contains("tx action must be ls or show, was 'commit'");
