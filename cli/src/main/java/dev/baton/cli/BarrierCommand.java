@@ -87,7 +87,10 @@ final class BarrierCommand implements Runnable {
                 barrier.waitOnBarrier();
                 return ExitCodes.OK;
             }
-            return barrier.waitOnBarrier(timeout) ? ExitCodes.OK : ExitCodes.NOT_ACQUIRED;
+            if (!barrier.waitOnBarrier(timeout)) {
+                throw new CliExit(ExitCodes.NOT_ACQUIRED, "timed out after " + Durations.format(timeout) + ": gate " + name + " is still closed");
+            }
+            return ExitCodes.OK;
         }
     }
 

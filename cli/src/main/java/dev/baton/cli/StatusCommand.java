@@ -93,8 +93,8 @@ final class StatusCommand implements Callable<Integer> {
         try {
             children = sorted(client.getChildren().forPath(recipePath));
         } catch (NoNodeException e) {
-            out.println(recipePath + ": no such node");
-            return;
+            out.flush(); // the servers stay printed; the missing path exits 1, as ls, get, locks and leaders do
+            throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + recipePath);
         }
         String folder = recipePath;
         RecipeScan.Kind kind = RecipeScan.kindOf(children);

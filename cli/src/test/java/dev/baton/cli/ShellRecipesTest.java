@@ -60,7 +60,10 @@ class ShellRecipesTest extends AgainstEnsemble {
     @Test
     void aGateHoldsItsWaitersUntilItIsRemoved() throws Exception {
         assertThat(run("barrier", "set", "gate").code()).isZero();
-        assertThat(run("barrier", "wait", "gate", "--timeout", "300ms").code()).isEqualTo(ExitCodes.NOT_ACQUIRED);
+        Ran timedOut = run("barrier", "wait", "gate", "--timeout", "300ms");
+        assertThat(timedOut.code()).isEqualTo(ExitCodes.NOT_ACQUIRED);
+        assertThat(timedOut.err()).as("says why, like barrier sync and queue take")
+            .isEqualTo("baton: timed out after 300ms: gate gate is still closed\n");
         try (BatonProcess waiter = start("barrier", "wait", "gate")) {
             await().during(Duration.ofMillis(500)).atMost(WAIT).until(waiter::isAlive);
             assertThat(run("barrier", "remove", "gate").code()).isZero();
@@ -94,6 +97,10 @@ class ShellRecipesTest extends AgainstEnsemble {
         assertThat(missingTree.code()).as("like ls and get").isEqualTo(ExitCodes.NOT_ACQUIRED);
         assertThat(missingTree.out()).as("a missing root is not printed as if it were there").isEmpty();
         assertThat(missingTree.err()).isEqualTo("baton: no node /shell/missing\n");
+        Ran missingStatus = run("status", "/shell/missing");
+        assertThat(missingStatus.code()).as("like ls, get, locks and leaders").isEqualTo(ExitCodes.NOT_ACQUIRED);
+        assertThat(missingStatus.out()).as("the servers are still shown").startsWith("ensemble ");
+        assertThat(missingStatus.err()).isEqualTo("baton: no node /shell/missing\n");
     }
 
     @Test
