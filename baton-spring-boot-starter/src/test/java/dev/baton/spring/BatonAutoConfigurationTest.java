@@ -182,6 +182,26 @@ class BatonAutoConfigurationTest {
     }
 
     @Test
+    void everyUnusablePathOrNameFailsStartUpNamingThePropertyAndTheValue() {
+        // property, value: each is refused while binding, before a bean uses it (a relative lock
+        // root used to start fine and fail the first lock of a request)
+        String[][] cases = {
+            {"baton.namespace", "/billing"}, {"baton.namespace", "billing//v2"},
+            {"baton.lock-registry.root", "locks"}, {"baton.lock-registry.root", "/locks//billing"},
+            {"baton.leadership.path", "leader"}, {"baton.leadership.path", "/"},
+            {"baton.discovery.base-path", "services/x/"}, {"baton.discovery.base-path", ""},
+            {"baton.leadership.role", ""},
+        };
+        for (String[] setting : cases) {
+            runner.withPropertyValues(setting[0] + "=" + setting[1], "baton.leadership.enabled=true")
+                .run(context -> assertThat(context).getFailure()
+                    .as("start-up with %s=%s", setting[0], setting[1])
+                    .hasStackTraceContaining("Failed to bind properties under")
+                    .hasStackTraceContaining(setting[0] + " ").hasStackTraceContaining("'" + setting[1] + "'"));
+        }
+    }
+
+    @Test
     void startupWaitsNoLongerThanAskedForByDefault() {
         // the default startup-timeout is zero: an unreachable ensemble does not hold start-up
         runner.withPropertyValues("baton.connect-string=127.0.0.1:1", "baton.lock-registry.enabled=false")
