@@ -429,7 +429,9 @@ public class BatonProperties {
         public void setRoot(String root) {
             // the registry drops one trailing slash itself
             String folder = root != null && root.length() > 1 && root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
-            path("baton.lock-registry.root", folder, true);
+            if (!"/".equals(folder)) {
+                path("baton.lock-registry.root", folder, false);
+            }
             this.root = root;
         }
 

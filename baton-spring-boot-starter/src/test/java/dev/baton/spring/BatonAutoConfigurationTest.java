@@ -143,6 +143,10 @@ class BatonAutoConfigurationTest {
     void theLockRegistryTakesItsRootFromTheProperties() {
         runner.withPropertyValues("baton.lock-registry.root=/locks/billing").run(context ->
             assertThat(context.getBean(BatonLockRegistry.class).obtain("orders").mutex().path()).isEqualTo("/locks/billing/orders"));
+        runner.withPropertyValues("baton.lock-registry.root=/locks/").run(context ->
+            assertThat(context.getBean(BatonLockRegistry.class).obtain("orders").mutex().path()).isEqualTo("/locks/orders"));
+        runner.withPropertyValues("baton.lock-registry.root=/").run(context ->
+            assertThat(context.getBean(BatonLockRegistry.class).obtain("orders").mutex().path()).isEqualTo("/orders"));
     }
 
     @Test
@@ -199,6 +203,9 @@ class BatonAutoConfigurationTest {
                     .hasStackTraceContaining("Failed to bind properties under")
                     .hasStackTraceContaining(setting[0] + " ").hasStackTraceContaining("'" + setting[1] + "'"));
         }
+        // the example docs/spring.md gives
+        runner.withPropertyValues("baton.lock-registry.root=locks").run(context -> assertThat(context).getFailure()
+            .hasStackTraceContaining("baton.lock-registry.root 'locks': invalid path: Path must start with / character"));
     }
 
     @Test
