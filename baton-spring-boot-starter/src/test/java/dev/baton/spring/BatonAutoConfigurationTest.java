@@ -1,6 +1,7 @@
 package dev.baton.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
@@ -12,6 +13,7 @@ import dev.baton.spring.discovery.BatonServiceRegistration;
 import dev.baton.spring.integration.BatonLockRegistry;
 import dev.baton.spring.integration.IntegrationLeaderEvents;
 import dev.baton.spring.leader.BatonLeaderInitiator;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
@@ -173,6 +175,26 @@ class BatonAutoConfigurationTest {
             .run(context -> assertThat(context).getFailure().hasStackTraceContaining("set spring.application.name"));
         runner.withClassLoader(new FilteredClassLoader("dev.baton.recipes.discovery"))
             .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ServiceDiscovery.class));
+    }
+
+    @Test
+    void anInstanceStartedWhileTheEnsembleIsUnreachableIsRegisteredWhenItComes(@ConnectString String connect) {
+        // startup-timeout 0 (the default) promises that start-up does not wait for ZooKeeper, and
+        // the discovery keeps a registration made without a connection for the next one
+        try (ChaosProxy proxy = ChaosProxy.start(connect)) {
+            proxy.cut();
+            runner.withPropertyValues("baton.connect-string=" + proxy.connectString(), "baton.connection-timeout=1s",
+                    "spring.application.name=billing", "baton.discovery.register=true", "baton.discovery.port=8080",
+                    "baton.discovery.instance-id=started-while-cut", "baton.discovery.base-path=/cut-services")
+                .run(context -> {
+                    assertThat(context).as("start-up with the ensemble unreachable").hasNotFailed();
+                    assertThat(context.getBean(BatonServiceRegistration.class).isRunning()).isTrue();
+                    proxy.heal();
+                    ServiceDiscovery<?> discovery = context.getBean(ServiceDiscovery.class);
+                    await("the instance written once the client connects").atMost(Duration.ofSeconds(30))
+                        .until(() -> discovery.queryForInstance("billing", "started-while-cut") != null);
+                });
+        }
     }
 
     @Test
