@@ -9,6 +9,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.NoAuthException;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.CountingClient;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.PrivateNodes;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.zookeeper.Watcher.Event.EventType;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -163,6 +165,46 @@ class PrivateContenderNodesTest {
             for (BatonClient client : clients) {
                 client.close();
             }
+        }
+    }
+
+    /**
+     * A waiter that watches the folder (it may not read its predecessor's node) lists the folder
+     * once per wake: the listing that sets the folder's watch again is the one it decides on.
+     * Before, each wake cost two listings, a look and then the watch, for every such waiter at
+     * every change of the line.
+     */
+    @Test
+    void aWaiterWatchingTheFolderListsItOncePerWake() throws Exception {
+        String path = "/private/wakes";
+        try (BatonClient alice = client("alice"); BatonClient bob = client("bob")) {
+            CountingClient counting = CountingClient.wrap(bob);
+            InterProcessMutex alices = new InterProcessMutex(alice, path);
+            InterProcessMutex bobs = new InterProcessMutex(counting.client(), path);
+            LockLease first = alices.acquireLease();
+            CompletableFuture<LockLease> waiting = bobs.acquireAsync();
+            // the listing sent with bob's create, then the folder's watch once alice's node was refused him
+            await().atMost(WAIT).until(() -> counting.reads(CountingClient.Read.GET_CHILDREN) == 2);
+            long before = counting.reads(CountingClient.Read.GET_CHILDREN);
+
+            InterProcessMutex others = new InterProcessMutex(alice, path);
+            for (int i = 0; i < 5; i++) {
+                // a try-lock joins the line behind bob and leaves it: two changes of the line
+                assertThat(others.acquireLease(Duration.ZERO)).as("a try-lock behind alice's hold").isNull();
+            }
+            counting.quiesce(WAIT);
+            await().atMost(WAIT).untilAsserted(() -> {
+                long wakes = counting.events(EventType.NodeChildrenChanged);
+                assertThat(wakes).as("changes of the line that woke bob").isPositive();
+                assertThat(counting.reads(CountingClient.Read.GET_CHILDREN) - before)
+                    .as("listings of the folder bob sent for %d wakes", wakes).isEqualTo(wakes);
+            });
+            assertThat(waiting).as("bob waits for alice").isNotDone();
+
+            first.release();
+            LockLease taken = waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(taken.isValid()).as("bob holds once alice released").isTrue();
+            taken.release();
         }
     }
 }
