@@ -77,8 +77,9 @@ final class Attempt<R> {
     /** Guarded: the last create sent, cancelled if the attempt ends before it answers. */
     private CompletableFuture<CreatedNode> creating;
     /**
-     * Guarded: the contenders whose nodes this attempt was refused to read, null until one is; watched
-     * through the folder at once from then on (see {@link Contention#watch}).
+     * Guarded: the contenders whose nodes this attempt's ticket was refused to read, null until one is;
+     * watched through the folder at once from then on (see {@link Contention#watch}). Forgotten at a
+     * new ticket.
      */
     private Set<String> unreadable;
 
@@ -157,6 +158,8 @@ final class Attempt<R> {
                 return;
             }
             ticket = null;
+            // a new place in line: a name refused before may name another node now (a folder made again numbers from 0)
+            unreadable = null;
             if (own != null) {
                 own.listen(null, null);
                 own = null;

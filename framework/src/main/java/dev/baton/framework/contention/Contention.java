@@ -224,14 +224,15 @@ public final class Contention {
      * and then no watch is set): {@code then} is told {@code REFUSED}, and the folder's children are
      * watched instead ({@link #watchLine}: {@code LISTED} with the line, later {@code LINE_CHANGED}).
      *
-     * <p>The caller (an {@link Attempt}) remembers the refusal for the rest of its acquisition and
-     * passes {@code refusedBefore} when it watches that contender again, after the next change of
-     * the line: the folder is then watched at once, and a wake costs no refused getData. That is
-     * safe: a contender's ACL is given at its create and its sequential name is not used again while
-     * the folder lives, so asking again would be refused again; and were it not (an operator changed
-     * the node's ACL, the attempt took a ticket on a new session with other identities, or the
-     * folder was deleted and made again, its numbers starting over), the folder's watch
-     * still sees the node go, only it wakes this contender at other changes of the line too.
+     * <p>The caller (an {@link Attempt}) remembers the refusal while it keeps its ticket and passes
+     * {@code refusedBefore} when it watches that contender again, after the next change of the
+     * line: the folder is then watched at once, and a wake costs no refused getData. That is safe: a
+     * contender's ACL is given at its create and its sequential name is not used again while the
+     * folder lives, so asking again would be refused again; and were it not (an operator changed the
+     * node's ACL), the folder's watch still sees the node go, only it wakes this contender at other
+     * changes of the line too. A new ticket forgets the refusals: it may be on a new session with
+     * other identities, or in a folder deleted and made again, whose numbers start over so that a
+     * remembered name ({@code x-<sessionId>-<seq>}) can name another node.
      *
      * @param refusedBefore whether this attempt was told {@code REFUSED} for {@code name} already
      */
