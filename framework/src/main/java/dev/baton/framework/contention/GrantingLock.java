@@ -10,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The part every lock recipe on the contention engine shares: given a way to acquire a
@@ -23,11 +25,15 @@ import java.util.function.Consumer;
  * separate place in line. A lost hold is loud: re-entering it throws, and every release of it
  * throws the lease's {@link Grant#newLostException own kind} of {@link OwnershipLostException}
  * (the last release still deletes the node). A cancelled, timed-out or interrupted acquisition
- * leaves nothing behind.
+ * leaves nothing behind. A hold that is already lost when it reaches the caller (the connection
+ * dropped, or the session ended, as the line reached it) is never handed out: it is given back
+ * and the acquisition goes on within its deadline, so a lease or a thread hold is valid when the
+ * caller gets it (it may of course be lost at any moment after that, and says so).
  *
  * @param <L> the recipe's lease type
  */
 public abstract class GrantingLock<L extends Grant> implements InterProcessLock {
+    private static final Logger LOG = LoggerFactory.getLogger(GrantingLock.class);
 
     /** A thread's hold: its lease and how many times the thread acquired it (only that thread touches it). */
     private final class Owned {
@@ -195,7 +201,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * @return the lease, once the lock is held
      */
     public final CompletableFuture<L> acquireAsync() {
-        return leaseOf(acquireHold(Deadline.none()));
+        return leaseOf(validHold(Deadline.none()));
     }
 
     /**
@@ -205,7 +211,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * @return the lease, or null on timeout
      */
     public final CompletableFuture<L> acquireAsync(Duration timeout) {
-        return leaseOf(acquireHold(Deadline.afterNonNegative(timeout)));
+        return leaseOf(validHold(Deadline.afterNonNegative(timeout)));
     }
 
     /** {@return what this lock is, with its path(s): the {@code description} it was made with} */
@@ -229,10 +235,70 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
         return Futures.mapOrGiveBack(holds, this::lease, Hold::delete, leases::remove);
     }
 
+    /**
+     * Blocks for a hold and makes its lease. A hold already lost when it reaches the caller is
+     * given back and never handed out: the attempt goes on, within the same deadline.
+     */
     private L leaseBlocking(Deadline deadline) throws InterruptedException {
         beforeBlocking();
-        Hold hold = acquireHoldBlocking(deadline);
-        return hold == null ? null : lease(hold);
+        while (true) {
+            Hold hold = acquireHoldBlocking(deadline);
+            if (hold == null) {
+                return null;
+            }
+            if (hold.isValid()) {
+                return lease(hold);
+            }
+            giveBackLost(hold);
+        }
+    }
+
+    /**
+     * {@link #acquireHold}, where a hold already lost when it arrives is given back and the
+     * acquisition goes on within the same deadline. Cancelling the result cancels the attempt in
+     * flight.
+     */
+    private CompletableFuture<Hold> validHold(Deadline deadline) {
+        CompletableFuture<Hold> result = new CompletableFuture<>();
+        nextValidHold(deadline, result);
+        return result;
+    }
+
+    private void nextValidHold(Deadline deadline, CompletableFuture<Hold> result) {
+        CompletableFuture<? extends Hold> attempt = acquireHold(deadline);
+        result.whenComplete((h, e) -> {
+            if (result.isCancelled()) {
+                attempt.cancel(false);
+            }
+        });
+        attempt.whenComplete((hold, e) -> {
+            if (e != null) {
+                result.completeExceptionally(e);
+            } else if (hold == null || hold.isValid()) {
+                if (!result.complete(hold) && hold != null) {
+                    hold.delete();
+                }
+            } else {
+                giveBackLost(hold);
+                if (!result.isDone()) {
+                    nextValidHold(deadline, result);
+                }
+            }
+        });
+    }
+
+    /**
+     * A hold lost between its grant and its hand-out: the connection dropped or the session ended
+     * as the line reached it, so the holder could never have relied on it. Handing it out would
+     * tell the caller it holds the lock while another process may already hold it (seen in the
+     * process chaos test: a session expired as its waiter was granted, the next waiter was granted
+     * at once, and the first caller still got its lease). Its node is deleted (in the background if
+     * the connection is down); the delete's verdict is of no interest.
+     */
+    private void giveBackLost(Hold hold) {
+        LOG.info("{}: a hold lost before it was handed out ({}) is given back; the acquisition goes on", description,
+            hold.lossReason().orElse("lost"));
+        hold.delete().exceptionally(e -> null);
     }
 
     private L lease(Hold hold) {

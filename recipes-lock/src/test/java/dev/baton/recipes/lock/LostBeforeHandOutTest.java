@@ -1,0 +1,217 @@
+package dev.baton.recipes.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
+import dev.baton.framework.GetDataBuilder;
+import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
+import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A waiter whose connection drops just as the line reaches it is granted a hold that is lost
+ * before its caller gets it. Such a hold must never be handed out: the caller would believe it
+ * holds the lock while, once the session ends, the next waiter holds it too (seen once in the
+ * process chaos test, seed 15760413658187: a session expired as its waiter was granted, the next
+ * waiter was granted at once, and the first caller still got its lease, stamped after the
+ * second's). The acquisition gives the lost hold back and goes on; once the connection is back it
+ * gets a hold that is valid, and nothing of the lost one is left.
+ *
+ * <p>The moment is made deterministic by holding back the waiter's steps (the executor the
+ * engine runs them on, through a view of the client) while its predecessor goes and its
+ * connection is cut: the step that grants then runs on a suspended connection.
+ */
+@EnsembleTest
+class LostBeforeHandOutTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    EmbeddedEnsemble ensemble;
+
+    /** How the waiter asks for the lock. */
+    enum Form { BLOCKING_LEASE, ASYNC_LEASE, THREAD_HOLD }
+
+    @ParameterizedTest
+    @EnumSource(Form.class)
+    void aHoldLostOnItsWayToTheCallerIsGivenBackAndTheCallerGetsAValidOne(Form form, BatonClient other) throws Exception {
+        String path = "/lost-before-hand-out/" + form;
+        Map<String, CompletableFuture<?>> reads = new ConcurrentHashMap<>();
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient real = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(WAIT).connectionTimeout(WAIT))) {
+            Gate gate = new Gate(real.asyncExecutor());
+            InterProcessMutex waiter = new InterProcessMutex(viewOf(real, gate, reads), path);
+            LockLease first = new InterProcessMutex(other, path).acquireLease();
+            String firstNode = first.nodePaths().get(0);
+
+            CompletableFuture<Boolean> validWhenGot = new CompletableFuture<>();
+            CompletableFuture<String> nodeGot = new CompletableFuture<>();
+            CompletableFuture<Void> checked = new CompletableFuture<>();
+            Thread caller = new Thread(() -> acquire(form, waiter, validWhenGot, nodeGot, checked), "waiter-" + form);
+            caller.start();
+
+            // the waiter watches the holder's node: its getData with the watch has been answered
+            await("the waiter watches the holder's node").atMost(WAIT)
+                .until(() -> reads.containsKey(firstNode) && reads.get(firstNode).isDone());
+            List<String> line = other.getChildren().forPath(path);
+            assertThat(line).hasSize(2);
+            String waitersFirstNode = path + "/" + line.stream().filter(n -> !firstNode.endsWith(n)).findFirst().orElseThrow();
+
+            gate.close();
+            first.release();
+            real.sync().forPath("/"); // the deletion's event came before this reply: its step is held back
+            assertThat(gate.held()).as("steps held back").isPositive();
+            proxy.cut();
+            await("the waiter's connection is suspended").atMost(WAIT).until(() -> real.connectionState() == ConnectionState.SUSPENDED);
+            gate.open(); // the step that grants runs now, on a suspended connection
+            proxy.heal();
+
+            String held = nodeGot.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(held).as("a new place in line, not the lost one").isNotEqualTo(waitersFirstNode);
+            await("the lost hold's node is given back").atMost(WAIT)
+                .until(() -> other.getChildren().forPath(path).size() == 1);
+            assertThat(other.getChildren().forPath(path)).containsExactly(held.substring(path.length() + 1));
+            checked.complete(null); // the caller may release now
+            assertThat(validWhenGot.get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                .as("the hold the caller got was valid when it got it (a thread hold: its release did not find it lost)").isTrue();
+            caller.join(WAIT.toMillis());
+        }
+    }
+
+    /**
+     * Acquires in {@code form}, says whether the hold was valid when the caller got it and its node,
+     * and releases once the test has {@code checked} the line.
+     */
+    private static void acquire(Form form, InterProcessMutex waiter, CompletableFuture<Boolean> valid, CompletableFuture<String> node,
+                                CompletableFuture<Void> checked) {
+        try {
+            switch (form) {
+                case BLOCKING_LEASE -> report(waiter.acquireLease(WAIT), valid, node, checked);
+                case ASYNC_LEASE -> report(waiter.acquireAsync(WAIT).get(WAIT.toSeconds(), TimeUnit.SECONDS), valid, node, checked);
+                case THREAD_HOLD -> {
+                    if (!waiter.acquire(WAIT)) {
+                        throw new IllegalStateException("timed out");
+                    }
+                    node.complete(waiter.participantNodes().get(0)); // the holder is first in line
+                    checked.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                    try {
+                        waiter.release();
+                        valid.complete(true);
+                    } catch (LockOwnershipLostException lost) {
+                        valid.complete(false); // its release says it was lost while held
+                    }
+                }
+            }
+        } catch (Throwable e) {
+            valid.completeExceptionally(e);
+            node.completeExceptionally(e);
+        }
+    }
+
+    private static void report(LockLease lease, CompletableFuture<Boolean> valid, CompletableFuture<String> node,
+                               CompletableFuture<Void> checked) throws Exception {
+        if (lease == null) {
+            throw new IllegalStateException("timed out");
+        }
+        valid.complete(lease.isValid());
+        node.complete(lease.nodePaths().get(0));
+        checked.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        try {
+            lease.release();
+        } catch (RuntimeException lost) {
+            // the validity was reported; a release of a lost lease throws, which the test sees through 'valid'
+        }
+    }
+
+    /**
+     * A view of {@code real} whose async executor (where the engine runs its steps) is {@code gate},
+     * and whose reads' replies are kept in {@code reads} by path.
+     */
+    private static BatonClient viewOf(BatonClient real, Executor gate, Map<String, CompletableFuture<?>> reads) {
+        return (BatonClient) Proxy.newProxyInstance(BatonClient.class.getClassLoader(), new Class<?>[] {BatonClient.class},
+            (self, method, args) -> {
+                if (method.getName().equals("asyncExecutor")) {
+                    return gate;
+                }
+                Object result = invoke(real, method, args);
+                return method.getName().equals("getData") ? recording(result, reads) : result;
+            });
+    }
+
+    private static GetDataBuilder recording(Object builder, Map<String, CompletableFuture<?>> reads) {
+        Object[] self = new Object[1];
+        self[0] = Proxy.newProxyInstance(GetDataBuilder.class.getClassLoader(), new Class<?>[] {GetDataBuilder.class},
+            (proxy, method, args) -> {
+                Object result = invoke(builder, method, args);
+                if (method.getName().equals("forPathAsync") && args != null && args[0] instanceof String p
+                    && result instanceof CompletableFuture<?> reply) {
+                    reads.put(p, reply);
+                }
+                return result == builder ? self[0] : result;
+            });
+        return (GetDataBuilder) self[0];
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** An executor that holds tasks back while closed and passes them on, in order, when opened. */
+    private static final class Gate implements Executor {
+        private final Executor next;
+        private final List<Runnable> held = new ArrayList<>();
+        private boolean closed;
+
+        Gate(Executor next) {
+            this.next = next;
+        }
+
+        synchronized void close() {
+            closed = true;
+        }
+
+        synchronized int held() {
+            return held.size();
+        }
+
+        void open() {
+            List<Runnable> release;
+            synchronized (this) {
+                closed = false;
+                release = new ArrayList<>(held);
+                held.clear();
+            }
+            release.forEach(next::execute);
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            synchronized (this) {
+                if (closed) {
+                    held.add(task);
+                    return;
+                }
+            }
+            next.execute(task);
+        }
+    }
+}
