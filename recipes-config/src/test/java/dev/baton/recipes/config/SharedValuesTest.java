@@ -145,4 +145,20 @@ class SharedValuesTest {
             assertThat(client.getData().forPath("/shared/migrated")).containsExactly(0, 0, 0, 5);
         }
     }
+
+    @Test
+    void aSharedCountNamesItselfNotSharedValueInItsErrors(BatonClient client) throws Exception {
+        assertThatThrownBy(() -> new SharedCount(client, "workers", 0))
+            .isInstanceOf(dev.baton.framework.InvalidPathException.class)
+            .hasMessageStartingWith("SharedCount 'workers'");
+        try (SharedCount workers = new SharedCount(client, "/shared/named", 0)) {
+            assertThatThrownBy(() -> workers.setCount(1))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("SharedCount /shared/named is LATENT: call start() first");
+            workers.start();
+            assertThatThrownBy(workers::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("SharedCount /shared/named was already started");
+        }
+    }
 }
