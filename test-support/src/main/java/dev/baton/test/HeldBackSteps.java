@@ -1,0 +1,137 @@
+package dev.baton.test;
+
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.TransactionBuilder;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * A view of a client whose recipe steps can be held back: the view's
+ * {@link BatonClient#asyncExecutor()} (where the contention engine runs its steps and recipes hand
+ * out what they acquired) queues tasks while the gate is {@link #close() closed} and runs them, in
+ * order, when it is {@link #open() opened}. Optionally the replies to transactions made through the
+ * view ({@code commitAsync}) come through the gate too. Everything else goes to the wrapped client
+ * unchanged.
+ *
+ * <p>For tests of the moment between a grant and its hand-out: close the gate, let the line reach
+ * the recipe, cut its connection ({@link ChaosProxy#cut()}), then open the gate: the held-back step
+ * runs on a suspended connection, deterministically.
+ *
+ * <pre>{@code
+ * HeldBackSteps steps = HeldBackSteps.of(client);
+ * InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(steps.client(), "/s", 1);
+ * steps.close();
+ * ... // the holder returns its lease; the waiter's hand-out is held back
+ * proxy.cut();
+ * steps.open();
+ * }</pre>
+ */
+public final class HeldBackSteps implements Executor {
+    private final Executor next;
+    private final BatonClient view;
+    private final List<Runnable> held = new ArrayList<>();
+    private boolean closed;
+
+    private HeldBackSteps(BatonClient real, boolean commits) {
+        this.next = real.asyncExecutor();
+        this.view = (BatonClient) Proxy.newProxyInstance(BatonClient.class.getClassLoader(), new Class<?>[] {BatonClient.class},
+            (self, method, args) -> {
+                if (method.getName().equals("asyncExecutor")) {
+                    return this;
+                }
+                Object result = invoke(real, method, args);
+                return commits && result instanceof TransactionBuilder transaction ? gated(transaction) : result;
+            });
+    }
+
+    /**
+     * {@return a gate on {@code client}'s async executor, open}
+     *
+     * @param client the real client
+     */
+    public static HeldBackSteps of(BatonClient client) {
+        return new HeldBackSteps(Objects.requireNonNull(client, "client"), false);
+    }
+
+    /**
+     * {@return a gate on {@code client}'s async executor and on the replies to its transactions, open}
+     *
+     * @param client the real client
+     */
+    public static HeldBackSteps withCommits(BatonClient client) {
+        return new HeldBackSteps(Objects.requireNonNull(client, "client"), true);
+    }
+
+    /** {@return the view to build the recipe under test on} */
+    public BatonClient client() {
+        return view;
+    }
+
+    /** Holds back every task (and, with commits, every transaction's reply) from now on. */
+    public synchronized void close() {
+        closed = true;
+    }
+
+    /** {@return how many tasks are held back now} */
+    public synchronized int held() {
+        return held.size();
+    }
+
+    /** Runs what was held back, in order, and lets everything through from now on. */
+    public void open() {
+        List<Runnable> release;
+        synchronized (this) {
+            closed = false;
+            release = new ArrayList<>(held);
+            held.clear();
+        }
+        release.forEach(next::execute);
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        synchronized (this) {
+            if (closed) {
+                held.add(task);
+                return;
+            }
+        }
+        next.execute(task);
+    }
+
+    /** A transaction builder whose {@code commitAsync} reply is delivered through the gate. */
+    private TransactionBuilder gated(TransactionBuilder transaction) {
+        Object[] self = new Object[1];
+        self[0] = Proxy.newProxyInstance(TransactionBuilder.class.getClassLoader(), new Class<?>[] {TransactionBuilder.class},
+            (proxy, method, args) -> {
+                Object result = invoke(transaction, method, args);
+                if (method.getName().equals("commitAsync") && result instanceof CompletableFuture<?> reply) {
+                    CompletableFuture<Object> late = new CompletableFuture<>();
+                    reply.whenCompleteAsync((value, e) -> {
+                        if (e != null) {
+                            late.completeExceptionally(e);
+                        } else {
+                            late.complete(value);
+                        }
+                    }, this);
+                    return late;
+                }
+                return result == transaction ? self[0] : result;
+            });
+        return (TransactionBuilder) self[0];
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
