@@ -7,8 +7,10 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -36,6 +38,8 @@ public final class HeldBackSteps implements Executor {
     private final Executor next;
     private final BatonClient view;
     private final List<Runnable> held = new ArrayList<>();
+    /** The latest reply of a read ({@code getData}, {@code checkExists}) per path, sent through the view. */
+    private final Map<String, CompletableFuture<?>> reads = new ConcurrentHashMap<>();
     private boolean closed;
 
     private HeldBackSteps(BatonClient real, boolean commits) {
@@ -46,6 +50,9 @@ public final class HeldBackSteps implements Executor {
                     return this;
                 }
                 Object result = invoke(real, method, args);
+                if (method.getName().equals("getData") || method.getName().equals("checkExists")) {
+                    return recording(method.getReturnType(), result);
+                }
                 return commits && result instanceof TransactionBuilder transaction ? gated(transaction) : result;
             });
     }
@@ -71,6 +78,17 @@ public final class HeldBackSteps implements Executor {
     /** {@return the view to build the recipe under test on} */
     public BatonClient client() {
         return view;
+    }
+
+    /**
+     * {@return whether a read of {@code path} through the view ({@code getData} or
+     * {@code checkExists}, such as the engine's watch on the node it waits behind) was answered}
+     *
+     * @param path the node's path, as the recipe passes it
+     */
+    public boolean answered(String path) {
+        CompletableFuture<?> reply = reads.get(path);
+        return reply != null && reply.isDone();
     }
 
     /** Holds back every task (and, with commits, every transaction's reply) from now on. */
@@ -103,6 +121,20 @@ public final class HeldBackSteps implements Executor {
             }
         }
         next.execute(task);
+    }
+
+    /** A read builder (fluent: its setters return itself) whose async replies are kept in {@link #reads} by path. */
+    private Object recording(Class<?> type, Object builder) {
+        Object[] self = new Object[1];
+        self[0] = Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+            Object result = invoke(builder, method, args);
+            if (method.getName().equals("forPathAsync") && args != null && args[0] instanceof String path
+                && result instanceof CompletableFuture<?> reply) {
+                reads.put(path, reply);
+            }
+            return result == builder ? self[0] : result;
+        });
+        return self[0];
     }
 
     /** A transaction builder whose {@code commitAsync} reply is delivered through the gate. */
