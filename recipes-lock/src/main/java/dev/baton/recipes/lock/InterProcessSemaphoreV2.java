@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats. While their sessions live, at most {@code maxLeases} leases are
  * held. A lease is watched under the client's error policy like a lock ({@link Lease#isValid},
- * {@link Lease#onLost}); closing a lost lease throws {@link LockOwnershipLostException}. A stray
+ * {@link Lease#onLost}); closing a lost lease throws {@link LockOwnershipLostException}. A lease is
+ * valid when the caller gets it: one lost between its grant and its hand-out (the connection
+ * dropped as the count let it in) is given back and the acquisition goes on within its deadline,
+ * and several leases taken at once are all given back and taken again if one was lost meanwhile. A stray
  * node in {@code leases/} counts as a lease (only ever stricter). This semaphore does not read
  * {@code maxLeases} from ZooKeeper: every participant must be built with the same number. A
  * timed-out, interrupted or cancelled acquisition leaves no node behind.

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats. One owner at a time among live sessions, in order of arrival. The
  * hold is watched under the client's error policy; when it is lost the listener hears
- * {@code lockReleased()} and {@link #isOwner()} turns false (ZooKeeper's recipe says nothing).
+ * {@code lockReleased()} and {@link #isOwner()} turns false (ZooKeeper's recipe says nothing). A
+ * hold already lost when it is granted (the connection dropped as the line reached it) is never
+ * announced: its node is given back and the lock queues again.
  * If the session ends while waiting, the engine queues again, with a new node (so
  * {@link #getId()} changes). There are no fencing tokens in the original API;
  * {@link #fencingToken()} adds one. A paused owner may act after its session expired: fence.
