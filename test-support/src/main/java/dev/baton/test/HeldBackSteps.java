@@ -41,6 +41,8 @@ public final class HeldBackSteps implements Executor {
     /** The latest reply of a read ({@code getData}, {@code checkExists}) per path, sent through the view. */
     private final Map<String, CompletableFuture<?>> reads = new ConcurrentHashMap<>();
     private boolean closed;
+    /** The folder whose next listing's reply closes the gate before the recipe sees it, or null. */
+    private String closeAtListingOf;
 
     private HeldBackSteps(BatonClient real, boolean commits) {
         this.next = real.asyncExecutor();
@@ -52,6 +54,9 @@ public final class HeldBackSteps implements Executor {
                 Object result = invoke(real, method, args);
                 if (method.getName().equals("getData") || method.getName().equals("checkExists")) {
                     return recording(method.getReturnType(), result);
+                }
+                if (method.getName().equals("getChildren")) {
+                    return listing(method.getReturnType(), result);
                 }
                 return commits && result instanceof TransactionBuilder transaction ? gated(transaction) : result;
             });
@@ -96,6 +101,17 @@ public final class HeldBackSteps implements Executor {
         closed = true;
     }
 
+    /**
+     * Closes the gate when the next listing of {@code path} through the view ({@code getChildren})
+     * is answered, before the recipe sees the reply: for recipes that list the line again before
+     * they grant (an election), so the step that grants is the one held back.
+     *
+     * @param path the folder, as the recipe passes it
+     */
+    public synchronized void closeAtNextListing(String path) {
+        closeAtListingOf = Objects.requireNonNull(path, "path");
+    }
+
     /** {@return how many tasks are held back now} */
     public synchronized int held() {
         return held.size();
@@ -131,6 +147,34 @@ public final class HeldBackSteps implements Executor {
             if (method.getName().equals("forPathAsync") && args != null && args[0] instanceof String path
                 && result instanceof CompletableFuture<?> reply) {
                 reads.put(path, reply);
+            }
+            return result == builder ? self[0] : result;
+        });
+        return self[0];
+    }
+
+    /** A listing builder whose async replies close the gate first when {@link #closeAtNextListing} asked for it. */
+    private Object listing(Class<?> type, Object builder) {
+        Object[] self = new Object[1];
+        self[0] = Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+            Object result = invoke(builder, method, args);
+            if (method.getName().equals("forPathAsync") && args != null && args[0] instanceof String path
+                && result instanceof CompletableFuture<?> reply) {
+                CompletableFuture<Object> seen = new CompletableFuture<>();
+                reply.whenComplete((value, e) -> {
+                    synchronized (this) {
+                        if (path.equals(closeAtListingOf)) {
+                            closeAtListingOf = null;
+                            closed = true;
+                        }
+                    }
+                    if (e != null) {
+                        seen.completeExceptionally(e);
+                    } else {
+                        seen.complete(value);
+                    }
+                });
+                return seen;
             }
             return result == builder ? self[0] : result;
         });
