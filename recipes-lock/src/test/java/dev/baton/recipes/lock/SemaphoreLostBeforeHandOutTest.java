@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.contention.Grant;
 import dev.baton.framework.contention.SharedTicket;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
@@ -32,8 +33,11 @@ class SemaphoreLostBeforeHandOutTest {
 
     EmbeddedEnsemble ensemble;
 
-    /** How the waiter asks for its lease. */
-    enum Form { BLOCKING, ASYNC, SHARED_TICKET }
+    /**
+     * How the waiter asks for its lease: the semaphore's own forms, and the semaphore mutex (a
+     * {@code GrantingLock} over the semaphore's hold, covered by a763fb3: passes before and after).
+     */
+    enum Form { BLOCKING, ASYNC, SHARED_TICKET, SEMAPHORE_MUTEX }
 
     /** A grant of several holds, taken one after the other. */
     enum Several { SEMAPHORE_LEASES, MULTI_LOCK }
@@ -47,17 +51,21 @@ class SemaphoreLostBeforeHandOutTest {
              BatonClient real = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
                  .sessionTimeout(WAIT).connectionTimeout(WAIT))) {
             HeldBackSteps steps = HeldBackSteps.of(real);
-            InterProcessSemaphoreV2 waiter = form == Form.SHARED_TICKET
-                ? new InterProcessSemaphoreV2(steps.client(), path, 1, SharedTicket.defaults())
-                : new InterProcessSemaphoreV2(steps.client(), path, 1);
-            Lease first = new InterProcessSemaphoreV2(other, path, 1).acquire();
+            Grant first = form == Form.SEMAPHORE_MUTEX ? new InterProcessSemaphoreMutex(other, path).acquireLease()
+                : new InterProcessSemaphoreV2(other, path, 1).acquire();
+            String firstNode = name(first);
 
-            CompletableFuture<Lease> got = new CompletableFuture<>();
+            CompletableFuture<Grant> got = new CompletableFuture<>();
             CompletableFuture<Boolean> validWhenGot = new CompletableFuture<>();
             Thread caller = new Thread(() -> {
                 try {
-                    Lease lease = form == Form.ASYNC ? waiter.acquireAsync(WAIT).get(WAIT.toSeconds(), TimeUnit.SECONDS)
-                        : waiter.acquire(WAIT);
+                    Grant lease = switch (form) {
+                        case BLOCKING -> new InterProcessSemaphoreV2(steps.client(), path, 1).acquire(WAIT);
+                        case ASYNC -> new InterProcessSemaphoreV2(steps.client(), path, 1).acquireAsync(WAIT)
+                            .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                        case SHARED_TICKET -> new InterProcessSemaphoreV2(steps.client(), path, 1, SharedTicket.defaults()).acquire(WAIT);
+                        case SEMAPHORE_MUTEX -> new InterProcessSemaphoreMutex(steps.client(), path).acquireLease(WAIT);
+                    };
                     validWhenGot.complete(lease != null && lease.isValid());
                     got.complete(lease);
                 } catch (Throwable e) {
@@ -67,7 +75,7 @@ class SemaphoreLostBeforeHandOutTest {
             caller.start();
 
             await("the waiter's lease node waits for the holder's").atMost(WAIT).until(() -> children(other, leases).size() == 2);
-            String waitersFirstNode = children(other, leases).stream().filter(n -> !n.equals(first.nodeName())).findFirst().orElseThrow();
+            String waitersFirstNode = children(other, leases).stream().filter(n -> !n.equals(firstNode)).findFirst().orElseThrow();
 
             steps.close();
             first.close();
@@ -79,12 +87,12 @@ class SemaphoreLostBeforeHandOutTest {
             steps.open(); // the hand-out runs now, on a suspended connection
             proxy.heal();
 
-            Lease lease = got.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            Grant lease = got.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(lease).as("a lease within the timeout").isNotNull();
-            assertThat(lease.nodeName()).as("a new lease node, not the lost one").isNotEqualTo(waitersFirstNode);
+            assertThat(name(lease)).as("a new lease node, not the lost one").isNotEqualTo(waitersFirstNode);
             assertThat(validWhenGot.get()).as("the lease was valid when the caller got it").isTrue();
             await("the lost lease's node is given back").atMost(WAIT).until(() -> children(other, leases).size() == 1);
-            assertThat(children(other, leases)).containsExactly(lease.nodeName());
+            assertThat(children(other, leases)).containsExactly(name(lease));
             lease.close();
         }
     }
@@ -150,6 +158,12 @@ class SemaphoreLostBeforeHandOutTest {
     @FunctionalInterface
     private interface Acquisition {
         AutoCloseable run() throws Exception;
+    }
+
+    /** The name of a lease's node in {@code leases/}. */
+    private static String name(Grant lease) {
+        String node = lease.nodePaths().get(0);
+        return node.substring(node.lastIndexOf('/') + 1);
     }
 
     private static List<String> children(BatonClient client, String path) throws InterruptedException {
