@@ -37,7 +37,19 @@ public final class Bench {
     private Bench() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            // said here: uncaught, it would reach the default handler that ZooKeeper's in-process servers install, which
+            // logs it under org.apache.zookeeper (off in the benchmarks' logging) and exits 1 without a word
+            System.err.println("benchmark " + (args.length > 0 ? args[0] : "") + " failed:");
+            e.printStackTrace();
+            System.exit(70);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         if (args.length == 0 || !BENCHMARKS.containsKey(args[0])) {
             System.err.println("usage: java -jar benchmarks.jar <benchmark> [args]");
             System.err.println("benchmarks: " + String.join(", ", BENCHMARKS.keySet()));

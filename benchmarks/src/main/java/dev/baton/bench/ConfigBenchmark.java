@@ -490,6 +490,9 @@ public final class ConfigBenchmark {
         Clients.folder(writer, fence);
         Clients.folder(writer, history);
         long[] n = {0};
+        // the compile-warm-up run and the N = 1 row share the base: entries of a side made earlier may still be there
+        // (before, a run of more than 290 rounds failed on the N = 1 row with NodeExists)
+        String entry = history + "/e-" + SIDES_MADE.incrementAndGet() + "-";
         Side side = new Side(name) {
             @Override
             void write(String value) throws Exception {
@@ -497,10 +500,10 @@ public final class ConfigBenchmark {
                 List<org.apache.zookeeper.Op> ops = new ArrayList<>();
                 ops.add(org.apache.zookeeper.Op.setData(key, value.getBytes(UTF_8), -1));
                 // a history entry of about the size a one-key release writes
-                ops.add(org.apache.zookeeper.Op.create(history + "/e-" + n[0], new byte[200], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                ops.add(org.apache.zookeeper.Op.create(entry + n[0], new byte[200], ZooDefs.Ids.OPEN_ACL_UNSAFE,
                     CreateMode.PERSISTENT));
                 if (n[0] > 10) {
-                    ops.add(org.apache.zookeeper.Op.delete(history + "/e-" + (n[0] - 10), -1));
+                    ops.add(org.apache.zookeeper.Op.delete(entry + (n[0] - 10), -1));
                 }
                 ops.add(org.apache.zookeeper.Op.setData(fence, new byte[80], -1));
                 writer.multi(ops);

@@ -142,7 +142,7 @@ final class BarrierCommand implements Runnable {
     @Command(name = "latch",
         description = {"A count-down latch from the shell.",
             "latch set NAME N, latch count-down NAME, latch await NAME, latch get NAME. NAME is a path if it starts with /, "
-                + "else /baton/latches/NAME."})
+                + "else /baton/latches/NAME. count-down, await and get of a latch never set exit 1."})
     static final class Latch implements Callable<Integer> {
         @Mixin
         ConnectOptions connection;
@@ -170,8 +170,14 @@ final class BarrierCommand implements Runnable {
             if (action.equals("set") && count < 0) {
                 throw new CliExit(ExitCodes.USAGE, "latch count must be 0 or more, was " + count);
             }
+            String path = Names.path("latches", name);
             try (BatonClient client = connection.connect()) {
-                DistributedCountDownLatch latch = new DistributedCountDownLatch(client, Names.path("latches", name));
+                // the recipe reads a latch never set as zero: get would print 0, await pass at once and
+                // count-down do nothing, all silently, for a mistyped NAME or a waiter started before the set
+                if (!action.equals("set") && client.checkExists().forPath(path) == null) {
+                    throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path + ": no latch was set there (baton latch set " + name + " N)");
+                }
+                DistributedCountDownLatch latch = new DistributedCountDownLatch(client, path);
                 switch (action) {
                     case "set" -> {
                         if (!latch.trySetCount(count)) {
@@ -187,7 +193,8 @@ final class BarrierCommand implements Runnable {
                         if (timeout == null) {
                             latch.await();
                         } else if (!latch.await(timeout)) {
-                            return ExitCodes.NOT_ACQUIRED;
+                            throw new CliExit(ExitCodes.NOT_ACQUIRED, "timed out after " + Durations.format(timeout) + ": latch " + name
+                                + " has not counted down to zero");
                         }
                     }
                     default -> throw new IllegalStateException("checked above: " + action);

@@ -230,22 +230,15 @@ final class ConfigCommand implements Runnable {
         @Override
         public Integer call() throws InterruptedException {
             Map<String, String> sets = new LinkedHashMap<>();
+            java.util.Set<String> given = new java.util.HashSet<>();
             for (String a : assignments) {
                 int eq = a.indexOf('=');
                 if (eq <= 0) {
                     throw new CliExit(ExitCodes.USAGE, "'" + a + "' is not KEY=VALUE");
                 }
-                if (sets.put(key(a.substring(0, eq)), a.substring(eq + 1)) != null) {
-                    throw new CliExit(ExitCodes.USAGE, "key '" + a.substring(0, eq) + "' is given twice: a release changes each key once");
-                }
+                sets.put(once(given, a.substring(0, eq)), a.substring(eq + 1));
             }
-            removals.forEach(ConfigCommand::key);
-            for (String r : removals) {
-                // the builder would let the later change win: say so instead of guessing what was meant
-                if (sets.containsKey(r) || removals.indexOf(r) != removals.lastIndexOf(r)) {
-                    throw new CliExit(ExitCodes.USAGE, "key '" + r + "' is given twice: a release changes each key once");
-                }
-            }
+            removals.forEach(r -> once(given, r));
             if (ifRelease != null && ifRelease < 0) {
                 throw new CliExit(ExitCodes.USAGE, "--if-release must be a release number (0 or more), was " + ifRelease);
             }
@@ -261,6 +254,17 @@ final class ConfigCommand implements Runnable {
                 return publish(release, where.out());
             }
         }
+    }
+
+    /**
+     * Checks {@code key} and that no earlier KEY=VALUE or --remove of this release named it (the
+     * builder would let the later change win: say so instead of guessing what was meant).
+     */
+    private static String once(java.util.Set<String> given, String key) {
+        if (!given.add(key(key))) {
+            throw new CliExit(ExitCodes.USAGE, "key '" + key + "' is given twice: a release changes each key once");
+        }
+        return key;
     }
 
     /** Commits {@code release} and prints what it did; a conflict exits 1. */

@@ -30,7 +30,8 @@ import picocli.CommandLine.Parameters;
         "Campaign in the election NAME and run CMD only while leader; exit with CMD's code. CMD gets BATON_TERM "
         + "(the leadership token: larger for every new term), BATON_ELECTION_PATH, BATON_LEADER_ID and BATON_SESSION_ID. "
         + "If leadership is lost while CMD runs, every process of CMD gets SIGTERM, then SIGKILL after --kill-grace, and baton "
-        + "exits 75. With --observe, print one JSON line per leader change instead. NAME is a path if it starts with /, "
+        + "exits 75. Signals as for lock: a second SIGINT or SIGTERM kills CMD. With --observe, print one JSON line per "
+        + "leader change instead. NAME is a path if it starts with /, "
         + "else /baton/elections/NAME. Curator's LeaderLatch on the same path interoperates."})
 final class ElectCommand extends HeldCommand.Holder {
     /** Latches (Baton's and Curator's) name their nodes {@code _c_<uuid>-latch-<seq>}. */

@@ -170,7 +170,8 @@ final class HeldCommand {
                 + e.getMessage());
         }
         // a signal that came since the look above is handed over now
-        Signals.forwardTo(child::signal);
+        AtomicReference<String> firstStop = new AtomicReference<>();
+        Signals.forwardTo(signal -> forward(child, signal, firstStop, err));
         AtomicReference<String> stopReason = new AtomicReference<>();
         held.onLost(() -> {
             lease.lost();
@@ -209,6 +210,37 @@ final class HeldCommand {
         }
         held.release();
         return ended.code();
+    }
+
+    /**
+     * Passes {@code signal} on to the command's session, but a second SIGINT or SIGTERM kills the
+     * session (SIGKILL): the command ignored the first, or is taking its time, and whoever sends
+     * another wants it gone. Otherwise the only way out was SIGKILL to baton, which leaves what it
+     * holds to its session's expiry; this way baton still releases it once nothing of the command
+     * runs. SIGHUP is only passed on (it often means "reload").
+     */
+    private static void forward(GuardedChild child, String signal, AtomicReference<String> firstStop, PrintWriter err) {
+        boolean stop = signal.equals("INT") || signal.equals("TERM");
+        if (!stop) {
+            child.signal(signal);
+        } else if (firstStop.compareAndSet(null, signal)) {
+            child.signal(signal);
+            err.println("baton: SIG" + signal + " passed on to the command; a second SIGINT or SIGTERM kills it");
+            err.flush();
+        } else {
+            err.println("baton: a second SIG" + signal + ": killing the command (SIGKILL)");
+            err.flush();
+            // not on the signal's thread: the supervisor may take up to 5 s to answer
+            Thread killer = new Thread(() -> {
+                try {
+                    child.kill();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "baton-kill-command");
+            killer.setDaemon(true);
+            killer.start();
+        }
     }
 
     private static void stopInBackground(GuardedChild child, Duration grace, AtomicReference<String> reason, String why) {

@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
         "Wait for the lock NAME, run CMD while holding it, release it once CMD and everything it started have "
         + "ended, and exit with CMD's code. CMD gets BATON_LOCK_PATH, BATON_FENCE (the fencing token) and BATON_SESSION_ID. "
         + "If the lock is lost while CMD runs, or baton dies, every process of CMD gets SIGTERM, then SIGKILL after "
-        + "--kill-grace (at once if baton died), and baton exits 75. NAME is a path if it starts with /, else "
+        + "--kill-grace (at once if baton died), and baton exits 75. SIGINT, SIGTERM and SIGHUP are passed on to CMD; a "
+        + "second SIGINT or SIGTERM kills it (SIGKILL) and baton exits 137. NAME is a path if it starts with /, else "
         + "/baton/locks/NAME. Curator's InterProcessMutex on the same path interoperates."})
 final class LockCommand extends HeldCommand.Holder {
     @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD",

@@ -76,7 +76,7 @@ final class SessionsCommand implements Callable<Integer> {
      * What {@code --json} prints.
      *
      * @param servers each server of the connect string
-     * @param sessions every session any server told of
+     * @param sessions every session any server told of; null when no server answered (nothing is known)
      * @param notes what could not be read, and why
      */
     record Report(List<Server> servers, List<Session> sessions, List<String> notes) {
@@ -91,6 +91,7 @@ final class SessionsCommand implements Callable<Integer> {
         Map<Long, Connection> connected = new LinkedHashMap<>();
         Map<Long, List<String>> ephemerals = null;
         Map<Long, List<String>> watches = null;
+        List<Answer> unreachable = new ArrayList<>();
         boolean anyAnswer = false;
         long now = System.currentTimeMillis();
         for (InetSocketAddress address : addresses) {
@@ -99,6 +100,7 @@ final class SessionsCommand implements Callable<Integer> {
             if (srvr.status() == Status.UNREACHABLE) {
                 servers.add(new Server(name, "unreachable", 0, List.of()));
                 notes.add(srvr.why());
+                unreachable.add(srvr);
                 continue;
             }
             String mode = srvr.answered() ? FourLetterWords.mode(srvr.text()) : srvr.status() == Status.NOT_ALLOWED ? "unknown" : "not serving";
@@ -133,7 +135,10 @@ final class SessionsCommand implements Callable<Integer> {
             servers.add(new Server(name, mode, here.size(), notAllowed));
         }
         if (!anyAnswer) {
-            report(new Report(servers, List.of(), notes));
+            report(new Report(servers, null, notes));
+            if (unreachable.size() == servers.size()) {
+                throw new CliExit(ExitCodes.UNAVAILABLE, cannotReach(unreachable));
+            }
             throw new CliExit(ExitCodes.UNAVAILABLE, "no server of " + connection.connectString()
                 + " answered cons, dump or wchc (unreachable, not serving, or not allowed by 4lw.commands.whitelist); "
                 + "to allow them, set 4lw.commands.whitelist=srvr,conf,isro,cons,dump,wchc in each server's zoo.cfg (or "
@@ -143,6 +148,17 @@ final class SessionsCommand implements Callable<Integer> {
         notes.addAll(missing(servers, ephemerals == null, watches == null));
         report(new Report(servers, sessions(connected, ephemerals, watches, now), notes));
         return ExitCodes.OK;
+    }
+
+    /**
+     * Nothing answered at any address: the servers' whitelist is beside the point (a server that
+     * refuses a word still answers), so say what each connection met.
+     */
+    private String cannotReach(List<Answer> unreachable) {
+        boolean tls = unreachable.stream().anyMatch(ServerWords::tlsMismatch);
+        return "cannot reach the ensemble at " + connection.connectString() + ": "
+            + String.join("; ", unreachable.stream().map(Answer::why).toList())
+            + (tls ? "" : "; is it running? (set -s or BATON_CONNECT)");
     }
 
     /** What a refused word leaves out of the report: one note per word, naming every server that refused it. */
@@ -199,25 +215,28 @@ final class SessionsCommand implements Callable<Integer> {
         report.servers().forEach(s -> servers.row(s.server(), s.mode(), s.connections(),
             s.notAllowed().isEmpty() ? "" : String.join(" ", s.notAllowed())));
         servers.print(out, "");
-        out.println();
-        if (report.sessions().isEmpty()) {
-            out.println("no sessions");
-        } else {
-            Output.Table sessions = new Output.Table("SESSION", "SERVER", "CLIENT", "TIMEOUT", "CONNECTED", "LAST OP", "EPHEMERALS", "WATCHES");
-            for (Session s : report.sessions()) {
-                sessions.row(s.session(), s.server() == null ? "(none)" : s.server(), s.client(),
-                    s.timeoutMillis() == 0 ? null : Output.age(s.timeoutMillis()), s.connectedMillis() < 0 ? null : Output.age(s.connectedMillis()),
-                    s.lastOperation(), s.ephemerals() == null ? "?" : s.ephemerals().size(), s.watches() == null ? "?" : s.watches().size());
-            }
-            sessions.print(out, "");
-            if (!counts) {
+        // null: no server answered, so nothing is known of the sessions (and no claim that there are none)
+        if (report.sessions() != null) {
+            out.println();
+            if (report.sessions().isEmpty()) {
+                out.println("no sessions");
+            } else {
+                Output.Table sessions = new Output.Table("SESSION", "SERVER", "CLIENT", "TIMEOUT", "CONNECTED", "LAST OP", "EPHEMERALS", "WATCHES");
                 for (Session s : report.sessions()) {
-                    List<String> lines = new ArrayList<>();
-                    (s.ephemerals() == null ? List.<String>of() : s.ephemerals()).forEach(p -> lines.add("  ephemeral " + p));
-                    (s.watches() == null ? List.<String>of() : s.watches()).forEach(p -> lines.add("  watch     " + p));
-                    if (!lines.isEmpty()) {
-                        out.println(s.session() + ":");
-                        lines.forEach(out::println);
+                    sessions.row(s.session(), s.server() == null ? "(none)" : s.server(), s.client(),
+                        s.timeoutMillis() == 0 ? null : Output.age(s.timeoutMillis()), s.connectedMillis() < 0 ? null : Output.age(s.connectedMillis()),
+                        s.lastOperation(), s.ephemerals() == null ? "?" : s.ephemerals().size(), s.watches() == null ? "?" : s.watches().size());
+                }
+                sessions.print(out, "");
+                if (!counts) {
+                    for (Session s : report.sessions()) {
+                        List<String> lines = new ArrayList<>();
+                        (s.ephemerals() == null ? List.<String>of() : s.ephemerals()).forEach(p -> lines.add("  ephemeral " + p));
+                        (s.watches() == null ? List.<String>of() : s.watches()).forEach(p -> lines.add("  watch     " + p));
+                        if (!lines.isEmpty()) {
+                            out.println(s.session() + ":");
+                            lines.forEach(out::println);
+                        }
                     }
                 }
             }

@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "tx",
     description = {"Look at the transactions of a two-phase-commit folder (read only).",
         "tx ls FOLDER: one line per transaction: id, decision (or undecided), votes, acknowledgements. "
-        + "tx show FOLDER [ID]: every detail of each transaction (or of ID; exit 1 if it is not there). "
+        + "tx show FOLDER [ID]: every detail of each transaction (or of ID; exit 1 if it is not there). A FOLDER that is "
+        + "not there exits 1. "
         + "FOLDER is a path if it starts with /, else /baton/transactions/FOLDER."})
 final class TxCommand implements Callable<Integer> {
     @Mixin
@@ -54,14 +55,15 @@ final class TxCommand implements Callable<Integer> {
         }
         String path = Names.path("transactions", folder);
         try (BatonClient client = connection.connect()) {
+            // a mistyped FOLDER reads as one with no transactions: say it is not there, as ls and get do
+            if (client.checkExists().forPath(path) == null) {
+                throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
+            }
             TransactionFolder view = new TransactionFolder(client, path);
             PrintWriter out = spec.commandLine().getOut();
             if (action.equals("ls")) {
                 view.transactions().forEach(t -> out.println(line(t)));
             } else if (id == null) {
-                if (client.checkExists().forPath(path) == null) {
-                    throw new CliExit(ExitCodes.NOT_ACQUIRED, "no node " + path);
-                }
                 Set<String> participants = view.participants();
                 out.println("participants registered: " + (participants.isEmpty() ? "none" : String.join(" ", participants)));
                 view.transactions().forEach(t -> show(out, t));

@@ -104,6 +104,8 @@ class ConfigCommandTest extends AgainstEnsemble {
             .contains("--if-release must be a release number (0 or more), was -3");
         assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "a=2")).contains("key 'a' is given twice");
         assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "a=1", "--remove", "a")).contains("key 'a' is given twice");
+        assertThat(fails(ExitCodes.USAGE, "config", "release", "shop", "--remove", "a", "--remove", "a"))
+            .isEqualTo("baton: key 'a' is given twice: a release changes each key once\n");
         assertThat(fails(ExitCodes.USAGE, "config", "rollback", "shop", "-1")).contains("N must be a release number (0 or more), was -1");
         assertThat(fails(ExitCodes.USAGE, "config", "set", "shop", "db//url", "x")).contains("it has an empty part ('//')");
 

@@ -139,6 +139,27 @@ class LockCommandTest {
     }
 
     @Test
+    void aSecondSigtermKillsACommandThatIgnoredTheFirstAndReleasesTheLock(TestInfo info, BatonClient observer) throws Exception {
+        Path heartbeat = dir.resolve("heartbeat");
+        String path = "/baton/locks/" + name(info);
+        // a command that ignores SIGINT and SIGTERM: only SIGKILL stops it
+        String stubborn = "trap '' INT TERM; while true; do date +%s%N >> " + heartbeat + "; sleep 0.05; done";
+        try (BatonProcess holder = BatonProcess.start(dir, env(), "lock", name(info), "--", "sh", "-c", stubborn)) {
+            await().atMost(WAIT).until(() -> Files.exists(heartbeat) && Files.size(heartbeat) > 0);
+            holder.signal("TERM");
+            await("baton says the first SIGTERM was passed on, and what a second one does").atMost(WAIT)
+                .until(() -> holder.stderr().contains("baton: SIGTERM passed on to the command; a second SIGINT or SIGTERM kills it"));
+            long beats = Files.size(heartbeat);
+            await("the command ignores it and runs on").atMost(WAIT).until(() -> Files.size(heartbeat) > beats);
+            assertThat(nodes(observer, path)).as("still holding").hasSize(1);
+            holder.signal("TERM");
+            assertThat(holder.exitCode(Duration.ofSeconds(20))).as("the command died of SIGKILL, passed through: 128 + 9").isEqualTo(137);
+            assertThat(holder.stderr()).contains("baton: a second SIGTERM: killing the command (SIGKILL)");
+            await("the lock is given back").atMost(WAIT).until(() -> nodes(observer, path).isEmpty());
+        }
+    }
+
+    @Test
     void aLockLostMidCommandKillsTheCommandBeforeAnyoneElseHoldsAndExits75(TestInfo info, BatonClient observer) throws Exception {
         Path heartbeat = dir.resolve("heartbeat");
         Path marker = dir.resolve("second-holds");

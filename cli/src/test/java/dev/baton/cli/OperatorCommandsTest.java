@@ -230,6 +230,22 @@ class OperatorCommandsTest extends AgainstEnsemble {
     }
 
     @Test
+    void sessionsWhereNothingAnswersSaysTheServersCannotBeReachedNotThatTheWordsAreRefused() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String nowhere = "127.0.0.1:" + port;
+        BatonProcess sessions = BatonProcess.start(dir, Map.of("BATON_CONNECT", nowhere), "sessions");
+        assertThat(sessions.finish(WAIT)).as("stderr: %s", sessions.stderr()).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(sessions.stderr()).as("nothing answers there: the whitelist is beside the point")
+            .isEqualTo("baton: cannot reach the ensemble at " + nowhere + ": " + nowhere + " is unreachable (Connection refused); "
+                + "is it running? (set -s or BATON_CONNECT)\n");
+        assertThat(sessions.stdout()).containsPattern(nowhere + " +unreachable").as("nothing was read: no claim that there are no sessions")
+            .doesNotContain("no sessions");
+    }
+
+    @Test
     void doctorPassesAHealthyEnsembleAndFailsWhenTheServersGrantLessThanTheClientAsks(BatonClient client) throws Exception {
         JsonNode healthy = json(ExitCodes.OK, "doctor", "--json");
         JsonNode server = healthy.get("servers").get(0);

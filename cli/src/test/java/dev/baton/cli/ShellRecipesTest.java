@@ -49,12 +49,25 @@ class ShellRecipesTest extends AgainstEnsemble {
     void aLatchCountsDownToZeroAndThenLetsItsWaitersThrough() throws Exception {
         assertThat(run("latch", "set", "done", "2").code()).isZero();
         assertThat(run("latch", "get", "done").out()).isEqualTo("2\n");
-        assertThat(run("latch", "await", "done", "--timeout", "300ms").code()).as("still counting").isEqualTo(ExitCodes.NOT_ACQUIRED);
+        Ran counting = run("latch", "await", "done", "--timeout", "300ms");
+        assertThat(counting.code()).as("still counting").isEqualTo(ExitCodes.NOT_ACQUIRED);
+        assertThat(counting.err()).as("says why, like barrier wait").isEqualTo("baton: timed out after 300ms: latch done has not counted down to zero\n");
         assertThat(run("latch", "set", "done", "5").code()).as("set again while counting").isEqualTo(ExitCodes.NOT_ACQUIRED);
         assertThat(run("latch", "count-down", "done").code()).isZero();
         assertThat(run("latch", "count-down", "done").code()).isZero();
         assertThat(run("latch", "get", "done").out()).isEqualTo("0\n");
         assertThat(run("latch", "await", "done", "--timeout", "5s").code()).isZero();
+    }
+
+    @Test
+    void aLatchNeverSetIsNotThereForGetAwaitOrCountDown() throws Exception {
+        for (String action : new String[] {"get", "await", "count-down"}) {
+            Ran ran = run("latch", action, "never-set");
+            assertThat(ran.code()).as("latch %s of a latch never set exits 1, like ls of a missing node; stderr: %s", action, ran.err())
+                .isEqualTo(ExitCodes.NOT_ACQUIRED);
+            assertThat(ran.out()).as("latch %s prints no count", action).isEmpty();
+            assertThat(ran.err()).isEqualTo("baton: no node /baton/latches/never-set: no latch was set there (baton latch set never-set N)\n");
+        }
     }
 
     @Test

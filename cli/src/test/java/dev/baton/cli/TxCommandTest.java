@@ -94,6 +94,10 @@ class TxCommandTest extends AgainstEnsemble {
             assertThat(nowhere.finish(WAIT)).as("a missing folder exits 1, like ls and get").isEqualTo(ExitCodes.NOT_ACQUIRED);
             assertThat(nowhere.stdout()).isEmpty();
             assertThat(nowhere.stderr()).isEqualTo("baton: no node /shop/none\n");
+            BatonProcess lsNowhere = start("tx", "ls", "/shop/none");
+            assertThat(lsNowhere.finish(WAIT)).as("ls of a missing folder exits 1, like show").isEqualTo(ExitCodes.NOT_ACQUIRED);
+            assertThat(lsNowhere.stdout()).isEmpty();
+            assertThat(lsNowhere.stderr()).isEqualTo("baton: no node /shop/none\n");
             participants.create().creatingParentsIfNeeded().forPath("/shop/empty");
             BatonProcess empty = start("tx", "show", "/shop/empty");
             assertThat(empty.finish(WAIT)).as("stderr: %s", empty.stderr()).isZero();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.cache.CacheEvent;
+import dev.baton.framework.cache.CacheListener;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.ChildrenCache;
 import dev.baton.framework.cache.NodeCache;
@@ -134,6 +135,43 @@ class CachesTest {
             await().atMost(WAIT).until(() -> cache.children().keySet().equals(java.util.Set.of("one", "two")));
             client.delete().forPath(base + "/two");
             await().atMost(WAIT).until(() -> cache.children().keySet().equals(java.util.Set.of("one")));
+        }
+    }
+
+    @Test
+    void childrenAndNodeCachesStopTellingARemovedListenerAsCuratorsListenablesDo(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        client.create().creatingParentsIfNeeded().forPath(base, "v1".getBytes(UTF_8));
+        Events removed = new Events();
+        Events kept = new Events();
+        CacheListener removedListener = removed.queue::add;
+        CacheListener keptListener = kept.queue::add;
+        try (ChildrenCache children = new ChildrenCache(client, base); NodeCache node = new NodeCache(client, base)) {
+            children.addListener(removedListener);
+            children.addListener(keptListener);
+            node.addListener(removedListener);
+            node.addListener(keptListener);
+            children.start();
+            node.start();
+            // the first load is reported after awaitInitialized returns: let both INITIALIZED
+            // events reach the listeners before removing one, so that nothing of it arrives later
+            int initialized = 0;
+            while (initialized < 2) {
+                if (kept.next().equals("INITIALIZED")) {
+                    initialized++;
+                }
+            }
+            children.removeListener(removedListener);
+            node.removeListener(removedListener);
+            removed.queue.clear();
+            kept.queue.clear();
+
+            // each event goes to every listener in one pass, so once the kept listener has heard
+            // both changes, the removed one would have heard them too
+            client.create().forPath(base + "/after", "a".getBytes(UTF_8));
+            client.setData().forPath(base, "v2".getBytes(UTF_8));
+            assertThat(List.of(kept.next(), kept.next())).containsExactlyInAnyOrder("ADDED " + base + "/after=a", "UPDATED " + base + "=v2");
+            assertThat(removed.queue).as("events heard by a removed listener").isEmpty();
         }
     }
 

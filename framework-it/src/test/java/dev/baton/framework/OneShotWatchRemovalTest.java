@@ -68,6 +68,33 @@ class OneShotWatchRemovalTest {
     }
 
     /**
+     * "Nothing to remove" is the caller's success, and the client's request meters say so: an
+     * operator alerting on {@code baton.client.requests{outcome="failure"}} is not paged for a
+     * clean-up that found nothing (as a quiet delete of a node already gone counts as a success).
+     */
+    @Test
+    void aRemovalThatFindsNoWatcherIsCountedAsASucceededRequest(BatonClient client) throws Exception {
+        List<Boolean> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        BatonObserver observer = new BatonObserver() {
+            @Override
+            public void requestCompleted(String operation, long nanos, boolean succeeded) {
+                if (operation.equals("removeAllWatches")) {
+                    outcomes.add(succeeded);
+                }
+            }
+        };
+        client.addObserver(observer);
+        try {
+            client.watches().removeAllAsync("/one-shot/nobody-watches", Watcher.WatcherType.Any)
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            client.removeObserver(observer);
+        }
+        assertThat(outcomes).as("removeAllWatches requests reported to the observer (succeeded?), the server having"
+            + " answered 'no watcher'").containsExactly(true);
+    }
+
+    /**
      * The types of the events {@code heard} got so far: every event of a change made before this
      * call has been delivered once a sync has been answered, and handed on once the event executor
      * has run a task queued after it.

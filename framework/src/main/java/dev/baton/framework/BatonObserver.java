@@ -58,7 +58,9 @@ public interface BatonObserver {
      *
      * @param operation the operation's name: create, delete, setData, getData, exists, getChildren, transaction, sync, ...
      * @param nanos from sending the attempt to its answer or failure
-     * @param succeeded whether it returned normally (a server's "no node" or "bad version" answer is a failure here)
+     * @param succeeded whether it returned normally (a server's "no node" or "bad version" answer is a failure
+     *     here, unless the operation takes that answer as its success: a quiet delete's "no node",
+     *     {@code watches().removeAllAsync}'s "no watcher")
      */
     default void requestCompleted(String operation, long nanos, boolean succeeded) {
     }

@@ -205,10 +205,19 @@ public final class GuardedChild {
     public void stop(Duration grace) throws InterruptedException {
         signal("TERM");
         if (!supervisor.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-            signal("KILL");
-            if (!supervisor.waitFor(5, TimeUnit.SECONDS)) {
-                supervisor.destroyForcibly();
-            }
+            kill();
+        }
+    }
+
+    /**
+     * Kills the whole session at once (SIGKILL). The supervisor sends it: killing the supervisor
+     * itself would leave the command running; one that has not exited 5 s later is killed, and
+     * {@link #waitFor()} kills what it leaves.
+     */
+    public void kill() throws InterruptedException {
+        signal("KILL");
+        if (!supervisor.waitFor(5, TimeUnit.SECONDS)) {
+            supervisor.destroyForcibly();
         }
     }
 

@@ -5,6 +5,7 @@ import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A local copy of a node's children (names, data and stats), kept current by one persistent
@@ -13,6 +14,7 @@ import java.util.Objects;
 public final class ChildrenCache implements AutoCloseable {
     private final TreeCache tree;
     private final String path;
+    private final Map<CacheListener, CacheListener> listeners = new ConcurrentHashMap<>();
 
     /**
      * A cache of the children of the node at {@code path}.
@@ -48,17 +50,32 @@ public final class ChildrenCache implements AutoCloseable {
     }
 
     /**
-     * Hears ADDED, UPDATED and REMOVED for children, and INITIALIZED.
+     * Hears ADDED, UPDATED and REMOVED for children, and INITIALIZED (adding a listener twice adds it once).
      *
      * @param listener the listener to add
      */
     public void addListener(CacheListener listener) {
         Objects.requireNonNull(listener, "listener");
-        tree.addListener(event -> {
+        CacheListener childrenOnly = event -> {
             if (event.node() == null || !event.node().path().equals(path)) {
                 listener.event(event);
             }
-        });
+        };
+        if (listeners.putIfAbsent(listener, childrenOnly) == null) {
+            tree.addListener(childrenOnly);
+        }
+    }
+
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener a listener added before (anything else is ignored)
+     */
+    public void removeListener(CacheListener listener) {
+        CacheListener childrenOnly = listeners.remove(listener);
+        if (childrenOnly != null) {
+            tree.removeListener(childrenOnly);
+        }
     }
 
     @Override

@@ -54,6 +54,15 @@ public final class NodeCache implements AutoCloseable {
         tree.addListener(listener);
     }
 
+    /**
+     * Removes a listener; it hears nothing more.
+     *
+     * @param listener the listener to remove
+     */
+    public void removeListener(CacheListener listener) {
+        tree.removeListener(listener);
+    }
+
     @Override
     public void close() {
         tree.close();

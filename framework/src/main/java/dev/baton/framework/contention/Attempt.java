@@ -77,8 +77,9 @@ final class Attempt<R> {
     /** Guarded: the last create sent, cancelled if the attempt ends before it answers. */
     private CompletableFuture<CreatedNode> creating;
     /**
-     * Guarded: the contenders whose nodes this attempt was refused to read, null until one is; watched
-     * through the folder at once from then on (see {@link Contention#watch}).
+     * Guarded: the contenders whose nodes this attempt's ticket was refused to read, null until one is;
+     * watched through the folder at once from then on (see {@link Contention#watch}). Forgotten at a
+     * new ticket.
      */
     private Set<String> unreadable;
 
@@ -157,6 +158,8 @@ final class Attempt<R> {
                 return;
             }
             ticket = null;
+            // a new place in line: a name refused before may name another node now (a folder made again numbers from 0)
+            unreadable = null;
             if (own != null) {
                 own.listen(null, null);
                 own = null;
@@ -229,6 +232,17 @@ final class Attempt<R> {
         if (e == null && leftBehind(mine, move)) {
             return;
         }
+        decideOn(mine, move, line, false);
+    }
+
+    /**
+     * Acts on what the rule says of {@code line}, the reply to move {@code move}'s listing.
+     *
+     * @param folderWatched whether that listing set a child watch on the folder (see
+     *     {@link Contention#watch}): a wait for a contender this attempt may not read then needs no
+     *     other watch, that one wakes it at the line's next change
+     */
+    private void decideOn(Ticket mine, int move, List<String> line, boolean folderWatched) {
         Decision decision;
         try {
             decision = engine.decide(line, mine.name());
@@ -243,6 +257,8 @@ final class Attempt<R> {
         } else if (deadline.hasPassed()) {
             // past the deadline (a zero timeout: this was its one look) and not holding: give up (abandon deletes it)
             result.complete(null);
+        } else if (folderWatched && isUnreadable(decision.watch())) {
+            return; // waiting, through the folder's watch this listing set
         } else {
             waitFor(mine, move, decision);
         }
@@ -253,7 +269,8 @@ final class Attempt<R> {
      * behind on a node already gone); its deletion wakes exactly this contender, who holds at once if
      * the rule said that node was the last obstacle, or else looks again. A node this client may not
      * read is watched through the folder instead, which wakes it at every change of the line; the
-     * refusal is remembered, so later waits on that node go to the folder without asking again.
+     * refusal is remembered, so later waits on that node go to the folder without asking again, and
+     * the listing that sets the folder's watch is the next look (one listing per wake).
      *
      * <p>Before the first wait, our own node gets its watch: its deletion (by an operator, with its
      * folder) or its session's end is then heard before any later change — watch events come in the
@@ -268,7 +285,7 @@ final class Attempt<R> {
         synchronized (this) {
             watch = own;
             move = moveTo(Phase.WAITING, listedMove);
-            refusedBefore = unreadable != null && unreadable.contains(decision.watch());
+            refusedBefore = isUnreadable(decision.watch());
         }
         if (move < 0) {
             return;
@@ -276,7 +293,7 @@ final class Attempt<R> {
         if (watch != null && !watch.armed()) {
             watch.arm();
         }
-        engine.watch(decision.watch(), refusedBefore, steps, result::completeExceptionally, (seen, e) -> {
+        engine.watch(decision.watch(), refusedBefore, steps, result::completeExceptionally, (seen, line, e) -> {
             if (!current(move)) {
                 return;
             }
@@ -287,6 +304,12 @@ final class Attempt<R> {
             switch (seen) {
                 case SET -> leftBehind(mine, move); // watching: the node's deletion moves on
                 case CHANGED -> look(); // still there, and the watch is used up: look again
+                case LINE_CHANGED -> waitFor(mine, move, decision); // the folder's listing, with a new watch, is the look
+                case LISTED -> {
+                    if (!leftBehind(mine, move)) {
+                        decideOn(mine, move, line, true);
+                    }
+                }
                 case EXPIRED -> giveBack(move);
                 case REFUSED -> refused(decision.watch()); // the folder is watched instead: what it sees follows
                 case GONE -> {
@@ -324,6 +347,11 @@ final class Attempt<R> {
         if (!result.complete(granted)) {
             discard.accept(granted); // timed out or cancelled just now: abandon gave the node back
         }
+    }
+
+    /** Whether this attempt was refused the read of contender {@code name}'s node. */
+    private synchronized boolean isUnreadable(String name) {
+        return unreadable != null && unreadable.contains(name);
     }
 
     /** Remembers that this attempt may not read the node of contender {@code name}. */

@@ -187,12 +187,31 @@ public final class Contention {
          * This client may not read the node (NoAuth): the folder's children are watched instead, and
          * what that watch sees follows. Told once per watch, before the folder's watch is sent.
          */
-        REFUSED
+        REFUSED,
+        /**
+         * The folder's listing, sent with its child watch (see {@link #watchLine}): the caller decides
+         * on it as on a look's. The watch is set unless the listing failed.
+         */
+        LISTED,
+        /** The folder's children changed (or the folder went); its watch is used up. */
+        LINE_CHANGED
+    }
+
+    /** What {@link #watch} tells its caller, on the caller's executor. */
+    @FunctionalInterface
+    interface Sight {
+        /**
+         * @param seen what became of the watched node, or null with a {@code failure}
+         * @param line the folder's children with {@link Seen#LISTED}, else null
+         * @param failure why the watch could not be set, else null
+         */
+        void seen(Seen seen, List<String> line, Throwable failure);
     }
 
     /**
      * Watches the contender {@code name} and tells {@code then}, on {@code steps}, what the reply
-     * ({@code SET}, {@code GONE}, or a failure) and later the watch's event said. A getData watch,
+     * ({@code SET}, {@code GONE}, or a failure) and later the watch's event said ({@code GONE},
+     * {@code CHANGED}, {@code EXPIRED}). A getData watch,
      * not an exists watch: on a node already gone an exists watch stays registered (client and
      * server) until that path is created again — for a sequential name, never — while a getData
      * watch is set only on a node that exists. Curator does the same. A reply that failed because
@@ -203,74 +222,74 @@ public final class Contention {
      * 3.8.4 and 3.9.2 on, ZOOKEEPER-2590). When the contender's node is not readable by this
      * client's identities (its ACL grants READ to its creator only), the getData is refused (NoAuth,
      * and then no watch is set): {@code then} is told {@code REFUSED}, and the folder's children are
-     * watched instead ({@link #watchLine}).
+     * watched instead ({@link #watchLine}: {@code LISTED} with the line, later {@code LINE_CHANGED}).
      *
-     * <p>The caller (an {@link Attempt}) remembers the refusal for the rest of its acquisition and
-     * passes {@code refusedBefore} when it watches that contender again, after the next change of
-     * the line: the folder is then watched at once, and a wake costs no refused getData. That is
-     * safe: a contender's ACL is given at its create and its sequential name is not used again while
-     * the folder lives, so asking again would be refused again; and were it not (an operator changed
-     * the node's ACL, the attempt took a ticket on a new session with other identities, or the
-     * folder was deleted and made again, its numbers starting over), the folder's watch
-     * still sees the node go, only it wakes this contender at other changes of the line too.
+     * <p>The caller (an {@link Attempt}) remembers the refusal while it keeps its ticket and passes
+     * {@code refusedBefore} when it watches that contender again, after the next change of the
+     * line: the folder is then watched at once, and a wake costs no refused getData. That is safe: a
+     * contender's ACL is given at its create and its sequential name is not used again while the
+     * folder lives, so asking again would be refused again; and were it not (an operator changed the
+     * node's ACL), the folder's watch still sees the node go, only it wakes this contender at other
+     * changes of the line too. A new ticket forgets the refusals: it may be on a new session with
+     * other identities, or in a folder deleted and made again, whose numbers start over so that a
+     * remembered name ({@code x-<sessionId>-<seq>}) can name another node.
      *
      * @param refusedBefore whether this attempt was told {@code REFUSED} for {@code name} already
      */
-    void watch(String name, boolean refusedBefore, Executor steps, Consumer<ClientClosedException> closed,
-               BiConsumer<Seen, Throwable> then) {
+    void watch(String name, boolean refusedBefore, Executor steps, Consumer<ClientClosedException> closed, Sight then) {
         if (refusedBefore) {
-            watchLine(name, steps, closed, then);
+            watchLine(steps, closed, then);
             return;
         }
         Watcher watcher = SpeedPaths.handOver(steps, event -> {
             if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-                then.accept(Seen.GONE, null);
+                then.seen(Seen.GONE, null, null);
             } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
-                then.accept(Seen.EXPIRED, null);
+                then.seen(Seen.EXPIRED, null, null);
             } else if (event.getType() != Watcher.Event.EventType.None) {
-                then.accept(Seen.CHANGED, null);
+                then.seen(Seen.CHANGED, null, null);
             }
         });
         CompletableFuture<byte[]> reply = ops.getData().usingWatcher(watcher).forPathAsync(Paths.join(dir, name));
         SpeedPaths.handOver(reply, steps, closed, (bytes, e) -> {
             if (e == null) {
-                then.accept(Seen.SET, null);
+                then.seen(Seen.SET, null, null);
             } else if (Failures.rethrow(e) instanceof NoNodeException) {
-                then.accept(Seen.GONE, null);
+                then.seen(Seen.GONE, null, null);
             } else if (Failures.rethrow(e) instanceof NoAuthException) {
-                then.accept(Seen.REFUSED, null);
-                watchLine(name, steps, closed, then);
+                then.seen(Seen.REFUSED, null, null);
+                watchLine(steps, closed, then);
             } else {
-                then.accept(null, e);
+                then.seen(null, null, e);
             }
         });
     }
 
     /**
      * The watch of a contender this client may not read: a child watch on the folder, which needs
-     * READ on the folder only (the listing needs it too). Any change in the line wakes this
-     * contender, which then lists again ({@code CHANGED}, never {@code GONE}: the event does not
-     * say which child went); so with such ACLs each change wakes every waiter that watches this
-     * way, where a readable predecessor wakes one. When the listing already lacks the contender,
-     * it is {@code GONE}; the child watch then stays set until the folder's next change, which
-     * fires it once, to an attempt that has moved on and ignores it.
+     * READ on the folder only (the listing needs it too). Its reply is the line ({@code LISTED}),
+     * which the caller decides on as on a look's: the listing that sets the watch is the look, so a
+     * wake costs one listing. Any change in the line wakes this contender ({@code LINE_CHANGED}: the
+     * event does not say which child went), which watches the folder again; so with such ACLs each
+     * change wakes every waiter that watches this way, where a readable predecessor wakes one. When
+     * the listing lets the caller hold or wait elsewhere, the child watch stays set until the
+     * folder's next change, which fires it once, to an attempt that has moved on and ignores it.
      */
-    private void watchLine(String name, Executor steps, Consumer<ClientClosedException> closed,
-                           BiConsumer<Seen, Throwable> then) {
+    private void watchLine(Executor steps, Consumer<ClientClosedException> closed, Sight then) {
         Watcher watcher = SpeedPaths.handOver(steps, event -> {
             if (event.getState() == Watcher.Event.KeeperState.Expired) {
-                then.accept(Seen.EXPIRED, null);
+                then.seen(Seen.EXPIRED, null, null);
             } else if (event.getType() != Watcher.Event.EventType.None) {
-                then.accept(Seen.CHANGED, null);
+                then.seen(Seen.LINE_CHANGED, null, null);
             }
         });
         SpeedPaths.handOver(ops.getChildren().usingWatcher(watcher).forPathAsync(dir), steps, closed, (children, e) -> {
             if (e == null) {
-                then.accept(children.contains(name) ? Seen.SET : Seen.GONE, null);
+                then.seen(Seen.LISTED, children, null);
             } else if (Failures.rethrow(e) instanceof NoNodeException) {
-                then.accept(Seen.CHANGED, null); // the folder went, and our node with it: looking again shows it
+                then.seen(Seen.CHANGED, null, null); // the folder went, and our node with it: looking again shows it
             } else {
-                then.accept(null, e);
+                then.seen(null, null, e);
             }
         });
     }

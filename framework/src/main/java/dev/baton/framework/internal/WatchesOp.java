@@ -334,7 +334,8 @@ final class WatchesOp implements WatchesBuilder {
     /**
      * {@inheritDoc} Not through the local-only form: the server's watch must go too, and a request
      * whose answer was lost is retried (the client sets its watches again on a reconnection, so the
-     * retry finds them); "no watcher" is success.
+     * retry finds them); "no watcher" is success, inside the attempt, so the request is reported to
+     * the client's observer as succeeded (as a quiet delete's "no node" is).
      */
     @Override
     public CompletableFuture<Void> removeAllAsync(String path, Watcher.WatcherType type) {
@@ -351,14 +352,16 @@ final class WatchesOp implements WatchesBuilder {
         forgetAll(full, type);
         return c.retry().callAsync("removeAllWatches", path, (zk, n) -> {
             // under the registry's lock, as sendRemove: an add sent after this request reaches the server after it
+            CompletableFuture<Void> sent;
             synchronized (registered()) {
-                return c.zk().removeAllWatches(zk, full, type, "removeAllWatches", path);
+                sent = c.zk().removeAllWatches(zk, full, type, "removeAllWatches", path);
             }
+            return sent.exceptionallyCompose(e -> Failures.unwrap(e) instanceof BatonException b
+                && b.code() == KeeperException.Code.NOWATCHER ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(e));
         }).exceptionallyCompose(e -> {
             Throwable cause = Failures.unwrap(e);
             // a closed client or an expired session took its watches with it
-            boolean nothingLeft = cause instanceof ClientClosedException || cause instanceof SessionExpiredException
-                || cause instanceof BatonException b && b.code() == KeeperException.Code.NOWATCHER;
+            boolean nothingLeft = cause instanceof ClientClosedException || cause instanceof SessionExpiredException;
             return nothingLeft ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(cause);
         });
     }

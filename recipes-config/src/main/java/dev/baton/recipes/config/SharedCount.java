@@ -32,7 +32,7 @@ public final class SharedCount implements AutoCloseable {
      * @param seedValue written if the node does not exist at start
      */
     public SharedCount(BatonClient client, String path, int seedValue) {
-        this.value = new SharedValue(client, path, toBytes(seedValue));
+        this.value = new SharedValue("SharedCount", client, path, toBytes(seedValue));
     }
 
     /**

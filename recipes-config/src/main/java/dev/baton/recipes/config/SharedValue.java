@@ -51,6 +51,7 @@ public final class SharedValue implements AutoCloseable {
     }
 
     private final BatonClient client;
+    private final String kind;
     private final String path;
     private final byte[] seed;
     private final NodeCache cache;
@@ -66,8 +67,14 @@ public final class SharedValue implements AutoCloseable {
      * @param seedValue written if the node does not exist at start
      */
     public SharedValue(BatonClient client, String path, byte[] seedValue) {
+        this("SharedValue", client, path, seedValue);
+    }
+
+    /** A shared value that names itself {@code kind} in its errors: the recipe the caller built. */
+    SharedValue(String kind, BatonClient client, String path, byte[] seedValue) {
+        this.kind = kind;
         this.client = Objects.requireNonNull(client, "client");
-        this.path = ZPaths.validateRecipePath("SharedValue", path);
+        this.path = ZPaths.validateRecipePath(kind, path);
         this.seed = Objects.requireNonNull(seedValue, "seedValue").clone();
         this.current = new AtomicReference<>(new Current(VersionedValue.ABSENT, seed, -1, -1));
         this.cache = new NodeCache(client, path);
@@ -82,7 +89,7 @@ public final class SharedValue implements AutoCloseable {
      */
     public void start() throws InterruptedException {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-            throw new IllegalStateException("SharedValue " + path + " was already started (state " + state.get() + ")");
+            throw new IllegalStateException(kind + " " + path + " was already started (state " + state.get() + ")");
         }
         try {
             client.create().creatingParentContainersIfNeeded().forPath(path, seed);
@@ -229,14 +236,14 @@ public final class SharedValue implements AutoCloseable {
             try {
                 listener.valueHasChanged(this, value);
             } catch (RuntimeException e) {
-                LOG.error("SharedValue {}: a listener threw; it still hears later values", path, e);
+                LOG.error("{} {}: a listener threw; it still hears later values", kind, path, e);
             }
         }
     }
 
     private void requireStarted() {
         if (state.get() != State.STARTED) {
-            throw new IllegalStateException("SharedValue " + path + " is " + state.get() + ": call start() first");
+            throw new IllegalStateException(kind + " " + path + " is " + state.get() + ": call start() first");
         }
     }
 }

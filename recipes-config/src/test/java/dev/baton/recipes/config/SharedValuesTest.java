@@ -132,4 +132,33 @@ class SharedValuesTest {
             assertThat(client.getData().forPath("/shared/count")).containsExactly(0xff, 0xff, 0xff, 0xfe);
         }
     }
+
+    @Test
+    void aVersionedValueAnswersToCuratorsGetterNamesSoAMigratedLoopCompilesUnchanged(BatonClient client) throws Exception {
+        try (SharedCount workers = new SharedCount(client, "/shared/migrated", 4)) {
+            workers.start();
+            // Curator's read-modify-write loop, word for word but for the imports
+            VersionedValue<Integer> seen = workers.getVersionedValue();
+            assertThat(seen.getValue()).as("getValue() is value()").isEqualTo(seen.value()).isEqualTo(4);
+            assertThat(seen.getVersion()).as("getVersion() is version()").isEqualTo(seen.version()).isZero();
+            assertThat(workers.trySetCount(seen, seen.getValue() + 1)).isTrue();
+            assertThat(client.getData().forPath("/shared/migrated")).containsExactly(0, 0, 0, 5);
+        }
+    }
+
+    @Test
+    void aSharedCountNamesItselfNotSharedValueInItsErrors(BatonClient client) throws Exception {
+        assertThatThrownBy(() -> new SharedCount(client, "workers", 0))
+            .isInstanceOf(dev.baton.framework.InvalidPathException.class)
+            .hasMessageStartingWith("SharedCount 'workers'");
+        try (SharedCount workers = new SharedCount(client, "/shared/named", 0)) {
+            assertThatThrownBy(() -> workers.setCount(1))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("SharedCount /shared/named is LATENT: call start() first");
+            workers.start();
+            assertThatThrownBy(workers::start)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("SharedCount /shared/named was already started");
+        }
+    }
 }

@@ -9,14 +9,21 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.NoAuthException;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.CountingClient;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.PrivateNodes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -163,6 +170,98 @@ class PrivateContenderNodesTest {
             for (BatonClient client : clients) {
                 client.close();
             }
+        }
+    }
+
+    /**
+     * A waiter that watches the folder (it may not read its predecessor's node) lists the folder
+     * once per wake: the listing that sets the folder's watch again is the one it decides on.
+     * Before, each wake cost two listings, a look and then the watch, for every such waiter at
+     * every change of the line.
+     */
+    @Test
+    void aWaiterWatchingTheFolderListsItOncePerWake() throws Exception {
+        String path = "/private/wakes";
+        try (BatonClient alice = client("alice"); BatonClient bob = client("bob")) {
+            CountingClient counting = CountingClient.wrap(bob);
+            InterProcessMutex alices = new InterProcessMutex(alice, path);
+            InterProcessMutex bobs = new InterProcessMutex(counting.client(), path);
+            LockLease first = alices.acquireLease();
+            CompletableFuture<LockLease> waiting = bobs.acquireAsync();
+            // the listing sent with bob's create, then the folder's watch once alice's node was refused him
+            await().atMost(WAIT).until(() -> counting.reads(CountingClient.Read.GET_CHILDREN) == 2);
+            long before = counting.reads(CountingClient.Read.GET_CHILDREN);
+
+            InterProcessMutex others = new InterProcessMutex(alice, path);
+            for (int i = 0; i < 5; i++) {
+                // a try-lock joins the line behind bob and leaves it: two changes of the line
+                assertThat(others.acquireLease(Duration.ZERO)).as("a try-lock behind alice's hold").isNull();
+            }
+            counting.quiesce(WAIT);
+            await().atMost(WAIT).untilAsserted(() -> {
+                long wakes = counting.events(EventType.NodeChildrenChanged);
+                assertThat(wakes).as("changes of the line that woke bob").isPositive();
+                assertThat(counting.reads(CountingClient.Read.GET_CHILDREN) - before)
+                    .as("listings of the folder bob sent for %d wakes", wakes).isEqualTo(wakes);
+            });
+            assertThat(waiting).as("bob waits for alice").isNotDone();
+
+            first.release();
+            LockLease taken = waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(taken.isValid()).as("bob holds once alice released").isTrue();
+            taken.release();
+        }
+    }
+
+    /**
+     * A waiter that takes a new ticket forgets which nodes it was refused: a folder deleted and made
+     * again numbers its nodes from 0 again, so a name of ZooKeeper's own recipe
+     * ({@code x-<sessionId>-<seq>}) can come back on a node anyone may read. Bob waits behind
+     * alice's private node; in one transaction both nodes and the folder go, and the folder comes
+     * back with alice's node of the same name, now readable; bob's node gone, he queues again behind
+     * it. He then watches that node itself (one wake at its release) instead of the whole folder
+     * (a wake at every change of the line), as he did when he remembered the old node's refusal.
+     */
+    @Test
+    void aNewTicketForgetsTheNodesItsAttemptWasRefusedToRead() throws Exception {
+        String path = "/private/renumbered";
+        try (BatonClient alice = client("alice"); BatonClient bob = client("bob")) {
+            alice.create().creatingParentsIfNeeded().forPath(path); // an open folder (PRIVATE_NODES)
+            String prefix = path + "/x-" + alice.sessionId() + "-";
+            String alicesNode = alice.zookeeper().create(prefix, new byte[0], ZooDefs.Ids.CREATOR_ALL_ACL,
+                CreateMode.EPHEMERAL_SEQUENTIAL);
+            List<Boolean> bobsReads = new CopyOnWriteArrayList<>();
+            bob.addObserver(new BatonObserver() {
+                @Override
+                public void requestCompleted(String operation, long nanos, boolean succeeded) {
+                    if (operation.equals("getData")) {
+                        bobsReads.add(succeeded);
+                    }
+                }
+            });
+            WriteLock bobs = new WriteLock(bob, path);
+            assertThat(bobs.lock()).as("bob waits behind alice's node").isFalse();
+            // the watch of alice's node refused him (his own node's watch is an exists)
+            await().atMost(WAIT).untilAsserted(() -> assertThat(bobsReads).as("bob's getData requests (succeeded?)")
+                .containsExactly(false));
+
+            List<OpResult> done = alice.zookeeper().multi(List.of(Op.delete(alicesNode, -1),
+                Op.delete(bobs.getId(), -1), Op.delete(path, -1),
+                Op.create(path, new byte[0], PrivateNodes.OPEN_FOLDER, CreateMode.PERSISTENT),
+                Op.create(prefix, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL)));
+            String readable = ((OpResult.CreateResult) done.get(4)).getPath();
+            assertThat(readable).as("the folder made again numbers from 0: alice's new node has the old one's name")
+                .isEqualTo(alicesNode);
+
+            // alice's new node read: a watch on it
+            await().atMost(WAIT).untilAsserted(() -> assertThat(bobsReads)
+                .as("bob's getData requests (succeeded?) after he queued again behind alice's readable node")
+                .containsExactly(false, true));
+            assertThat(bobs.isOwner()).isFalse();
+
+            alice.zookeeper().delete(readable, -1);
+            await().atMost(WAIT).until(bobs::isOwner);
+            bobs.unlock();
         }
     }
 }
