@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -155,6 +157,51 @@ public final class Futures {
             }
         });
         return result;
+    }
+
+    /**
+     * The first value of repeated acquisitions that is still good when it arrives: each value
+     * {@code valid} refuses (a hold lost between its grant and its hand-out) goes to
+     * {@code giveBack}, and {@code attempt} starts a new acquisition (the caller's deadline, which
+     * {@code attempt} captures, bounds them all). A null value (a timeout) and a failure end it as
+     * they are, the failure unwrapped. Cancelling the result cancels the acquisition in flight; a
+     * value that arrives after the result was cancelled goes to {@code giveBack} too.
+     *
+     * @param <T> what an acquisition completes with
+     * @param attempt starts one acquisition
+     * @param valid whether a value may be handed out
+     * @param giveBack gives back a value that is not handed out
+     * @return the first valid value, or null on timeout
+     */
+    public static <T> CompletableFuture<T> untilValid(Supplier<? extends CompletableFuture<? extends T>> attempt,
+                                                      Predicate<? super T> valid, Consumer<? super T> giveBack) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        nextValid(attempt, valid, giveBack, result);
+        return result;
+    }
+
+    private static <T> void nextValid(Supplier<? extends CompletableFuture<? extends T>> attempt, Predicate<? super T> valid,
+                                      Consumer<? super T> giveBack, CompletableFuture<T> result) {
+        CompletableFuture<? extends T> current = attempt.get();
+        result.whenComplete((value, e) -> {
+            if (result.isCancelled()) {
+                current.cancel(true);
+            }
+        });
+        current.whenComplete((value, e) -> {
+            if (e != null) {
+                result.completeExceptionally(Failures.unwrap(e));
+            } else if (value == null || valid.test(value)) {
+                if (!result.complete(value) && value != null) {
+                    giveBack.accept(value);
+                }
+            } else {
+                giveBack.accept(value);
+                if (!result.isDone()) {
+                    nextValid(attempt, valid, giveBack, result);
+                }
+            }
+        });
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -259,32 +260,29 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
      * flight.
      */
     private CompletableFuture<Hold> validHold(Deadline deadline) {
-        CompletableFuture<Hold> result = new CompletableFuture<>();
-        nextValidHold(deadline, result);
-        return result;
+        return Futures.untilValid(() -> acquireHold(deadline), Hold::isValid, this::giveBack);
     }
 
-    private void nextValidHold(Deadline deadline, CompletableFuture<Hold> result) {
-        CompletableFuture<? extends Hold> attempt = acquireHold(deadline);
-        result.whenComplete((h, e) -> {
-            if (result.isCancelled()) {
-                attempt.cancel(false);
-            }
-        });
-        attempt.whenComplete((hold, e) -> {
-            if (e != null) {
-                result.completeExceptionally(e);
-            } else if (hold == null || hold.isValid()) {
-                if (!result.complete(hold) && hold != null) {
-                    hold.delete();
-                }
-            } else {
-                giveBackLost(hold);
-                if (!result.isDone()) {
-                    nextValidHold(deadline, result);
-                }
-            }
-        });
+    /**
+     * Leases of this lock for the first hold of {@code attempts} that is valid when it arrives: a
+     * hold lost on its way is given back and {@code attempts} asked again (a recipe whose next
+     * attempt cannot succeed, such as a downgrade of a lost write hold, fails it then, loudly).
+     * Cancelling the result cancels the attempt in flight and gives back what it brings.
+     *
+     * @param attempts starts one acquisition each time it is called
+     * @return the lease, once a valid hold arrived (null on timeout)
+     */
+    protected final CompletableFuture<L> validLeaseOf(Supplier<? extends CompletableFuture<? extends Hold>> attempts) {
+        return leaseOf(Futures.untilValid(attempts, Hold::isValid, this::giveBack));
+    }
+
+    /** A hold that is not handed out: lost on its way ({@link #giveBackLost}), or arrived after a cancel. */
+    private void giveBack(Hold hold) {
+        if (hold.isValid()) {
+            hold.delete();
+        } else {
+            giveBackLost(hold);
+        }
     }
 
     /**

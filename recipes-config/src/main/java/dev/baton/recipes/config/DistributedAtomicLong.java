@@ -11,6 +11,7 @@ import dev.baton.framework.ZPaths;
 import dev.baton.framework.contention.Contention;
 import dev.baton.framework.contention.ContentionRule;
 import dev.baton.framework.contention.Holding;
+import dev.baton.framework.contention.OwnershipLostException;
 import dev.baton.framework.retry.RetryPolicy;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -18,6 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A counter shared by processes: Curator's {@code DistributedAtomicLong}, same node and bytes
@@ -37,7 +40,10 @@ import java.util.function.LongUnaryOperator;
  * step. A write whose reply was lost to a connection loss may have been applied before the client
  * retried it; the retry then finds the version moved and the update runs again on top, as
  * Curator's does: the counter skips a value, it never hands one out twice. An update can give up:
- * always look at {@link AtomicValue#succeeded()}. Plain writes to the node bypass all this;
+ * always look at {@link AtomicValue#succeeded()}. The promotion's lock only spaces out the
+ * updaters and is not what makes an update correct: if its hold is lost during an update (its
+ * session ends), the update's compare-and-set still decides, and an applied update is reported as
+ * applied. Plain writes to the node bypass all this;
  * {@link #forceSet} is one.
  *
  * <pre>{@code
@@ -50,6 +56,7 @@ import java.util.function.LongUnaryOperator;
  * }</pre>
  */
 public final class DistributedAtomicLong {
+    private static final Logger LOG = LoggerFactory.getLogger(DistributedAtomicLong.class);
     private static final byte[] NO_DATA = new byte[0];
 
     private final BatonClient client;
@@ -243,7 +250,22 @@ public final class DistributedAtomicLong {
         try {
             return result(retried(change, promotion.retryPolicy()));
         } finally {
+            giveBack(hold);
+        }
+    }
+
+    /**
+     * Releases the promotion's lock. The lock only spaces out the updaters: every write under it is
+     * still a compare-and-set on the counter's version, so a hold lost meanwhile (its session ended,
+     * its connection dropped) cannot have let a wrong value in, and its release must not turn an
+     * update that was applied into a failure (a caller that retried then would count twice).
+     */
+    private void giveBack(Holding hold) {
+        try {
             hold.deleteAndWait("DistributedAtomicLong " + path + " lock " + promotion.lockPath());
+        } catch (OwnershipLostException lost) {
+            LOG.info("DistributedAtomicLong {}: the lock {} was lost during the update ({}); the update's own"
+                + " compare-and-set decided it", path, promotion.lockPath(), lost.getMessage());
         }
     }
 

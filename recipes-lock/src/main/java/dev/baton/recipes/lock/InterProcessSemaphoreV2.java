@@ -21,6 +21,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A counting semaphore shared by processes: at most {@code maxLeases} leases are out at a time.
@@ -36,7 +38,10 @@ import java.util.function.Function;
  *
  * <p>Guarantees and caveats. While their sessions live, at most {@code maxLeases} leases are
  * held. A lease is watched under the client's error policy like a lock ({@link Lease#isValid},
- * {@link Lease#onLost}); closing a lost lease throws {@link LockOwnershipLostException}. A stray
+ * {@link Lease#onLost}); closing a lost lease throws {@link LockOwnershipLostException}. A lease is
+ * valid when the caller gets it: one lost between its grant and its hand-out (the connection
+ * dropped as the count let it in) is given back and the acquisition goes on within its deadline,
+ * and several leases taken at once are all given back and taken again if one was lost meanwhile. A stray
  * node in {@code leases/} counts as a lease (only ever stricter). This semaphore does not read
  * {@code maxLeases} from ZooKeeper: every participant must be built with the same number. A
  * timed-out, interrupted or cancelled acquisition leaves no node behind.
@@ -51,6 +56,7 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class InterProcessSemaphoreV2 {
+    private static final Logger LOG = LoggerFactory.getLogger(InterProcessSemaphoreV2.class);
     /** The folder of the internal mutex, under the semaphore's path. */
     public static final String LOCKS = "locks";
     /** The folder of the leases, under the semaphore's path. */
@@ -297,16 +303,46 @@ public final class InterProcessSemaphoreV2 {
         return timeout == null ? Deadline.none() : Deadline.after(timeout);
     }
 
+    /**
+     * One lease, valid when the caller gets it: a lease node whose hold was lost between its grant and
+     * its hand-out (the connection dropped, or the session ended, as the count let it in) is given back,
+     * and the acquisition goes on within the deadline. Handed out, it would count as a lease the caller
+     * could never rely on, while once its session ends another process takes the lease it stood for.
+     */
     private CompletableFuture<Lease> leaseAsync(Deadline deadline) {
-        return Futures.mapOrGiveBack(acquireHold(deadline), this::lease, Hold::delete);
+        return Futures.mapOrGiveBack(Futures.untilValid(() -> acquireHold(deadline), Hold::isValid, this::giveBack),
+            this::lease, Hold::delete);
     }
 
+    /**
+     * {@code qty} leases, all valid when the caller gets them: if one was lost while the later ones
+     * were taken (the connection dropped meanwhile), all are given back and taken again, within the
+     * same deadline, as a multi-lock does with its parts.
+     */
     private CompletableFuture<List<Lease>> acquireAll(int qty, Deadline deadline) {
         if (qty < 1 || qty > maxLeases) {
             throw new IllegalArgumentException("qty must be between 1 and maxLeases (" + maxLeases + "), was " + qty);
         }
         List<Function<Deadline, CompletableFuture<Lease>>> steps = Collections.nCopies(qty, this::leaseAsync);
-        return AllOrNothing.acquire(steps, deadline, Lease::releaseQuietly);
+        return Futures.untilValid(() -> AllOrNothing.acquire(steps, deadline, Lease::releaseQuietly),
+            leases -> leases.stream().allMatch(Lease::isValid), this::giveBackAll);
+    }
+
+    /** A hold that is not handed out: lost on its way, or arrived after the caller stopped waiting. */
+    private void giveBack(Hold hold) {
+        if (!hold.isValid()) {
+            LOG.info("{}: a lease lost before it was handed out ({}) is given back; the acquisition goes on", this,
+                hold.lossReason().orElse("lost"));
+        }
+        hold.delete().exceptionally(e -> null);
+    }
+
+    /** Leases that are not handed out together: one of them was lost, or the caller stopped waiting. */
+    private void giveBackAll(List<Lease> leases) {
+        leases.stream().filter(lease -> !lease.isValid()).findFirst().ifPresent(lost -> LOG.info(
+            "{}: {} was lost before the leases were handed out ({}); all {} are given back and taken again", this, lost,
+            lost.lossReason().orElse("lost"), leases.size()));
+        returnQuietly(leases);
     }
 
     private Lease lease(Hold hold) {

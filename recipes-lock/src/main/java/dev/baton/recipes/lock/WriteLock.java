@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats. One owner at a time among live sessions, in order of arrival. The
  * hold is watched under the client's error policy; when it is lost the listener hears
- * {@code lockReleased()} and {@link #isOwner()} turns false (ZooKeeper's recipe says nothing).
+ * {@code lockReleased()} and {@link #isOwner()} turns false (ZooKeeper's recipe says nothing). A
+ * hold already lost when it is granted (the connection dropped as the line reached it) is never
+ * announced: its node is given back and the lock queues again.
  * If the session ends while waiting, the engine queues again, with a new node (so
  * {@link #getId()} changes). There are no fencing tokens in the original API;
  * {@link #fencingToken()} adds one. A paused owner may act after its session expired: fence.
@@ -127,19 +129,8 @@ public final class WriteLock implements AutoCloseable {
                 }
                 case IDLE -> { }
             }
-            r = ++round;
-            ContentionRule mutex = ContentionRule.mutex();
-            // the rule decides as the mutex does; watching it tells lock() the first answer and the node's name
-            ContentionRule observed = (ordered, index) -> {
-                nodeName = ordered.get(index);
-                Decision decision = mutex.decide(ordered, index);
-                firstLook.complete(decision.holds());
-                return decision;
-            };
-            mine = contention.withRule(observed).acquire(NO_DATA);
-            attempt = mine;
-            transition(State.WAITING);
-            mine.whenComplete((held, e) -> settled(r, held, e));
+            mine = startRound(firstLook);
+            r = round;
         }
         try {
             // wait for either without throwing: how it ended is read from the futures below
@@ -249,7 +240,33 @@ public final class WriteLock implements AutoCloseable {
         return round;
     }
 
-    /** The attempt of round {@code r} ended: held, or failed. Idempotent (lock() may get there first). */
+    /**
+     * Takes a new place in line (a new round); {@code firstLook} hears whether its first look held.
+     * Caller holds the lock.
+     */
+    private CompletableFuture<Ticket> startRound(CompletableFuture<Boolean> firstLook) {
+        int r = ++round;
+        ContentionRule mutex = ContentionRule.mutex();
+        // the rule decides as the mutex does; watching it tells lock() the first answer and the node's name
+        ContentionRule observed = (ordered, index) -> {
+            nodeName = ordered.get(index);
+            Decision decision = mutex.decide(ordered, index);
+            firstLook.complete(decision.holds());
+            return decision;
+        };
+        CompletableFuture<Ticket> mine = contention.withRule(observed).acquire(NO_DATA);
+        attempt = mine;
+        transition(State.WAITING);
+        mine.whenComplete((held, e) -> settled(r, held, e));
+        return mine;
+    }
+
+    /**
+     * The attempt of round {@code r} ended: held, or failed. Idempotent (lock() may get there first).
+     * A hold already lost when it is granted (the connection dropped, or the session ended, as the
+     * line reached it) is not announced: its node is given back and a new round takes a place at the
+     * back of the line, so {@code lockAcquired()} is heard only for a hold that is valid then.
+     */
     private void settled(int r, Ticket held, Throwable e) {
         synchronized (this) {
             if (r != round || state != State.WAITING) {
@@ -264,9 +281,17 @@ public final class WriteLock implements AutoCloseable {
                 transition(State.IDLE);
                 return;
             }
+            Holding watching = Holding.monitor(client, held, client.errorPolicy());
+            if (!watching.isValid()) {
+                LOG.info("WriteLock {}: the hold of {} was lost as it was granted ({}); it is given back and the lock"
+                    + " queues again", dir, held.name(), watching.lossReason().orElse("lost"));
+                giveBack(held, watching);
+                startRound(new CompletableFuture<>());
+                return;
+            }
             ticket = held;
             nodeName = held.name();
-            holding = Holding.monitor(client, held, client.errorPolicy());
+            holding = watching;
             holding.onLost(() -> lost(r));
             transition(State.OWNER);
         }

@@ -284,9 +284,13 @@ public final class InterProcessReadWriteLock {
             // a reader can always wait: nothing it holds itself stands in its way
         }
 
-        /** The read hold a write lease downgrades to. */
+        /**
+         * The read hold a write lease downgrades to, valid when the caller gets it: a read hold lost
+         * on its way (the connection dropped as the read node was made) is given back, and the
+         * downgrade is tried again, which fails loudly if the write hold was lost with it.
+         */
         CompletableFuture<ReadLease> downgrade(WriteLease writing) {
-            return leaseOf(downgradeOf(writing));
+            return validLeaseOf(() -> downgradeOf(writing));
         }
     }
 

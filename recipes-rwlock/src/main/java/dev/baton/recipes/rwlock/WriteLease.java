@@ -51,7 +51,8 @@ public final class WriteLease extends Grant {
      *
      * @return the read hold; its token is this lease's token
      * @throws dev.baton.framework.contention.OwnershipLostException if this lease was lost (or
-     *     released) before the downgrade could be made
+     *     released) before the downgrade could be made, or as it was made (a read hold lost before
+     *     it reached the caller is given back, never returned)
      * @throws InterruptedException if the calling thread is interrupted while it waits for the transaction's
      *     reply
      */
