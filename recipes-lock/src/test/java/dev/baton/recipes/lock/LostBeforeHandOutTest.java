@@ -94,6 +94,70 @@ class LostBeforeHandOutTest {
     }
 
     /**
+     * The client's observer (baton.lock.* meters) hears one caller wait once and acquire once: the
+     * hold given back before hand-out was never the caller's, so it is neither an acquisition nor a
+     * loss ("the holder may have acted without the lock", as docs/observability.md reads a loss).
+     */
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.Disabled("fails today: heard [started, ACQUIRED, lost, ended, started, ACQUIRED, ended]; the recipes report"
+        + " each acquireHold to ObservedHolds, and GrantingLock's give-back loop calls it again (see docs/observability.md)")
+    void aHoldGivenBackBeforeHandOutIsReportedAsOneWaitOneAcquisitionAndNoLoss(BatonClient other) throws Exception {
+        String path = "/lost-before-hand-out/observed";
+        Map<String, CompletableFuture<?>> reads = new ConcurrentHashMap<>();
+        List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient real = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(WAIT).connectionTimeout(WAIT))) {
+            real.addObserver(new dev.baton.framework.BatonObserver() {
+                @Override
+                public void acquireStarted(String recipe, String p) {
+                    heard.add("started");
+                }
+
+                @Override
+                public void acquireFinished(String recipe, String p, AcquireOutcome outcome, long waitNanos) {
+                    heard.add(outcome.name());
+                }
+
+                @Override
+                public void holdLost(String recipe, String p) {
+                    heard.add("lost");
+                }
+
+                @Override
+                public void holdEnded(String recipe, String p, long heldNanos) {
+                    heard.add("ended");
+                }
+            });
+            Gate gate = new Gate(real.asyncExecutor());
+            InterProcessMutex waiter = new InterProcessMutex(viewOf(real, gate, reads), path);
+            LockLease first = new InterProcessMutex(other, path).acquireLease();
+            String firstNode = first.nodePaths().get(0);
+            CompletableFuture<LockLease> got = waiter.acquireAsync(WAIT);
+            await("the waiter watches the holder's node").atMost(WAIT)
+                .until(() -> reads.containsKey(firstNode) && reads.get(firstNode).isDone());
+            String waitersFirstNode = other.getChildren().forPath(path).stream().filter(n -> !firstNode.endsWith(n))
+                .findFirst().orElseThrow();
+
+            gate.close();
+            first.release();
+            real.sync().forPath("/");
+            proxy.cut();
+            await("the waiter's connection is suspended").atMost(WAIT).until(() -> real.connectionState() == ConnectionState.SUSPENDED);
+            gate.open();
+            proxy.heal();
+
+            LockLease lease = got.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(lease.nodePaths().get(0)).as("the lost hold was given back (the scenario happened)").doesNotEndWith(waitersFirstNode);
+            await("the lost hold's node is given back").atMost(WAIT).until(() -> other.getChildren().forPath(path).size() == 1);
+            lease.release();
+            await("the release is reported").atMost(WAIT).until(() -> heard.contains("ended"));
+            assertThat(heard).as("what the observer heard of one caller's acquisition and release")
+                .containsExactly("started", "ACQUIRED", "ended");
+        }
+    }
+
+    /**
      * Acquires in {@code form}, says whether the hold was valid when the caller got it and its node,
      * and releases once the test has {@code checked} the line.
      */
