@@ -78,7 +78,7 @@ class LostBeforeHandOutTest {
             assertThat(gate.held()).as("steps held back").isPositive();
             proxy.cut();
             await("the waiter's connection is suspended").atMost(WAIT).until(() -> real.connectionState() == ConnectionState.SUSPENDED);
-            gate.open(); // the step that grants runs now, on a suspended connection
+            gate.open(); // the step that grants runs now, on a suspended connection, and has run when this returns
             proxy.heal();
 
             String held = nodeGot.get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -257,14 +257,28 @@ class LostBeforeHandOutTest {
             return held.size();
         }
 
-        void open() {
+        /**
+         * Passes the held tasks on and waits until they have run: the proxy may be healed only then,
+         * or on a slow machine the client could reconnect before the step that grants runs.
+         */
+        void open() throws InterruptedException {
             List<Runnable> release;
             synchronized (this) {
                 closed = false;
                 release = new ArrayList<>(held);
                 held.clear();
             }
-            release.forEach(next::execute);
+            java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(release.size());
+            for (Runnable task : release) {
+                next.execute(() -> {
+                    try {
+                        task.run();
+                    } finally {
+                        ran.countDown();
+                    }
+                });
+            }
+            assertThat(ran.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the held-back steps ran").isTrue();
         }
 
         @Override
