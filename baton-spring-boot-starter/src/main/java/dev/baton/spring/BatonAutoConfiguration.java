@@ -105,6 +105,11 @@ public class BatonAutoConfiguration {
         try {
             return builder.build();
         } catch (IllegalStateException | BatonException e) {
+            if (properties.getConnectString() == null && properties.getEmbedded().isEnabled()) {
+                // the embedded configuration is skipped without the module, so the client has no ensemble
+                throw new IllegalStateException("baton.embedded.enabled is true, but dev.baton:baton-server-embedded is not on "
+                    + "the class path: add it (in the profile or scope you run with), or set baton.connect-string", e);
+            }
             if (properties.getConnectString() == null) {
                 throw new IllegalStateException("Baton needs an ensemble: set baton.connect-string (such as "
                     + "'zk1:2181,zk2:2181,zk3:2181'), or baton.embedded.enabled=true with dev.baton:baton-server-embedded "

@@ -2,6 +2,7 @@ package dev.baton.spring;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ErrorPolicy;
+import dev.baton.framework.ZPaths;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -91,6 +92,12 @@ public class BatonProperties {
      * @param namespace the namespace every path is relative to
      */
     public void setNamespace(String namespace) {
+        try {
+            BatonClient.builder().namespace(namespace);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("baton.namespace must be a path relative to the root, such as 'billing' or "
+                + "'billing/v2', was '" + namespace + "': " + e.getMessage(), e);
+        }
         this.namespace = namespace;
     }
 
@@ -192,6 +199,19 @@ public class BatonProperties {
             throw new IllegalArgumentException(property + " must be greater than zero, was " + value);
         }
         return value;
+    }
+
+    /**
+     * Refuses a folder a recipe could not use, with a message naming the property, the folder and
+     * what is wrong. Checked while binding, so a bad path fails start-up, not the first request
+     * that takes a lock.
+     */
+    private static void path(String property, String folder, boolean rootAllowed) {
+        if (rootAllowed) {
+            ZPaths.validateBasePath(property, folder);
+        } else {
+            ZPaths.validateRecipePath(property, folder);
+        }
     }
 
     /** Exponential backoff: each retry sleeps about twice the one before, up to a cap. */
@@ -407,6 +427,11 @@ public class BatonProperties {
          * @param root the folder of the locks
          */
         public void setRoot(String root) {
+            // the registry drops one trailing slash itself
+            String folder = root != null && root.length() > 1 && root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+            if (!"/".equals(folder)) {
+                path("baton.lock-registry.root", folder, false);
+            }
             this.root = root;
         }
 
@@ -467,6 +492,9 @@ public class BatonProperties {
          * @param role the role elected
          */
         public void setRole(String role) {
+            if (role == null || role.isEmpty()) {
+                throw new IllegalArgumentException("baton.leadership.role must not be empty, was " + (role == null ? "null" : "''"));
+            }
             this.role = role;
         }
 
@@ -481,6 +509,7 @@ public class BatonProperties {
          * @param path the election's folder
          */
         public void setPath(String path) {
+            path("baton.leadership.path", path, false);
             this.path = path;
         }
 
@@ -547,6 +576,7 @@ public class BatonProperties {
          * @param basePath the discovery's base path
          */
         public void setBasePath(String basePath) {
+            path("baton.discovery.base-path", basePath, true);
             this.basePath = basePath;
         }
 

@@ -1,6 +1,7 @@
 package dev.baton.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
@@ -12,6 +13,7 @@ import dev.baton.spring.discovery.BatonServiceRegistration;
 import dev.baton.spring.integration.BatonLockRegistry;
 import dev.baton.spring.integration.IntegrationLeaderEvents;
 import dev.baton.spring.leader.BatonLeaderInitiator;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
@@ -143,6 +145,10 @@ class BatonAutoConfigurationTest {
     void theLockRegistryTakesItsRootFromTheProperties() {
         runner.withPropertyValues("baton.lock-registry.root=/locks/billing").run(context ->
             assertThat(context.getBean(BatonLockRegistry.class).obtain("orders").mutex().path()).isEqualTo("/locks/billing/orders"));
+        runner.withPropertyValues("baton.lock-registry.root=/locks/").run(context ->
+            assertThat(context.getBean(BatonLockRegistry.class).obtain("orders").mutex().path()).isEqualTo("/locks/orders"));
+        runner.withPropertyValues("baton.lock-registry.root=/").run(context ->
+            assertThat(context.getBean(BatonLockRegistry.class).obtain("orders").mutex().path()).isEqualTo("/orders"));
     }
 
     @Test
@@ -172,10 +178,56 @@ class BatonAutoConfigurationTest {
     }
 
     @Test
+    void anInstanceStartedWhileTheEnsembleIsUnreachableIsRegisteredWhenItComes(@ConnectString String connect) {
+        // startup-timeout 0 (the default) promises that start-up does not wait for ZooKeeper, and
+        // the discovery keeps a registration made without a connection for the next one
+        try (ChaosProxy proxy = ChaosProxy.start(connect)) {
+            proxy.cut();
+            runner.withPropertyValues("baton.connect-string=" + proxy.connectString(), "baton.connection-timeout=1s",
+                    "spring.application.name=billing", "baton.discovery.register=true", "baton.discovery.port=8080",
+                    "baton.discovery.instance-id=started-while-cut", "baton.discovery.base-path=/cut-services")
+                .run(context -> {
+                    assertThat(context).as("start-up with the ensemble unreachable").hasNotFailed();
+                    assertThat(context.getBean(BatonServiceRegistration.class).isRunning()).isTrue();
+                    proxy.heal();
+                    ServiceDiscovery<?> discovery = context.getBean(ServiceDiscovery.class);
+                    await("the instance written once the client connects").atMost(Duration.ofSeconds(30))
+                        .until(() -> discovery.queryForInstance("billing", "started-while-cut") != null);
+                });
+        }
+    }
+
+    @Test
     void embeddedWithoutTheServerModuleSaysWhatIsMissing() {
+        // what happens when the module is in test scope or an inactive profile, as docs/spring.md suggests
         new ApplicationContextRunner().withConfiguration(ALL).withPropertyValues("baton.embedded.enabled=true")
             .withClassLoader(new FilteredClassLoader(EmbeddedEnsemble.class))
-            .run(context -> assertThat(context).getFailure().hasStackTraceContaining("baton-server-embedded"));
+            .run(context -> assertThat(context).getFailure()
+                .hasStackTraceContaining("baton.embedded.enabled is true, but dev.baton:baton-server-embedded is not on the class path")
+                .rootCause().hasMessageNotContaining("or baton.embedded.enabled=true"));
+    }
+
+    @Test
+    void everyUnusablePathOrNameFailsStartUpNamingThePropertyAndTheValue() {
+        // property, value: each is refused while binding, before a bean uses it (a relative lock
+        // root used to start fine and fail the first lock of a request)
+        String[][] cases = {
+            {"baton.namespace", "/billing"}, {"baton.namespace", "billing//v2"},
+            {"baton.lock-registry.root", "locks"}, {"baton.lock-registry.root", "/locks//billing"},
+            {"baton.leadership.path", "leader"}, {"baton.leadership.path", "/"},
+            {"baton.discovery.base-path", "services/x/"}, {"baton.discovery.base-path", ""},
+            {"baton.leadership.role", ""},
+        };
+        for (String[] setting : cases) {
+            runner.withPropertyValues(setting[0] + "=" + setting[1], "baton.leadership.enabled=true")
+                .run(context -> assertThat(context).getFailure()
+                    .as("start-up with %s=%s", setting[0], setting[1])
+                    .hasStackTraceContaining("Failed to bind properties under")
+                    .hasStackTraceContaining(setting[0] + " ").hasStackTraceContaining("'" + setting[1] + "'"));
+        }
+        // the example docs/spring.md gives
+        runner.withPropertyValues("baton.lock-registry.root=locks").run(context -> assertThat(context).getFailure()
+            .hasStackTraceContaining("baton.lock-registry.root 'locks': invalid path: Path must start with / character"));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.baton.spring.discovery;
 
+import dev.baton.framework.BatonException;
+import dev.baton.framework.Failures;
 import dev.baton.recipes.discovery.ServiceDiscovery;
 import dev.baton.recipes.discovery.ServiceInstance;
 import dev.baton.recipes.discovery.ServiceInstanceBuilder;
@@ -23,7 +25,10 @@ import org.springframework.context.SmartLifecycle;
  * on shutdown, before the web server stops taking requests.
  *
  * <p>Guarantees and caveats: the registration is an ephemeral node kept by the client's session;
- * the discovery writes it again after a session expiry. A process that dies without stopping its
+ * the discovery writes it again after a session expiry. Without a connection at start, the start
+ * waits at most the client's connection timeout, logs a warning and goes on: the discovery keeps
+ * the registration and writes it when the client connects, so a service started during a
+ * ZooKeeper outage comes up and appears in discovery once the ensemble is back. A process that dies without stopping its
  * context disappears from discovery when its session expires.
  */
 public final class BatonServiceRegistration implements SmartLifecycle, ApplicationListener<WebServerInitializedEvent> {
@@ -63,8 +68,8 @@ public final class BatonServiceRegistration implements SmartLifecycle, Applicati
     }
 
     /**
-     * Registers the instance (written at once when connected, otherwise as soon as the client
-     * connects).
+     * Registers the instance: written at once when connected; otherwise, after the client's
+     * connection timeout, left to the discovery to write as soon as the client connects.
      *
      * @throws IllegalStateException if no port is known, or the start is interrupted
      */
@@ -76,13 +81,20 @@ public final class BatonServiceRegistration implements SmartLifecycle, Applicati
         ServiceInstance<Void> instance = template.port(resolvePort()).build();
         try {
             discovery.registerService(instance);
+            LOG.info("registered {} instance {} at {}:{} under {}", instance.name(), instance.id(), instance.address(),
+                instance.port(), discovery.basePath());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while registering " + instance.name() + " in discovery", e);
+        } catch (BatonException e) {
+            if (!Failures.isConnectionTrouble(e)) {
+                throw e;
+            }
+            // the discovery keeps a registration that failed for lack of a connection, and writes it on connecting
+            LOG.warn("{} instance {} is not in discovery under {} yet ({}): it is registered when the client connects",
+                instance.name(), instance.id(), discovery.basePath(), e.getMessage());
         }
         registered = instance;
-        LOG.info("registered {} instance {} at {}:{} under {}", instance.name(), instance.id(), instance.address(),
-            instance.port(), discovery.basePath());
     }
 
     /** Deregisters the instance. */

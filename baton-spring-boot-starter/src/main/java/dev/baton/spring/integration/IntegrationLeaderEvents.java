@@ -10,6 +10,8 @@ import org.springframework.integration.leader.event.LeaderEventPublisher;
  * of a {@link dev.baton.spring.leader.BatonLeaderInitiator}, each with a
  * {@link BatonLeaderContext}. Spring Integration's {@code SmartLifecycleRoleController} hears
  * them, so endpoints annotated {@code @Role("<role>")} start on the leader and stop elsewhere.
+ * Give those endpoints {@code autoStartup = "false"}: Spring Integration otherwise starts them
+ * with the context on every instance, and only a revocation stops them.
  */
 public final class IntegrationLeaderEvents implements LeadershipListener {
     private final LeaderEventPublisher publisher;
