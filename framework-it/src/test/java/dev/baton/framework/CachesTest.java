@@ -176,6 +176,76 @@ class CachesTest {
     }
 
     @Test
+    void aListenerAddedTwiceHearsEachEventOnceAndOneRemovalStopsItOnEveryCache(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        client.create().creatingParentsIfNeeded().forPath(base, "v1".getBytes(UTF_8));
+        try (TreeCache tree = TreeCache.builder(client, base).build(); NodeCache node = new NodeCache(client, base);
+             ChildrenCache children = new ChildrenCache(client, base)) {
+            Events treeHeard = new Events();
+            Events nodeHeard = new Events();
+            Events childrenHeard = new Events();
+            Events treeLast = new Events();
+            Events nodeLast = new Events();
+            Events childrenLast = new Events();
+            CacheListener treeTwice = treeHeard.queue::add;
+            CacheListener nodeTwice = nodeHeard.queue::add;
+            CacheListener childrenTwice = childrenHeard.queue::add;
+            tree.addListener(treeTwice);
+            tree.addListener(treeTwice);
+            tree.addListener(treeLast.queue::add);
+            node.addListener(nodeTwice);
+            node.addListener(nodeTwice);
+            node.addListener(nodeLast.queue::add);
+            children.addListener(childrenTwice);
+            children.addListener(childrenTwice);
+            children.addListener(childrenLast.queue::add);
+            tree.start();
+            node.start();
+            children.start();
+            assertThat(tree.awaitInitialized(WAIT) && node.awaitInitialized(WAIT) && children.awaitInitialized(WAIT)).isTrue();
+            client.setData().forPath(base, "v2".getBytes(UTF_8));
+            client.create().forPath(base + "/child", "c".getBytes(UTF_8));
+
+            // each event goes to every listener in one pass, in the order they were added: once the
+            // listener added last has heard the child, the one added twice has heard all it will of it
+            untilHeard(treeLast, "ADDED " + base + "/child=c");
+            untilHeard(nodeLast, "UPDATED " + base + "=v2");
+            untilHeard(childrenLast, "ADDED " + base + "/child=c");
+            assertThat(heard(treeHeard)).as("a tree cache's listener added twice").doesNotHaveDuplicates();
+            assertThat(heard(nodeHeard)).as("a node cache's listener added twice").doesNotHaveDuplicates();
+            assertThat(heard(childrenHeard)).as("a children cache's listener added twice").doesNotHaveDuplicates();
+
+            tree.removeListener(treeTwice);
+            node.removeListener(nodeTwice);
+            children.removeListener(childrenTwice);
+            client.setData().forPath(base, "v3".getBytes(UTF_8));
+            client.setData().forPath(base + "/child", "c2".getBytes(UTF_8));
+            untilHeard(treeLast, "UPDATED " + base + "/child=c2");
+            untilHeard(nodeLast, "UPDATED " + base + "=v3");
+            untilHeard(childrenLast, "UPDATED " + base + "/child=c2");
+            assertThat(treeHeard.queue).as("a tree cache's listener added twice and removed once").isEmpty();
+            assertThat(nodeHeard.queue).as("a node cache's listener added twice and removed once").isEmpty();
+            assertThat(childrenHeard.queue).as("a children cache's listener added twice and removed once").isEmpty();
+        }
+    }
+
+    /** Takes events from {@code events} until {@code wanted} is among them. */
+    private static void untilHeard(Events events, String wanted) throws InterruptedException {
+        while (!events.next().equals(wanted)) {
+            // an earlier event
+        }
+    }
+
+    /** {@return every event {@code events} holds now, as {@link Events#next()} spells them; the queue is emptied} */
+    private static List<String> heard(Events events) throws InterruptedException {
+        List<String> all = new ArrayList<>();
+        while (!events.queue.isEmpty()) {
+            all.add(events.next());
+        }
+        return all;
+    }
+
+    @Test
     void oneWatchServesTheWholeSubtreeHoweverManyNodesItHas(BatonClient client, TestInfo info) throws Exception {
         String base = base(info);
         client.create().creatingParentsIfNeeded().forPath(base);

@@ -61,9 +61,12 @@ public final class ChildrenCache implements AutoCloseable {
                 listener.event(event);
             }
         };
-        if (listeners.putIfAbsent(listener, childrenOnly) == null) {
+        // under the map's lock for this listener, as the removal: a removal that ran between the
+        // map's put and the tree's add would leave the tree a wrapper nothing can remove
+        listeners.computeIfAbsent(listener, l -> {
             tree.addListener(childrenOnly);
-        }
+            return childrenOnly;
+        });
     }
 
     /**
@@ -72,10 +75,10 @@ public final class ChildrenCache implements AutoCloseable {
      * @param listener a listener added before (anything else is ignored)
      */
     public void removeListener(CacheListener listener) {
-        CacheListener childrenOnly = listeners.remove(listener);
-        if (childrenOnly != null) {
+        listeners.computeIfPresent(listener, (l, childrenOnly) -> {
             tree.removeListener(childrenOnly);
-        }
+            return null;
+        });
     }
 
     @Override

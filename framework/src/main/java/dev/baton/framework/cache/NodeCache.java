@@ -46,7 +46,8 @@ public final class NodeCache implements AutoCloseable {
     }
 
     /**
-     * Hears ADDED (the node was created), UPDATED, REMOVED, and INITIALIZED.
+     * Hears ADDED (the node was created), UPDATED, REMOVED, and INITIALIZED (adding a listener
+     * twice adds it once).
      *
      * @param listener the listener to add
      */

@@ -75,7 +75,7 @@ public final class TreeCache implements AutoCloseable {
     private final Predicate<String> filter;
     private final Executor listenerExecutor;
     private final NavigableMap<String, ChildData> nodes = new TreeMap<>();
-    private final List<CacheListener> listeners = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<CacheListener> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch initialized = new CountDownLatch(1);
     private final Watcher watcher = this::onWatchEvent;
     private final ConnectionStateListener stateListener = new ConnectionStateListener() {
@@ -188,12 +188,13 @@ public final class TreeCache implements AutoCloseable {
     }
 
     /**
-     * Adds a listener, told of every later change.
+     * Adds a listener, told of every later change (adding a listener twice adds it once, as
+     * {@link ChildrenCache#addListener} and Curator's listenables do: one removal then stops it).
      *
      * @param listener the listener to add
      */
     public void addListener(CacheListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        listeners.addIfAbsent(Objects.requireNonNull(listener, "listener"));
     }
 
     /**

@@ -5,12 +5,12 @@ package dev.baton.recipes.config;
  * compare-and-set ({@link SharedValue#trySetValue}, {@link SharedCount#trySetCount},
  * {@link ConfigStore#compareAndSet}) so that it only succeeds if nobody changed the node since.
  *
+ * <p>{@link #getVersion()} and {@link #getValue()} are Curator's names for the two components, so
+ * a read-modify-write loop written against Curator's {@code VersionedValue} compiles unchanged.
+ *
  * @param version the node's data version ({@code Stat.getVersion()}) when the value was read,
  *     or {@link #ABSENT} for a value read from no node
  * @param value the value (for {@code byte[]} values, equality of two records is identity of the arrays)
- *
- * <p>{@link #getVersion()} and {@link #getValue()} are Curator's names for the two components, so
- * a read-modify-write loop written against Curator's {@code VersionedValue} compiles unchanged.
  */
 public record VersionedValue<T>(int version, T value) {
     /** The version of a node that does not exist: a compare-and-set with it creates the node. */

@@ -78,7 +78,7 @@ class LostBeforeHandOutTest {
             assertThat(gate.held()).as("steps held back").isPositive();
             proxy.cut();
             await("the waiter's connection is suspended").atMost(WAIT).until(() -> real.connectionState() == ConnectionState.SUSPENDED);
-            gate.open(); // the step that grants runs now, on a suspended connection
+            gate.open(); // the step that grants runs now, on a suspended connection, and has run when this returns
             proxy.heal();
 
             String held = nodeGot.get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -90,6 +90,70 @@ class LostBeforeHandOutTest {
             assertThat(validWhenGot.get(WAIT.toSeconds(), TimeUnit.SECONDS))
                 .as("the hold the caller got was valid when it got it (a thread hold: its release did not find it lost)").isTrue();
             caller.join(WAIT.toMillis());
+        }
+    }
+
+    /**
+     * The client's observer (baton.lock.* meters) hears one caller wait once and acquire once: the
+     * hold given back before hand-out was never the caller's, so it is neither an acquisition nor a
+     * loss ("the holder may have acted without the lock", as docs/observability.md reads a loss).
+     */
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.Disabled("fails today: heard [started, ACQUIRED, lost, ended, started, ACQUIRED, ended]; the recipes report"
+        + " each acquireHold to ObservedHolds, and GrantingLock's give-back loop calls it again (see docs/observability.md)")
+    void aHoldGivenBackBeforeHandOutIsReportedAsOneWaitOneAcquisitionAndNoLoss(BatonClient other) throws Exception {
+        String path = "/lost-before-hand-out/observed";
+        Map<String, CompletableFuture<?>> reads = new ConcurrentHashMap<>();
+        List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient real = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(WAIT).connectionTimeout(WAIT))) {
+            real.addObserver(new dev.baton.framework.BatonObserver() {
+                @Override
+                public void acquireStarted(String recipe, String p) {
+                    heard.add("started");
+                }
+
+                @Override
+                public void acquireFinished(String recipe, String p, AcquireOutcome outcome, long waitNanos) {
+                    heard.add(outcome.name());
+                }
+
+                @Override
+                public void holdLost(String recipe, String p) {
+                    heard.add("lost");
+                }
+
+                @Override
+                public void holdEnded(String recipe, String p, long heldNanos) {
+                    heard.add("ended");
+                }
+            });
+            Gate gate = new Gate(real.asyncExecutor());
+            InterProcessMutex waiter = new InterProcessMutex(viewOf(real, gate, reads), path);
+            LockLease first = new InterProcessMutex(other, path).acquireLease();
+            String firstNode = first.nodePaths().get(0);
+            CompletableFuture<LockLease> got = waiter.acquireAsync(WAIT);
+            await("the waiter watches the holder's node").atMost(WAIT)
+                .until(() -> reads.containsKey(firstNode) && reads.get(firstNode).isDone());
+            String waitersFirstNode = other.getChildren().forPath(path).stream().filter(n -> !firstNode.endsWith(n))
+                .findFirst().orElseThrow();
+
+            gate.close();
+            first.release();
+            real.sync().forPath("/");
+            proxy.cut();
+            await("the waiter's connection is suspended").atMost(WAIT).until(() -> real.connectionState() == ConnectionState.SUSPENDED);
+            gate.open();
+            proxy.heal();
+
+            LockLease lease = got.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(lease.nodePaths().get(0)).as("the lost hold was given back (the scenario happened)").doesNotEndWith(waitersFirstNode);
+            await("the lost hold's node is given back").atMost(WAIT).until(() -> other.getChildren().forPath(path).size() == 1);
+            lease.release();
+            await("the release is reported").atMost(WAIT).until(() -> heard.contains("ended"));
+            assertThat(heard).as("what the observer heard of one caller's acquisition and release")
+                .containsExactly("started", "ACQUIRED", "ended");
         }
     }
 
@@ -193,14 +257,28 @@ class LostBeforeHandOutTest {
             return held.size();
         }
 
-        void open() {
+        /**
+         * Passes the held tasks on and waits until they have run: the proxy may be healed only then,
+         * or on a slow machine the client could reconnect before the step that grants runs.
+         */
+        void open() throws InterruptedException {
             List<Runnable> release;
             synchronized (this) {
                 closed = false;
                 release = new ArrayList<>(held);
                 held.clear();
             }
-            release.forEach(next::execute);
+            java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(release.size());
+            for (Runnable task : release) {
+                next.execute(() -> {
+                    try {
+                        task.run();
+                    } finally {
+                        ran.countDown();
+                    }
+                });
+            }
+            assertThat(ran.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the held-back steps ran").isTrue();
         }
 
         @Override

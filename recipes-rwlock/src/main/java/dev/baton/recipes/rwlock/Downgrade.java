@@ -32,7 +32,9 @@ final class Downgrade {
 
     /**
      * Starts the downgrade of {@code write} (held by {@code client}); completes with the read
-     * hold. Cancelling it gives back the read node if the commit makes one anyway.
+     * hold, or fails with {@link OwnershipLostException} if the write hold is lost before the
+     * downgrade is made or as it is made (a read hold lost on arrival is given back, never handed on).
+     * Cancelling it gives back the read node if the commit makes one anyway.
      */
     static CompletableFuture<Hold> start(BatonClient client, WriteLease write, byte[] data) {
         if (!write.isValid()) {
@@ -62,7 +64,15 @@ final class Downgrade {
                     result.completeExceptionally(refused);
                     return;
                 }
-                if (!result.complete(hold)) {
+                if (!hold.isValid()) {
+                    // lost as it was made (the connection dropped as the reply came): so was the write
+                    // hold, on the same connection. Fail here rather than hand GrantingLock a lost hold to
+                    // give back and retry: an asynchronous retry runs on a thread that holds no write
+                    // lock, so it would queue as an ordinary reader behind the caller's own write node
+                    hold.delete().exceptionally(ignored -> null);
+                    result.completeExceptionally(new OwnershipLostException(write + " cannot be downgraded: the read hold was"
+                        + " lost as it was made (" + hold.lossReason().orElse("lost") + "), and the write hold with it"));
+                } else if (!result.complete(hold)) {
                     hold.delete(); // cancelled while the commit was under way
                 }
             });

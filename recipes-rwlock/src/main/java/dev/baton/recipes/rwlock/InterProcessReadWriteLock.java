@@ -249,7 +249,9 @@ public final class InterProcessReadWriteLock {
     /**
      * The read side. Re-entrant per thread; a thread that holds the write side through
      * {@link WriteLock#acquire()} gets it at once (a downgrade), as do its leases and
-     * asynchronous acquisitions. A thread that holds a {@link WriteLease} instead downgrades with
+     * asynchronous acquisitions; a downgrade whose read hold is lost as it is made (the connection
+     * dropped, taking the write hold too) fails with {@link dev.baton.framework.contention.OwnershipLostException} in every form,
+     * never waiting behind its own write node. A thread that holds a {@link WriteLease} instead downgrades with
      * {@link WriteLease#downgrade()}: asking the read side would wait behind its own writer.
      */
     public final class ReadLock extends LockSide<ReadLease> {
