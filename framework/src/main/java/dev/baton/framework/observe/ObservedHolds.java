@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.BatonObserver.AcquireOutcome;
 import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.Ticker;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.contention.Hold;
@@ -13,6 +14,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reports a lock-like recipe's acquisitions and holds to its client's {@link BatonObserver}: the
@@ -25,8 +29,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Cancellation passes through: cancelling the returned future cancels the recipe's
  * acquisition, and a hold that arrives after the cancel is deleted.
+ *
+ * <p>A hold that is already lost when it arrives (the line reached it as the connection dropped or
+ * the session ended) is not the caller's: the forms that take a way to start an attempt
+ * ({@link #track(BatonClient, String, String, Supplier)}, {@link #trackBlocking}) give it back and
+ * start another within the same wait, so the observer hears one wait and one acquisition, and no
+ * loss of a hold nobody got.
  */
 public final class ObservedHolds {
+    private static final Logger LOG = LoggerFactory.getLogger(ObservedHolds.class);
     /** A blocking acquisition: the hold, or null on timeout. */
     @FunctionalInterface
     public interface BlockingAcquisition {
@@ -43,7 +54,25 @@ public final class ObservedHolds {
     }
 
     /**
-     * Reports the acquisition {@code acquiring} of recipe {@code recipe} at {@code path}.
+     * Reports the acquisition of recipe {@code recipe} at {@code path} that {@code attempts} makes:
+     * a hold already lost when it arrives is given back and {@code attempts} asked again, all in
+     * one wait (the attempts share their deadline, which the recipe gave them).
+     *
+     * @param client the recipe's client, whose observer is told
+     * @param recipe the recipe's kind, such as {@code "mutex"}
+     * @param path the recipe's path
+     * @param attempts starts one acquisition each time it is called: completes with the hold, or null on timeout
+     * @return a future of the first hold that was valid when it arrived (reporting its end if somebody observes)
+     */
+    public static CompletableFuture<Hold> track(BatonClient client, String recipe, String path,
+                                                Supplier<? extends CompletableFuture<? extends Hold>> attempts) {
+        return track(client, recipe, path, Futures.untilValid(attempts, Hold::isValid, ObservedHolds::giveBack));
+    }
+
+    /**
+     * Reports the acquisition {@code acquiring} of recipe {@code recipe} at {@code path}, once: for
+     * an acquisition that cannot be started again (a downgrade); others use
+     * {@link #track(BatonClient, String, String, Supplier)}.
      *
      * @param client the recipe's client, whose observer is told
      * @param recipe the recipe's kind, such as {@code "mutex"}
@@ -101,12 +130,12 @@ public final class ObservedHolds {
         throws InterruptedException {
         BatonObserver observer = client.observer();
         if (observer == BatonObserver.NONE) {
-            return acquisition.acquire();
+            return untilValid(acquisition);
         }
         Wait wait = new Wait(client.ticker(), observer, recipe, path);
         Hold hold;
         try {
-            hold = acquisition.acquire();
+            hold = untilValid(acquisition);
         } catch (InterruptedException | RuntimeException | Error e) {
             wait.finish(AcquireOutcome.FAILED);
             throw e;
@@ -128,6 +157,30 @@ public final class ObservedHolds {
      */
     public static Hold unwrap(Hold hold) {
         return hold instanceof Reporting reporting ? reporting.hold : hold; // one level: the recipe's own hold under the wrapper
+    }
+
+    /** The first hold of {@code acquisition}'s that is valid when it arrives (or null): lost ones are given back. */
+    private static Hold untilValid(BlockingAcquisition acquisition) throws InterruptedException {
+        while (true) {
+            Hold hold = acquisition.acquire();
+            if (hold == null || hold.isValid()) {
+                return hold;
+            }
+            giveBack(hold);
+        }
+    }
+
+    /**
+     * A hold nobody is handed: lost on its way (the connection dropped or the session ended as the
+     * line reached it), or arrived after the wait was cancelled. Its node is deleted (in the
+     * background if the connection is down); the delete's verdict is of no interest.
+     */
+    private static void giveBack(Hold hold) {
+        if (!hold.isValid()) {
+            LOG.info("a hold of {} lost before it was handed out ({}) is given back; the acquisition goes on", hold.nodes(),
+                hold.lossReason().orElse("lost"));
+        }
+        hold.delete().exceptionally(e -> null);
     }
 
     private static void endedUnused(Hold hold) {

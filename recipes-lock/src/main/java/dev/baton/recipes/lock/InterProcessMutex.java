@@ -171,7 +171,7 @@ public final class InterProcessMutex extends HandleLock {
     protected CompletableFuture<? extends Hold> acquireHold(Deadline deadline) {
         // in the shared-ticket mode the observer is told of each caller, not of the process's node
         return ObservedHolds.track(client, "mutex", path(),
-            shared != null ? shared.acquire(deadline) : contention.acquireHold(participantData, deadline));
+            () -> shared != null ? shared.acquire(deadline) : contention.acquireHold(participantData, deadline));
     }
 
     @Override

@@ -285,7 +285,7 @@ public final class InterProcessSemaphoreV2 {
     /** One lease as a {@link Hold}: what {@link InterProcessSemaphoreMutex} holds. */
     CompletableFuture<Hold> acquireHold(Deadline deadline) {
         // in the shared-ticket mode the observer is told of each caller, not of the process's lease nodes
-        return ObservedHolds.track(client, "semaphore", path, shared != null ? shared.acquire(deadline) : takeLeaseNode(deadline));
+        return ObservedHolds.track(client, "semaphore", path, () -> shared != null ? shared.acquire(deadline) : takeLeaseNode(deadline));
     }
 
     /** {@return whether, in the shared-ticket mode, a lease node is given back at its next release (for tests)} */

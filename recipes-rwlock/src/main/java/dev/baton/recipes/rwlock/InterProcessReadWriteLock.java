@@ -218,7 +218,7 @@ public final class InterProcessReadWriteLock {
      * client's observer as {@code recipe} (untouched while nobody observes: {@link ObservedHolds}).
      */
     private CompletableFuture<Hold> inLine(Contention engine, String recipe, Deadline deadline) {
-        return ObservedHolds.track(client, recipe, path, engine.acquireHold(participantData, deadline));
+        return ObservedHolds.track(client, recipe, path, () -> engine.acquireHold(participantData, deadline));
     }
 
     /** {@link #inLine} on the calling thread. */
@@ -228,7 +228,7 @@ public final class InterProcessReadWriteLock {
 
     /** A place in the shared-ticket mode's local {@code line}: each caller reported as {@code recipe}, as {@link #inLine} reports. */
     private CompletableFuture<Hold> inLocalLine(ProcessLine line, String recipe, Deadline deadline) {
-        return ObservedHolds.track(client, recipe, path, line.acquire(deadline));
+        return ObservedHolds.track(client, recipe, path, () -> line.acquire(deadline));
     }
 
     /** {@link #inLocalLine} on the calling thread. */
