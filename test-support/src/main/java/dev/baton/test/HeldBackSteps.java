@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A view of a client whose recipe steps can be held back: the view's
@@ -117,15 +119,34 @@ public final class HeldBackSteps implements Executor {
         return held.size();
     }
 
-    /** Runs what was held back, in order, and lets everything through from now on. */
-    public void open() {
+    /**
+     * Runs what was held back, in order, lets everything through from now on, and returns once the
+     * held-back tasks have run: a test may heal the connection only then, or on a slow machine the
+     * client could reconnect before the step that grants runs.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     * @throws IllegalStateException if the held-back tasks did not run within 20 seconds
+     */
+    public void open() throws InterruptedException {
         List<Runnable> release;
         synchronized (this) {
             closed = false;
             release = new ArrayList<>(held);
             held.clear();
         }
-        release.forEach(next::execute);
+        CountDownLatch ran = new CountDownLatch(release.size());
+        for (Runnable task : release) {
+            next.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    ran.countDown();
+                }
+            });
+        }
+        if (!ran.await(20, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(ran.getCount() + " of " + release.size() + " held-back steps did not run within 20 s");
+        }
     }
 
     @Override

@@ -4,23 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ConnectionState;
-import dev.baton.framework.GetDataBuilder;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.HeldBackSteps;
 import dev.baton.test.TestClients;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -50,12 +47,11 @@ class LostBeforeHandOutTest {
     @EnumSource(Form.class)
     void aHoldLostOnItsWayToTheCallerIsGivenBackAndTheCallerGetsAValidOne(Form form, BatonClient other) throws Exception {
         String path = "/lost-before-hand-out/" + form;
-        Map<String, CompletableFuture<?>> reads = new ConcurrentHashMap<>();
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              BatonClient real = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
                  .sessionTimeout(WAIT).connectionTimeout(WAIT))) {
-            Gate gate = new Gate(real.asyncExecutor());
-            InterProcessMutex waiter = new InterProcessMutex(viewOf(real, gate, reads), path);
+            HeldBackSteps gate = HeldBackSteps.of(real);
+            InterProcessMutex waiter = new InterProcessMutex(gate.client(), path);
             LockLease first = new InterProcessMutex(other, path).acquireLease();
             String firstNode = first.nodePaths().get(0);
 
@@ -67,7 +63,7 @@ class LostBeforeHandOutTest {
 
             // the waiter watches the holder's node: its getData with the watch has been answered
             await("the waiter watches the holder's node").atMost(WAIT)
-                .until(() -> reads.containsKey(firstNode) && reads.get(firstNode).isDone());
+                .until(() -> gate.answered(firstNode));
             List<String> line = other.getChildren().forPath(path);
             assertThat(line).hasSize(2);
             String waitersFirstNode = path + "/" + line.stream().filter(n -> !firstNode.endsWith(n)).findFirst().orElseThrow();
@@ -98,15 +94,14 @@ class LostBeforeHandOutTest {
      * hold given back before hand-out was never the caller's, so it is neither an acquisition nor a
      * loss ("the holder may have acted without the lock", as docs/observability.md reads a loss).
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void aHoldGivenBackBeforeHandOutIsReportedAsOneWaitOneAcquisitionAndNoLoss(BatonClient other) throws Exception {
         String path = "/lost-before-hand-out/observed";
-        Map<String, CompletableFuture<?>> reads = new ConcurrentHashMap<>();
-        List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> heard = Collections.synchronizedList(new ArrayList<>());
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
              BatonClient real = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
                  .sessionTimeout(WAIT).connectionTimeout(WAIT))) {
-            real.addObserver(new dev.baton.framework.BatonObserver() {
+            real.addObserver(new BatonObserver() {
                 @Override
                 public void acquireStarted(String recipe, String p) {
                     heard.add("started");
@@ -127,13 +122,13 @@ class LostBeforeHandOutTest {
                     heard.add("ended");
                 }
             });
-            Gate gate = new Gate(real.asyncExecutor());
-            InterProcessMutex waiter = new InterProcessMutex(viewOf(real, gate, reads), path);
+            HeldBackSteps gate = HeldBackSteps.of(real);
+            InterProcessMutex waiter = new InterProcessMutex(gate.client(), path);
             LockLease first = new InterProcessMutex(other, path).acquireLease();
             String firstNode = first.nodePaths().get(0);
             CompletableFuture<LockLease> got = waiter.acquireAsync(WAIT);
             await("the waiter watches the holder's node").atMost(WAIT)
-                .until(() -> reads.containsKey(firstNode) && reads.get(firstNode).isDone());
+                .until(() -> gate.answered(firstNode));
             String waitersFirstNode = other.getChildren().forPath(path).stream().filter(n -> !firstNode.endsWith(n))
                 .findFirst().orElseThrow();
 
@@ -197,97 +192,6 @@ class LostBeforeHandOutTest {
             lease.release();
         } catch (RuntimeException lost) {
             // the validity was reported; a release of a lost lease throws, which the test sees through 'valid'
-        }
-    }
-
-    /**
-     * A view of {@code real} whose async executor (where the engine runs its steps) is {@code gate},
-     * and whose reads' replies are kept in {@code reads} by path.
-     */
-    private static BatonClient viewOf(BatonClient real, Executor gate, Map<String, CompletableFuture<?>> reads) {
-        return (BatonClient) Proxy.newProxyInstance(BatonClient.class.getClassLoader(), new Class<?>[] {BatonClient.class},
-            (self, method, args) -> {
-                if (method.getName().equals("asyncExecutor")) {
-                    return gate;
-                }
-                Object result = invoke(real, method, args);
-                return method.getName().equals("getData") ? recording(result, reads) : result;
-            });
-    }
-
-    private static GetDataBuilder recording(Object builder, Map<String, CompletableFuture<?>> reads) {
-        Object[] self = new Object[1];
-        self[0] = Proxy.newProxyInstance(GetDataBuilder.class.getClassLoader(), new Class<?>[] {GetDataBuilder.class},
-            (proxy, method, args) -> {
-                Object result = invoke(builder, method, args);
-                if (method.getName().equals("forPathAsync") && args != null && args[0] instanceof String p
-                    && result instanceof CompletableFuture<?> reply) {
-                    reads.put(p, reply);
-                }
-                return result == builder ? self[0] : result;
-            });
-        return (GetDataBuilder) self[0];
-    }
-
-    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
-    }
-
-    /** An executor that holds tasks back while closed and passes them on, in order, when opened. */
-    private static final class Gate implements Executor {
-        private final Executor next;
-        private final List<Runnable> held = new ArrayList<>();
-        private boolean closed;
-
-        Gate(Executor next) {
-            this.next = next;
-        }
-
-        synchronized void close() {
-            closed = true;
-        }
-
-        synchronized int held() {
-            return held.size();
-        }
-
-        /**
-         * Passes the held tasks on and waits until they have run: the proxy may be healed only then,
-         * or on a slow machine the client could reconnect before the step that grants runs.
-         */
-        void open() throws InterruptedException {
-            List<Runnable> release;
-            synchronized (this) {
-                closed = false;
-                release = new ArrayList<>(held);
-                held.clear();
-            }
-            java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(release.size());
-            for (Runnable task : release) {
-                next.execute(() -> {
-                    try {
-                        task.run();
-                    } finally {
-                        ran.countDown();
-                    }
-                });
-            }
-            assertThat(ran.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the held-back steps ran").isTrue();
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            synchronized (this) {
-                if (closed) {
-                    held.add(task);
-                    return;
-                }
-            }
-            next.execute(task);
         }
     }
 }
