@@ -39,7 +39,13 @@ class DowngradeLostBeforeHandOutTest {
         /** {@link WriteLease#downgradeAsync()}. */
         WRITE_LEASE,
         /** {@code readLock().acquire()} on the thread that holds the write lock. */
-        THREAD
+        THREAD,
+        /**
+         * {@code readLock().acquireAsync()} on the thread that holds the write lock: a retry after
+         * giving the lost read hold back would run on an executor thread, which holds no write
+         * lock, and wait behind its own write node until the timeout.
+         */
+        ASYNC
     }
 
     @ParameterizedTest
@@ -64,6 +70,9 @@ class DowngradeLostBeforeHandOutTest {
                     go.get(WAIT.toSeconds(), TimeUnit.SECONDS);
                     if (lease != null) {
                         downgraded.complete(lease.downgradeAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS).isValid());
+                    } else if (form == Form.ASYNC) {
+                        ReadLease read = lock.readLock().acquireAsync(WAIT).get(2 * WAIT.toSeconds(), TimeUnit.SECONDS);
+                        downgraded.complete(read == null ? null : read.isValid());
                     } else {
                         // GrantingLock checks the hold: a read hold handed out here would be the defect
                         downgraded.complete(lock.readLock().acquire(WAIT) ? Boolean.TRUE : null);
