@@ -47,9 +47,9 @@ public class ExponentialBackoffRetry implements RetryPolicy {
 
     /** For tests: {@code random} returns values in [0, 1). */
     ExponentialBackoffRetry(Duration baseSleep, int maxRetries, Duration maxSleep, DoubleSupplier random) {
-        this.baseSleep = Durations.positive("baseSleep", baseSleep);
-        this.maxRetries = Durations.nonNegative("maxRetries", maxRetries);
-        this.maxSleep = Durations.positive("maxSleep", maxSleep);
+        this.baseSleep = Durations.positive(getClass(), "baseSleep", baseSleep);
+        this.maxRetries = Durations.nonNegative(getClass(), "maxRetries", maxRetries);
+        this.maxSleep = Durations.positive(getClass(), "maxSleep", maxSleep);
         this.random = random;
     }
 

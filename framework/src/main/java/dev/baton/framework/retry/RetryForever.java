@@ -17,7 +17,7 @@ public final class RetryForever implements RetryPolicy {
      * @param sleep the wait before each retry, not negative
      */
     public RetryForever(Duration sleep) {
-        this.sleep = Durations.nonNegative("sleep", sleep);
+        this.sleep = Durations.nonNegative(getClass(), "sleep", sleep);
     }
 
     @Override

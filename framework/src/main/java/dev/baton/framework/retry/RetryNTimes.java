@@ -16,8 +16,8 @@ public class RetryNTimes implements RetryPolicy {
      * @param sleep the wait before each retry, not negative
      */
     public RetryNTimes(int n, Duration sleep) {
-        this.n = Durations.nonNegative("n", n);
-        this.sleep = Durations.nonNegative("sleep", sleep);
+        this.n = Durations.nonNegative(getClass(), "n", n);
+        this.sleep = Durations.nonNegative(getClass(), "sleep", sleep);
     }
 
     @Override

@@ -20,8 +20,8 @@ public final class RetryUntilElapsed implements RetryPolicy {
      * @param sleep the wait before each retry, not negative
      */
     public RetryUntilElapsed(Duration maxElapsed, Duration sleep) {
-        this.maxElapsed = Durations.positive("maxElapsed", maxElapsed);
-        this.sleep = Durations.nonNegative("sleep", sleep);
+        this.maxElapsed = Durations.positive(getClass(), "maxElapsed", maxElapsed);
+        this.sleep = Durations.nonNegative(getClass(), "sleep", sleep);
     }
 
     @Override

@@ -7,7 +7,12 @@ import dev.baton.framework.BatonException;
 import dev.baton.framework.ConnectionLossException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class RetryPoliciesTest {
     private static final BatonException LOSS = new ConnectionLossException("getData", "/x", null);
@@ -74,15 +79,43 @@ class RetryPoliciesTest {
             .isEqualTo(Optional.of(Duration.ofMillis(5)));
     }
 
+    /** Each policy's bad argument, as a user would write it, and the message that names the policy, the parameter and the value. */
+    static Stream<Arguments> badArguments() {
+        Duration ms = Duration.ofMillis(1);
+        Duration minus5ms = Duration.ofMillis(-5);
+        return Stream.of(
+            bad("RetryNTimes: n must not be negative, was -1", () -> new RetryNTimes(-1, ms)),
+            bad("RetryNTimes: sleep must not be negative, was PT-0.005S", () -> new RetryNTimes(3, minus5ms)),
+            bad("RetryOneTime: sleep must not be negative, was PT-0.005S", () -> new RetryOneTime(minus5ms)),
+            bad("RetryForever: sleep must not be negative, was PT-0.005S", () -> new RetryForever(minus5ms)),
+            bad("RetryUntilElapsed: maxElapsed must be positive, was PT0S", () -> new RetryUntilElapsed(Duration.ZERO, ms)),
+            bad("RetryUntilElapsed: sleep must not be negative, was PT-0.005S", () -> new RetryUntilElapsed(ms, minus5ms)),
+            bad("ExponentialBackoffRetry: baseSleep must be positive, was PT0S", () -> new ExponentialBackoffRetry(Duration.ZERO, 3)),
+            bad("ExponentialBackoffRetry: maxRetries must not be negative, was -1", () -> new ExponentialBackoffRetry(ms, -1)),
+            bad("ExponentialBackoffRetry: maxSleep must be positive, was PT-0.005S", () -> new ExponentialBackoffRetry(ms, 3, minus5ms)),
+            bad("BoundedExponentialBackoffRetry: baseSleep must be positive, was PT-0.005S",
+                () -> new BoundedExponentialBackoffRetry(minus5ms, ms, 3)),
+            bad("BoundedExponentialBackoffRetry: maxSleep must be positive, was PT0S",
+                () -> new BoundedExponentialBackoffRetry(ms, Duration.ZERO, 3)),
+            bad("BoundedExponentialBackoffRetry: maxRetries must not be negative, was -2",
+                () -> new BoundedExponentialBackoffRetry(ms, ms, -2)));
+    }
+
+    private static Arguments bad(String message, ThrowingCallable construct) {
+        return Arguments.of(message, construct);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badArguments")
+    void aBadArgumentIsRefusedNamingThePolicyTheParameterAndTheValue(String message, ThrowingCallable construct) {
+        assertThatThrownBy(construct).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+
     @Test
-    void badArgumentsAreRejectedWithTheValue() {
-        assertThatThrownBy(() -> new ExponentialBackoffRetry(Duration.ZERO, 3))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("baseSleep must be positive, was PT0S");
-        assertThatThrownBy(() -> new RetryNTimes(-1, Duration.ZERO))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("n must not be negative, was -1");
-        assertThatThrownBy(() -> new RetryForever(Duration.ofMillis(-5)))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("sleep must not be negative, was PT-0.005S");
-        assertThatThrownBy(() -> new RetryUntilElapsed(Duration.ZERO, Duration.ZERO))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("maxElapsed must be positive, was PT0S");
+    void aMissingDurationIsRefusedNamingThePolicyAndTheParameter() {
+        assertThatThrownBy(() -> new RetryNTimes(1, null))
+            .isInstanceOf(NullPointerException.class).hasMessage("RetryNTimes: sleep must not be null");
+        assertThatThrownBy(() -> new BoundedExponentialBackoffRetry(Duration.ofMillis(1), null, 1))
+            .isInstanceOf(NullPointerException.class).hasMessage("BoundedExponentialBackoffRetry: maxSleep must not be null");
     }
 }
