@@ -93,6 +93,31 @@ class BadInputTest {
     }
 
     @Test
+    void aClientThatIsNotStartedRefusesEveryOperationTypedAndSaysToStartIt(@ConnectString String connect, BatonClient observer)
+        throws Exception {
+        BatonClient client = BatonClient.builder().connectString(connect).build();
+        try {
+            assertThatThrownBy(() -> client.create().forPath("/never-sent"))
+                .isInstanceOf(ClientNotStartedException.class).isInstanceOf(BatonException.class)
+                .hasMessage("create /never-sent: the client is not started; call start() first");
+            assertThatThrownBy(() -> client.getData().forPath("/x")).isInstanceOf(ClientNotStartedException.class);
+            assertThatThrownBy(() -> client.transaction().create("/t", new byte[0]).commit()).isInstanceOf(ClientNotStartedException.class);
+            assertThatThrownBy(() -> client.blockUntilConnected(Duration.ofSeconds(1)))
+                .isInstanceOf(ClientNotStartedException.class).hasMessage("blockUntilConnected: the client is not started; call start() first");
+            assertThat(client.getData().forPathAsync("/x")).failsWithin(Duration.ofSeconds(10))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(ClientNotStartedException.class);
+            assertThat(observer.checkExists().forPath("/never-sent")).as("nothing was sent").isNull();
+
+            client.start();
+            assertThat(client.blockUntilConnected(Duration.ofSeconds(10))).isTrue();
+            assertThat(client.create().forPath("/never-sent")).as("once started, the same call works").isEqualTo("/never-sent");
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
     void aCacheOfAClosedClientRefusesToStart(@ConnectString String connect) {
         BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
         closed.close();

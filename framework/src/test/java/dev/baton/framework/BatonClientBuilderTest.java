@@ -69,7 +69,7 @@ class BatonClientBuilderTest {
             assertThat(client.connectionState()).isEqualTo(ConnectionState.SUSPENDED);
             assertThat(client.sessionId()).isZero();
             assertThatThrownBy(() -> client.getData().forPath("/x"))
-                .isInstanceOf(BatonException.class).hasMessage("getData /x: the client is not started; call start() first");
+                .isInstanceOf(ClientNotStartedException.class).hasMessage("getData /x: the client is not started; call start() first");
         } finally {
             client.close();
         }

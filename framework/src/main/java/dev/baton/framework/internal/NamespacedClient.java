@@ -3,8 +3,8 @@ package dev.baton.framework.internal;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ClientHealth;
-import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
@@ -242,7 +242,7 @@ public final class NamespacedClient implements BatonClient {
             throw new ClientClosedException(operation, path);
         }
         if (!core.isStarted()) {
-            throw new BatonException(operation + (path == null ? "" : " " + path) + ": the client is not started; call start() first");
+            throw new ClientNotStartedException(operation, path);
         }
     }
 
