@@ -25,7 +25,9 @@ import org.springframework.context.annotation.Configuration;
  * is started when it is created, so the beans that use it can use it at once (operations wait
  * for the connection); with {@code baton.startup-timeout} set, start-up also waits for the first
  * connection and fails if it is not made in time. A connect string that cannot be used fails
- * start-up with a message naming the property and what was wrong.
+ * start-up with a message naming the property and what was wrong: these failures are
+ * {@link BatonStartupException}s, which {@link BatonStartupFailureAnalyzer} reports as Spring Boot's
+ * "APPLICATION FAILED TO START" description and action.
  *
  * <p>With {@code baton.embedded.enabled=true} (and baton-server-embedded on the class path) an
  * {@link EmbeddedEnsemble} is started first and the client connects to it; the context closes
@@ -73,8 +75,9 @@ public class BatonAutoConfiguration {
         BatonProperties.Auth auth = properties.getAuth();
         if (auth.getScheme() != null) {
             if (auth.getCredentials() == null) {
-                throw new IllegalStateException("baton.auth.scheme is '" + auth.getScheme()
-                    + "' but baton.auth.credentials is not set: set both, or neither");
+                throw new BatonStartupException("baton.auth.credentials", "baton.auth.scheme is '" + auth.getScheme()
+                    + "' but baton.auth.credentials is not set: set both, or neither",
+                    "Set baton.auth.credentials (for digest, user:password), or remove baton.auth.scheme.", null);
             }
             builder.authorization(auth.getScheme(), auth.getCredentials().getBytes(StandardCharsets.UTF_8));
         }
@@ -96,8 +99,9 @@ public class BatonAutoConfiguration {
             BatonClient.builder().connectString(connectString);
             return connectString;
         } catch (BatonException | IllegalArgumentException e) {
-            throw new IllegalStateException("baton.connect-string must be host:port[,host:port...][/chroot], such as "
-                + "'zk1:2181,zk2:2181,zk3:2181', but was '" + connectString + "': " + e.getMessage(), e);
+            throw new BatonStartupException("baton.connect-string", "baton.connect-string must be host:port[,host:port...][/chroot], "
+                + "such as 'zk1:2181,zk2:2181,zk3:2181', but was '" + connectString + "': " + e.getMessage(),
+                "Correct baton.connect-string: host:port pairs separated by commas, then an optional /chroot.", e);
         }
     }
 
@@ -107,13 +111,17 @@ public class BatonAutoConfiguration {
         } catch (IllegalStateException | BatonException e) {
             if (properties.getConnectString() == null && properties.getEmbedded().isEnabled()) {
                 // the embedded configuration is skipped without the module, so the client has no ensemble
-                throw new IllegalStateException("baton.embedded.enabled is true, but dev.baton:baton-server-embedded is not on "
-                    + "the class path: add it (in the profile or scope you run with), or set baton.connect-string", e);
+                throw new BatonStartupException("baton.embedded.enabled", "baton.embedded.enabled is true, but "
+                    + "dev.baton:baton-server-embedded is not on the class path: add it (in the profile or scope you run with), "
+                    + "or set baton.connect-string", "Add dev.baton:baton-server-embedded to this run's class path (check the "
+                    + "Maven profile or scope that brings it), or remove baton.embedded.enabled and set baton.connect-string.", e);
             }
             if (properties.getConnectString() == null) {
-                throw new IllegalStateException("Baton needs an ensemble: set baton.connect-string (such as "
-                    + "'zk1:2181,zk2:2181,zk3:2181'), or baton.embedded.enabled=true with dev.baton:baton-server-embedded "
-                    + "on the class path for a server in this JVM (" + e.getMessage() + ")", e);
+                throw new BatonStartupException("baton.connect-string", "Baton needs an ensemble: set baton.connect-string "
+                    + "(such as 'zk1:2181,zk2:2181,zk3:2181'), or baton.embedded.enabled=true with dev.baton:baton-server-embedded "
+                    + "on the class path for a server in this JVM (" + e.getMessage() + ")",
+                    "Set baton.connect-string to your ZooKeeper ensemble, or for local development set "
+                    + "baton.embedded.enabled=true and add dev.baton:baton-server-embedded.", e);
             }
             throw e;
         }
@@ -123,14 +131,22 @@ public class BatonAutoConfiguration {
         try {
             client.start();
         } catch (BatonException e) {
-            throw new IllegalStateException("Baton could not start a client for baton.connect-string '"
-                + properties.getConnectString() + "': " + e.getMessage(), e);
+            throw new BatonStartupException("baton.connect-string", "Baton could not start a client for baton.connect-string '"
+                + properties.getConnectString() + "': " + e.getMessage(),
+                "Correct the host names in baton.connect-string: at least one must resolve from this machine.", e);
         }
         Duration wait = properties.getStartupTimeout();
         if (wait != null && !wait.isZero() && !wait.isNegative() && !client.blockUntilConnected(wait)) {
-            throw new IllegalStateException("Baton could not connect to " + describeEnsemble(properties)
-                + " within baton.startup-timeout (" + wait + "): are the servers up and reachable?");
+            throw new BatonStartupException(properties.getEmbedded().isEnabled() ? "baton.startup-timeout" : "baton.connect-string",
+                "Baton could not connect to " + describeEnsemble(properties) + " within baton.startup-timeout (" + wait
+                + "): are the servers up and reachable?", unreachable(properties), null);
         }
+    }
+
+    private static String unreachable(BatonProperties properties) {
+        String wait = "raise baton.startup-timeout, or set it to 0 to start without waiting (operations then wait for the connection).";
+        return properties.getEmbedded().isEnabled() ? "The embedded ensemble did not come up in time: " + wait
+            : "Check that the servers of baton.connect-string are up and reachable from this machine, or " + wait;
     }
 
     private static String describeEnsemble(BatonProperties properties) {

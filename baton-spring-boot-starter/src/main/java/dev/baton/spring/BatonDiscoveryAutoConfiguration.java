@@ -62,8 +62,9 @@ public class BatonDiscoveryAutoConfiguration {
         BatonProperties.Discovery settings = properties.getDiscovery();
         String name = settings.getServiceName() != null ? settings.getServiceName() : environment.getProperty("spring.application.name");
         if (name == null) {
-            throw new IllegalStateException("baton.discovery.register=true needs a service name: "
-                + "set spring.application.name or baton.discovery.service-name");
+            throw new BatonStartupException("spring.application.name", "baton.discovery.register=true needs a service name: "
+                + "set spring.application.name or baton.discovery.service-name",
+                "Set spring.application.name (or baton.discovery.service-name), or remove baton.discovery.register.", null);
         }
         return new BatonServiceRegistration(discovery,
             BatonServiceRegistration.template(name, settings.getInstanceId(), settings.getAddress(), settings.getMetadata()),

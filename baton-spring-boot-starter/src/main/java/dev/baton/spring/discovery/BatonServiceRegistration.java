@@ -5,6 +5,7 @@ import dev.baton.framework.Failures;
 import dev.baton.recipes.discovery.ServiceDiscovery;
 import dev.baton.recipes.discovery.ServiceInstance;
 import dev.baton.recipes.discovery.ServiceInstanceBuilder;
+import dev.baton.spring.BatonStartupException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -134,8 +135,9 @@ public final class BatonServiceRegistration implements SmartLifecycle, Applicati
     private int resolvePort() {
         Integer chosen = port != null ? port : webServerPort != null ? webServerPort : fallbackPort.get();
         if (chosen == null) {
-            throw new IllegalStateException("no port to register in discovery: this application runs no web server; "
-                + "set baton.discovery.port (or server.port)");
+            throw new BatonStartupException("baton.discovery.port", "no port to register in discovery: this application runs "
+                + "no web server; set baton.discovery.port (or server.port)",
+                "Set baton.discovery.port (or server.port) to the port other services reach this one on.", null);
         }
         return chosen;
     }
