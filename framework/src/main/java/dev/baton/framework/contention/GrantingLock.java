@@ -11,8 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The part every lock recipe on the contention engine shares: given a way to acquire a
@@ -34,7 +32,6 @@ import org.slf4j.LoggerFactory;
  * @param <L> the recipe's lease type
  */
 public abstract class GrantingLock<L extends Grant> implements InterProcessLock {
-    private static final Logger LOG = LoggerFactory.getLogger(GrantingLock.class);
 
     /** A thread's hold: its lease and how many times the thread acquired it (only that thread touches it). */
     private final class Owned {
@@ -250,7 +247,7 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
             if (hold.isValid()) {
                 return lease(hold);
             }
-            giveBackLost(hold);
+            Hold.giveBackUnhanded(hold, description);
         }
     }
 
@@ -276,27 +273,9 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
         return leaseOf(Futures.untilValid(attempts, Hold::isValid, this::giveBack));
     }
 
-    /** A hold that is not handed out: lost on its way ({@link #giveBackLost}), or arrived after a cancel. */
+    /** A hold that is not handed out: lost on its way, or arrived after a cancel ({@link Hold#giveBackUnhanded}). */
     private void giveBack(Hold hold) {
-        if (hold.isValid()) {
-            hold.delete();
-        } else {
-            giveBackLost(hold);
-        }
-    }
-
-    /**
-     * A hold lost between its grant and its hand-out: the connection dropped or the session ended
-     * as the line reached it, so the holder could never have relied on it. Handing it out would
-     * tell the caller it holds the lock while another process may already hold it (seen in the
-     * process chaos test: a session expired as its waiter was granted, the next waiter was granted
-     * at once, and the first caller still got its lease). Its node is deleted (in the background if
-     * the connection is down); the delete's verdict is of no interest.
-     */
-    private void giveBackLost(Hold hold) {
-        LOG.info("{}: a hold lost before it was handed out ({}) is given back; the acquisition goes on", description,
-            hold.lossReason().orElse("lost"));
-        hold.delete().exceptionally(e -> null);
+        Hold.giveBackUnhanded(hold, description);
     }
 
     private L lease(Hold hold) {

@@ -5,6 +5,7 @@ import dev.baton.framework.TransactionBuilder;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.LoggerFactory;
 
 /**
  * One grant of a lock, lease or other ticket-based recipe, as the recipe sees it: its node(s),
@@ -69,5 +70,24 @@ public interface Hold {
         if (wait) {
             Futures.awaitDelete(deleted, what);
         }
+    }
+
+    /**
+     * Gives back {@code hold}, which nobody is handed: lost on its way to the caller (the line
+     * reached it as the connection dropped or the session ended; said at INFO, naming
+     * {@code what}), or arrived after the caller stopped waiting. A caller told it holds a grant
+     * already lost could act while another process holds it, so a recipe never hands such a hold
+     * out: it gives it back with this and goes on. Its nodes are deleted as {@link #delete()} does
+     * (in the background if the connection is down); the delete's verdict is of no interest.
+     *
+     * @param hold the hold nobody gets
+     * @param what the recipe, for the log
+     */
+    static void giveBackUnhanded(Hold hold, Object what) {
+        if (!hold.isValid()) {
+            LoggerFactory.getLogger(Hold.class).info("{}: a hold lost before it was handed out ({}) is given back;"
+                + " the acquisition goes on", what, hold.lossReason().orElse("lost"));
+        }
+        hold.delete().exceptionally(e -> null);
     }
 }

@@ -15,8 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reports a lock-like recipe's acquisitions and holds to its client's {@link BatonObserver}: the
@@ -37,7 +35,6 @@ import org.slf4j.LoggerFactory;
  * loss of a hold nobody got.
  */
 public final class ObservedHolds {
-    private static final Logger LOG = LoggerFactory.getLogger(ObservedHolds.class);
     /** A blocking acquisition: the hold, or null on timeout. */
     @FunctionalInterface
     public interface BlockingAcquisition {
@@ -170,17 +167,9 @@ public final class ObservedHolds {
         }
     }
 
-    /**
-     * A hold nobody is handed: lost on its way (the connection dropped or the session ended as the
-     * line reached it), or arrived after the wait was cancelled. Its node is deleted (in the
-     * background if the connection is down); the delete's verdict is of no interest.
-     */
+    /** A hold nobody is handed ({@link Hold#giveBackUnhanded}): lost on its way, or arrived after a cancel. */
     private static void giveBack(Hold hold) {
-        if (!hold.isValid()) {
-            LOG.info("a hold of {} lost before it was handed out ({}) is given back; the acquisition goes on", hold.nodes(),
-                hold.lossReason().orElse("lost"));
-        }
-        hold.delete().exceptionally(e -> null);
+        Hold.giveBackUnhanded(hold, hold.nodes());
     }
 
     private static void endedUnused(Hold hold) {

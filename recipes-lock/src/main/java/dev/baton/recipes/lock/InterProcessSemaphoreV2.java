@@ -328,13 +328,9 @@ public final class InterProcessSemaphoreV2 {
             leases -> leases.stream().allMatch(Lease::isValid), this::giveBackAll);
     }
 
-    /** A hold that is not handed out: lost on its way, or arrived after the caller stopped waiting. */
+    /** A hold that is not handed out ({@link Hold#giveBackUnhanded}): lost on its way, or arrived after a cancel. */
     private void giveBack(Hold hold) {
-        if (!hold.isValid()) {
-            LOG.info("{}: a lease lost before it was handed out ({}) is given back; the acquisition goes on", this,
-                hold.lossReason().orElse("lost"));
-        }
-        hold.delete().exceptionally(e -> null);
+        Hold.giveBackUnhanded(hold, this);
     }
 
     /** Leases that are not handed out together: one of them was lost, or the caller stopped waiting. */
