@@ -16,8 +16,8 @@ import dev.baton.recipes.discovery.ZoneAwareStrategy;
 import dev.baton.test.EnsembleTest;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** The examples of docs/discovery.md, compiled and run. */
@@ -59,18 +59,21 @@ class DiscoveryExampleTest {
             .downInstancePolicy(new DownInstancePolicy(3, Duration.ofSeconds(10), Duration.ofSeconds(30)))
             .build()) {
             provider.start();
-            ServiceInstance<Endpoint> target = provider.getInstance();
-            URI uri = target.uri();                  // http://10.0.0.7:8080/api
-            assertThat(uri).isEqualTo(URI.create("http://10.0.0.7:8080/api"));
-            boolean callFailed = false;              // call(uri) ...
-            if (callFailed) {
-                provider.noteError(target);          // three errors in 10 s: out for 30 s
+            ServiceInstance<Endpoint> target = provider.getInstance();   // null if nothing is usable
+            assertThat(target).isNotNull();
+            if (target != null) {
+                URI uri = target.uri();                  // http://10.0.0.7:8080/api
+                assertThat(uri).isEqualTo(URI.create("http://10.0.0.7:8080/api"));
+                boolean callFailed = false;              // call(uri) ...
+                if (callFailed) {
+                    provider.noteError(target);          // three errors in 10 s: out for 30 s
+                }
             }
         }
 
         // --- watch a service ---
         ServiceCache<Endpoint> cache = orders.serviceCacheBuilder().name("payments").build();
-        List<String> seen = new ArrayList<>();
+        List<String> seen = new CopyOnWriteArrayList<>();   // listeners run on another thread
         cache.addListener(() -> seen.add(cache.getInstances().toString()));
         cache.start();
         assertThat(cache.getInstances()).hasSize(1);
