@@ -109,9 +109,16 @@ public final class ServiceProvider<T> implements AutoCloseable {
      * it out of this provider for the policy's down time.
      *
      * @param instance the instance a call to failed (its id counts)
+     * @throws IllegalArgumentException if {@code instance} belongs to another service: ids are
+     *     unique only within a service, so counting it would take out this service's instance of
+     *     the same id
      */
     public void noteError(ServiceInstance<T> instance) {
         Objects.requireNonNull(instance, "instance");
+        if (!serviceName.equals(instance.name())) {
+            throw new IllegalArgumentException("noteError: instance '" + instance.id() + "' is of service '" + instance.name()
+                + "', and this provider balances over '" + serviceName + "'; note it on that service's provider");
+        }
         synchronized (this) {
             long now = ticker.getAsLong();
             boolean wasDown = down.isDown(instance.id(), now);

@@ -87,6 +87,25 @@ class ServiceProviderTest {
     }
 
     @Test
+    void anErrorNotedAgainstAnotherServicesInstanceIsRefusedAndTakesNothingOut(BatonClient a) throws Exception {
+        // teams often use the host name as the id, so two services on one host share ids
+        try (ServiceDiscovery<Endpoint> discovery = discovery(a, "/foreign"); ServiceDiscovery<Endpoint> other = discovery(a, "/foreign")) {
+            ServiceInstance<Endpoint> payments = instance("payments", "node-7", 1);
+            ServiceInstance<Endpoint> ledger = instance("ledger", "node-7", 2);
+            discovery.registerService(payments);
+            other.registerService(ledger);
+            ServiceProvider<Endpoint> provider = discovery.serviceProviderBuilder().serviceName("payments")
+                .downInstancePolicy(new DownInstancePolicy(1, Duration.ofSeconds(10), Duration.ofSeconds(60))).build();
+            provider.start();
+
+            assertThatThrownBy(() -> provider.noteError(ledger))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'ledger'").hasMessageContaining("'payments'");
+            assertThat(provider.getAllInstances()).as("payments' node-7 did not fail").containsExactly(payments);
+        }
+    }
+
+    @Test
     void nothingUsableMeansNullAndFiltersNarrowTheChoice(BatonClient a) throws Exception {
         try (ServiceDiscovery<Endpoint> discovery = discovery(a, "/filter")) {
             ServiceProvider<Endpoint> empty = discovery.serviceProviderBuilder().serviceName("none").build();
