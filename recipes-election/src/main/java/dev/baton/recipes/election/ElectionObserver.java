@@ -95,12 +95,13 @@ public final class ElectionObserver implements Closeable {
     /**
      * Starts following (in the background); the first report says who leads now. Needs no
      * connection: without one the first report comes once the client connects.
+     *
+     * @throws IllegalStateException if it was started before, or closed (a closed observer cannot
+     *     start again: build a new one)
      */
     public void start() {
         synchronized (this) {
-            if (state != State.LATENT) {
-                throw new IllegalStateException("observer of " + line.path() + " was already started (state " + state + ")");
-            }
+            Leadership.checkNotStarted("observer", line.path(), state);
             state = State.OBSERVING;
         }
         client.addConnectionStateListener(onConnection);

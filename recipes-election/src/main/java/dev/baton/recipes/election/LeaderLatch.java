@@ -137,6 +137,8 @@ public final class LeaderLatch implements Closeable {
      * Joins the election (in the background). Needs no connection: without one it returns at once
      * and the latch joins the line when the client connects.
      *
+     * @throws IllegalStateException if it was started before, or closed (a closed latch cannot start
+     *     again: build a new one)
      * @throws ClientClosedException if the client is closed (nothing could ever be elected)
      */
     public void start() {
@@ -144,7 +146,7 @@ public final class LeaderLatch implements Closeable {
             throw new ClientClosedException("start the leader latch", path);
         }
         synchronized (this) {
-            Leadership.checkNotStarted(state == State.LATENT, "latch on " + path, state);
+            Leadership.checkNotStarted("latch", path, state);
             moveTo(State.WAITING);
         }
         candidacy.start();

@@ -129,6 +129,8 @@ public final class LeaderSelector implements Closeable {
      * Queues the first turn. Needs no connection: without one it returns at once and the turn
      * joins the line when the client connects.
      *
+     * @throws IllegalStateException if it was started before, or closed (a closed selector cannot start
+     *     again: build a new one)
      * @throws ClientClosedException if the client is closed (no turn could ever come)
      */
     public void start() {
@@ -136,7 +138,7 @@ public final class LeaderSelector implements Closeable {
             throw new ClientClosedException("start the leader selector", path);
         }
         synchronized (this) {
-            Leadership.checkNotStarted(state == State.LATENT, "selector on " + path, state);
+            Leadership.checkNotStarted("selector", path, state);
             moveTo(State.IDLE);
         }
         client.addConnectionStateListener(connectionListener);

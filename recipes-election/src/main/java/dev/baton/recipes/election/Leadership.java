@@ -165,10 +165,17 @@ final class Leadership {
         return data;
     }
 
-    /** Throws unless the owner was never started ({@code latent}); {@code state} is where it is now. */
-    public static void checkNotStarted(boolean latent, String owner, Enum<?> state) {
-        if (!latent) {
-            throw new IllegalStateException(owner + " was already started (state " + state + ")");
+    /**
+     * Throws unless the recipe ({@code kind}: "latch", "selector") was never started; {@code state}
+     * is where it is now. A recipe closed before it started is named closed, not started.
+     */
+    public static void checkNotStarted(String kind, String path, Enum<?> state) {
+        if (state.name().equals("CLOSED")) {
+            throw new IllegalStateException(kind + " on " + path + " is closed: a closed " + kind
+                + " cannot start again; build a new one");
+        }
+        if (!state.name().equals("LATENT")) {
+            throw new IllegalStateException(kind + " on " + path + " was already started (state " + state + ")");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.recipes.election;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
@@ -105,6 +106,15 @@ class ElectionObserverTest {
             await().atMost(WAIT).until(() -> events.size() == 3);
             assertThat(((LeaderChanged) events.get(2)).leader().id()).isEqualTo("b2");
         }
+    }
+
+    /** An observer closed before it started says so on start(), not that it "was already started". */
+    @Test
+    void startAfterCloseSaysClosedNotAlreadyStarted(BatonClient watcher) {
+        ElectionObserver observer = new ElectionObserver(watcher, "/observer/closed-first");
+        observer.close();
+        assertThatThrownBy(observer::start).isInstanceOf(IllegalStateException.class)
+            .hasMessage("observer on /observer/closed-first is closed: a closed observer cannot start again; build a new one");
     }
 
     @Test

@@ -217,6 +217,23 @@ class LeaderLatchTest {
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-0.001S");
     }
 
+    /**
+     * A latch or selector closed before it ever started (a shutdown hook that ran during start-up,
+     * a close in a finally) is not restartable: start() says it is closed and to build a new one,
+     * not that it "was already started" (it never was).
+     */
+    @Test
+    void startAfterCloseSaysClosedNotAlreadyStarted(BatonClient a) {
+        LeaderLatch latch = new LeaderLatch(a, "/latch/closed-first", "a");
+        latch.close();
+        assertThatThrownBy(latch::start).isInstanceOf(IllegalStateException.class)
+            .hasMessage("latch on /latch/closed-first is closed: a closed latch cannot start again; build a new one");
+        LeaderSelector selector = new LeaderSelector(a, "/selector/closed-first", "a", client -> { });
+        selector.close();
+        assertThatThrownBy(selector::start).isInstanceOf(IllegalStateException.class)
+            .hasMessage("selector on /selector/closed-first is closed: a closed selector cannot start again; build a new one");
+    }
+
     @Test
     void startingOnAClosedClientFailsAtOnce(@ConnectString String connect) {
         BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
