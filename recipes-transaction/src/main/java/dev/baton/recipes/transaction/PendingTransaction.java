@@ -285,9 +285,14 @@ public final class PendingTransaction {
     /** The decision, as read from its node: report it, then acknowledge it. */
     private void decided(Decision read) {
         // reported before the future completes, so a caller woken by it finds the decision counted; once, though the
-        // decision node's listener and the deadline's read may both get here
+        // decision node's listener and the deadline's read may both get here. Only the first of them goes on: had the
+        // second completed the future, its caller could wake while the first was still reporting (seen in CI: a
+        // deadline's abort counted 0 times right after the caller's await returned)
+        if (!reported.compareAndSet(false, true) || decision.isDone()) {
+            return;
+        }
         BatonObserver observer = client.observer();
-        if (observer != BatonObserver.NONE && !decision.isDone() && reported.compareAndSet(false, true)) {
+        if (observer != BatonObserver.NONE) {
             observer.transactionDecided(folder, read.isCommit(), Tally.cause(read), System.nanoTime() - startedNanos);
         }
         if (decision.complete(read)) {
