@@ -97,6 +97,8 @@ public final class GroupMember implements AutoCloseable {
      *
      * @param timeout how long to wait at most
      * @return true once joined and loaded, false if {@code timeout} passed first
+     * @throws dev.baton.framework.DataTooLargeException if the payload is larger than the servers take in one
+     *     request ({@code jute.maxbuffer}): the member cannot join until {@link #setThisData} gives a payload that fits
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean awaitJoined(Duration timeout) throws InterruptedException {
@@ -125,6 +127,8 @@ public final class GroupMember implements AutoCloseable {
      * Changes this member's data; returns once its node carries it (see {@link PersistentNode#setData}).
      *
      * @param data the new data (copied)
+     * @throws dev.baton.framework.DataTooLargeException if the data is larger than the servers take in one request:
+     *     it is refused, and the member keeps its data
      * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
      */
     public void setThisData(byte[] data) throws InterruptedException {
