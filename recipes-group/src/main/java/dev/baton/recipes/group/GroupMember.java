@@ -85,8 +85,17 @@ public final class GroupMember implements AutoCloseable {
         return id;
     }
 
-    /** Joins the group and starts watching it, in the background. */
+    /**
+     * Joins the group and starts watching it, in the background.
+     *
+     * @throws IllegalStateException if started before, or closed (a closed member cannot join again: make a new one)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed
+     */
     public void start() {
+        if (closed || started) {
+            throw new IllegalStateException("GroupMember " + ZPaths.join(membershipPath, thisId)
+                + (closed ? " is closed: a closed member cannot join again, make a new one" : " was already started"));
+        }
         cache.start();
         node.start();
         started = true;

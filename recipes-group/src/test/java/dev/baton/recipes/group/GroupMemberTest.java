@@ -109,6 +109,19 @@ class GroupMemberTest {
     }
 
     @Test
+    void startingTwiceOrAfterCloseIsRefusedNamingTheMember(BatonClient a, BatonClient b) throws Exception {
+        GroupMember member = new GroupMember(a, "/groups/restart", "m1", bytes("x"));
+        member.start();
+        assertThat(member.awaitJoined(WAIT)).isTrue();
+        assertThatThrownBy(member::start).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("GroupMember /groups/restart/m1").hasMessageContaining("already started");
+        member.close();
+        assertThatThrownBy(member::start).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("GroupMember /groups/restart/m1").hasMessageContaining("closed");
+        assertThat(b.checkExists().forPath("/groups/restart/m1")).as("a refused start joins nothing").isNull();
+    }
+
+    @Test
     void badIdsAreRefusedNamingTheId(BatonClient a) {
         assertThatThrownBy(() -> new GroupMember(a, "/groups/bad", "a/b", bytes("x")))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'a/b'");
