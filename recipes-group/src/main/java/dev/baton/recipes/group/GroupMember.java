@@ -190,7 +190,10 @@ public final class GroupMember implements AutoCloseable {
         listeners.remove(listener);
     }
 
-    /** Leaves the group (deletes this member's node) and stops watching it. */
+    /**
+     * Leaves the group (deletes this member's node) and stops watching it. Without a connection it
+     * returns at once: the node is deleted once the client is back, or goes with its session.
+     */
     @Override
     public void close() {
         closed = true;

@@ -263,8 +263,9 @@ public final class PersistentNode implements AutoCloseable {
 
     /**
      * Stops keeping the node and deletes it (a container kept for a {@link PersistentTtlNode} is
-     * left to its TTL). Returns once the node is deleted, or, without a connection, once its
-     * deletion is left to the background.
+     * left to its TTL). Returns once the node is deleted; without a connection it returns at once,
+     * and the deletion is done in the background once the client is back (an ephemeral node may go
+     * with its session first).
      */
     @Override
     public void close() {
@@ -289,11 +290,16 @@ public final class PersistentNode implements AutoCloseable {
         if (!deleteOnClose || client.isClosed()) {
             return;
         }
+        // without a connection the delete cannot finish soon: waiting would only sit out the
+        // client's connection timeout, so it is left to the background (guaranteed: done once back)
+        boolean connected = client.connectionState().isConnected();
         // a create still in flight must land before the delete, or it would outlive close()
         CompletableFuture<Void> deleted = quiet.handle((v, e) -> getActualPath())
             .thenCompose(path -> path == null ? CompletableFuture.<Void>completedFuture(null)
                 : client.delete().guaranteed().quietly().forPathAsync(path));
-        Futures.awaitDelete(deleted, "PersistentNode " + basePath);
+        if (connected) {
+            Futures.awaitDelete(deleted, "PersistentNode " + basePath);
+        }
     }
 
     // ---- the loop: one step at a time, again after each event ----

@@ -122,6 +122,31 @@ class GroupMemberTest {
     }
 
     @Test
+    void closeWithoutAConnectionDoesNotSitOutTheConnectionTimeoutAndTheMemberLeavesOnceTheClientIsBack(BatonClient b)
+        throws Exception {
+        Duration connectionTimeout = Duration.ofSeconds(20);
+        try (ClientLink link = ClientLink.to(ensemble);
+             BatonClient a = TestClients.started(BatonClient.builder().connectString(link.connectString())
+                 .sessionTimeout(Duration.ofSeconds(60)).connectionTimeout(connectionTimeout))) {
+            AtomicReference<ConnectionState> state = new AtomicReference<>();
+            a.addConnectionStateListener((c, s) -> state.set(s));
+            GroupMember member = new GroupMember(a, "/groups/offline", "m1", bytes("x"));
+            member.start();
+            assertThat(member.awaitJoined(WAIT)).isTrue();
+            link.cut();
+            await().atMost(WAIT).until(() -> state.get() == ConnectionState.SUSPENDED);
+
+            long began = System.nanoTime();
+            member.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - began)).as("close() while the ensemble is out of reach")
+                .isLessThan(connectionTimeout.dividedBy(2));
+
+            link.heal();   // the session (60 s) outlives the cut: the node goes by the delete close() left behind
+            await().atMost(WAIT).until(() -> b.checkExists().forPath("/groups/offline/m1") == null);
+        }
+    }
+
+    @Test
     void badIdsAreRefusedNamingTheId(BatonClient a) {
         assertThatThrownBy(() -> new GroupMember(a, "/groups/bad", "a/b", bytes("x")))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'a/b'");
