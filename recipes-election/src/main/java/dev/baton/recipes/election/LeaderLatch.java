@@ -292,10 +292,14 @@ public final class LeaderLatch implements Closeable {
      * at once (so no grant is missed).
      *
      * @param listener the listener to add
+     * @throws ElectionClosedException if the latch is closed (or its client is): it would never be called
      */
     public void addListener(LeaderLatchListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (this) {
+            if (state == State.CLOSED) {
+                throw new ElectionClosedException("latch on " + path + " is closed: a listener added now would never be called");
+            }
             listeners.add(listener);
             if (state == State.LEADER) {
                 long token = leadership.term().ticket().fencingToken();
