@@ -311,6 +311,33 @@ class DistributedQueueTest {
     }
 
     @Test
+    void closingTheQueueFailsAPutWaitingForRoomAtOnceAndPutsNothing(BatonClient client, TestInfo info) throws Exception {
+        String path = path(info);
+        CountingClient counting = CountingClient.wrap(client);
+        ExecutorService putter = Executors.newSingleThreadExecutor();
+        try {
+            DistributedQueue<String> producer = QueueBuilder.builder(counting.client(), null, Strings.UTF8, path)
+                .maxItems(1).putTimeout(Duration.ofMinutes(5)).buildQueue();
+            producer.start();
+            producer.put("1");
+            long before = counting.reads(CountingClient.Read.GET_CHILDREN);
+            Future<?> put = putter.submit(() -> {
+                producer.put("2");
+                return null;
+            });
+            await().atMost(WAIT).until(() -> counting.reads(CountingClient.Read.GET_CHILDREN) > before); // it counted: full
+            producer.close();
+            // a shutdown must not hang for the put timeout, nor end in a put into a closed queue
+            assertThatThrownBy(() -> put.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the waiting put, once the queue was closed")
+                .hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("the queue is closed");
+            assertThat(client.getChildren().forPath(path + "/shard-0000000000")).hasSize(1);
+        } finally {
+            putter.shutdownNow();
+        }
+    }
+
+    @Test
     void badInputFailsAtOnceWithAMessage(BatonClient client, TestInfo info) throws Exception {
         QueueSerializer<String> broken = new QueueSerializer<>() {
             @Override
