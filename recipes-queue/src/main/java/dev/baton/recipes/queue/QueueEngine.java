@@ -231,12 +231,15 @@ final class QueueEngine<T> {
         waitingPuts.forEach(ChangeSignal::bump);
         try {
             if (loopThread != null) {
-                loopThread.join(Timeouts.millis(settings.closeTimeout()));
+                // One grace period for the deliveries under way, not one per step: the loop thread may be waiting
+                // for one of their slots to come free (more items wait), so its join can use up the whole period.
+                Deadline grace = Deadline.after(settings.closeTimeout(), settings.client().ticker());
+                loopThread.join(Math.max(1, grace.remaining().toMillis()));
                 if (loopThread.isAlive()) {
                     loopThread.interrupt();
-                    loopThread.join(Timeouts.millis(settings.closeTimeout()));
+                    loopThread.join(Math.max(1, Timeouts.millis(settings.closeTimeout()))); // join(0) would wait for ever
                 }
-                if (!loop.awaitIdle(settings.closeTimeout()) && ownExecutor != null) {
+                if (!loop.awaitIdle(grace.remaining()) && ownExecutor != null) {
                     LOG.warn("queue {}: consumers still busy after {}; interrupting them", settings.path(), settings.closeTimeout());
                     ownExecutor.shutdownNow();
                     loop.awaitIdle(settings.closeTimeout());

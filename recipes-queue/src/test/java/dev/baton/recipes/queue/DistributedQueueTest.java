@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -335,6 +336,36 @@ class DistributedQueueTest {
         } finally {
             putter.shutdownNow();
         }
+    }
+
+    @Test
+    void closeInterruptsADeliveryThatOutlivesTheCloseTimeoutAfterThatTimeoutAndGivesItsItemBack(BatonClient client, TestInfo info)
+        throws Exception {
+        String path = path(info);
+        Duration closeTimeout = Duration.ofSeconds(2);
+        CountDownLatch consuming = new CountDownLatch(1);
+        AtomicLong interruptedAt = new AtomicLong();
+        DistributedQueue<String> queue = QueueBuilder.<String>builder(client, item -> {
+                consuming.countDown();
+                try {
+                    new CountDownLatch(1).await(); // a consumer that would run for ever
+                } finally {
+                    interruptedAt.set(System.nanoTime());
+                }
+            }, Strings.UTF8, path)
+            .lockPath(path + "-locks").closeTimeout(closeTimeout).buildQueue();
+        queue.start();
+        queue.put("long job");
+        assertThat(consuming.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        long closing = System.nanoTime();
+        queue.close();
+        // The close timeout is what a deployment budgets for shutting down (a grace period): the delivery gets
+        // that long, not a multiple of it. Another item waiting (here, this one again: it is still in the queue)
+        // must not make close() wait for a free consumer slot on top of it.
+        assertThat(Duration.ofNanos(interruptedAt.get() - closing)).as("when close() interrupted the delivery")
+            .isPositive().isLessThan(closeTimeout.plusMillis(1_500));
+        assertThat(client.getChildren().forPath(path + "-locks")).as("its lock, given back").isEmpty();
+        assertThat(client.getChildren().forPath(path + "/shard-0000000000")).as("the item, still waiting").hasSize(1);
     }
 
     @Test
