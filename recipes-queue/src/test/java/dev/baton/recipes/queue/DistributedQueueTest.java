@@ -369,6 +369,22 @@ class DistributedQueueTest {
     }
 
     @Test
+    void anItemTooLargeToPutLeavesNoNodeBehindHoweverOftenItIsTried(BatonClient client, TestInfo info) throws Exception {
+        String path = path(info);
+        try (DistributedQueue<String> queue = QueueBuilder.builder(client, null, Strings.UTF8, path).buildQueue()) {
+            queue.start();
+            queue.put("fits");
+            for (int i = 0; i < 5; i++) {
+                assertThatThrownBy(() -> queue.put("x".repeat(2 * 1024 * 1024))).isInstanceOf(DataTooLargeException.class)
+                    .hasMessageContaining("the server accepts at most");
+            }
+            assertThat(queue.count()).isEqualTo(1);
+            // a producer that keeps meeting oversized items must not pile up an ephemeral receipt node per refusal
+            assertThat(client.getChildren().forPath(path + "/receipts")).as("receipt nodes").hasSize(1);
+        }
+    }
+
+    @Test
     void badInputFailsAtOnceWithAMessage(BatonClient client, TestInfo info) throws Exception {
         QueueSerializer<String> broken = new QueueSerializer<>() {
             @Override
