@@ -385,6 +385,39 @@ class DistributedQueueTest {
     }
 
     @Test
+    void anItemNearTheSizeLimitStillBecomesADeadLetterWhenItsConsumerKeepsFailing(BatonClient client, TestInfo info)
+        throws Exception {
+        String error = "refused: " + "the downstream service said no. ".repeat(40);
+        for (String mode : List.of("plain", "guaranteed")) {
+            String path = path(info) + "-" + mode;
+            String item;
+            try (DistributedQueue<String> producer = QueueBuilder.builder(client, null, Strings.UTF8, path).buildQueue()) {
+                producer.start();
+                int tooMany = 2 * 1024 * 1024;
+                DataTooLargeException refused = org.junit.jupiter.api.Assertions.assertThrows(DataTooLargeException.class,
+                    () -> producer.put("x".repeat(tooMany)));
+                item = "x".repeat(tooMany - (refused.size() - refused.limit()) - 1024); // 1 KB below the largest a put accepts
+                producer.put(item);
+            }
+            QueueBuilder<String> builder = QueueBuilder.<String>builder(client, job -> {
+                    throw new IllegalStateException(error);
+                }, Strings.UTF8, path).retryBackoff(Duration.ZERO);
+            if (mode.equals("guaranteed")) {
+                builder.lockPath(path + "-locks");
+            }
+            try (DistributedQueue<String> queue = builder.buildQueue()) {
+                queue.start();
+                // the item fitted its put; with the error and its path beside it, the dead letter did not fit one
+                // request: it was lost (plain mode) or stayed locked by the live consumer for ever (guaranteed mode)
+                await(mode).atMost(WAIT).until(() -> queue.deadLetters().size() == 1 && queue.count() == 0);
+                DeadLetter dead = queue.deadLetters().get(0);
+                assertThat(dead.item(Strings.UTF8)).as(mode).isEqualTo(item);
+                assertThat(dead.error()).as(mode).contains("IllegalStateException: refused: the downstream service said no.");
+            }
+        }
+    }
+
+    @Test
     void badInputFailsAtOnceWithAMessage(BatonClient client, TestInfo info) throws Exception {
         QueueSerializer<String> broken = new QueueSerializer<>() {
             @Override
