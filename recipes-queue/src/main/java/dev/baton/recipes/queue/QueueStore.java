@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.DataTooLargeException;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
@@ -113,7 +114,13 @@ final class QueueStore {
             String parent = flat ? path : shards.current();
             String itemPath = parent + "/" + prefix + middle;
             Receipt r = receipts.borrow();
-            Commit c = receipts.commit(r, PUT_NOTE, tx -> datas.forEach(d -> tx.create(itemPath, d, CreateMode.PERSISTENT_SEQUENTIAL)));
+            Commit c;
+            try {
+                c = receipts.commit(r, PUT_NOTE, tx -> datas.forEach(d -> tx.create(itemPath, d, CreateMode.PERSISTENT_SEQUENTIAL)));
+            } catch (DataTooLargeException tooLarge) {
+                receipts.release(r); // refused before anything was sent: the receipt is unchanged, keep it for the next put
+                throw tooLarge;
+            }
             switch (c.outcome()) {
                 case APPLIED -> {
                     receipts.release(r);
