@@ -310,7 +310,8 @@ public final class Contention {
      *
      * @param data the node's data (participant id, ...)
      * @param timeout how long to wait. {@link Duration#ZERO} means "look once": take a ticket, list
-     *     the line, and give up at once unless the ticket holds (a try-lock). Any other timeout is a
+     *     the line, and give up at once unless the ticket holds (a try-lock); while the client is
+     *     disconnected it gives up without a request. Any other timeout is a
      *     deadline that may cut the attempt at any step. (Null still means no limit, as
      *     {@link #acquire(byte[])}; Baton's own layers pass a {@link Deadline} instead.)
      * @return completes (on the client's async executor) with the held ticket, or with null when
@@ -473,6 +474,11 @@ public final class Contention {
     private <R> CompletableFuture<R> attempt(byte[] data, Deadline deadline, Function<Attempt.Granted, R> grant,
                                              Consumer<R> discard) {
         Objects.requireNonNull(data, "data");
+        if (deadline.hasPassed() && !client.connectionState().isConnected()) {
+            // a look-once cannot look while disconnected: "not free now", as a timed attempt whose
+            // deadline passes while disconnected says, instead of its create waiting the connection timeout
+            return CompletableFuture.completedFuture(null);
+        }
         SerialExecutor steps = new SerialExecutor(client.asyncExecutor(), client, acquisitionName);
         Attempt<R> attempt = new Attempt<>(this, data, deadline, steps, grant, discard);
         CompletableFuture<R> result = attempt.result();
