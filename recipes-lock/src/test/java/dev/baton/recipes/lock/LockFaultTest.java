@@ -175,6 +175,32 @@ class LockFaultTest {
         }
     }
 
+    /**
+     * A try whose connection drops while it looks (its create applied at the servers, the reply lost)
+     * says "not free" at once rather than waiting the connection timeout, and the node it made is
+     * deleted once the client is back.
+     */
+    @Test
+    void aTryWhoseConnectionDropsWhileItLooksSaysNotFreeAtOnceAndLeavesNoNode(BatonClient observer) throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(10)).connectionTimeout(Duration.ofMinutes(1)))) {
+            InterProcessMutex mutex = new InterProcessMutex(client, "/fault/try-drop");
+            observer.create().creatingParentsIfNeeded().forPath("/fault/try-drop"); // so the first request is the ticket's create
+
+            proxy.pauseReplies();
+            CompletableFuture<LockLease> trying = mutex.acquireAsync(Duration.ZERO);
+            await().atMost(WAIT).until(() -> !contenderNodes(observer, "/fault/try-drop").isEmpty());
+            proxy.cut();
+
+            // far below the connection timeout
+            assertThat(trying.get(10, TimeUnit.SECONDS)).as("a try cut off while it looks").isNull();
+            proxy.heal();
+            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+            await().atMost(WAIT).until(() -> contenderNodes(observer, "/fault/try-drop").isEmpty());
+        }
+    }
+
     /** A blocking call for a {@code supplyAsync}. */
     private interface Blocking<T> {
         T call() throws InterruptedException;
