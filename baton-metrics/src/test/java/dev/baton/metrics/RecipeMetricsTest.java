@@ -426,6 +426,23 @@ class RecipeMetricsTest {
     }
 
     @Test
+    void theDepthFallsAsAConsumerTakesFromOneListing(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "drain", "/m/drain");
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(a, "/m/drain");
+        for (int i = 0; i < 5; i++) {
+            queue.offer(("job " + i).getBytes(StandardCharsets.UTF_8));
+        }
+        // one consumer, nobody else: the first take lists five items, and the takes after it work through that listing
+        for (int taken = 1; taken <= 3; taken++) {
+            assertThat(queue.poll()).isNotNull();
+            assertThat(gauge(registry, "baton.queue.depth", "name", "drain")).as("depth after %d of 5 taken", taken).isEqualTo(5 - taken);
+        }
+        assertThat(queue.take()).isNotNull();
+        assertThat(queue.poll(Duration.ofSeconds(5))).isNotNull();
+        assertThat(gauge(registry, "baton.queue.depth", "name", "drain")).as("drained").isZero();
+    }
+
+    @Test
     void queueCountersFollowPutsTakesAndDeadLetters(BatonClient a) throws Exception {
         MeterRegistry registry = bound(a, "jobs", "/m/simple");
         SimpleDistributedQueue queue = new SimpleDistributedQueue(a, "/m/simple");
