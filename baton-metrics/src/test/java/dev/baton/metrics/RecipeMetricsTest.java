@@ -555,6 +555,35 @@ class RecipeMetricsTest {
     }
 
     @Test
+    void aReleaseThatChangesNothingIsNotCountedAsAWrite(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "deploys", "/m/config-again");
+        String[] written = {"recipe", "config-store", "name", "deploys", "outcome", "success"};
+        try (ConfigStore store = ConfigStore.builder(a, "/m/config-again").build()) {
+            store.start();
+            Release first = store.release().set("colour", "blue").commit();
+            // every deploy imports the same settings again: the store writes nothing and takes no number
+            Release again = store.release().set("colour", "blue").commit();
+            assertThat(again.changes()).isEmpty();
+            assertThat(again.number()).isEqualTo(first.number());
+            assertThat(count(registry, "baton.config.writes", written)).as("one release written").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRollbackIsCountedAsAWrite(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "rolled", "/m/config-rollback");
+        String[] written = {"recipe", "config-store", "name", "rolled", "outcome", "success"};
+        try (ConfigStore store = ConfigStore.builder(a, "/m/config-rollback").build()) {
+            store.start();
+            Release blue = store.release().set("colour", "blue").commit();
+            store.release().set("colour", "red").commit();
+            Release back = store.rollback(blue.number());
+            assertThat(back.changes()).as("red back to blue").hasSize(1);
+            assertThat(count(registry, "baton.config.writes", written)).as("two releases and the rollback's").isEqualTo(3);
+        }
+    }
+
+    @Test
     void transactionMetersCountOutcomesByCausePreparesAndWhatParticipantsWereTold(BatonClient a, BatonClient b) throws Exception {
         MeterRegistry coordinating = bound(a, "orders", "/m/tx");
         MeterRegistry participating = bound(b, "orders", "/m/tx");
