@@ -11,10 +11,13 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -54,6 +57,8 @@ import java.util.function.Function;
 public final class BatonMetrics implements MeterBinder, AutoCloseable {
     /** The {@code name} tag of a recipe whose path was not named. */
     public static final String UNNAMED = "unnamed";
+    /** Held while a binding checks for another live one and registers its healthy gauge. */
+    private static final Object REGISTERING = new Object();
 
     private final BatonClient client;
     private final Map<String, String> names;
@@ -102,13 +107,7 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
         if (observer != null) {
             throw new IllegalStateException("this BatonMetrics is already bound to a registry; use a CompositeMeterRegistry for several");
         }
-        boolean taken = registry.find("baton.client.healthy").gauges().stream()
-            .anyMatch(g -> Tags.of(g.getId().getTags()).equals(tags));
-        if (taken) {
-            throw new IllegalStateException("a client is already bound to this registry with the tags " + tags
-                + ": its gauges would hide this client's; close its BatonMetrics first, or give each client a tag of its own"
-                + " with BatonMetrics.builder(client).tags(Tags.of(\"client\", ...))");
-        }
+        Meter healthy = registerHealthy(registry);
         Function<String, String> nameOf = path -> path == null ? UNNAMED : names.getOrDefault(path, UNNAMED);
         MeterObserver meters = new MeterObserver(registry, tags, nameOf);
         for (ConnectionState state : ConnectionState.values()) {
@@ -116,9 +115,7 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
                 .description("1 for the client's current connection state, 0 for the others")
                 .tags(tags).tag("state", state.name().toLowerCase(java.util.Locale.ROOT)).register(registry));
         }
-        clientGauges.add(Gauge.builder("baton.client.healthy", client, c -> c.health().healthy() ? 1 : 0)
-            .description("1 while BatonClient.health() says healthy (connected to the quorum, session alive)")
-            .tags(tags).register(registry));
+        clientGauges.add(healthy);
         clientGauges.add(TimeGauge.builder("baton.client.session.timeout", client, TimeUnit.MILLISECONDS,
                 c -> c.negotiatedSessionTimeout().toMillis())
             .description("the session timeout the ensemble granted").tags(tags).register(registry));
@@ -130,6 +127,28 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
         this.observer = meters;
         this.listener = states;
         this.bound = registry;
+    }
+
+    /**
+     * Registers the healthy gauge, first: a registry hands back the gauge it already has under the same
+     * id, so getting back one that was there before means another live binding has these tags. The ids
+     * are compared as the registry makes them, after its own filters (common tags of its own, such as
+     * Spring Boot's {@code management.metrics.tags}), not as this binding spells them.
+     */
+    private Meter registerHealthy(MeterRegistry registry) {
+        synchronized (REGISTERING) { // two bindings at once: the second sees the first's gauge as there before
+            Set<Meter> before = Collections.newSetFromMap(new IdentityHashMap<>());
+            before.addAll(registry.find("baton.client.healthy").gauges());
+            Gauge healthy = Gauge.builder("baton.client.healthy", client, c -> c.health().healthy() ? 1 : 0)
+                .description("1 while BatonClient.health() says healthy (connected to the quorum, session alive)")
+                .tags(tags).register(registry);
+            if (before.contains(healthy)) {
+                throw new IllegalStateException("a client is already bound to this registry with the tags " + tags
+                    + ": its gauges would hide this client's; close its BatonMetrics first, or give each client a tag of its own"
+                    + " with BatonMetrics.builder(client).tags(Tags.of(\"client\", ...))");
+            }
+            return healthy;
+        }
     }
 
     /**

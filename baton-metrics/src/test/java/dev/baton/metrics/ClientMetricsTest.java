@@ -176,4 +176,24 @@ class ClientMetricsTest {
         BatonMetrics.builder(b).tags(io.micrometer.core.instrument.Tags.of("client", "b")).build().bindTo(registry);
         assertThat(gauge(registry, "baton.client.healthy", "client", "b")).isEqualTo(1);
     }
+    /**
+     * A registry with common tags of its own (Spring Boot's {@code management.metrics.tags.*}, an
+     * application or host tag) keeps the guarantee: a second client with the same tags is refused, and
+     * it cannot take the first client's gauges away with it when it closes.
+     */
+    @Test
+    void aSecondLiveClientIsRefusedEvenWhenTheRegistryAddsCommonTags(BatonClient a, BatonClient b) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        registry.config().commonTags("application", "billing");
+        BatonMetrics.of(a).bindTo(registry);
+        BatonMetrics second = BatonMetrics.of(b);
+        try {
+            assertThatThrownBy(() -> second.bindTo(registry)).as("a second client with the same tags")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("already bound");
+        } finally {
+            second.close();
+        }
+        assertThat(registry.find("baton.client.healthy").gauge()).as("the first client's gauges stay").isNotNull();
+        assertThat(gauge(registry, "baton.client.healthy")).isEqualTo(1);
+    }
 }
