@@ -321,4 +321,18 @@ class BatonLockRegistryTest {
         Lock lock = new BatonLockRegistry(client, "/si/condition").obtain("orders");
         assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
     }
+    /**
+     * {@code tryLock(Long.MAX_VALUE, unit)} is a common way to say "wait as long as it takes": it takes
+     * the lock in every unit, as {@code Lock} promises, instead of throwing
+     * {@code ArithmeticException: long overflow} for MINUTES and coarser.
+     */
+    @Test
+    void tryLockWithATimeTooLongToCountTakesTheLockInEveryUnit(BatonClient client) throws Exception {
+        BatonLockRegistry registry = new BatonLockRegistry(client, "/si/forever");
+        for (TimeUnit unit : TimeUnit.values()) {
+            Lock lock = registry.obtain("orders");
+            assertThat(lock.tryLock(Long.MAX_VALUE, unit)).as("tryLock(Long.MAX_VALUE, %s)", unit).isTrue();
+            lock.unlock();
+        }
+    }
 }
