@@ -228,7 +228,9 @@ public interface BatonClient extends AutoCloseable {
      * Ends the session (its ephemeral nodes go) and stops every thread of the client. First, on this
      * thread, each {@link ClientClosingListener} ends what rests on the session (a leader latch or
      * selector built on this client steps down, as on its own {@code close()}), and this waits for
-     * them: so the recipes may be closed before or after their client.
+     * them: so the recipes may be closed before or after their client. This is why a selector's
+     * {@code takeLeadership} that ignores its interrupt, or a latch listener's {@code notLeader()} that
+     * does not return, holds up this call, for as long as it runs (in a shutdown hook: the JVM's exit).
      */
     @Override
     void close();
