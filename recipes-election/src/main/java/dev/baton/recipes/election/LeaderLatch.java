@@ -92,6 +92,8 @@ public final class LeaderLatch implements Closeable {
     private final Candidacy candidacy;
     /** Closes the latch when its client closes, before the session (and the node with it) ends. */
     private final ClientClosingListener closesWithClient = this::close;
+    /** Completes once the close has told the listeners and given the node back; null until close() (guarded by this). */
+    private CompletableFuture<Void> closing;
 
     // guarded by this (and so is the term in leadership: there exactly while LEADER); the monitor
     // is held only for moments, never across a wait
@@ -175,24 +177,35 @@ public final class LeaderLatch implements Closeable {
      * Leaves the election. Returns once the node is deleted (or, without a connection, left to
      * the client's background deletion; while the client closes, to the end of its session), and, in
      * NOTIFY_LEADER mode, after the listeners' {@code notLeader()}; when called from a listener it
-     * returns at once and the rest follows.
+     * returns at once and the rest follows. A call while another close is under way waits for that
+     * one (the mode of the first call counts).
      *
      * @param mode whether a leading latch runs its listeners' {@code notLeader()} first
      */
     public void close(CloseMode mode) {
         Objects.requireNonNull(mode, "mode");
         Holding held;
-        client.removeConnectionStateListener(closesWithClient);
+        CompletableFuture<Void> underWay;
+        CompletableFuture<Void> done = new CompletableFuture<>();
         synchronized (this) {
-            if (state == State.CLOSED) {
-                return;
+            underWay = closing;
+            if (underWay == null) {
+                closing = done;
+                boolean leading = state == State.LEADER;
+                held = leadership.end();
+                moveTo(State.CLOSED);
+                if (leading && mode == CloseMode.NOTIFY_LEADER) {
+                    listeners.forEach(l -> notifier.add(l::notLeader));
+                }
+            } else {
+                held = null;
             }
-            boolean leading = state == State.LEADER;
-            held = leadership.end();
-            moveTo(State.CLOSED);
-            if (leading && mode == CloseMode.NOTIFY_LEADER) {
-                listeners.forEach(l -> notifier.add(l::notLeader));
-            }
+        }
+        if (underWay != null) {
+            // a close already under way elsewhere (a shutdown hook, while the client closes on another): wait for it
+            // too, so that the client's close does not end the session while notLeader() still runs
+            awaitClosed(underWay);
+            return;
         }
         if (held != null) {
             held.close();
@@ -202,15 +215,28 @@ public final class LeaderLatch implements Closeable {
         // client's session takes the node with it once this returns: no delete to send
         CompletableFuture<Void> gone = notifier.barrier().thenCompose(v -> mine == null || client.isClosed()
             ? CompletableFuture.<Void>completedFuture(null) : line.contention().release(mine));
+        gone.whenComplete((v, e) -> {
+            if (e != null) {
+                LOG.debug("latch on {}: node {} will be deleted in the background: {}", path, mine, e.toString());
+            }
+            // only now: a client closed meanwhile (on another thread) must find this close, and wait for it
+            client.removeConnectionStateListener(closesWithClient);
+            done.complete(null);
+        });
+        awaitClosed(done);
+    }
+
+    /** Waits for a close to finish, unless called from a listener (which the close may be waiting for). */
+    private void awaitClosed(CompletableFuture<Void> closed) {
         if (notifier.isDelivering()) {
             return;
         }
         try {
-            gone.get();
+            closed.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
-            LOG.debug("latch on {}: node {} will be deleted in the background: {}", path, mine, e.getCause().toString());
+            throw new IllegalStateException("cannot happen: a close completes normally", e);
         }
     }
 

@@ -244,33 +244,42 @@ public final class LeaderSelector implements Closeable {
      * Leaves the election: interrupts the thread and waits until {@code takeLeadership} has
      * returned and the node is deleted (unless called from {@code takeLeadership} itself). Closing
      * the selector's client does this too, before the session ends: the selector and its client may
-     * be closed in either order.
+     * be closed in either order, or at once. A second call waits as the first does.
      */
     @Override
     public void close() {
         Thread running;
+        boolean first;
         synchronized (this) {
-            if (state == State.CLOSED) {
-                return;
+            first = state != State.CLOSED;
+            if (first) {
+                leadership.end();
+                moveTo(State.CLOSED);
             }
-            leadership.end();
-            moveTo(State.CLOSED);
-            running = thread;
+            running = thread; // null once the turns have ended
         }
-        client.removeConnectionStateListener(connectionListener);
-        client.removeConnectionStateListener(closesWithClient);
-        connectionChanges.bump(); // wakes a failed turn waiting for a connection change
+        if (first) {
+            client.removeConnectionStateListener(connectionListener);
+            connectionChanges.bump(); // wakes a failed turn waiting for a connection change
+            if (running != null) {
+                running.interrupt();
+            }
+        }
+        // a close already under way elsewhere (a shutdown hook, while the client closes on another) is waited for
+        // too: the client's close must not end the session while takeLeadership still runs
+        if (running == Thread.currentThread()) {
+            return; // the turns' end removes the closing listener
+        }
         if (running != null) {
-            running.interrupt();
+            try {
+                running.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return; // still under way: a client closed meanwhile must find this close, and wait for it
+            }
         }
-        if (running == null || running == Thread.currentThread()) {
-            return;
-        }
-        try {
-            running.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // only now: a client closed meanwhile (on another thread) must find this close, and wait for it
+        client.removeConnectionStateListener(closesWithClient);
     }
 
     /** {@return where the selector is in its life} */
@@ -319,6 +328,8 @@ public final class LeaderSelector implements Closeable {
                 if (state == State.CLOSED || !turnWanted) {
                     if (state != State.CLOSED) {
                         moveTo(State.IDLE);
+                    } else {
+                        client.removeConnectionStateListener(closesWithClient); // closed from takeLeadership, say
                     }
                     thread = null;
                     return;
