@@ -171,12 +171,28 @@ public final class TransactionCoordinator implements AutoCloseable {
      * Stops waiting for the decisions of the transactions still pending: their futures fail, and
      * each is marked as no longer awaited by this coordinator so its nodes can be cleaned up once
      * the participants are done. The transactions themselves go on: the participants decide them.
+     *
+     * <p>Returns once this coordinator's acknowledgements — of the decisions it read and of the
+     * transactions it stops waiting for — and the clean-up after each were written, or failed
+     * (without a connection, after the client's retry policy gave up; they are then tried again
+     * while the client stays open). Close the coordinator before its client: a client closed
+     * first cuts them off, and a transaction whose coordinator never acknowledged stays until
+     * the participants' retention period ends. If interrupted while waiting, it returns at once
+     * with the thread's interrupt status set.
      */
     @Override
     public void close() {
         closed = true;
-        for (PendingTransaction tx : List.copyOf(pending)) {
+        List<PendingTransaction> all = List.copyOf(pending);
+        for (PendingTransaction tx : all) {
             tx.abandon();
+        }
+        try {
+            for (PendingTransaction tx : all) {
+                tx.awaitSettled();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
