@@ -174,8 +174,9 @@ public final class TransactionCoordinator implements AutoCloseable {
      *
      * <p>Returns once this coordinator's acknowledgements — of the decisions it read and of the
      * transactions it stops waiting for — and the clean-up after each were written, or failed
-     * (without a connection, after the client's retry policy gave up; they are then tried again
-     * while the client stays open). Close the coordinator before its client: a client closed
+     * (with the servers not answering: once the client noticed, after two thirds of its session
+     * timeout, and its connection timeout passed; they are then tried again while the client
+     * stays open). Close the coordinator before its client: a client closed
      * first cuts them off, and a transaction whose coordinator never acknowledged stays until
      * the participants' retention period ends. If interrupted while waiting, it returns at once
      * with the thread's interrupt status set.
