@@ -251,7 +251,7 @@ final class ConfigCommand implements Runnable {
                 if (ifRelease != null) {
                     release.onlyIfRelease(ifRelease);
                 }
-                return publish(release, where.out());
+                return publish(release, where.base(), where.out());
             }
         }
     }
@@ -267,12 +267,13 @@ final class ConfigCommand implements Runnable {
         return key;
     }
 
-    /** Commits {@code release} and prints what it did; a conflict exits 1. */
-    static int publish(ReleaseBuilder release, PrintWriter out) throws InterruptedException {
+    /** Commits {@code release} to the store at {@code base} and prints what it did; a conflict exits 1. */
+    static int publish(ReleaseBuilder release, String base, PrintWriter out) throws InterruptedException {
         try {
             Release done = release.commit();
-            out.println("release " + done.number() + ": " + done.changes().size() + " change(s)"
-                + (done.changes().isEmpty() ? "" : " (" + String.join(", ", done.keys()) + ")"));
+            out.println(done.changes().isEmpty()
+                ? "nothing changed: " + base + " stays at release " + done.number()
+                : "release " + done.number() + ": " + done.changes().size() + " change(s) (" + String.join(", ", done.keys()) + ")");
             out.flush();
             return ExitCodes.OK;
         } catch (ReleaseConflictException e) {
@@ -336,7 +337,10 @@ final class ConfigCommand implements Runnable {
             try (BatonClient client = where.connection.connect()) {
                 Release done = where.writer(client).rollback(number);
                 PrintWriter out = where.out();
-                out.println("release " + done.number() + ": rolled back to release " + number + ", " + done.changes().size() + " change(s)");
+                out.println(done.changes().isEmpty()
+                    ? "nothing changed: " + where.base() + " already holds what release " + number + " left; it stays at release "
+                        + done.number()
+                    : "release " + done.number() + ": rolled back to release " + number + ", " + done.changes().size() + " change(s)");
                 out.flush();
                 return ExitCodes.OK;
             } catch (NoSuchReleaseException | ReleaseConflictException e) {
@@ -384,7 +388,7 @@ final class ConfigCommand implements Runnable {
                     release.onlyIfRelease(now.release());
                 }
                 try {
-                    return publish(release, where.out());
+                    return publish(release, where.base(), where.out());
                 } finally {
                     store.close();
                 }

@@ -31,6 +31,8 @@ class ConfigCommandTest extends AgainstEnsemble {
             Path json = dir.resolve("orders.json");
             Files.writeString(json, "{\"db\": {\"url\": \"jdbc:two\", \"pool\": 20}}", StandardCharsets.UTF_8);
             assertThat(ok("config", "import", "orders", json.toString()).stdout()).isEqualTo("release 2: 2 change(s) (db/pool, db/url)\n");
+            assertThat(ok("config", "import", "orders", json.toString()).stdout()).as("the same file again: no release")
+                .isEqualTo("nothing changed: /baton/config/orders stays at release 2\n");
             await().atMost(WAIT).until(() -> watch.stdout().endsWith("db/pool=20\ndb/url=jdbc:two\n"));
 
             assertThat(ok("config", "get", "orders", "db/pool").stdout()).isEqualTo("20\n");
@@ -38,6 +40,8 @@ class ConfigCommandTest extends AgainstEnsemble {
             assertThat(ok("config", "history", "-v", "orders").stdout()).contains("    db/url: 'jdbc:one' -> 'jdbc:two'");
 
             assertThat(ok("config", "rollback", "orders", "1").stdout()).isEqualTo("release 3: rolled back to release 1, 2 change(s)\n");
+            assertThat(ok("config", "rollback", "orders", "1").stdout()).as("already there: no release")
+                .isEqualTo("nothing changed: /baton/config/orders already holds what release 1 left; it stays at release 3\n");
             await().atMost(WAIT).until(() -> watch.stdout().endsWith("db/pool=10\ndb/url=jdbc:one\n"));
 
             ok("config", "release", "orders", "--remove", "feature/checkout");

@@ -67,7 +67,8 @@ public interface BatonClient extends AutoCloseable {
 
     /**
      * {@return the current state: SUSPENDED before the first connection, LOST once the client is closed
-     * (listeners are not told of a close: it is the caller's own act)}
+     * (listeners are not told of a close: it is the caller's own act; only a {@link ClientClosingListener}
+     * is)}
      */
     ConnectionState connectionState();
 
@@ -121,7 +122,8 @@ public interface BatonClient extends AutoCloseable {
     ZooKeeper zookeeper();
 
     /**
-     * Adds a listener of connection state changes; it runs on the event executor, in order.
+     * Adds a listener of connection state changes; it runs on the event executor, in order. A
+     * {@link ClientClosingListener} is also told when the client is closing, before its session ends.
      *
      * @param listener the listener to add
      */
@@ -222,7 +224,12 @@ public interface BatonClient extends AutoCloseable {
      */
     BatonObserver observer();
 
-    /** Ends the session (its ephemeral nodes go) and stops every thread of the client. */
+    /**
+     * Ends the session (its ephemeral nodes go) and stops every thread of the client. First, on this
+     * thread, each {@link ClientClosingListener} ends what rests on the session (a leader latch or
+     * selector built on this client steps down, as on its own {@code close()}), and this waits for
+     * them: so the recipes may be closed before or after their client.
+     */
     @Override
     void close();
 

@@ -1,13 +1,13 @@
 package dev.baton.framework.contention;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.ErrorPolicy;
 import dev.baton.framework.Failures;
 import dev.baton.framework.TransactionBuilder;
-import dev.baton.framework.internal.ClosingListener;
 import dev.baton.framework.internal.LeaderContact;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
@@ -83,7 +83,7 @@ public final class Holding implements Hold, AutoCloseable {
         this.margin = leaseMargin != null ? leaseMargin
             : policy == ErrorPolicy.STANDARD ? defaultMargin(client.negotiatedSessionTimeout()) : null;
         this.node = node;
-        this.listener = new ClosingListener() {
+        this.listener = new ClientClosingListener() {
             @Override
             public void stateChanged(BatonClient c, ConnectionState newState) {
                 // the variant with the session is the one that counts

@@ -2,6 +2,7 @@ package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
@@ -290,7 +291,7 @@ public final class Connection implements HandleSource {
 
     /**
      * Closes the handle (ending the session) and fails every waiter; listeners hear nothing more,
-     * except that the framework's {@link ClosingListener}s are told first.
+     * except that {@link ClientClosingListener}s are told first, on this thread, before the session ends.
      */
     public void close() {
         Handle last;
@@ -312,7 +313,7 @@ public final class Connection implements HandleSource {
         }
         failed.forEach(w -> async.execute(() -> w.completeExceptionally(new ClientClosedException("connect", null))));
         for (Registration r : listeners) {
-            if (r.listener instanceof ClosingListener closing) {
+            if (r.listener instanceof ClientClosingListener closing) {
                 try {
                     closing.clientClosing();
                 } catch (RuntimeException e) {

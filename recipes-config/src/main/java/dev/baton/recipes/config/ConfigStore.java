@@ -382,7 +382,9 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      * are. The validator runs as for any release.
      *
      * @param number the release to go back to
-     * @return the release written
+     * @return the release written; if every key is already as it was right after {@code number},
+     *     nothing is written and the result has no changes and the number of the release the store
+     *     is at (see {@link ReleaseBuilder#commit()})
      * @throws InterruptedException if the thread is interrupted meanwhile
      * @throws NoSuchReleaseException if {@code number} is not older than the current release, or
      *     a release after it is no longer in the history

@@ -122,7 +122,10 @@ public final class ReleaseBuilder {
      * Validates and writes the release, retrying over concurrent changes of its keys.
      *
      * @return the release as written (its number, and each key's value before and after; keys
-     *     whose value was already the one asked for are left out)
+     *     whose value was already the one asked for are left out). If nothing would change, nothing
+     *     is written and no number is taken: the result has no changes, and its number is the
+     *     release the store is at (checked on the servers when the store was read); the validator
+     *     is not asked
      * @throws ReleaseRejectedException if the store's validator refused it
      * @throws ReleaseTooLargeException if it does not fit in one transaction
      * @throws ReleaseConflictException if {@link #onlyIfRelease} no longer holds, or other

@@ -128,11 +128,19 @@ final class Releases {
                 throw new ReleaseConflictException("release of " + keys.base() + " expected the store at release "
                     + expected.getAsLong() + ", but it is at release " + state.current().release());
             }
+            List<Release.Change> effective = effective(changes, state);
+            if (effective.isEmpty()) {
+                // nothing would change: no number is taken and no history entry pushes a real one out (an import of the
+                // file the store already holds, a rollback to where it is); the checks make the answer hold at one moment
+                if (unchanged(changes, state)) {
+                    return new Release(state.current().release(), clock.instant(), message, List.of());
+                }
+                continue; // a key or the fence moved since the state was taken: read the servers and look again
+            }
             if (!state.baseExists()) {
                 ensureBase();
             }
             long number = state.current().release() + 1;
-            List<Release.Change> effective = effective(changes, state);
             List<String> problems = validate(number, changes, state);
             if (!problems.isEmpty()) {
                 if (state.local()) {
@@ -405,6 +413,40 @@ final class Releases {
         ConfigSnapshot result = applied(now, changes);
         List<String> problems = validator.validate(new ReleaseProposal(number, changes, result));
         return problems == null ? List.of() : problems;
+    }
+
+    /**
+     * Whether the store still holds what {@code state} says of the fence and of every key of
+     * {@code changes} that exists: one transaction of version checks (it writes nothing, so
+     * watchers hear nothing). A key asked removed that does not exist is taken as read, as a
+     * release's removal of it is. True without a request if there is nothing to check.
+     */
+    private boolean unchanged(Map<String, Optional<byte[]>> changes, State state) throws InterruptedException {
+        TransactionBuilder tx = client.transaction();
+        int checks = 0;
+        if (state.fence() != null) {
+            tx.check(keys.fence(), state.fence().stat().getVersion());
+            checks++;
+        }
+        for (String key : changes.keySet()) {
+            NodeData now = state.values().get(key);
+            if (now != null) {
+                tx.check(keys.path(key), now.stat().getVersion());
+                checks++;
+            }
+        }
+        if (checks == 0) {
+            return true;
+        }
+        try {
+            tx.commit();
+            return true;
+        } catch (TransactionFailedException e) {
+            if (e.code() == KeeperException.Code.BADVERSION || e.code() == KeeperException.Code.NONODE) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** Remembers the release as this writer's latest: the local snapshot is not used for the next one until it shows it. */

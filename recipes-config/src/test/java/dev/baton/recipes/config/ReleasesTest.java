@@ -218,6 +218,38 @@ class ReleasesTest {
         }
     }
 
+    /**
+     * A deploy that imports the file the store already holds must not push real releases out of
+     * the history: a release that would change nothing writes nothing and takes no number.
+     */
+    @Test
+    void aReleaseThatWouldChangeNothingWritesNothingAndTakesNoNumber(BatonClient client, TestInfo info) throws Exception {
+        String base = base(info);
+        String fresh = base + "-fresh";
+        try (ConfigStore store = started(client, base); ConfigStore empty = started(client, fresh)) {
+            assertThat(empty.release().message("nothing").commit().number()).as("an empty store stays at release 0").isZero();
+            assertThat(client.checkExists().forPath(fresh)).as("and is not made").isNull();
+
+            store.release().set("a", "1").set("b", "2").commit();
+            assertThat(store.awaitRelease(1, WAIT)).isTrue();
+            long fenceWritten = client.getData().forPathWithStat(base + "/.releases").stat().getMzxid();
+            long aWritten = client.getData().forPathWithStat(base + "/a").stat().getMzxid();
+
+            Release same = store.release().set("a", "1").set("b", "2").remove("never-there").message("deploy again").commit();
+            assertThat(same.number()).as("the release the store is at").isEqualTo(1);
+            assertThat(same.changes()).isEmpty();
+            assertThat(store.release().commit().changes()).as("no change at all").isEmpty();
+
+            assertThat(client.getData().forPathWithStat(base + "/.releases").stat().getMzxid()).as("fence not written").isEqualTo(fenceWritten);
+            assertThat(client.getData().forPathWithStat(base + "/a").stat().getMzxid()).as("key not written").isEqualTo(aWritten);
+            assertThat(children(client, base + ".history")).containsExactly("release-0000000001");
+            assertThat(store.history()).extracting(Release::number).containsExactly(1L);
+
+            Release next = store.release().set("a", "3").commit();
+            assertThat(next.number()).as("no number was taken by the releases that changed nothing").isEqualTo(2);
+        }
+    }
+
     @Test
     void aReleaseFromALaggingSnapshotStillWritesWhatItWasAskedTo(BatonClient mine, BatonClient other, TestInfo info) throws Exception {
         String base = base(info);

@@ -3,6 +3,7 @@ package dev.baton.recipes.election;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.contention.Holding;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats. At most one latch leads at a time as long as the leader can see
  * what ends its leadership before the servers act on it: graceful close (listeners hear
- * {@code notLeader()} before the node is deleted), connection loss under CONNECTION, or a
+ * {@code notLeader()} before the node is deleted; closing the client first closes the latch the
+ * same way, before the session ends), connection loss under CONNECTION, or a
  * partition under LEASE (the leader steps down before its session can expire). When the servers
  * end a leader's term without it taking part — an operator deletes its node, its session is
  * expired while its process is paused — the old leader steps down as soon as it hears of it,
@@ -88,6 +90,8 @@ public final class LeaderLatch implements Closeable {
     private final Notifier notifier;
     private final List<LeaderLatchListener> listeners = new CopyOnWriteArrayList<>();
     private final Candidacy candidacy;
+    /** Closes the latch when its client closes, before the session (and the node with it) ends. */
+    private final ClientClosingListener closesWithClient = this::close;
 
     // guarded by this (and so is the term in leadership: there exactly while LEADER); the monitor
     // is held only for moments, never across a wait
@@ -149,10 +153,19 @@ public final class LeaderLatch implements Closeable {
             Leadership.checkNotStarted("latch", path, state);
             moveTo(State.WAITING);
         }
+        client.addConnectionStateListener(closesWithClient);
+        if (client.isClosed()) {
+            close(); // closed since the check above: the hook may have come too late
+            throw new ClientClosedException("start the leader latch", path);
+        }
         candidacy.start();
     }
 
-    /** Leaves the election, telling the listeners if it was leading ({@link CloseMode#NOTIFY_LEADER}). */
+    /**
+     * Leaves the election, telling the listeners if it was leading ({@link CloseMode#NOTIFY_LEADER}).
+     * Closing the latch's client does this too, before the session ends: the latch and its client may
+     * be closed in either order.
+     */
     @Override
     public void close() {
         close(CloseMode.NOTIFY_LEADER);
@@ -160,14 +173,16 @@ public final class LeaderLatch implements Closeable {
 
     /**
      * Leaves the election. Returns once the node is deleted (or, without a connection, left to
-     * the client's background deletion), and, in NOTIFY_LEADER mode, after the listeners' {@code
-     * notLeader()}; when called from a listener it returns at once and the rest follows.
+     * the client's background deletion; while the client closes, to the end of its session), and, in
+     * NOTIFY_LEADER mode, after the listeners' {@code notLeader()}; when called from a listener it
+     * returns at once and the rest follows.
      *
      * @param mode whether a leading latch runs its listeners' {@code notLeader()} first
      */
     public void close(CloseMode mode) {
         Objects.requireNonNull(mode, "mode");
         Holding held;
+        client.removeConnectionStateListener(closesWithClient);
         synchronized (this) {
             if (state == State.CLOSED) {
                 return;
@@ -183,9 +198,10 @@ public final class LeaderLatch implements Closeable {
             held.close();
         }
         Ticket mine = candidacy.leave();
-        // the node goes only after notLeader() returned: nobody is elected while we still act
-        CompletableFuture<Void> gone = notifier.barrier()
-            .thenCompose(v -> mine == null ? CompletableFuture.<Void>completedFuture(null) : line.contention().release(mine));
+        // the node goes only after notLeader() returned: nobody is elected while we still act. A closing
+        // client's session takes the node with it once this returns: no delete to send
+        CompletableFuture<Void> gone = notifier.barrier().thenCompose(v -> mine == null || client.isClosed()
+            ? CompletableFuture.<Void>completedFuture(null) : line.contention().release(mine));
         if (notifier.isDelivering()) {
             return;
         }
@@ -276,10 +292,14 @@ public final class LeaderLatch implements Closeable {
      * at once (so no grant is missed).
      *
      * @param listener the listener to add
+     * @throws ElectionClosedException if the latch is closed (or its client is): it would never be called
      */
     public void addListener(LeaderLatchListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (this) {
+            if (state == State.CLOSED) {
+                throw new ElectionClosedException("latch on " + path + " is closed: a listener added now would never be called");
+            }
             listeners.add(listener);
             if (state == State.LEADER) {
                 long token = leadership.term().ticket().fencingToken();

@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.contention.Holding;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Guarantees and caveats. Leadership lasts exactly as long as {@code takeLeadership} runs:
  * the node is deleted only after it returned, so nobody else is elected while it runs, even if
- * it ignores the interrupt. {@link #hasLeadership()} turns false the moment leadership is lost,
+ * it ignores the interrupt; closing the client first closes the selector the same way, before the
+ * session ends. {@link #hasLeadership()} turns false the moment leadership is lost,
  * before the work has stopped. Under pauses and partitions the same holds as for a latch: at most
  * one leader when the leader sees the loss first (close, CONNECTION, LEASE), and a fencing token
  * ({@link LeaderSelectorListener#takeLeadership(BatonClient, long)}) for when it cannot.
@@ -73,6 +75,8 @@ public final class LeaderSelector implements Closeable {
     /** Counts the client's connection changes (any kind), and close(): what a failed turn waits for. */
     private final ChangeSignal connectionChanges = new ChangeSignal();
     private final ConnectionStateListener connectionListener = ConnectionChanges.onChange(change -> connectionChanges.bump());
+    /** Closes the selector when its client closes, before the session (and the node with it) ends. */
+    private final ClientClosingListener closesWithClient = this::close;
 
     // guarded by this (and so is the term in leadership: there exactly while LEADING)
     private State state = State.LATENT;
@@ -142,6 +146,11 @@ public final class LeaderSelector implements Closeable {
             moveTo(State.IDLE);
         }
         client.addConnectionStateListener(connectionListener);
+        client.addConnectionStateListener(closesWithClient);
+        if (client.isClosed()) {
+            close(); // closed since the check above: the hook may have come too late
+            throw new ClientClosedException("start the leader selector", path);
+        }
         requeue();
     }
 
@@ -233,7 +242,9 @@ public final class LeaderSelector implements Closeable {
 
     /**
      * Leaves the election: interrupts the thread and waits until {@code takeLeadership} has
-     * returned and the node is deleted (unless called from {@code takeLeadership} itself).
+     * returned and the node is deleted (unless called from {@code takeLeadership} itself). Closing
+     * the selector's client does this too, before the session ends: the selector and its client may
+     * be closed in either order.
      */
     @Override
     public void close() {
@@ -247,6 +258,7 @@ public final class LeaderSelector implements Closeable {
             running = thread;
         }
         client.removeConnectionStateListener(connectionListener);
+        client.removeConnectionStateListener(closesWithClient);
         connectionChanges.bump(); // wakes a failed turn waiting for a connection change
         if (running != null) {
             running.interrupt();

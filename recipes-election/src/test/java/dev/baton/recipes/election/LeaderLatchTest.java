@@ -234,6 +234,24 @@ class LeaderLatchTest {
             .hasMessage("selector on /selector/closed-first is closed: a closed selector cannot start again; build a new one");
     }
 
+    /** A listener added to a closed latch would never be called: the call says so instead of accepting it. */
+    @Test
+    void addingAListenerToAClosedLatchFailsSayingItIsClosed(@ConnectString String connect) throws Exception {
+        LeaderLatchListener listener = LeaderLatchListener.of(token -> { }, () -> { });
+        BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
+        LeaderLatch closed = new LeaderLatch(client, "/latch/closed-listener", "a");
+        closed.start();
+        closed.close();
+        assertThatThrownBy(() -> closed.addListener(listener)).isInstanceOf(ElectionClosedException.class)
+            .hasMessage("latch on /latch/closed-listener is closed: a listener added now would never be called");
+
+        LeaderLatch closedWithItsClient = new LeaderLatch(client, "/latch/closed-listener", "b");
+        closedWithItsClient.start();
+        client.close();
+        assertThatThrownBy(() -> closedWithItsClient.addListener(listener)).isInstanceOf(ElectionClosedException.class)
+            .hasMessageContaining("is closed");
+    }
+
     @Test
     void startingOnAClosedClientFailsAtOnce(@ConnectString String connect) {
         BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));

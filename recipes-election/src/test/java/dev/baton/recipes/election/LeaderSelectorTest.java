@@ -221,4 +221,25 @@ class LeaderSelectorTest {
             await().atMost(WAIT).until(() -> turns.get() == 2);
         }
     }
+
+    /** A lambda written through withToken gets the term's token, the czxid of the selector's node. */
+    @Test
+    void withTokenGivesALambdaTheTermsToken(BatonClient a, BatonClient operator) throws Exception {
+        String path = "/selector/with-token";
+        AtomicLong seenToken = new AtomicLong(LeaderLatch.NO_TOKEN);
+        AtomicLong nodeToken = new AtomicLong();
+        LeaderSelectorListener listener = LeaderSelectorListener.withToken((client, token) -> {
+            nodeToken.set(LineOrder.czxid(operator, path + "/" + LineOrder.of(operator, path).get(0)));
+            seenToken.set(token);
+        });
+        try (LeaderSelector selector = new LeaderSelector(a, path, "t", listener)) {
+            selector.start();
+            await().atMost(WAIT).until(() -> seenToken.get() != LeaderLatch.NO_TOKEN);
+            assertThat(seenToken.get()).as("the token the lambda received is its node's czxid").isEqualTo(nodeToken.get());
+        }
+        assertThatThrownBy(() -> listener.takeLeadership(a)).isInstanceOf(UnsupportedOperationException.class)
+            .hasMessageContaining("takeLeadership(client, token)");
+        assertThatThrownBy(() -> LeaderSelectorListener.withToken(null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("work");
+    }
 }

@@ -85,8 +85,17 @@ public final class GroupMember implements AutoCloseable {
         return id;
     }
 
-    /** Joins the group and starts watching it, in the background. */
+    /**
+     * Joins the group and starts watching it, in the background.
+     *
+     * @throws IllegalStateException if started before, or closed (a closed member cannot join again: make a new one)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed
+     */
     public void start() {
+        if (closed || started) {
+            throw new IllegalStateException("GroupMember " + ZPaths.join(membershipPath, thisId)
+                + (closed ? " is closed: a closed member cannot join again, make a new one" : " was already started"));
+        }
         cache.start();
         node.start();
         started = true;
@@ -97,6 +106,8 @@ public final class GroupMember implements AutoCloseable {
      *
      * @param timeout how long to wait at most
      * @return true once joined and loaded, false if {@code timeout} passed first
+     * @throws dev.baton.framework.DataTooLargeException if the payload is larger than the servers take in one
+     *     request ({@code jute.maxbuffer}): the member cannot join until {@link #setThisData} gives a payload that fits
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean awaitJoined(Duration timeout) throws InterruptedException {
@@ -125,6 +136,8 @@ public final class GroupMember implements AutoCloseable {
      * Changes this member's data; returns once its node carries it (see {@link PersistentNode#setData}).
      *
      * @param data the new data (copied)
+     * @throws dev.baton.framework.DataTooLargeException if the data is larger than the servers take in one request:
+     *     it is refused, and the member keeps its data
      * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
      */
     public void setThisData(byte[] data) throws InterruptedException {
@@ -177,7 +190,10 @@ public final class GroupMember implements AutoCloseable {
         listeners.remove(listener);
     }
 
-    /** Leaves the group (deletes this member's node) and stops watching it. */
+    /**
+     * Leaves the group (deletes this member's node) and stops watching it. Without a connection it
+     * returns at once: the node is deleted once the client is back, or goes with its session.
+     */
     @Override
     public void close() {
         closed = true;

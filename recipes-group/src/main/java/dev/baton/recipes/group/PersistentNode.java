@@ -6,11 +6,12 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
+import dev.baton.framework.DataTooLargeException;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.WatchedEvent;
@@ -75,7 +75,6 @@ public final class PersistentNode implements AutoCloseable {
     private final String basePath;
     private final boolean deleteOnClose;
     private final List<PersistentNodeListener> listeners = new CopyOnWriteArrayList<>();
-    private final CountDownLatch initialCreate = new CountDownLatch(1);
     private final Watcher watcher = this::onWatchEvent;
     private final ConnectionStateListener connectionListener = (c, state) -> {
         if (state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED) {
@@ -91,6 +90,14 @@ public final class PersistentNode implements AutoCloseable {
     private long confirmedGeneration = -1;
     /** Creation zxid of the node the confirmed data is on (a node made again by someone else needs it again). */
     private long confirmedCzxid = -1;
+    /** The data the node was last given (null before the first create): what refused data gives way to. */
+    private byte[] confirmedData;
+    /** The generation the step in flight writes. */
+    private long attemptedGeneration = -1;
+    /** Whether the node was put in place once ({@link #waitForInitialCreate}). */
+    private boolean created;
+    /** Why the data cannot be created at all (too large for the servers), until {@link #setData} gives other data. */
+    private DataTooLargeException refusal;
     private String actualPath;
     private final List<Waiter> waiters = new ArrayList<>();
     private final SerialLoop loop;
@@ -150,10 +157,25 @@ public final class PersistentNode implements AutoCloseable {
      *
      * @param timeout how long to wait at most
      * @return true once the node was put in place, false if {@code timeout} passed first
+     * @throws DataTooLargeException if the servers cannot take the node's data (larger than their
+     *     request limit, {@code jute.maxbuffer}): the node is not created until {@link #setData} gives data that fits
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
-        return initialCreate.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+        Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
+        synchronized (this) {
+            while (!created) {
+                if (refusal != null) {
+                    throw refusal;
+                }
+                long nanos = deadline.remaining().toNanos();
+                if (nanos <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, nanos);
+            }
+            return true;
+        }
     }
 
     /**
@@ -180,6 +202,8 @@ public final class PersistentNode implements AutoCloseable {
      *
      * @param newData the node's new data (copied)
      * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
+     * @throws DataTooLargeException if the data is larger than the servers take in one request: it
+     *     is refused, and the node keeps (and is created again with) the data it had
      * @throws BatonException if the data cannot be written now (no connection within the client's
      *     connection timeout, ...): it is kept all the same, and written once the node can be reached
      * @throws IllegalStateException if closed
@@ -209,6 +233,7 @@ public final class PersistentNode implements AutoCloseable {
             }
             data = copy;
             generation++;
+            refusal = null;
             if (state == State.LATENT) {
                 return CompletableFuture.completedFuture(null);
             }
@@ -238,8 +263,9 @@ public final class PersistentNode implements AutoCloseable {
 
     /**
      * Stops keeping the node and deletes it (a container kept for a {@link PersistentTtlNode} is
-     * left to its TTL). Returns once the node is deleted, or, without a connection, once its
-     * deletion is left to the background.
+     * left to its TTL). Returns once the node is deleted; without a connection it returns at once,
+     * and the deletion is done in the background once the client is back (an ephemeral node may go
+     * with its session first).
      */
     @Override
     public void close() {
@@ -264,11 +290,16 @@ public final class PersistentNode implements AutoCloseable {
         if (!deleteOnClose || client.isClosed()) {
             return;
         }
+        // without a connection the delete cannot finish soon: waiting would only sit out the
+        // client's connection timeout, so it is left to the background (guaranteed: done once back)
+        boolean connected = client.connectionState().isConnected();
         // a create still in flight must land before the delete, or it would outlive close()
         CompletableFuture<Void> deleted = quiet.handle((v, e) -> getActualPath())
             .thenCompose(path -> path == null ? CompletableFuture.<Void>completedFuture(null)
                 : client.delete().guaranteed().quietly().forPathAsync(path));
-        Futures.awaitDelete(deleted, "PersistentNode " + basePath);
+        if (connected) {
+            Futures.awaitDelete(deleted, "PersistentNode " + basePath);
+        }
     }
 
     // ---- the loop: one step at a time, again after each event ----
@@ -293,6 +324,7 @@ public final class PersistentNode implements AutoCloseable {
             path = actualPath;
             bytes = data;
             gen = generation;
+            attemptedGeneration = gen;
         }
         if (path == null) {
             CreateBuilder create = client.create().withMode(mode).creatingParentContainersIfNeeded();
@@ -308,7 +340,7 @@ public final class PersistentNode implements AutoCloseable {
             }
             if (needsData(stat, gen)) {
                 return client.setData().forPathAsync(path, bytes)
-                    .thenAccept(written -> placed(path, written, gen, false))
+                    .thenAccept(written -> placed(path, written, bytes, gen, false))
                     .exceptionally(e -> onlyIfGone(e));
             }
             return CompletableFuture.completedFuture(null);
@@ -318,11 +350,11 @@ public final class PersistentNode implements AutoCloseable {
     /** Creates the node, or takes it over if it is there already; the next step watches it. */
     private CompletableFuture<Void> place(CreateBuilder create, String path, byte[] bytes, long gen) {
         return create.forPathWithStatAsync(path, bytes)
-            .thenAccept(node -> placed(node.path(), node.stat(), gen, true))
+            .thenAccept(node -> placed(node.path(), node.stat(), bytes, gen, true))
             .exceptionallyCompose(e -> {
                 if (Failures.unwrap(e) instanceof NodeExistsException) {
                     return client.setData().forPathAsync(path, bytes)
-                        .thenAccept(stat -> placed(path, stat, gen, true))
+                        .thenAccept(stat -> placed(path, stat, bytes, gen, true))
                         .exceptionally(gone -> onlyIfGone(gone));
                 }
                 return CompletableFuture.failedFuture(Failures.unwrap(e));
@@ -342,19 +374,23 @@ public final class PersistentNode implements AutoCloseable {
         return stat.getCzxid() != confirmedCzxid || confirmedGeneration < gen;
     }
 
-    /** The node at {@code path} carries the data of {@code gen}; the next step watches it. */
-    private void placed(String path, Stat stat, long gen, boolean created) {
+    /** The node at {@code path} carries {@code bytes}, the data of {@code gen}; the next step watches it. */
+    private void placed(String path, Stat stat, byte[] bytes, long gen, boolean made) {
         List<Waiter> done = new ArrayList<>();
         synchronized (this) {
             actualPath = path;
             confirmedCzxid = stat.getCzxid();
-            confirmedGeneration = Math.max(confirmedGeneration, gen);
+            if (gen >= confirmedGeneration) {
+                confirmedGeneration = gen;
+                confirmedData = bytes;
+            }
             waiters.removeIf(w -> w.generation() <= confirmedGeneration && done.add(w));
+            this.created = true;
+            notifyAll();
         }
         loop.request(); // the next step watches the node
         done.forEach(w -> w.written().complete(null));
-        initialCreate.countDown();
-        if (created) {
+        if (made) {
             for (PersistentNodeListener listener : listeners) {
                 client.eventExecutor().execute(() -> {
                     try {
@@ -382,6 +418,10 @@ public final class PersistentNode implements AutoCloseable {
         if (client.isClosed() || cause instanceof ClientClosedException) {
             return;
         }
+        if (cause instanceof DataTooLargeException tooLarge) {
+            refuse(tooLarge);
+            return;
+        }
         if (Failures.isConnectionTrouble(cause)) {
             LOG.debug("PersistentNode {}: {}; again once connected", basePath, cause.toString());
         } else {
@@ -389,6 +429,29 @@ public final class PersistentNode implements AutoCloseable {
         }
         CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
             .execute(this::kick);
+    }
+
+    /**
+     * The servers cannot take the data: trying again cannot help. Data given since is tried by the
+     * loop's next run; otherwise the node keeps the data it was last given, or, never created, waits
+     * for data that fits.
+     */
+    private void refuse(DataTooLargeException tooLarge) {
+        synchronized (this) {
+            if (attemptedGeneration != generation) {
+                return;     // newer data came meanwhile: the loop runs again with it
+            }
+            if (confirmedData == null) {
+                refusal = tooLarge;
+                notifyAll();
+                LOG.warn("PersistentNode {}: not created: {}", basePath, tooLarge.getMessage());
+                return;
+            }
+            data = confirmedData;
+            confirmedGeneration = generation;
+        }
+        LOG.warn("PersistentNode {}: new data refused ({}); the node keeps its data", basePath, tooLarge.getMessage());
+        kick();     // look at the node again: it may have gone while the data was refused
     }
 
     private void onWatchEvent(WatchedEvent event) {

@@ -1,9 +1,9 @@
 package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.ZooKeeperException;
 import java.time.Duration;
@@ -116,10 +116,15 @@ public final class PersistentTtlNode implements AutoCloseable {
      * @return true once the node exists and was touched, false if {@code timeout} passed first
      * @throws InterruptedException if the waiting thread is interrupted
      * @throws TtlNodesDisabledException if the servers refuse TTL nodes
+     * @throws dev.baton.framework.DataTooLargeException if the data is larger than the servers take in one request
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
+        Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
+        if (!node.waitForInitialCreate(timeout)) {   // throws for data the servers refuse, where the touch would wait forever
+            return false;
+        }
         try {
-            firstTouch.get(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+            firstTouch.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
             return false;

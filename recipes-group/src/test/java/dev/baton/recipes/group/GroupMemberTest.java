@@ -7,9 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
+import dev.baton.framework.DataTooLargeException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ClientLink;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 
 /** Joining, leaving, updating, and a view that converges after partitions and session loss. */
@@ -67,6 +70,79 @@ class GroupMemberTest {
             assertThat(member.getCurrentMembers()).as("not started: not a member").isEmpty();
             member.start();
             assertThat(text(member.getCurrentMembers(), "me")).isEqualTo("mine");
+        }
+    }
+
+    @Test
+    void aPayloadTooLargeForTheServersFailsAwaitJoinedWithATypedExceptionAndLeavesNoNode(BatonClient a, BatonClient b)
+        throws Exception {
+        try (GroupMember member = new GroupMember(a, "/groups/oversized", "big", new byte[2 * 1024 * 1024])) {
+            member.start();
+            assertThatThrownBy(() -> member.awaitJoined(WAIT))
+                .as("refused at once, not a false after the timeout")
+                .isInstanceOf(DataTooLargeException.class).hasMessageContaining("2097152 bytes");
+            assertThat(b.checkExists().forPath("/groups/oversized/big")).isNull();
+
+            member.setThisData(bytes("small"));    // data that fits: the member joins after all
+            assertThat(member.awaitJoined(WAIT)).isTrue();
+            assertThat(new String(b.getData().forPath("/groups/oversized/big"), UTF_8)).isEqualTo("small");
+        }
+    }
+
+    @Test
+    void dataTooLargeForTheServersIsRefusedAndTheMemberKeepsItsDataThroughItsNextSession(BatonClient b) throws Exception {
+        try (BatonClient a = TestClients.started(ensemble.connectString(), SESSION);
+             GroupMember member = new GroupMember(a, "/groups/toolarge", "m1", bytes("fits"))) {
+            member.start();
+            assertThat(member.awaitJoined(WAIT)).isTrue();
+            assertThatThrownBy(() -> member.setThisData(new byte[2 * 1024 * 1024])).isInstanceOf(DataTooLargeException.class);
+            assertThat(text(member.getCurrentMembers(), "m1")).as("the refused data is not kept").isEqualTo("fits");
+
+            long session = a.sessionId();
+            SessionKiller.expire(a, ensemble.connectString(), WAIT);
+            await().atMost(WAIT).until(() -> {
+                Stat stat = b.checkExists().forPath("/groups/toolarge/m1");
+                return stat != null && stat.getEphemeralOwner() != session;
+            });
+            assertThat(new String(b.getData().forPath("/groups/toolarge/m1"), UTF_8)).isEqualTo("fits");
+        }
+    }
+
+    @Test
+    void startingTwiceOrAfterCloseIsRefusedNamingTheMember(BatonClient a, BatonClient b) throws Exception {
+        GroupMember member = new GroupMember(a, "/groups/restart", "m1", bytes("x"));
+        member.start();
+        assertThat(member.awaitJoined(WAIT)).isTrue();
+        assertThatThrownBy(member::start).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("GroupMember /groups/restart/m1").hasMessageContaining("already started");
+        member.close();
+        assertThatThrownBy(member::start).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("GroupMember /groups/restart/m1").hasMessageContaining("closed");
+        assertThat(b.checkExists().forPath("/groups/restart/m1")).as("a refused start joins nothing").isNull();
+    }
+
+    @Test
+    void closeWithoutAConnectionDoesNotSitOutTheConnectionTimeoutAndTheMemberLeavesOnceTheClientIsBack(BatonClient b)
+        throws Exception {
+        Duration connectionTimeout = Duration.ofSeconds(20);
+        try (ClientLink link = ClientLink.to(ensemble);
+             BatonClient a = TestClients.started(BatonClient.builder().connectString(link.connectString())
+                 .sessionTimeout(Duration.ofSeconds(60)).connectionTimeout(connectionTimeout))) {
+            AtomicReference<ConnectionState> state = new AtomicReference<>();
+            a.addConnectionStateListener((c, s) -> state.set(s));
+            GroupMember member = new GroupMember(a, "/groups/offline", "m1", bytes("x"));
+            member.start();
+            assertThat(member.awaitJoined(WAIT)).isTrue();
+            link.cut();
+            await().atMost(WAIT).until(() -> state.get() == ConnectionState.SUSPENDED);
+
+            long began = System.nanoTime();
+            member.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - began)).as("close() while the ensemble is out of reach")
+                .isLessThan(connectionTimeout.dividedBy(2));
+
+            link.heal();   // the session (60 s) outlives the cut: the node goes by the delete close() left behind
+            await().atMost(WAIT).until(() -> b.checkExists().forPath("/groups/offline/m1") == null);
         }
     }
 
