@@ -1,6 +1,7 @@
 package dev.baton.recipes.transaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
@@ -10,6 +11,8 @@ import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,6 +58,39 @@ class CoordinatorCloseTest {
             assertThat(b.toldAbout(tx.id())).containsExactly(Outcome.COMMIT);
             assertThat(view.transaction(tx.id())).as("a transaction every party acknowledged, once its coordinator closed")
                 .isEmpty();
+        }
+    }
+
+    @Test
+    void closeWithoutAConnectionReturnsAtOnceAndAcknowledgesOnceTheClientIsBack(BatonClient pa) throws Exception {
+        String folder = "/tx/closed-without-a-connection";
+        Duration connectionTimeout = Duration.ofSeconds(20);
+        CountDownLatch mayVote = new CountDownLatch(1);
+        TransactionFolder view = new TransactionFolder(pa, folder);
+        try (ClientLink link = ClientLink.to(ensemble);
+             TransactionParticipant a = TransactionParticipant.builder(pa, folder, "a", new RecordingHandler().answering(tx -> {
+                 mayVote.await(1, TimeUnit.MINUTES);
+                 return Vote.COMMIT;
+             })).build();
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(link.connectString())
+                 .sessionTimeout(Duration.ofSeconds(60)).connectionTimeout(connectionTimeout))) {
+            a.start();
+            TransactionCoordinator coordinator = TransactionCoordinator.builder(client, folder).build();
+            PendingTransaction tx = coordinator.start(Set.of("a"), new byte[0], Duration.ofMinutes(5));
+            link.cut();
+            await().atMost(WAIT).until(() -> !client.connectionState().isConnected());
+
+            long began = System.nanoTime();
+            coordinator.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - began)).as("close() while the ensemble is out of reach")
+                .isLessThan(connectionTimeout.dividedBy(2));
+            assertThatThrownBy(() -> tx.await(WAIT)).isInstanceOf(TransactionException.class)
+                .hasMessageContaining("the coordinator was closed before transaction " + tx.id() + " was decided");
+
+            link.heal();
+            await("the coordinator's acknowledgement, once its client is back").atMost(WAIT)
+                .until(() -> view.transaction(tx.id()).map(TransactionStatus::coordinatorAcknowledged).orElse(false));
+            mayVote.countDown();
         }
     }
 }
