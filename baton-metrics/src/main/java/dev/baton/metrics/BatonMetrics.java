@@ -4,12 +4,15 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +36,11 @@ import java.util.function.Function;
  * <p>Guarantees and caveats. Counters and timers count from the moment of binding; gauges of
  * holders, waiters and leaders count what this process did since then (bind before starting
  * recipes, or a hold taken before binding is never seen to end). A {@code BatonMetrics} binds to one
- * registry (use a {@code CompositeMeterRegistry} for several); {@link #close()} stops reporting
- * and leaves the meters in the registry.
+ * registry (use a {@code CompositeMeterRegistry} for several), and one registry takes one live
+ * binding per set of common tags (give each client of a process a tag of its own).
+ * {@link #close()} stops reporting: it removes the gauges and the long task timer, which would
+ * otherwise freeze (and hide those of a client bound later with the same tags), and leaves the
+ * counters and timers with their counts.
  *
  * <pre>{@code
  * BatonMetrics metrics = BatonMetrics.builder(client)
@@ -54,6 +60,8 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
     private final Tags tags;
     private MeterObserver observer;
     private ConnectionStateListener listener;
+    private MeterRegistry bound;
+    private final List<Meter> clientGauges = new ArrayList<>();
 
     private BatonMetrics(Builder builder) {
         this.client = builder.client;
@@ -85,7 +93,8 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
      * Registers the client's gauges and starts reporting events to {@code registry}.
      *
      * @param registry where the meters go
-     * @throws IllegalStateException if this binding is already bound
+     * @throws IllegalStateException if this binding is already bound, or {@code registry} already has a live
+     *     binding with the same common tags (its gauges would hide this one's)
      */
     @Override
     public synchronized void bindTo(MeterRegistry registry) {
@@ -93,33 +102,49 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
         if (observer != null) {
             throw new IllegalStateException("this BatonMetrics is already bound to a registry; use a CompositeMeterRegistry for several");
         }
+        boolean taken = registry.find("baton.client.healthy").gauges().stream()
+            .anyMatch(g -> Tags.of(g.getId().getTags()).equals(tags));
+        if (taken) {
+            throw new IllegalStateException("a client is already bound to this registry with the tags " + tags
+                + ": its gauges would hide this client's; close its BatonMetrics first, or give each client a tag of its own"
+                + " with BatonMetrics.builder(client).tags(Tags.of(\"client\", ...))");
+        }
         Function<String, String> nameOf = path -> path == null ? UNNAMED : names.getOrDefault(path, UNNAMED);
         MeterObserver meters = new MeterObserver(registry, tags, nameOf);
         for (ConnectionState state : ConnectionState.values()) {
-            Gauge.builder("baton.client.connection.state", client, c -> c.connectionState() == state ? 1 : 0)
+            clientGauges.add(Gauge.builder("baton.client.connection.state", client, c -> c.connectionState() == state ? 1 : 0)
                 .description("1 for the client's current connection state, 0 for the others")
-                .tags(tags).tag("state", state.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+                .tags(tags).tag("state", state.name().toLowerCase(java.util.Locale.ROOT)).register(registry));
         }
-        Gauge.builder("baton.client.healthy", client, c -> c.health().healthy() ? 1 : 0)
+        clientGauges.add(Gauge.builder("baton.client.healthy", client, c -> c.health().healthy() ? 1 : 0)
             .description("1 while BatonClient.health() says healthy (connected to the quorum, session alive)")
-            .tags(tags).register(registry);
-        TimeGauge.builder("baton.client.session.timeout", client, TimeUnit.MILLISECONDS, c -> c.negotiatedSessionTimeout().toMillis())
-            .description("the session timeout the ensemble granted").tags(tags).register(registry);
-        Gauge.builder("baton.client.retries.last.minute", client, c -> c.health().retriesLastMinute())
-            .description("operations retried in the last 60 seconds").tags(tags).register(registry);
+            .tags(tags).register(registry));
+        clientGauges.add(TimeGauge.builder("baton.client.session.timeout", client, TimeUnit.MILLISECONDS,
+                c -> c.negotiatedSessionTimeout().toMillis())
+            .description("the session timeout the ensemble granted").tags(tags).register(registry));
+        clientGauges.add(Gauge.builder("baton.client.retries.last.minute", client, c -> c.health().retriesLastMinute())
+            .description("operations retried in the last 60 seconds").tags(tags).register(registry));
         ConnectionStateListener states = (c, state) -> meters.connectionStateChanged(state);
         client.addConnectionStateListener(states);
         client.addObserver(meters);
         this.observer = meters;
         this.listener = states;
+        this.bound = registry;
     }
 
-    /** Stops reporting; the meters stay in the registry (gauges keep reading the client). */
+    /**
+     * Stops reporting. The gauges and the long task timer of terms in progress leave the registry
+     * (nothing moves them any more, and a client bound later with the same tags shows its own);
+     * counters and timers stay with their counts. Closing twice does nothing more.
+     */
     @Override
     public synchronized void close() {
         if (observer != null) {
             client.removeObserver(observer);
             client.removeConnectionStateListener(listener);
+            observer.removeNowMeters();
+            clientGauges.forEach(bound::remove);
+            clientGauges.clear();
         }
     }
 

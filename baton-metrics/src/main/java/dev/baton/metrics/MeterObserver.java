@@ -5,6 +5,7 @@ import dev.baton.framework.ConnectionState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -12,7 +13,9 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,6 +28,11 @@ import java.util.function.Function;
  * lookup in a concurrent map and the meter's own atomic update, never a registry lookup. Gauges
  * read an {@link AtomicLong} kept here (the registry holds gauges' state weakly; this cache keeps it
  * alive as long as the binding).
+ *
+ * <p>The meters that show what is happening now (gauges and the long task timer of terms in progress)
+ * are removed from the registry when the binding closes: this observer no longer hears the events
+ * that move them, and a registry returns the meter already registered under an id, so a client bound
+ * later with the same tags would otherwise show this one's frozen values instead of its own.
  */
 final class MeterObserver implements BatonObserver {
     private final MeterRegistry registry;
@@ -35,6 +43,10 @@ final class MeterObserver implements BatonObserver {
     private final ConcurrentMap<List<String>, AtomicLong> gauges = new ConcurrentHashMap<>();
     /** Terms in progress, per election meter: started samples, oldest first (guarded by the deque itself). */
     private final ConcurrentMap<List<String>, Deque<LongTaskTimer.Sample>> terms = new ConcurrentHashMap<>();
+    private final ConcurrentMap<List<String>, LongTaskTimer> leading = new ConcurrentHashMap<>();
+    /** The gauges and long task timers this observer registered: removed from the registry at {@link #removeNowMeters()}. */
+    private final Queue<Meter> nowMeters = new ConcurrentLinkedQueue<>();
+    private volatile boolean closed;
 
     MeterObserver(MeterRegistry registry, Tags common, Function<String, String> nameOf) {
         this.registry = registry;
@@ -57,7 +69,10 @@ final class MeterObserver implements BatonObserver {
     private AtomicLong gauge(String name, String description, String... tagPairs) {
         return gauges.computeIfAbsent(key(name, tagPairs), k -> {
             AtomicLong value = new AtomicLong();
-            Gauge.builder(name, value, AtomicLong::get).description(description).tags(common).tags(tagPairs).register(registry);
+            if (!closed) { // an event that raced the close: count it nowhere rather than register a gauge again
+                nowMeters.add(Gauge.builder(name, value, AtomicLong::get).description(description).tags(common).tags(tagPairs)
+                    .register(registry));
+            }
             return value;
         });
     }
@@ -71,6 +86,14 @@ final class MeterObserver implements BatonObserver {
 
     private static String lower(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Removes the gauges and long task timers this observer registered; later events register none. */
+    void removeNowMeters() {
+        closed = true;
+        for (Meter meter; (meter = nowMeters.poll()) != null; ) {
+            registry.remove(meter);
+        }
     }
 
     // ---- the client
@@ -148,6 +171,9 @@ final class MeterObserver implements BatonObserver {
         String name = nameOf.apply(path);
         leaders(recipe, name).incrementAndGet();
         counter("baton.election.terms", "terms as leader this process began", "recipe", recipe, "name", name).increment();
+        if (closed) {
+            return; // a term that raced the close: registering the timer again would leave it behind
+        }
         Deque<LongTaskTimer.Sample> running = terms(recipe, name);
         LongTaskTimer.Sample started = leading(recipe, name).start();
         synchronized (running) {
@@ -182,9 +208,13 @@ final class MeterObserver implements BatonObserver {
     }
 
     private LongTaskTimer leading(String recipe, String name) {
-        // not cached in a map of ours: the registry returns the one already registered, and this runs once per term
-        return LongTaskTimer.builder("baton.election.leading").description("terms of this process in progress, and how long they have lasted")
-            .tags(common).tags("recipe", recipe, "name", name).register(registry);
+        return leading.computeIfAbsent(List.of(recipe, name), k -> {
+            LongTaskTimer timer = LongTaskTimer.builder("baton.election.leading")
+                .description("terms of this process in progress, and how long they have lasted")
+                .tags(common).tags("recipe", recipe, "name", name).register(registry);
+            nowMeters.add(timer);
+            return timer;
+        });
     }
 
     private Deque<LongTaskTimer.Sample> terms(String recipe, String name) {

@@ -11,6 +11,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientHealth;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.NoConnectionException;
+import dev.baton.recipes.lock.InterProcessMutex;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.EnsembleTest;
@@ -136,5 +137,43 @@ class ClientMetricsTest {
         client.create().forPath("/not-counted", new byte[0]);
         assertThat(timed(registry, "baton.client.requests", "operation", "create")).isEqualTo(1);
         assertThat(client.observer()).as("no observer left: recipes report to the no-op").isSameAs(dev.baton.framework.BatonObserver.NONE);
+    }
+
+    @Test
+    void aClientBuiltAgainAndBoundToTheSameRegistryShowsItsOwnStateAndHolds() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        String[] invoices = {"recipe", "mutex", "name", "invoices"};
+        try (BatonClient first = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            BatonMetrics metrics = BatonMetrics.builder(first).name("invoices", "/rebind/invoices").build();
+            metrics.bindTo(registry);
+            new InterProcessMutex(first, "/rebind/invoices").acquire();
+            assertThat(gauge(registry, "baton.lock.holders", invoices)).isEqualTo(1);
+            // a service rebuilds its client (new connect string, a restart of its wiring): it closes the old one
+            metrics.close();
+        }
+        try (BatonClient second = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            BatonMetrics.builder(second).name("invoices", "/rebind/invoices").build().bindTo(registry);
+            assertThat(gauge(registry, "baton.client.healthy")).as("the new client is connected").isEqualTo(1);
+            assertThat(gauge(registry, "baton.client.connection.state", "state", "connected")).isEqualTo(1);
+            assertThat(gauge(registry, "baton.client.connection.state", "state", "lost")).isZero();
+            InterProcessMutex lock = new InterProcessMutex(second, "/rebind/invoices");
+            lock.acquire();
+            assertThat(gauge(registry, "baton.lock.holders", invoices)).as("the new client's one hold").isEqualTo(1);
+            lock.release();
+            assertThat(gauge(registry, "baton.lock.holders", invoices)).isZero();
+            assertThat(timed(registry, "baton.lock.acquire", "name", "invoices", "outcome", "acquired"))
+                .as("counts and timings carry on across the two bindings").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aSecondLiveClientWithTheSameTagsIsRefusedWithTheWayOut(BatonClient a, BatonClient b) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        BatonMetrics.of(a).bindTo(registry);
+        assertThatThrownBy(() -> BatonMetrics.of(b).bindTo(registry))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("already bound").hasMessageContaining("tags(");
+        BatonMetrics.builder(b).tags(io.micrometer.core.instrument.Tags.of("client", "b")).build().bindTo(registry);
+        assertThat(gauge(registry, "baton.client.healthy", "client", "b")).isEqualTo(1);
     }
 }

@@ -426,6 +426,23 @@ class RecipeMetricsTest {
     }
 
     @Test
+    void theDepthFallsAsAConsumerTakesFromOneListing(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "drain", "/m/drain");
+        SimpleDistributedQueue queue = new SimpleDistributedQueue(a, "/m/drain");
+        for (int i = 0; i < 5; i++) {
+            queue.offer(("job " + i).getBytes(StandardCharsets.UTF_8));
+        }
+        // one consumer, nobody else: the first take lists five items, and the takes after it work through that listing
+        for (int taken = 1; taken <= 3; taken++) {
+            assertThat(queue.poll()).isNotNull();
+            assertThat(gauge(registry, "baton.queue.depth", "name", "drain")).as("depth after %d of 5 taken", taken).isEqualTo(5 - taken);
+        }
+        assertThat(queue.take()).isNotNull();
+        assertThat(queue.poll(Duration.ofSeconds(5))).isNotNull();
+        assertThat(gauge(registry, "baton.queue.depth", "name", "drain")).as("drained").isZero();
+    }
+
+    @Test
     void queueCountersFollowPutsTakesAndDeadLetters(BatonClient a) throws Exception {
         MeterRegistry registry = bound(a, "jobs", "/m/simple");
         SimpleDistributedQueue queue = new SimpleDistributedQueue(a, "/m/simple");
@@ -534,6 +551,35 @@ class RecipeMetricsTest {
             assertThat(count(registry, "baton.config.writes", "recipe", "config-store", "name", "settings", "outcome", "conflict"))
                 .isEqualTo(1);
             await().atMost(WAIT).until(() -> count(registry, "baton.config.changes", settings) >= 1);
+        }
+    }
+
+    @Test
+    void aReleaseThatChangesNothingIsNotCountedAsAWrite(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "deploys", "/m/config-again");
+        String[] written = {"recipe", "config-store", "name", "deploys", "outcome", "success"};
+        try (ConfigStore store = ConfigStore.builder(a, "/m/config-again").build()) {
+            store.start();
+            Release first = store.release().set("colour", "blue").commit();
+            // every deploy imports the same settings again: the store writes nothing and takes no number
+            Release again = store.release().set("colour", "blue").commit();
+            assertThat(again.changes()).isEmpty();
+            assertThat(again.number()).isEqualTo(first.number());
+            assertThat(count(registry, "baton.config.writes", written)).as("one release written").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRollbackIsCountedAsAWrite(BatonClient a) throws Exception {
+        MeterRegistry registry = bound(a, "rolled", "/m/config-rollback");
+        String[] written = {"recipe", "config-store", "name", "rolled", "outcome", "success"};
+        try (ConfigStore store = ConfigStore.builder(a, "/m/config-rollback").build()) {
+            store.start();
+            Release blue = store.release().set("colour", "blue").commit();
+            store.release().set("colour", "red").commit();
+            Release back = store.rollback(blue.number());
+            assertThat(back.changes()).as("red back to blue").hasSize(1);
+            assertThat(count(registry, "baton.config.writes", written)).as("two releases and the rollback's").isEqualTo(3);
         }
     }
 

@@ -125,7 +125,8 @@ class BatonObservabilityAutoConfigurationTest {
             assertThat(client.observer()).as("reporting while the context runs").isNotSameAs(BatonObserver.NONE);
         });
         Timer requests = registry.get("baton.client.requests").tag("operation", "checkExists").timer();
-        assertThat(requests.count()).as("the meters stay after the context closed").isEqualTo(1);
+        assertThat(requests.count()).as("the counts stay after the context closed").isEqualTo(1);
+        assertThat(registry.find("baton.client.healthy").gauge()).as("the gauges of the closed client leave").isNull();
     }
 
     @Test

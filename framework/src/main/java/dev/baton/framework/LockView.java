@@ -50,9 +50,11 @@ final class LockView implements Lock {
         }
     }
 
+    /** Waits up to {@code time}; one too long to count in nanoseconds (toNanos saturates) waits as long as it takes. */
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return lock.acquire(time <= 0 ? Duration.ZERO : Duration.of(time, unit.toChronoUnit()));
+        // Duration.of(Long.MAX_VALUE, MINUTES) overflows; Lock's callers pass that to mean "no limit"
+        return lock.acquire(time <= 0 ? Duration.ZERO : Duration.ofNanos(unit.toNanos(time)));
     }
 
     @Override

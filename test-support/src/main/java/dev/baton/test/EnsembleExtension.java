@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -34,29 +35,36 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
     /** Injects the static fields. */
     @Override
     public void beforeAll(ExtensionContext context) {
-        EmbeddedEnsemble ensemble = ensemble(context);
         Class<?> testClass = context.getRequiredTestClass();
-        inject(testClass, null, ensemble);
+        requireInjectable(testClass);
+        inject(testClass, null, ensemble(context));
     }
 
     /** Injects the instance fields. */
     @Override
     public void postProcessTestInstance(Object testInstance, ExtensionContext context) {
+        requireInjectable(testInstance.getClass());
         inject(testInstance.getClass(), testInstance, ensemble(context));
     }
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext extension) {
         Class<?> type = parameter.getParameter().getType();
+        // every @ConnectString parameter is ours, so that one of the wrong type gets our message, not JUnit's
         return type == EmbeddedEnsemble.class
             || type == BatonClient.class
-            || (type == String.class && parameter.isAnnotated(ConnectString.class));
+            || parameter.isAnnotated(ConnectString.class);
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext extension) {
-        EmbeddedEnsemble ensemble = ensemble(extension);
         Class<?> type = parameter.getParameter().getType();
+        if (parameter.isAnnotated(ConnectString.class) && type != String.class) {
+            throw new ParameterResolutionException("@ConnectString needs a String parameter, but parameter " + parameter.getIndex()
+                + " of " + parameter.getDeclaringExecutable().getDeclaringClass().getSimpleName() + "."
+                + parameter.getDeclaringExecutable().getName() + " is a " + type.getSimpleName());
+        }
+        EmbeddedEnsemble ensemble = ensemble(extension);
         if (type == BatonClient.class) {
             int timeout = settings(owningClassContext(extension)).clientSessionTimeoutMillis();
             BatonClient client = TestClients.started(BatonClient.builder()
@@ -95,6 +103,23 @@ public final class EnsembleExtension implements BeforeAllCallback, TestInstanceP
         Optional<EnsembleTest> annotation = AnnotationSupport.findAnnotation(owner.getRequiredTestClass(), EnsembleTest.class);
         return annotation.orElseThrow(() ->
             new ExtensionConfigurationException("EnsembleExtension needs @EnsembleTest on " + owner.getRequiredTestClass()));
+    }
+
+    /** A {@code @ConnectString} field the extension cannot fill is refused, not left at null or its initial value. */
+    private static void requireInjectable(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (!field.isAnnotationPresent(ConnectString.class)) {
+                    continue;
+                }
+                String problem = Modifier.isFinal(field.getModifiers()) ? "final"
+                    : field.getType() != String.class ? "a " + field.getType().getSimpleName() : null;
+                if (problem != null) {
+                    throw new ExtensionConfigurationException("@ConnectString needs a non-final String field, but "
+                        + c.getSimpleName() + "." + field.getName() + " is " + problem);
+                }
+            }
+        }
     }
 
     private static void inject(Class<?> type, Object instance, EmbeddedEnsemble ensemble) {

@@ -36,11 +36,18 @@ public final class SessionKiller {
      * @param victim the handle whose session to end
      * @param connectString the ensemble's connect string (directly, not through a cut proxy)
      * @param timeout how long to wait at most
-     * @throws IllegalStateException if the ensemble cannot be reached within {@code timeout}
+     * @throws IllegalStateException if {@code victim} is closed (by {@code close()}, or because it
+     *     already heard its session expire): its session is over, and ending it again would provoke
+     *     nothing; or if the ensemble cannot be reached within {@code timeout}
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public static void expire(ZooKeeper victim, String connectString, Duration timeout) throws InterruptedException {
         Objects.requireNonNull(victim, "victim");
+        if (!victim.getState().isAlive()) {
+            // the servers answer "expired" for a closed session too, so without this the call would seem to work
+            throw new IllegalStateException("the handle is closed: session 0x" + Long.toHexString(victim.getSessionId())
+                + " is already over, there is nothing to expire");
+        }
         expire(victim.getSessionId(), victim.getSessionPasswd(), connectString, timeout);
     }
 
@@ -71,7 +78,9 @@ public final class SessionKiller {
             }
             handle = client.zookeeper();
         }
-        expire(handle, connectString, timeout);
+        // not expire(handle, ...): a handle that has heard its session expire is closed until the client replaces it,
+        // and ending that session again is harmless (see above)
+        expire(handle.getSessionId(), handle.getSessionPasswd(), connectString, timeout);
     }
 
     /**

@@ -76,4 +76,17 @@ class SessionKillerTest {
             victim.awaitState(KeeperState.Expired, WAIT);
         }
     }
+
+    @Test
+    void aClosedHandleIsRefusedRatherThanReportedExpired(@ConnectString String connect) throws Exception {
+        ZooKeeperEvents victim = new ZooKeeperEvents(connect, Duration.ofSeconds(30));
+        victim.awaitState(KeeperState.SyncConnected, WAIT);
+        victim.close();
+
+        // the session ended with close(): "expiring" it would prove nothing about what the test set out to provoke
+        assertThatThrownBy(() -> SessionKiller.expire(victim.zk, connect, WAIT))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("the handle is closed")
+            .hasMessageContaining(Long.toHexString(victim.zk.getSessionId()));
+    }
 }

@@ -38,7 +38,7 @@ public final class BatonMetricsBinding implements AutoCloseable {
         return metrics;
     }
 
-    /** Stops reporting; the meters stay in the registry. */
+    /** Stops reporting; the gauges leave the registry, the counters and timers stay (see {@link BatonMetrics#close()}). */
     @Override
     public void close() {
         metrics.close();

@@ -3,6 +3,7 @@ package dev.baton.framework.contention;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreatedNode;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
@@ -310,7 +311,8 @@ public final class Contention {
      *
      * @param data the node's data (participant id, ...)
      * @param timeout how long to wait. {@link Duration#ZERO} means "look once": take a ticket, list
-     *     the line, and give up at once unless the ticket holds (a try-lock). Any other timeout is a
+     *     the line, and give up at once unless the ticket holds (a try-lock); it gives up without a
+     *     request while the client is disconnected, and at once if the connection drops during the look. Any other timeout is a
      *     deadline that may cut the attempt at any step. (Null still means no limit, as
      *     {@link #acquire(byte[])}; Baton's own layers pass a {@link Deadline} instead.)
      * @return completes (on the client's async executor) with the held ticket, or with null when
@@ -473,6 +475,11 @@ public final class Contention {
     private <R> CompletableFuture<R> attempt(byte[] data, Deadline deadline, Function<Attempt.Granted, R> grant,
                                              Consumer<R> discard) {
         Objects.requireNonNull(data, "data");
+        if (deadline.hasPassed() && !client.connectionState().isConnected()) {
+            // a look-once cannot look while disconnected: "not free now", as a timed attempt whose
+            // deadline passes while disconnected says, instead of its create waiting the connection timeout
+            return CompletableFuture.completedFuture(null);
+        }
         SerialExecutor steps = new SerialExecutor(client.asyncExecutor(), client, acquisitionName);
         Attempt<R> attempt = new Attempt<>(this, data, deadline, steps, grant, discard);
         CompletableFuture<R> result = attempt.result();
@@ -481,6 +488,15 @@ public final class Contention {
         if (!deadline.isNone() && !deadline.hasPassed()) {
             CompletableFuture.delayedExecutor(deadline.remainingNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
                 .execute(() -> result.complete(null));
+        } else if (deadline.hasPassed()) {
+            // nor does a look-once wait for a connection lost during its look; the attempt gives back what it made
+            ConnectionStateListener cut = (c, state) -> {
+                if (!state.isConnected()) {
+                    result.complete(null);
+                }
+            };
+            client.addConnectionStateListener(cut);
+            result.whenComplete((r, e) -> client.removeConnectionStateListener(cut));
         }
         attempt.begin();
         return result;

@@ -390,18 +390,29 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      *     a release after it is no longer in the history
      */
     public Release rollback(long number) throws InterruptedException {
-        return releases.rollback(number);
+        return counted(() -> releases.rollback(number));
     }
 
     Release commit(Map<String, Optional<byte[]>> changes, String message, OptionalLong expected) throws InterruptedException {
+        return counted(() -> releases.commit(changes, message, expected));
+    }
+
+    /** A release, rollbacks included, told to the observer as a write (or a conflict); one that changed nothing wrote nothing. */
+    private Release counted(ReleaseWrite write) throws InterruptedException {
         try {
-            Release release = releases.commit(changes, message, expected);
-            client.observer().configWritten("config-store", base(), true);
+            Release release = write.run();
+            if (!release.changes().isEmpty()) {
+                client.observer().configWritten("config-store", base(), true);
+            }
             return release;
         } catch (ReleaseConflictException e) {
             client.observer().configWritten("config-store", base(), false);
             throw e;
         }
+    }
+
+    private interface ReleaseWrite {
+        Release run() throws InterruptedException;
     }
 
     // ---- watches ----

@@ -172,6 +172,33 @@ class InterProcessMutexTest {
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
     }
 
+    /**
+     * {@code Lock.tryLock(Long.MAX_VALUE, unit)} is a common way to say "wait as long as it takes":
+     * in any unit it waits for the lock, as a timeout too long to count does in the Duration forms
+     * (it threw {@code ArithmeticException: long overflow} for MINUTES and coarser).
+     */
+    @Test
+    void lockViewTryLockWithATimeTooLongToCountWaitsInsteadOfOverflowing(BatonClient a, BatonClient b) throws Exception {
+        InterProcessMutex holder = new InterProcessMutex(a, "/mutex/view-forever");
+        Lock view = new InterProcessMutex(b, "/mutex/view-forever").asLock();
+        for (TimeUnit unit : List.of(TimeUnit.MINUTES, TimeUnit.DAYS)) {
+            holder.acquire();
+            CompletableFuture<Boolean> locked = CompletableFuture.supplyAsync(() -> {
+                try {
+                    boolean got = view.tryLock(Long.MAX_VALUE, unit);
+                    view.unlock();
+                    return got;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().atMost(WAIT).until(() -> holder.participantNodes().size() == 2 || locked.isDone());
+            assertThat(locked).as("tryLock(Long.MAX_VALUE, %s) waits while the lock is held", unit).isNotDone();
+            holder.release();
+            assertThat(locked.get(20, TimeUnit.SECONDS)).as("tryLock(Long.MAX_VALUE, %s)", unit).isTrue();
+        }
+    }
+
     @Test
     void lockViewKeepsTryingThroughAnInterruptAndRestoresIt(BatonClient a, BatonClient b) throws Exception {
         InterProcessMutex holder = new InterProcessMutex(a, "/mutex/view-interrupt");

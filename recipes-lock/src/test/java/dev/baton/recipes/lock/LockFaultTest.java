@@ -136,6 +136,100 @@ class LockFaultTest {
         }
     }
 
+    /**
+     * A zero timeout (a try-lock) looks once and never waits, connected or not: cut off from the
+     * servers, every form says "not free now" at once, as a timed acquisition whose deadline passes
+     * while disconnected does, instead of waiting the connection timeout (here a minute) for its
+     * create and then throwing {@code NoConnectionException}. Nothing is left behind.
+     */
+    @Test
+    void aTryWhileCutOffSaysNotFreeAtOnceInsteadOfWaitingForTheConnection(BatonClient observer) throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(10)).connectionTimeout(Duration.ofMinutes(1)))) {
+            InterProcessMutex mutex = new InterProcessMutex(client, "/fault/try-cut-off/mutex");
+            InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, "/fault/try-cut-off/semaphore", 1);
+            InterProcessMultiLock multi = new InterProcessMultiLock(client, List.of("/fault/try-cut-off/a", "/fault/try-cut-off/b"));
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> client.connectionState() == ConnectionState.SUSPENDED);
+
+            // far below the connection timeout: the answer needs no request
+            long bound = 10;
+            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> mutex.acquire(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
+                .as("acquire(ZERO)").isFalse();
+            assertThat(CompletableFuture.supplyAsync(() -> mutex.asLock().tryLock()).get(bound, TimeUnit.SECONDS)).as("tryLock()").isFalse();
+            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> mutex.acquireLease(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
+                .as("acquireLease(ZERO)").isNull();
+            assertThat(mutex.acquireAsync(Duration.ZERO).get(bound, TimeUnit.SECONDS)).as("acquireAsync(ZERO)").isNull();
+            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> semaphore.acquire(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
+                .as("semaphore acquire(ZERO)").isNull();
+            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> multi.acquire(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
+                .as("multi-lock acquire(ZERO)").isFalse();
+
+            proxy.heal();
+            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+            assertThat(mutex.acquire(Duration.ZERO)).as("connected again, a try takes the free lock").isTrue();
+            mutex.release();
+            await().atMost(WAIT).until(() -> contenderNodes(observer, "/fault/try-cut-off").isEmpty());
+        }
+    }
+
+    /**
+     * A try whose connection drops while it looks (its create applied at the servers, the reply lost)
+     * says "not free" at once rather than waiting the connection timeout, and the node it made is
+     * deleted once the client is back.
+     */
+    @Test
+    void aTryWhoseConnectionDropsWhileItLooksSaysNotFreeAtOnceAndLeavesNoNode(BatonClient observer) throws Exception {
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                 .sessionTimeout(Duration.ofSeconds(10)).connectionTimeout(Duration.ofMinutes(1)))) {
+            InterProcessMutex mutex = new InterProcessMutex(client, "/fault/try-drop");
+            observer.create().creatingParentsIfNeeded().forPath("/fault/try-drop"); // so the first request is the ticket's create
+
+            proxy.pauseReplies();
+            CompletableFuture<LockLease> trying = mutex.acquireAsync(Duration.ZERO);
+            await().atMost(WAIT).until(() -> !contenderNodes(observer, "/fault/try-drop").isEmpty());
+            proxy.cut();
+
+            // far below the connection timeout
+            assertThat(trying.get(10, TimeUnit.SECONDS)).as("a try cut off while it looks").isNull();
+            proxy.heal();
+            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+            await().atMost(WAIT).until(() -> contenderNodes(observer, "/fault/try-drop").isEmpty());
+        }
+    }
+
+    /** A blocking call for a {@code supplyAsync}. */
+    private interface Blocking<T> {
+        T call() throws InterruptedException;
+    }
+
+    /** The contender nodes ({@code _c_...}) anywhere under {@code path}. */
+    private static List<String> contenderNodes(BatonClient client, String path) throws InterruptedException {
+        List<String> found = new java.util.ArrayList<>();
+        if (client.checkExists().forPath(path) == null) {
+            return found;
+        }
+        for (String child : client.getChildren().forPath(path)) {
+            if (child.startsWith("_c_")) {
+                found.add(path + "/" + child);
+            } else {
+                found.addAll(contenderNodes(client, path + "/" + child));
+            }
+        }
+        return found;
+    }
+
+    private static <T> T uninterrupted(Blocking<T> call) {
+        try {
+            return call.call();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void sessionOnlyPolicyKeepsTheLeaseThroughAShortDisconnect() throws Exception {
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));

@@ -172,7 +172,7 @@ final class Claims {
     }
 
     private void reportAck(int deadLettered) {
-        client.observer().queueItemsTaken(store.path(), 1);
+        store.tookSeen(1);
         if (deadLettered > 0) {
             client.observer().queueItemsDeadLettered(store.path(), deadLettered);
         }

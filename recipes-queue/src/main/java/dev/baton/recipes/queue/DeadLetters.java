@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.DataTooLargeException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.TransactionBuilder;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 final class DeadLetters {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
     private static final int MAGIC = 0x42444c31; // "BDL1"
-    /** Errors are cut to this many characters, so a dead letter fits wherever its item fitted. */
+    /** Errors are cut to this many characters; one of an item that only just fitted its put is cut further, to fit. */
     static final int MAX_ERROR_CHARS = 2_000;
     private static final byte[] NOTE = "dead letter".getBytes(StandardCharsets.UTF_8);
 
@@ -31,6 +32,17 @@ final class DeadLetters {
     public record Entry(String itemPath, byte[] item, String error) {
         public Entry {
             error = error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) + "..." : error;
+        }
+
+        /**
+         * This entry with {@code excessBytes} (and a little more) cut from the end of its error, for a dead
+         * letter of an item that only just fitted its put; null if the error is too short to give that much.
+         */
+        Entry withErrorCutBy(int excessBytes) {
+            byte[] bytes = error.getBytes(StandardCharsets.UTF_8);
+            // 32: the marker, and a character the cut may split (decoded as one replacement character)
+            int keep = bytes.length - excessBytes - 32;
+            return keep < 0 ? null : new Entry(itemPath, item, new String(bytes, 0, keep, StandardCharsets.UTF_8) + " [cut to fit]");
         }
     }
 
@@ -56,7 +68,18 @@ final class DeadLetters {
         for (Entry e : entries) {
             ensurePath();
             Receipt r = receipts.borrow();
-            Commit c = receipts.commit(r, NOTE, tx -> addTo(tx, List.of(e)));
+            Commit c;
+            try {
+                c = receipts.commit(r, NOTE, tx -> addTo(tx, List.of(e)));
+            } catch (DataTooLargeException tooLarge) {
+                // the item fitted its put, but not with the error and its path beside it: cut the error to fit
+                Entry cut = e.withErrorCutBy(tooLarge.size() - tooLarge.limit());
+                if (cut == null) {
+                    receipts.release(r); // refused before anything was sent
+                    throw tooLarge;
+                }
+                c = receipts.commit(r, NOTE, tx -> addTo(tx, List.of(cut)));
+            }
             switch (c.outcome()) {
                 case APPLIED -> receipts.release(r);
                 case REJECTED, NOT_APPLIED -> {

@@ -44,6 +44,7 @@ public final class DistributedQueue<T> extends QueueFront<T> {
      *
      * @param item the item
      * @throws QueueFullException if there was no room within the put timeout
+     * @throws IllegalStateException if the queue is not started, or is closed (also while the put waits for room)
      * @throws QueueSerializationException if the serializer failed
      * @throws dev.baton.framework.DataTooLargeException if the item is larger than the servers accept
      * @throws InterruptedException if the calling thread is interrupted while it waits

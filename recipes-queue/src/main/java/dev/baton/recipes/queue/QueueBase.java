@@ -34,7 +34,8 @@ public interface QueueBase<T> extends AutoCloseable {
 
     /**
      * Stops consuming: no new item is taken, deliveries under way get the close timeout to
-     * finish. The client is not closed.
+     * finish. A put waiting for room in a bounded queue fails at once with
+     * {@link IllegalStateException}, as later puts do. The client is not closed.
      */
     @Override
     void close();

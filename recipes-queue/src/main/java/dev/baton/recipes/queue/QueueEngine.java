@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +39,8 @@ final class QueueEngine<T> {
     private final Claims claims;
     private final ChangeSignal signal = new ChangeSignal();
     private final AtomicReference<QueueState> state = new AtomicReference<>(QueueState.LATENT);
+    /** The signals of puts waiting for room, so that close() wakes them instead of leaving them to their timeout. */
+    private final Set<ChangeSignal> waitingPuts = ConcurrentHashMap.newKeySet();
     private ExecutorService ownExecutor;
     private ConsumerLoop<T> loop;
     private Thread loopThread;
@@ -152,10 +156,13 @@ final class QueueEngine<T> {
             }
         };
         client.addConnectionStateListener(room);
+        waitingPuts.add(room);
         long watchedSession = 0;
         try {
             while (true) {
                 long seen = room.generation();
+                // close() bumps the signal: a closed queue refuses the put rather than let it wait out its timeout
+                requireStarted("put");
                 long session = client.sessionId();
                 if (session != watchedSession) {
                     // before counting, so that no take between the count and the wait goes unseen
@@ -170,6 +177,7 @@ final class QueueEngine<T> {
                 }
             }
         } finally {
+            waitingPuts.remove(room);
             client.removeConnectionStateListener(room);
             if (watchedSession != 0) {
                 client.watches().removeAsync(settings.path(), onTaken, Watcher.WatcherType.Any);
@@ -220,14 +228,18 @@ final class QueueEngine<T> {
         }
         settings.client().removeConnectionStateListener(signal);
         signal.bump();
+        waitingPuts.forEach(ChangeSignal::bump);
         try {
             if (loopThread != null) {
-                loopThread.join(Timeouts.millis(settings.closeTimeout()));
+                // One grace period for the deliveries under way, not one per step: the loop thread may be waiting
+                // for one of their slots to come free (more items wait), so its join can use up the whole period.
+                Deadline grace = Deadline.after(settings.closeTimeout(), settings.client().ticker());
+                loopThread.join(Math.max(1, grace.remaining().toMillis()));
                 if (loopThread.isAlive()) {
                     loopThread.interrupt();
-                    loopThread.join(Timeouts.millis(settings.closeTimeout()));
+                    loopThread.join(Math.max(1, Timeouts.millis(settings.closeTimeout()))); // join(0) would wait for ever
                 }
-                if (!loop.awaitIdle(settings.closeTimeout()) && ownExecutor != null) {
+                if (!loop.awaitIdle(grace.remaining()) && ownExecutor != null) {
                     LOG.warn("queue {}: consumers still busy after {}; interrupting them", settings.path(), settings.closeTimeout());
                     ownExecutor.shutdownNow();
                     loop.awaitIdle(settings.closeTimeout());

@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.DataTooLargeException;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
@@ -55,6 +57,8 @@ final class QueueStore {
     private final Receipts receipts;
     private final ProducerShards shards;
     private final Takes takes;
+    /** The depth last seen, less what this process took since; -1 until a listing or a count. */
+    private final AtomicLong depth = new AtomicLong(-1);
 
     public QueueStore(BatonClient client, String path, String prefix, ItemOrder order, boolean flat, Receipts receipts) {
         this.client = client;
@@ -113,7 +117,13 @@ final class QueueStore {
             String parent = flat ? path : shards.current();
             String itemPath = parent + "/" + prefix + middle;
             Receipt r = receipts.borrow();
-            Commit c = receipts.commit(r, PUT_NOTE, tx -> datas.forEach(d -> tx.create(itemPath, d, CreateMode.PERSISTENT_SEQUENTIAL)));
+            Commit c;
+            try {
+                c = receipts.commit(r, PUT_NOTE, tx -> datas.forEach(d -> tx.create(itemPath, d, CreateMode.PERSISTENT_SEQUENTIAL)));
+            } catch (DataTooLargeException tooLarge) {
+                receipts.release(r); // refused before anything was sent: the receipt is unchanged, keep it for the next put
+                throw tooLarge;
+            }
             switch (c.outcome()) {
                 case APPLIED -> {
                     receipts.release(r);
@@ -164,7 +174,7 @@ final class QueueStore {
      */
     public List<ItemRef> list(Watcher watcher) throws InterruptedException {
         List<ItemRef> items = list(watcher, order.newItemsMayJumpAhead());
-        client.observer().queueDepthSeen(path, items.size()); // FIFO listings stop near FIFO_BATCH_TARGET: at least this many
+        depthSeen(items.size()); // FIFO listings stop near FIFO_BATCH_TARGET: at least this many
         return items;
     }
 
@@ -237,7 +247,7 @@ final class QueueStore {
             Stat s = Futures.await(stat);
             count += s == null ? 0 : s.getNumChildren();
         }
-        client.observer().queueDepthSeen(path, count);
+        depthSeen(count);
         return count;
     }
 
@@ -292,9 +302,27 @@ final class QueueStore {
     public List<Taken> takeAll(List<ItemRef> refs, List<NodeData> datas) throws InterruptedException {
         List<Taken> taken = takes.takeAll(refs, datas);
         if (!taken.isEmpty()) {
-            client.observer().queueItemsTaken(path, taken.size());
+            tookSeen(taken.size());
         }
         return taken;
+    }
+
+    private void depthSeen(long items) {
+        depth.set(items);
+        client.observer().queueDepthSeen(path, items);
+    }
+
+    /**
+     * Reports {@code count} items taken by this process and the depth it last saw, less them: a
+     * consumer works through one listing for many takes, and the depth it reports must fall as it
+     * does, not stay at the listing's size until the next one.
+     */
+    void tookSeen(int count) {
+        client.observer().queueItemsTaken(path, count);
+        long left = depth.updateAndGet(d -> d < 0 ? d : Math.max(0, d - count));
+        if (left >= 0) {
+            client.observer().queueDepthSeen(path, left);
+        }
     }
 
     List<String> children(String parent, Watcher watcher) throws InterruptedException {

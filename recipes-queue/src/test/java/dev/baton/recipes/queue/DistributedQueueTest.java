@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -307,6 +308,112 @@ class DistributedQueueTest {
             }
         } finally {
             putter.shutdownNow();
+        }
+    }
+
+    @Test
+    void closingTheQueueFailsAPutWaitingForRoomAtOnceAndPutsNothing(BatonClient client, TestInfo info) throws Exception {
+        String path = path(info);
+        CountingClient counting = CountingClient.wrap(client);
+        ExecutorService putter = Executors.newSingleThreadExecutor();
+        try {
+            DistributedQueue<String> producer = QueueBuilder.builder(counting.client(), null, Strings.UTF8, path)
+                .maxItems(1).putTimeout(Duration.ofMinutes(5)).buildQueue();
+            producer.start();
+            producer.put("1");
+            long before = counting.reads(CountingClient.Read.GET_CHILDREN);
+            Future<?> put = putter.submit(() -> {
+                producer.put("2");
+                return null;
+            });
+            await().atMost(WAIT).until(() -> counting.reads(CountingClient.Read.GET_CHILDREN) > before); // it counted: full
+            producer.close();
+            // a shutdown must not hang for the put timeout, nor end in a put into a closed queue
+            assertThatThrownBy(() -> put.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the waiting put, once the queue was closed")
+                .hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("the queue is closed");
+            assertThat(client.getChildren().forPath(path + "/shard-0000000000")).hasSize(1);
+        } finally {
+            putter.shutdownNow();
+        }
+    }
+
+    @Test
+    void closeInterruptsADeliveryThatOutlivesTheCloseTimeoutAfterThatTimeoutAndGivesItsItemBack(BatonClient client, TestInfo info)
+        throws Exception {
+        String path = path(info);
+        Duration closeTimeout = Duration.ofSeconds(2);
+        CountDownLatch consuming = new CountDownLatch(1);
+        AtomicLong interruptedAt = new AtomicLong();
+        DistributedQueue<String> queue = QueueBuilder.<String>builder(client, item -> {
+                consuming.countDown();
+                try {
+                    new CountDownLatch(1).await(); // a consumer that would run for ever
+                } finally {
+                    interruptedAt.set(System.nanoTime());
+                }
+            }, Strings.UTF8, path)
+            .lockPath(path + "-locks").closeTimeout(closeTimeout).buildQueue();
+        queue.start();
+        queue.put("long job");
+        assertThat(consuming.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        long closing = System.nanoTime();
+        queue.close();
+        // The close timeout is what a deployment budgets for shutting down (a grace period): the delivery gets
+        // that long, not a multiple of it. Another item waiting (here, this one again: it is still in the queue)
+        // must not make close() wait for a free consumer slot on top of it.
+        assertThat(Duration.ofNanos(interruptedAt.get() - closing)).as("when close() interrupted the delivery")
+            .isPositive().isLessThan(closeTimeout.plusMillis(1_500));
+        assertThat(client.getChildren().forPath(path + "-locks")).as("its lock, given back").isEmpty();
+        assertThat(client.getChildren().forPath(path + "/shard-0000000000")).as("the item, still waiting").hasSize(1);
+    }
+
+    @Test
+    void anItemTooLargeToPutLeavesNoNodeBehindHoweverOftenItIsTried(BatonClient client, TestInfo info) throws Exception {
+        String path = path(info);
+        try (DistributedQueue<String> queue = QueueBuilder.builder(client, null, Strings.UTF8, path).buildQueue()) {
+            queue.start();
+            queue.put("fits");
+            for (int i = 0; i < 5; i++) {
+                assertThatThrownBy(() -> queue.put("x".repeat(2 * 1024 * 1024))).isInstanceOf(DataTooLargeException.class)
+                    .hasMessageContaining("the server accepts at most");
+            }
+            assertThat(queue.count()).isEqualTo(1);
+            // a producer that keeps meeting oversized items must not pile up an ephemeral receipt node per refusal
+            assertThat(client.getChildren().forPath(path + "/receipts")).as("receipt nodes").hasSize(1);
+        }
+    }
+
+    @Test
+    void anItemNearTheSizeLimitStillBecomesADeadLetterWhenItsConsumerKeepsFailing(BatonClient client, TestInfo info)
+        throws Exception {
+        String error = "refused: " + "the downstream service said no. ".repeat(40);
+        for (String mode : List.of("plain", "guaranteed")) {
+            String path = path(info) + "-" + mode;
+            String item;
+            try (DistributedQueue<String> producer = QueueBuilder.builder(client, null, Strings.UTF8, path).buildQueue()) {
+                producer.start();
+                int tooMany = 2 * 1024 * 1024;
+                DataTooLargeException refused = org.junit.jupiter.api.Assertions.assertThrows(DataTooLargeException.class,
+                    () -> producer.put("x".repeat(tooMany)));
+                item = "x".repeat(tooMany - (refused.size() - refused.limit()) - 1024); // 1 KB below the largest a put accepts
+                producer.put(item);
+            }
+            QueueBuilder<String> builder = QueueBuilder.<String>builder(client, job -> {
+                    throw new IllegalStateException(error);
+                }, Strings.UTF8, path).retryBackoff(Duration.ZERO);
+            if (mode.equals("guaranteed")) {
+                builder.lockPath(path + "-locks");
+            }
+            try (DistributedQueue<String> queue = builder.buildQueue()) {
+                queue.start();
+                // the item fitted its put; with the error and its path beside it, the dead letter did not fit one
+                // request: it was lost (plain mode) or stayed locked by the live consumer for ever (guaranteed mode)
+                await(mode).atMost(WAIT).until(() -> queue.deadLetters().size() == 1 && queue.count() == 0);
+                DeadLetter dead = queue.deadLetters().get(0);
+                assertThat(dead.item(Strings.UTF8)).as(mode).isEqualTo(item);
+                assertThat(dead.error()).as(mode).contains("IllegalStateException: refused: the downstream service said no.");
+            }
         }
     }
 
