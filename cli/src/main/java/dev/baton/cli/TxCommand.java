@@ -1,6 +1,8 @@
 package dev.baton.cli;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
+import dev.baton.framework.ZPaths;
 import dev.baton.recipes.transaction.Decision;
 import dev.baton.recipes.transaction.TransactionFolder;
 import dev.baton.recipes.transaction.TransactionStatus;
@@ -50,8 +52,9 @@ final class TxCommand implements Callable<Integer> {
         if (action.equals("ls") && id != null) {
             throw new CliExit(ExitCodes.USAGE, "tx ls takes no ID (use tx show FOLDER ID)");
         }
-        if (id != null && (id.isEmpty() || id.contains("/"))) {
-            throw new CliExit(ExitCodes.USAGE, "a transaction ID is a node name, without '/'; was '" + id + "'");
+        if (id != null && (id.isEmpty() || id.contains("/") || !nodeName(id))) {
+            throw new CliExit(ExitCodes.USAGE, "a transaction ID is a node name (not empty, without '/', not '.' or '..'); was '"
+                + id + "'");
         }
         String path = Names.path("transactions", folder);
         try (BatonClient client = connection.connect()) {
@@ -76,6 +79,16 @@ final class TxCommand implements Callable<Integer> {
             }
             out.flush();
             return ExitCodes.OK;
+        }
+    }
+
+    /** Whether {@code name} can name a node ({@code .}, {@code ..} and some characters cannot). */
+    private static boolean nodeName(String name) {
+        try {
+            ZPaths.validate("transaction ID", "/" + name);
+            return true;
+        } catch (InvalidPathException e) {
+            return false;
         }
     }
 

@@ -105,6 +105,10 @@ class TxCommandTest extends AgainstEnsemble {
             BatonProcess bad = start("tx", "commit", folder);
             assertThat(bad.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
             assertThat(bad.stderr()).contains("tx action must be ls or show, was 'commit'");
+            BatonProcess dots = start("tx", "show", folder, "..");
+            assertThat(dots.finish(WAIT)).as("an ID that cannot name a node is a usage error").isEqualTo(ExitCodes.USAGE);
+            assertThat(dots.stderr()).isEqualTo("baton: a transaction ID is a node name (not empty, without '/', not '.' or '..');"
+                + " was '..'\n");
             slowMayVote.countDown();
         }
     }

@@ -2,7 +2,7 @@ package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonException;
 
-/** A latch or selector was used, or waited on, after it was closed. */
+/** A latch, selector or observer was used, or waited on, after it was closed. */
 public final class ElectionClosedException extends BatonException {
     /**
      * A closed election recipe, named in {@code message}.

@@ -1,6 +1,8 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NodeData;
@@ -36,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * that process may have stepped down for a while (disconnected) without its node moving. While
  * the observer's own client is disconnected it reports nothing; on reconnecting (or after its
  * session expired) it reads again and reports what changed. A new listener hears the latest
- * report first.
+ * report first. Closing the observer's client closes the observer too.
  * Each report is also told to the client's {@link dev.baton.framework.BatonObserver} (whether
  * the election has a leader), so {@code baton-metrics} can show it.
  *
@@ -70,6 +72,8 @@ public final class ElectionObserver implements Closeable {
     private final List<ElectionListener> listeners = new CopyOnWriteArrayList<>();
     private final Watcher watcher = this::onWatch;
     private final ConnectionStateListener onConnection = ConnectionChanges.onConnected(this::refresh);
+    /** Closes the observer when its client closes: it could never report again. */
+    private final ClientClosingListener closesWithClient = this::close;
 
     // guarded by this
     private State state = State.LATENT;
@@ -98,13 +102,22 @@ public final class ElectionObserver implements Closeable {
      *
      * @throws IllegalStateException if it was started before, or closed (a closed observer cannot
      *     start again: build a new one)
+     * @throws ClientClosedException if the client is closed (nothing could ever be reported)
      */
     public void start() {
+        if (client.isClosed()) {
+            throw new ClientClosedException("start the election observer", line.path());
+        }
         synchronized (this) {
             Leadership.checkNotStarted("observer", line.path(), state);
             state = State.OBSERVING;
         }
+        client.addConnectionStateListener(closesWithClient);
         client.addConnectionStateListener(onConnection);
+        if (client.isClosed()) {
+            close(); // closed since the check above: the hook may have come too late
+            throw new ClientClosedException("start the election observer", line.path());
+        }
         refresh();
     }
 
@@ -112,10 +125,14 @@ public final class ElectionObserver implements Closeable {
      * Adds a listener; if something was reported already, it hears the latest report first.
      *
      * @param listener the listener to add
+     * @throws ElectionClosedException if the observer is closed (or its client is): it would never be called
      */
     public void addListener(ElectionListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (this) {
+            if (state == State.CLOSED) {
+                throw new ElectionClosedException("observer on " + line.path() + " is closed: a listener added now would never be called");
+            }
             listeners.add(listener);
             ElectionEvent latest = last;
             if (latest != null) {
@@ -144,8 +161,10 @@ public final class ElectionObserver implements Closeable {
         return state;
     }
 
+    /** Stops following the election; closing the observer's client does this too. */
     @Override
     public void close() {
+        client.removeConnectionStateListener(closesWithClient);
         synchronized (this) {
             if (state == State.CLOSED) {
                 return;

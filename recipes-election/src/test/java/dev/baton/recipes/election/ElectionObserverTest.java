@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
 import dev.baton.recipes.election.ElectionEvent.NoLeader;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
+import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -115,6 +117,35 @@ class ElectionObserverTest {
         observer.close();
         assertThatThrownBy(observer::start).isInstanceOf(IllegalStateException.class)
             .hasMessage("observer on /observer/closed-first is closed: a closed observer cannot start again; build a new one");
+    }
+
+    /** A listener added to a closed observer would never hear anything: refused, as a closed latch refuses one. */
+    @Test
+    void addListenerAfterCloseIsRefused(BatonClient watcher) {
+        ElectionObserver observer = new ElectionObserver(watcher, "/observer/listener-after-close");
+        observer.start();
+        observer.close();
+        assertThatThrownBy(() -> observer.addListener(event -> { })).isInstanceOf(ElectionClosedException.class)
+            .hasMessage("observer on /observer/listener-after-close is closed: a listener added now would never be called");
+    }
+
+    @Test
+    void anObserverWhoseClientClosesIsClosedWithIt() {
+        BatonClient own = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        ElectionObserver observer = new ElectionObserver(own, "/observer/client-closed");
+        observer.start();
+        own.close();   // the client only: the observer hears of it through its closing hook
+        assertThat(observer.state()).as("an observer whose client closed is closed").isEqualTo(ElectionObserver.State.CLOSED);
+        assertThatThrownBy(() -> observer.addListener(event -> { })).isInstanceOf(ElectionClosedException.class);
+        observer.close();   // and closing it afterwards is harmless
+    }
+
+    @Test
+    void startingOnAClosedClientFailsAtOnce() {
+        BatonClient closed = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        closed.close();
+        ElectionObserver observer = new ElectionObserver(closed, "/observer/closed-client");
+        assertThatThrownBy(observer::start).isInstanceOf(ClientClosedException.class).hasMessageContaining("/observer/closed-client");
     }
 
     @Test

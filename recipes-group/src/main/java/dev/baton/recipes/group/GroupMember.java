@@ -108,9 +108,16 @@ public final class GroupMember implements AutoCloseable {
      * @return true once joined and loaded, false if {@code timeout} passed first
      * @throws dev.baton.framework.DataTooLargeException if the payload is larger than the servers take in one
      *     request ({@code jute.maxbuffer}): the member cannot join until {@link #setThisData} gives a payload that fits
+     * @throws dev.baton.framework.NoChildrenForEphemeralsException if the membership path (or its nearest existing
+     *     ancestor) is an ephemeral node, which cannot have children; the message names it. The member joins once it is gone
+     * @throws IllegalStateException if not started yet (call {@link #start()} first), or closed before it joined
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean awaitJoined(Duration timeout) throws InterruptedException {
+        if (!started) {
+            throw new IllegalStateException("GroupMember " + ZPaths.join(membershipPath, thisId)
+                + (closed ? " was closed before it was started" : " is not started: call start() first"));
+        }
         Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
         return node.waitForInitialCreate(timeout) && cache.awaitInitialized(deadline.remaining());
     }

@@ -10,6 +10,7 @@ import dev.baton.framework.DataTooLargeException;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
+import dev.baton.framework.NoChildrenForEphemeralsException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
@@ -49,6 +50,9 @@ import org.slf4j.LoggerFactory;
  * data. Two PersistentNodes on one non-sequential path share the node (the last data written wins),
  * as in Curator. {@link #close()} deletes the node (waiting for a step in flight first, so a late
  * create cannot leave it behind); without a connection the delete finishes in the background.
+ * Data the servers cannot take, or a parent that is an ephemeral node (which cannot have children),
+ * is not retried: {@link #waitForInitialCreate} throws the reason at once; the node is created
+ * once {@link #setData} gives data that fits, or once the ephemeral parent is gone.
  *
  * <pre>{@code
  * try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/workers/w-17", info)) {
@@ -96,8 +100,11 @@ public final class PersistentNode implements AutoCloseable {
     private long attemptedGeneration = -1;
     /** Whether the node was put in place once ({@link #waitForInitialCreate}). */
     private boolean created;
-    /** Why the data cannot be created at all (too large for the servers), until {@link #setData} gives other data. */
-    private DataTooLargeException refusal;
+    /**
+     * Why the node cannot be created, until that changes: data too large for the servers (until
+     * {@link #setData} gives other data) or an ephemeral parent (until it is gone).
+     */
+    private BatonException refusal;
     private String actualPath;
     private final List<Waiter> waiters = new ArrayList<>();
     private final SerialLoop loop;
@@ -159,12 +166,19 @@ public final class PersistentNode implements AutoCloseable {
      * @return true once the node was put in place, false if {@code timeout} passed first
      * @throws DataTooLargeException if the servers cannot take the node's data (larger than their
      *     request limit, {@code jute.maxbuffer}): the node is not created until {@link #setData} gives data that fits
+     * @throws NoChildrenForEphemeralsException if the node's parent (or the nearest existing ancestor,
+     *     when parents are missing) is an ephemeral node, which the message names: the node is created once it is gone
+     * @throws IllegalStateException if not started yet (call {@link #start()} first), or closed before the node was created
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
         Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
         synchronized (this) {
             while (!created) {
+                if (state != State.STARTED) {   // nothing would ever create it
+                    throw new IllegalStateException("PersistentNode " + basePath + (state == State.LATENT
+                        ? " is not started: call start() first" : " was closed before it was created"));
+                }
                 if (refusal != null) {
                     throw refusal;
                 }
@@ -277,6 +291,7 @@ public final class PersistentNode implements AutoCloseable {
             }
             boolean started = state == State.STARTED;
             state = State.CLOSED;
+            notifyAll();    // a waitForInitialCreate waits no more
             if (!started) {
                 return;
             }
@@ -386,6 +401,7 @@ public final class PersistentNode implements AutoCloseable {
             }
             waiters.removeIf(w -> w.generation() <= confirmedGeneration && done.add(w));
             this.created = true;
+            refusal = null;
             notifyAll();
         }
         loop.request(); // the next step watches the node
@@ -422,13 +438,16 @@ public final class PersistentNode implements AutoCloseable {
             refuse(tooLarge);
             return;
         }
+        if (cause instanceof NoChildrenForEphemeralsException) {
+            findEphemeralAncestor(ZPaths.parent(basePath));
+            return;
+        }
         if (Failures.isConnectionTrouble(cause)) {
             LOG.debug("PersistentNode {}: {}; again once connected", basePath, cause.toString());
         } else {
             LOG.warn("PersistentNode {}: {}; trying again in {}", basePath, cause.toString(), RETRY_AFTER_FAILURE);
         }
-        CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
-            .execute(this::kick);
+        retryLater();
     }
 
     /**
@@ -452,6 +471,54 @@ public final class PersistentNode implements AutoCloseable {
         }
         LOG.warn("PersistentNode {}: new data refused ({}); the node keeps its data", basePath, tooLarge.getMessage());
         kick();     // look at the node again: it may have gone while the data was refused
+    }
+
+    /**
+     * A create under an ephemeral node: retrying cannot help while it is there. Looks for it from
+     * {@code path} up (parents may be missing), watching each node looked at, so its deletion (or
+     * a missing parent's creation) runs the loop again; until then waiters are told which node it is.
+     */
+    private void findEphemeralAncestor(String path) {
+        client.checkExists().usingWatcher(watcher).forPathAsync(path).whenComplete((stat, e) -> {
+            if (e != null) {
+                LOG.debug("PersistentNode {}: {}; trying again in {}", basePath, Failures.unwrap(e).toString(), RETRY_AFTER_FAILURE);
+                retryLater();
+            } else if (stat == null && !path.equals("/")) {
+                findEphemeralAncestor(ZPaths.parent(path));
+            } else if (stat == null || !isEphemeral(stat)) {
+                retryLater();   // no ephemeral node there any more: changed since the create
+            } else {
+                synchronized (this) {
+                    if (state != State.STARTED) {
+                        return;
+                    }
+                    refusal = new EphemeralParentException(basePath, path);
+                    notifyAll();
+                }
+                LOG.warn("PersistentNode {}: not created: {}", basePath, refusal.getMessage());
+            }
+        });
+    }
+
+    private void retryLater() {
+        CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
+            .execute(this::kick);
+    }
+
+    /** Whether the node is a session's ephemeral node: containers and TTL nodes also mark their owner field, and may have children. */
+    private static boolean isEphemeral(Stat stat) {
+        long owner = stat.getEphemeralOwner();
+        return owner != 0 && owner != Long.MIN_VALUE && (owner >>> 56) != 0xFF;
+    }
+
+    /** The create failed because {@code parent}, an ancestor of the node, is an ephemeral node. */
+    private static final class EphemeralParentException extends NoChildrenForEphemeralsException {
+        private static final long serialVersionUID = 1L;
+
+        EphemeralParentException(String path, String parent) {
+            super("create", path, parent + " is an ephemeral node, and ephemeral nodes cannot have children;"
+                + " the node is created once " + parent + " is gone", null);
+        }
     }
 
     private void onWatchEvent(WatchedEvent event) {

@@ -117,6 +117,8 @@ public final class PersistentTtlNode implements AutoCloseable {
      * @throws InterruptedException if the waiting thread is interrupted
      * @throws TtlNodesDisabledException if the servers refuse TTL nodes
      * @throws dev.baton.framework.DataTooLargeException if the data is larger than the servers take in one request
+     * @throws dev.baton.framework.NoChildrenForEphemeralsException if an ancestor of the node is an ephemeral node (named in the message)
+     * @throws IllegalStateException if not started yet (call {@link #start()} first)
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
         Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.DataTooLargeException;
+import dev.baton.framework.NoChildrenForEphemeralsException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ClientLink;
 import dev.baton.test.EnsembleTest;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +145,27 @@ class GroupMemberTest {
 
             link.heal();   // the session (60 s) outlives the cut: the node goes by the delete close() left behind
             await().atMost(WAIT).until(() -> b.checkExists().forPath("/groups/offline/m1") == null);
+        }
+    }
+
+    @Test
+    void aGroupWhosePathIsAnEphemeralNodeFailsAwaitJoinedAtOnceNamingIt(BatonClient a, BatonClient b) throws Exception {
+        b.create().withMode(CreateMode.EPHEMERAL).creatingParentsIfNeeded().forPath("/groups/ephemeral", bytes(""));
+        try (GroupMember member = new GroupMember(a, "/groups/ephemeral", "m1", bytes("one"))) {
+            member.start();
+            assertThatThrownBy(() -> member.awaitJoined(WAIT))
+                .as("refused at once, not a false after the timeout")
+                .isInstanceOf(NoChildrenForEphemeralsException.class)
+                .hasMessageContaining("/groups/ephemeral is an ephemeral node");
+        }
+    }
+
+    @Test
+    void awaitJoinedBeforeStartFailsAtOnceSayingToCallStart(BatonClient a) {
+        try (GroupMember member = new GroupMember(a, "/groups/unstarted", "m1", bytes("one"))) {
+            assertThatThrownBy(() -> member.awaitJoined(WAIT))
+                .as("fails at once, not a false after the timeout")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("call start() first");
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.NoChildrenForEphemeralsException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
@@ -176,6 +177,33 @@ class PersistentNodeTest {
             node.close();   // a create may be in flight: close waits for it before deleting
         }
         assertThat(childrenOf(other, "/pn/race")).as("no orphan of a create that landed after close began").isEmpty();
+    }
+
+    @Test
+    void aNodeUnderAnEphemeralParentIsRefusedAtOnceNamingTheParentAndCreatedOnceTheParentIsGone(BatonClient client, BatonClient other)
+        throws Exception {
+        other.create().withMode(CreateMode.EPHEMERAL).creatingParentsIfNeeded().forPath("/pn/ephemeral-parent", bytes(""));
+        // the ephemeral node is an ancestor, not the parent: the missing parents in between cannot be made either
+        try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/ephemeral-parent/a/child", bytes("v"))) {
+            node.start();
+            assertThatThrownBy(() -> node.waitForInitialCreate(WAIT))
+                .as("refused at once, not a false after the timeout")
+                .isInstanceOf(NoChildrenForEphemeralsException.class)
+                .hasMessageContaining("/pn/ephemeral-parent is an ephemeral node");
+
+            other.delete().forPath("/pn/ephemeral-parent");   // the node can be made now, and is, without being asked
+            await().atMost(WAIT).until(() -> "v".equals(dataOf(other, "/pn/ephemeral-parent/a/child")));
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+        }
+    }
+
+    @Test
+    void waitForInitialCreateBeforeStartFailsAtOnceSayingToCallStart(BatonClient client) {
+        try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/not-started", bytes("v"))) {
+            assertThatThrownBy(() -> node.waitForInitialCreate(WAIT))
+                .as("fails at once, not a false after the timeout")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("call start() first");
+        }
     }
 
     @Test

@@ -77,26 +77,77 @@ public final class QueueBuilder<T> {
      * @param lockPath the folder for the items' locks, outside the queue's folder
      * @return this builder
      * @throws dev.baton.framework.InvalidPathException if {@code lockPath} is not a valid folder outside the
-     *     queue's
+     *     queue's, or is, holds or lies inside the {@link #deadLetterPath} already set
      */
     public QueueBuilder<T> lockPath(String lockPath) {
-        this.lockPath = ZPaths.validateRecipePath("DistributedQueue lockPath", lockPath);
+        ZPaths.validateRecipePath("DistributedQueue lockPath", lockPath);
         if (lockPath.equals(path) || lockPath.startsWith(path + "/")) {
             throw new InvalidPathException("DistributedQueue lockPath", lockPath,
                 "the lock folder must be outside the queue path " + path + " (expected a folder such as " + path + "-locks)");
         }
+        if (deadLetterPath != null && overlap(lockPath, deadLetterPath)) {
+            throw new InvalidPathException("DistributedQueue lockPath", lockPath, apart("lock folder", "dead-letter path", deadLetterPath));
+        }
+        this.lockPath = lockPath;
         return this;
     }
 
     /**
-     * Where items given up on are recorded. Default {@code <path>/dead-letters}.
+     * Where items given up on are recorded. Default {@code <path>/dead-letters}. It may be inside
+     * the queue's folder, under a name of its own, or anywhere outside it; but every child of it is
+     * read as a dead letter, so it cannot be the queue's folder or hold it, nor be one of the
+     * queue's own folders ({@code receipts}, {@code shard-<seq>}, an item) or inside one, nor be,
+     * hold or lie inside the {@link #lockPath}: the queue's nodes or the held locks would be
+     * listed as unreadable dead letters (and dead letters in a shard counted as waiting items).
      *
      * @param deadLetterPath where items given up on are recorded
      * @return this builder
+     * @throws dev.baton.framework.InvalidPathException if {@code deadLetterPath} is not a valid folder, or
+     *     is one of those places (the message names it and the path it clashes with)
      */
     public QueueBuilder<T> deadLetterPath(String deadLetterPath) {
-        this.deadLetterPath = ZPaths.validateRecipePath("DistributedQueue deadLetterPath", deadLetterPath);
+        ZPaths.validateRecipePath("DistributedQueue deadLetterPath", deadLetterPath);
+        String clash = clashWithQueue(deadLetterPath);
+        if (clash != null) {
+            throw new InvalidPathException("DistributedQueue deadLetterPath", deadLetterPath, clash
+                + " (expected a folder of its own, such as the default " + path + "/dead-letters or " + path + "-dead-letters)");
+        }
+        if (lockPath != null && overlap(deadLetterPath, lockPath)) {
+            throw new InvalidPathException("DistributedQueue deadLetterPath", deadLetterPath, apart("dead-letter folder", "lock path", lockPath));
+        }
+        this.deadLetterPath = deadLetterPath;
         return this;
+    }
+
+    /** Why {@code dead} cannot hold this queue's dead letters, or null if it can. */
+    private String clashWithQueue(String dead) {
+        if (dead.equals(path)) {
+            return "the dead-letter folder cannot be the queue path " + path + " itself: its shards and receipts would be"
+                + " listed as dead letters";
+        }
+        if (path.startsWith(dead + "/")) {
+            return "the dead-letter folder cannot hold the queue path " + path + ": the queue's folder would be listed as a"
+                + " dead letter";
+        }
+        if (dead.startsWith(path + "/")) {
+            String first = dead.substring(path.length() + 1).split("/", 2)[0];
+            if (first.equals(QueueEngine.RECEIPTS) || ItemNames.shardSequence(first) >= 0
+                || ItemNames.key(ItemOrder.FIFO, QueueEngine.PREFIX, first, -1) != null) {
+                return "the dead-letter folder cannot be in " + ZPaths.join(path, first) + ", one of the queue path " + path
+                    + "'s own nodes";
+            }
+        }
+        return null;
+    }
+
+    /** Whether one of the two paths is the other or lies inside it. */
+    private static boolean overlap(String a, String b) {
+        return a.equals(b) || a.startsWith(b + "/") || b.startsWith(a + "/");
+    }
+
+    private static String apart(String what, String otherName, String other) {
+        return "the " + what + " must be apart from the " + otherName + " " + other
+            + " (not the same, neither inside the other): held locks would be listed as dead letters";
     }
 
     /**

@@ -30,7 +30,10 @@ final class QueueEngine<T> {
     private static final Logger LOG = LoggerFactory.getLogger(QueueEngine.class);
     /** Largest putMulti: its transaction's reply (a path and stat per item) stays far below 1 MB. */
     public static final int MAX_PUT_MULTI = 5_000;
-    private static final String PREFIX = "queue-";
+    /** Prefix of item names (Curator's). */
+    static final String PREFIX = "queue-";
+    /** The queue's folder of receipts: {@code <path>/receipts}. */
+    static final String RECEIPTS = "receipts";
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final QueueSettings<T> settings;
@@ -47,7 +50,7 @@ final class QueueEngine<T> {
 
     public QueueEngine(QueueSettings<T> settings, ItemOrder order) {
         this.settings = settings;
-        Receipts receipts = new Receipts(settings.client(), settings.path() + "/receipts");
+        Receipts receipts = new Receipts(settings.client(), settings.path() + "/" + RECEIPTS);
         this.store = new QueueStore(settings.client(), settings.path(), PREFIX, order, settings.layout() == QueueLayout.FLAT, receipts);
         this.deadLetters = new DeadLetters(settings.client(), settings.deadLetterPath(), receipts);
         this.claims = settings.lockPath() == null ? null : new Claims(settings.client(), store, settings.lockPath(), deadLetters);

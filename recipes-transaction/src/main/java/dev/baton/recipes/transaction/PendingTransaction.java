@@ -72,6 +72,13 @@ public final class PendingTransaction {
     };
     private final CompletableFuture<Decision> decision = new CompletableFuture<>();
     private final AtomicBoolean reported = new AtomicBoolean();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    /**
+     * Completes once this coordinator's part is over: its acknowledgement, and the clean-up after it, were tried
+     * (or the transaction was found gone). {@link TransactionCoordinator#close()} waits for it, so closing the client
+     * right after does not cut them off.
+     */
+    private final CompletableFuture<Void> settled = new CompletableFuture<>();
     /**
      * Looks sent since the watch last fired (guarded by watchLock): each may have left a watch that is
      * still there. A firing takes every one-shot watch of the path on the client, so it starts the
@@ -295,16 +302,18 @@ public final class PendingTransaction {
         if (observer != BatonObserver.NONE) {
             observer.transactionDecided(folder, read.isCommit(), Tally.cause(read), System.nanoTime() - startedNanos);
         }
-        if (decision.complete(read)) {
-            finish();
-        }
+        // the acknowledgement is under way before a caller wakes: one that closes the coordinator (and the client)
+        // right after await finds it to wait for (before, it was cut off, and a transaction every participant had
+        // acknowledged stayed for the retention period, a day by default)
+        finish();
+        decision.complete(read);
     }
 
     private void gone() {
         if (decision.completeExceptionally(new TransactionException("transaction " + id() + " was removed before its "
             + "decision could be read (its retention ran out, or someone deleted " + path + ")"))) {
             client.removeConnectionStateListener(reconnects);
-            onDone.accept(this);
+            settle();
             stopWatching(); // its exists watch waits for a node that will not come
         }
     }
@@ -317,11 +326,33 @@ public final class PendingTransaction {
         }
     }
 
+    /** Once, whether the decision or the coordinator's close came first: stop watching, and acknowledge. */
     private void finish() {
+        if (!finished.compareAndSet(false, true)) {
+            return;
+        }
         client.removeConnectionStateListener(reconnects);
-        onDone.accept(this);
         stopWatching();
         acknowledge();
+    }
+
+    /** This coordinator's part is over (see {@link #settled}): the coordinator no longer waits for it. */
+    private void settle() {
+        if (settled.complete(null)) {
+            onDone.accept(this);
+        }
+    }
+
+    /**
+     * Waits until this coordinator's acknowledgement and the clean-up after it were tried once (they go on in the
+     * background while the client is open if that try failed), or until interrupted.
+     */
+    void awaitSettled() throws InterruptedException {
+        try {
+            settled.get();
+        } catch (ExecutionException e) {
+            // never completed exceptionally
+        }
     }
 
     /**
@@ -356,6 +387,7 @@ public final class PendingTransaction {
         Writes.settledIsDone(Writes.coordinatorAck(client, path))
             .thenCompose(v -> Writes.settledIsDone(Writes.cleanUpIfDone(client, path, transaction)))
             .whenComplete((v, e) -> {
+                settle(); // tried once: a close() waiting for it returns
                 if (e != null && !Reads.closed(e) && !client.isClosed()) {
                     LOG.debug("transaction {}: acknowledging the decision failed ({}); trying again in {}", id(), e, AGAIN);
                     after(AGAIN.toNanos(), this::acknowledge);

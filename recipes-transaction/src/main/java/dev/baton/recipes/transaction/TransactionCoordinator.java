@@ -171,12 +171,33 @@ public final class TransactionCoordinator implements AutoCloseable {
      * Stops waiting for the decisions of the transactions still pending: their futures fail, and
      * each is marked as no longer awaited by this coordinator so its nodes can be cleaned up once
      * the participants are done. The transactions themselves go on: the participants decide them.
+     *
+     * <p>Returns once this coordinator's acknowledgements — of the decisions it read and of the
+     * transactions it stops waiting for — and the clean-up after each were written, or failed.
+     * Without a connection it returns at once: they are written once the client is back, while it
+     * stays open. Close the coordinator before its client: a client closed first cuts them off,
+     * and a transaction whose coordinator never acknowledged stays until the participants'
+     * retention period ends. If interrupted while waiting, it returns at once with the thread's
+     * interrupt status set.
      */
     @Override
     public void close() {
         closed = true;
-        for (PendingTransaction tx : List.copyOf(pending)) {
+        List<PendingTransaction> all = List.copyOf(pending);
+        for (PendingTransaction tx : all) {
             tx.abandon();
+        }
+        if (!client.connectionState().isConnected()) {
+            // waiting would only sit out the client's connection timeout (24 s measured with the servers frozen and a
+            // 15 s session): the acknowledgements are tried again in the background until the client is back
+            return;
+        }
+        try {
+            for (PendingTransaction tx : all) {
+                tx.awaitSettled();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

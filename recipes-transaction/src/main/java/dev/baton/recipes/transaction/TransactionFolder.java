@@ -1,7 +1,9 @@
 package dev.baton.recipes.transaction;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.ZPaths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -75,14 +77,28 @@ public final class TransactionFolder {
      *
      * @param id the transaction's id (its node's name)
      * @return its status, or empty if it is not there
+     * @throws IllegalArgumentException if {@code id} cannot name a node (empty, with a {@code /}, {@code .} or
+     *     {@code ..}, or a character ZooKeeper refuses)
      * @throws InterruptedException if interrupted while reading
      */
     public Optional<TransactionStatus> transaction(String id) throws InterruptedException {
         Objects.requireNonNull(id, "id");
-        if (id.isEmpty() || id.contains("/")) {
-            throw new IllegalArgumentException("a transaction id is a node name, without '/'; was '" + id + "'");
+        String path = layout.tx(id);
+        if (id.isEmpty() || id.contains("/") || !isValid(path)) {
+            // '.' and '..' passed a check of '/' alone, and then failed as a read of an invalid path
+            throw new IllegalArgumentException("a transaction id is a node name (not empty, without '/', not '.' or '..'); was '"
+                + id + "'");
         }
-        return Reads.await(Reads.status(client, layout.tx(id)));
+        return Reads.await(Reads.status(client, path));
+    }
+
+    private static boolean isValid(String path) {
+        try {
+            ZPaths.validate("transaction", path);
+            return true;
+        } catch (InvalidPathException e) {
+            return false;
+        }
     }
 
     private List<String> children(String path) throws InterruptedException {

@@ -121,7 +121,10 @@ public final class TransactionParticipant implements AutoCloseable {
      * Registers the id (idempotently), starts watching the folder and returns once it is loaded;
      * the transactions already there are then handled in the background.
      *
-     * @throws TransactionException if the folder did not load within the start timeout (the participant is then closed)
+     * <p>If it throws, the participant is closed: it takes no part in any transaction, and a new
+     * one must be built to try again.
+     *
+     * @throws TransactionException if the folder did not load within the start timeout
      * @throws IllegalStateException if it was started or closed before
      * @throws InterruptedException if interrupted while registering or loading
      */
@@ -133,18 +136,27 @@ public final class TransactionParticipant implements AutoCloseable {
                 case CLOSED -> throw new IllegalStateException("participant " + id + " is closed");
             }
         }
+        boolean started = false;
         try {
-            client.create().creatingParentsIfNeeded().forPath(layout.registration(id));
-        } catch (NodeExistsException registeredBefore) {
-            // an earlier incarnation registered this id
-        }
-        tree.addListener(this::onEvent);
-        client.addConnectionStateListener(reconnects);
-        tree.start();
-        if (!tree.awaitInitialized(startTimeout)) {
-            close();
-            throw new TransactionException("participant " + id + ": the transactions of " + layout.folder
-                + " did not load within " + startTimeout + "; is the client connected?");
+            try {
+                client.create().creatingParentsIfNeeded().forPath(layout.registration(id));
+            } catch (NodeExistsException registeredBefore) {
+                // an earlier incarnation registered this id
+            }
+            tree.addListener(this::onEvent);
+            client.addConnectionStateListener(reconnects);
+            tree.start();
+            if (!tree.awaitInitialized(startTimeout)) {
+                throw new TransactionException("participant " + id + ": the transactions of " + layout.folder
+                    + " did not load within " + startTimeout + "; is the client connected?");
+            }
+            started = true;
+        } finally {
+            if (!started) {
+                // a start that throws leaves nothing running: before, one interrupted while the folder loaded went on
+                // loading it in the background, then prepared and voted on transactions its caller thought it had left
+                close();
+            }
         }
     }
 

@@ -184,4 +184,15 @@ class TransactionTest {
         assertThat(client.checkExists().forPath(folder + "/transactions")).as("no transaction node was created").isNull();
         assertThat(new TransactionFolder(client, folder).transactions()).isEmpty();
     }
+
+    @Test
+    void aTransactionIdThatCannotNameANodeIsRefusedByTheFolderView(BatonClient client, TestInfo test) {
+        folder(test);
+        TransactionFolder view = new TransactionFolder(client, folder);
+        for (String id : List.of(".", "..", "", "a/b")) {
+            assertThatThrownBy(() -> view.transaction(id)).as("id '%s'", id)
+                .isExactlyInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a transaction id is a node name (not empty, without '/', not '.' or '..'); was '" + id + "'");
+        }
+    }
 }
