@@ -497,6 +497,9 @@ public final class Contention {
             };
             client.addConnectionStateListener(cut);
             result.whenComplete((r, e) -> client.removeConnectionStateListener(cut));
+            if (!client.connectionState().isConnected()) {
+                result.complete(null); // cut between the check above and the listener, which heard nothing of it
+            }
         }
         attempt.begin();
         return result;
