@@ -488,14 +488,16 @@ public final class PersistentNode implements AutoCloseable {
             } else if (stat == null || !isEphemeral(stat)) {
                 retryLater();   // no ephemeral node there any more: changed since the create
             } else {
+                EphemeralParentException why = new EphemeralParentException(basePath, path);
                 synchronized (this) {
                     if (state != State.STARTED) {
                         return;
                     }
-                    refusal = new EphemeralParentException(basePath, path);
+                    refusal = why;
                     notifyAll();
                 }
-                LOG.warn("PersistentNode {}: not created: {}", basePath, refusal.getMessage());
+                // not the field: a setData may clear it before this line
+                LOG.warn("PersistentNode {}: not created: {}", basePath, why.getMessage());
             }
         });
     }
