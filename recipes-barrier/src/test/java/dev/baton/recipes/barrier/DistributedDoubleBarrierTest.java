@@ -3,15 +3,18 @@ package dev.baton.recipes.barrier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ClientProcess;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -232,6 +235,58 @@ class DistributedDoubleBarrierTest {
         // ...so the second member completes the barrier with it
         new DistributedDoubleBarrier(newClient(), path, 2).enter();
         aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Another recipe's node below the barrier's path (here a gate at {@code <path>/gate}; Baton's
+     * barrier nodes stay after use, so such a node is there for good) is no member: counting it let
+     * a member of a barrier for two pass alone, and its leave wait for the gate to go.
+     */
+    @Test
+    void aNodeBelowTheBarrierThatIsNoMemberIsNotCounted(BatonClient observer, TestInfo info) throws Exception {
+        String path = path(info);
+        new DistributedBarrier(observer, path + "/gate").setBarrier();
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 2);
+        assertThat(a.enter(Duration.ofMillis(500))).as("alone in a barrier for two, beside a gate: not through").isFalse();
+
+        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        b.enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<Long> aOut = async(a::leave);
+        assertThat(b.leave(WAIT)).as("the leavers wait for each other, not for the gate").isTrue();
+        aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(children(observer, path)).containsExactly("gate");
+    }
+
+    /**
+     * A member killed by SIGKILL (no close: its session lives on the servers until it times out)
+     * still counts until the servers expire its session; then the others' leave goes through.
+     */
+    @Test
+    void aKilledMemberCountsUntilItsSessionExpiresThenTheOthersLeave(BatonClient observer, TestInfo info) throws Exception {
+        assumeTrue(ClientProcess.supported(), "a member in a child JVM is killed with SIGKILL, which needs a Unix-like system");
+        String path = path(info);
+        List<ClientProcess.Message> reports = new CopyOnWriteArrayList<>();
+        try (ClientProcess killed = ClientProcess.builder("member", DoubleBarrierMemberMain.class)
+                 .args(ensemble.connectString(), path, "3", "3000").onMessage(reports::add).start()) {
+            await().atMost(WAIT).until(() -> children(observer, path).size() == 1);
+            String killedName = children(observer, path).get(0);
+            DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 3);
+            DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 3);
+            CompletableFuture<Long> aIn = async(a::enter);
+            assertThat(b.enter(WAIT)).isTrue();
+            aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            await().atMost(WAIT).until(() -> reports.stream().anyMatch(m -> m.kind().equals("entered")));
+
+            killed.kill();
+            assertThat(observer.checkExists().forPath(path + "/" + killedName))
+                .as("killed, its session not yet expired: it still counts").isNotNull();
+            CompletableFuture<Long> aOut = async(a::leave);
+            assertThat(b.leave(WAIT)).as("released once the killed member's session expires").isTrue();
+            aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(children(observer, path)).isEmpty();
+        }
     }
 
     @Test
