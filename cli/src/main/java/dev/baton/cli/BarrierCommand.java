@@ -118,6 +118,8 @@ final class BarrierCommand implements Runnable {
             if (members < 1) {
                 throw new CliExit(ExitCodes.USAGE, "--members must be at least 1, was " + members);
             }
+            // refused before entering: the other members would count a member whose command never runs
+            HeldCommand.checkRunnable(command);
             try (BatonClient client = connection.connect()) {
                 DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, Names.path("barriers", name), members);
                 PrintWriter err = spec.commandLine().getErr();

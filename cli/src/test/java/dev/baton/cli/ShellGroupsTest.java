@@ -112,4 +112,15 @@ class ShellGroupsTest extends AgainstEnsemble {
         }
         assertThat(Files.readAllLines(log, StandardCharsets.UTF_8)).containsExactlyInAnyOrder("first", "second");
     }
+
+    /** As lock, sem and elect do: a typo in CMD is refused before entering, not after everyone waited for it. */
+    @Test
+    void barrierSyncRefusesACommandThatCannotRunBeforeEntering(BatonClient observer) throws Exception {
+        try (BatonProcess typo = start("barrier", "sync", "/shell/sync-typo", "-n", "2", "--timeout", "3s", "--",
+                 "no-such-command-baton-test")) {
+            assertThat(typo.exitCode(WAIT)).as("stderr: %s", typo.stderr()).isEqualTo(64);
+            assertThat(typo.stderr()).contains("cannot run no-such-command-baton-test");
+        }
+        assertThat(observer.checkExists().forPath("/shell/sync-typo")).as("it never entered").isNull();
+    }
 }
