@@ -358,4 +358,37 @@ class DistributedDoubleBarrierTest {
             }
         }
     }
+
+    @Test
+    void curatorAndBatonMembersLeaveTogetherRoundAfterRound(BatonClient observer, TestInfo info) throws Exception {
+        String path = path(info);
+        try (CuratorFramework curator = CuratorFrameworkFactory.newClient(ensemble.connectString(), new RetryOneTime(100))) {
+            curator.start();
+            curator.blockUntilConnected();
+            var curatorMember = new org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier(curator, path, 3);
+            DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 3);
+            DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 3);
+            for (int round = 0; round < 3; round++) {
+                CompletableFuture<Long> aIn = async(a::enter);
+                CompletableFuture<Long> bIn = async(b::enter);
+                assertThat(curatorMember.enter(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("round %d: Curator in", round).isTrue();
+                aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                bIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                CompletableFuture<Long> aOut = async(a::leave);
+                CompletableFuture<Long> bOut = async(b::leave);
+                assertThat(curatorMember.leave(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("round %d: Curator out", round).isTrue();
+                aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                bOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(children(observer, path)).as("round %d leaves nothing behind", round).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aMemberCountBelowOneIsRefusedNamingIt(BatonClient client) {
+        assertThatThrownBy(() -> new DistributedDoubleBarrier(client, "/double/none", 0))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("memberQty must be at least 1, was 0");
+        assertThatThrownBy(() -> new DistributedDoubleBarrier(client, "/double/none", -3))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("memberQty must be at least 1, was -3");
+    }
 }
