@@ -12,6 +12,7 @@ import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoChildrenForEphemeralsException;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeOwner;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
 import java.time.Duration;
@@ -489,7 +490,7 @@ public final class PersistentNode implements AutoCloseable {
                 findEphemeralAncestor(ZPaths.parent(path), told, failure);
                 return;
             }
-            if (e != null || stat == null || !isEphemeral(stat)) {
+            if (e != null || stat == null || !NodeOwner.isEphemeral(stat)) {
                 // no answer, or no ephemeral node there any more (changed since the create)
                 told.forEach(w -> w.written().completeExceptionally(failure));
                 LOG.debug("PersistentNode {}: {}; trying again in {}", basePath, (e == null ? failure : Failures.unwrap(e)).toString(),
@@ -514,12 +515,6 @@ public final class PersistentNode implements AutoCloseable {
     private void retryLater() {
         CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
             .execute(this::kick);
-    }
-
-    /** Whether the node is a session's ephemeral node: containers and TTL nodes also mark their owner field, and may have children. */
-    private static boolean isEphemeral(Stat stat) {
-        long owner = stat.getEphemeralOwner();
-        return owner != 0 && owner != Long.MIN_VALUE && (owner >>> 56) != 0xFF;
     }
 
     /** The create failed because {@code parent}, an ancestor of the node, is an ephemeral node. */
