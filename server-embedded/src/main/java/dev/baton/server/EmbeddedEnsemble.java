@@ -895,7 +895,13 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 throw new IllegalArgumentException("requireClientCertificates(true) needs tls(true): certificates travel over TLS");
             }
             List<Path> serverJars = serverJars();
-            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir, peerProxies), serverJars);
+            Layout layout = Layout.create(nodes, clientPort, dataDir, peerProxies);
+            try {
+                return new EmbeddedEnsemble(this, layout, serverJars);
+            } catch (RuntimeException e) {
+                layout.release();  // no ensemble to close: free its ports, lock and temporary folder here
+                throw e;
+            }
         }
 
         private static void requirePositive(String name, Duration value) {
