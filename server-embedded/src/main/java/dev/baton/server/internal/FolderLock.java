@@ -91,8 +91,8 @@ final class FolderLock implements AutoCloseable {
                     deleted++;
                 }
             }
-        } catch (IOException | UncheckedIOException | SecurityException e) {
-            // a temporary folder we cannot list: nothing to clean there
+        } catch (IOException | RuntimeException e) {
+            // best effort: a temporary folder we cannot list or clean must not stop an ensemble being built
         }
         return deleted;
     }

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * @param routes with peer proxies, the proxy ports of every directed pair of servers; else empty
  * @param reservations every port held, released when the ensemble closes
  * @param owner this ensemble's lock on {@code root} (see {@link FolderLock}), or null where the
- *     temporary folder's file system takes no lock
+ *     folder's file system takes no lock
  */
 public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<PeerRoute> routes,
                      List<PortReservation> reservations, FolderLock owner) {
@@ -126,19 +126,16 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
     }
 
     /**
-     * Takes {@code root}'s lock. A folder the user chose must get it; a temporary one is new, and
-     * runs without a lock (so unswept if abandoned) only where its file system refuses locks.
+     * Takes {@code root}'s lock. On a file system that takes no locks (some network ones) the
+     * ensemble runs without one, as before locks: unguarded against a second ensemble on the
+     * folder, and not deleted by a later build if its JVM is killed.
      */
     private static FolderLock lock(Path root, boolean temporary, Path dataDir) {
         FolderLock owner;
         try {
             owner = FolderLock.tryTake(root, temporary);
         } catch (IOException e) {
-            if (temporary) {
-                return null;
-            }
-            throw new IllegalArgumentException("dataDir " + dataDir + " cannot be locked for this ensemble ("
-                + FolderLock.FILE + "): " + e, e);
+            return null;
         }
         if (owner == null) {
             if (temporary) {
