@@ -4,6 +4,7 @@ import dev.baton.cli.RecipeScan.Found;
 import dev.baton.cli.RecipeScan.Kind;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeOwner;
 import dev.baton.framework.ZPaths;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -126,7 +127,7 @@ final class QueuesCommand implements Callable<Integer> {
         String oldestPath = null;
         for (String candidate : oldestCandidates) {
             Stat stat = client.checkExists().forPath(candidate);
-            if (stat != null && stat.getEphemeralOwner() != 0) {
+            if (stat != null && NodeOwner.isEphemeral(stat)) {
                 return null; // <lockPath>/<item> nodes of a guaranteed-mode queue: locks, not items
             }
             if (stat != null && (oldest == null || stat.getCtime() < oldest.getCtime())) {

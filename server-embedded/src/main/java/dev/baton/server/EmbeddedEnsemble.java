@@ -194,6 +194,11 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         return layout.reservations().stream().map(PortReservation::port).toList();
     }
 
+    /** {@return whether {@link #close()} was called: the servers are stopped and their ports free for others} */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** {@return number of servers} */
     public int size() {
         return nodes.size();

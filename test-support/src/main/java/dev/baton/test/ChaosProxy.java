@@ -31,9 +31,12 @@ import java.util.Objects;
  */
 public final class ChaosProxy implements AutoCloseable {
     private final TcpProxy proxy;
+    private final String target;
+    private volatile boolean closed;
 
-    private ChaosProxy(TcpProxy proxy) {
+    private ChaosProxy(TcpProxy proxy, String target) {
         this.proxy = proxy;
+        this.target = target;
     }
 
     /**
@@ -57,7 +60,7 @@ public final class ChaosProxy implements AutoCloseable {
         }
         InetSocketAddress target = new InetSocketAddress(targetHostPort.substring(0, colon), port);
         try {
-            return new ChaosProxy(TcpProxy.start(target, 0, "baton-chaos-proxy"));
+            return new ChaosProxy(TcpProxy.start(target, 0, "baton-chaos-proxy"), targetHostPort);
         } catch (IOException e) {
             throw new IllegalStateException("cannot open a loopback port for the proxy: " + e.getMessage(), e);
         }
@@ -73,12 +76,17 @@ public final class ChaosProxy implements AutoCloseable {
         return proxy.port();
     }
 
-    /** Drops every live connection and refuses new ones until {@link #heal()}. */
+    /**
+     * Drops every live connection and refuses new ones until {@link #heal()}.
+     *
+     * @throws IllegalStateException if the proxy is closed (it carries nothing: the cut would provoke nothing)
+     */
     public void cut() {
+        ensureOpen("cut()");
         proxy.cut();
     }
 
-    /** Accepts connections again after {@link #cut()}, and ends a {@link #pause()}. */
+    /** Accepts connections again after {@link #cut()}, and ends a {@link #pause()}; on a closed proxy, nothing. */
     public void heal() {
         proxy.heal();
     }
@@ -88,13 +96,23 @@ public final class ChaosProxy implements AutoCloseable {
      * delay.
      *
      * @param latency how long to hold each chunk, zero for none
+     * @throws IllegalStateException if the proxy is closed and {@code latency} is not zero
      */
     public void delay(Duration latency) {
+        Objects.requireNonNull(latency, "latency");
+        if (!latency.isZero()) {
+            ensureOpen("delay()");
+        }
         proxy.delay(latency);
     }
 
-    /** Keeps connections open but forwards nothing, in either direction, until {@link #resume()}. */
+    /**
+     * Keeps connections open but forwards nothing, in either direction, until {@link #resume()}.
+     *
+     * @throws IllegalStateException if the proxy is closed
+     */
     public void pause() {
+        ensureOpen("pause()");
         proxy.pause();
     }
 
@@ -102,8 +120,11 @@ public final class ChaosProxy implements AutoCloseable {
      * Forwards requests to the server but holds its replies until {@link #resume()}. Followed by
      * {@link #cut()}, it makes a client lose the reply to a request the server did apply — the
      * case idempotent and protected operations exist for.
+     *
+     * @throws IllegalStateException if the proxy is closed
      */
     public void pauseReplies() {
+        ensureOpen("pauseReplies()");
         proxy.pauseReplies();
     }
 
@@ -122,8 +143,22 @@ public final class ChaosProxy implements AutoCloseable {
         return proxy.liveConnections();
     }
 
+    /**
+     * Closes every connection and the port. A fault asked of a closed proxy ({@link #cut()},
+     * {@link #pause()}, {@link #pauseReplies()}, a non-zero {@link #delay(Duration)}) throws
+     * {@link IllegalStateException}: it would provoke nothing, and a fault test would pass without its fault.
+     * Healing, resuming and a zero delay do nothing, so a clean-up after {@code close()} does not fail.
+     */
     @Override
     public void close() {
+        closed = true;
         proxy.close();
+    }
+
+    private void ensureOpen(String fault) {
+        if (closed) {
+            throw new IllegalStateException("the proxy " + connectString() + " -> " + target + " is closed: " + fault
+                + " would provoke nothing; start a new ChaosProxy for the fault");
+        }
     }
 }

@@ -10,6 +10,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.InterProcessLock;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeOwner;
 import dev.baton.test.history.Event;
 import dev.baton.test.history.History;
 import dev.baton.test.history.MutualExclusion;
@@ -459,7 +460,7 @@ public abstract class LockContract {
         for (String child : children) {
             String childPath = path + "/" + child;
             Stat stat = client.checkExists().forPath(childPath);
-            if (stat != null && stat.getEphemeralOwner() != 0 && (session == 0 || stat.getEphemeralOwner() == session)) {
+            if (stat != null && (session == 0 ? NodeOwner.isEphemeral(stat) : NodeOwner.isOwnedBy(stat, session))) {
                 found.add(childPath);
             }
             found.addAll(ephemeralNodes(client, childPath, session));

@@ -73,6 +73,55 @@ class ChaosProxyTest {
     }
 
     @Test
+    void aFaultOnAClosedProxyIsRefusedRatherThanDoingNothing() {
+        ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+        proxy.close();
+
+        // a cut that cuts nothing would let a fault test pass without any fault
+        assertThatThrownBy(proxy::cut).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessage("the proxy " + proxy.connectString() + " -> " + ensemble.connectString(1)
+                + " is closed: cut() would provoke nothing; start a new ChaosProxy for the fault");
+        assertThatThrownBy(() -> proxy.delay(Duration.ofMillis(100))).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("is closed: delay() would provoke nothing");
+        assertThatThrownBy(proxy::pause).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("is closed: pause() would provoke nothing");
+        assertThatThrownBy(proxy::pauseReplies).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("is closed: pauseReplies() would provoke nothing");
+        // undoing a fault on a closed proxy has nothing to undo, and a clean-up after close must not fail
+        proxy.heal();
+        proxy.resume();
+        proxy.delay(Duration.ZERO);
+    }
+
+    @Test
+    void aFaultOnAClosedLinkIsRefusedRatherThanDoingNothing() {
+        ClientLink link = ClientLink.to(ensemble);
+        link.close();
+
+        assertThatThrownBy(link::cut).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessage("the client link " + link.connectString() + " is closed: cut() would provoke nothing; "
+                + "make a new ClientLink for the fault");
+        assertThatThrownBy(() -> link.delay(Duration.ofMillis(100))).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("is closed: delay() would provoke nothing");
+        assertThatThrownBy(link::pause).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("is closed: pause() would provoke nothing");
+        link.heal();
+        link.resume();
+    }
+
+    @Test
+    void aLinkToAClosedEnsembleIsRefused() {
+        EmbeddedEnsemble closed = EmbeddedEnsemble.builder().nodes(1).build();
+        closed.start();
+        closed.close();
+
+        // its proxies would lead nowhere: a client through them never connects, and a cut proves nothing
+        assertThatThrownBy(() -> ClientLink.to(closed)).isExactlyInstanceOf(IllegalStateException.class)
+            .hasMessageContaining(closed + " is closed: a link to it would reach no server")
+            .hasMessageContaining("link to an ensemble that is still open");
+    }
+
+    @Test
     void targetMustBeOneHostAndPort() {
         assertThatThrownBy(() -> ChaosProxy.start("127.0.0.1:1,127.0.0.1:2"))
             .isInstanceOf(IllegalArgumentException.class)

@@ -9,6 +9,7 @@ import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NodeExistsException;
+import dev.baton.framework.NodeOwner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -424,7 +425,7 @@ final class Registrations<T> {
     }
 
     private static boolean owns(Stat stat, CreateMode mode, long session) {
-        return mode.isEphemeral() ? stat.getEphemeralOwner() == session : stat.getEphemeralOwner() == 0;
+        return mode.isEphemeral() ? NodeOwner.isOwnedBy(stat, session) : !NodeOwner.isEphemeral(stat);
     }
 
     private static DiscoveryException notRegistered(ServiceInstance<?> instance) {

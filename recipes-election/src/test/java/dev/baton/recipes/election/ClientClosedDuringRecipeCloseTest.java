@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.framework.BatonClient;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
-import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,47 +23,28 @@ class ClientClosedDuringRecipeCloseTest {
 
     @Test
     void closingTheClientWhileTheLatchClosesWaitsForItsNotLeader(@ConnectString String connect, BatonClient b) throws Exception {
-        String path = "/latch/client-closed-during-close";
         SlowStepDown run = new SlowStepDown();
-        BatonClient a = TestClients.started(connect, Duration.ofSeconds(10));
-        LeaderLatch first = new LeaderLatch(a, path, "a");
-        first.addListener(run.latchA());
-        first.start();
-        assertThat(first.await(WAIT)).isTrue();
-        try (LeaderLatch second = new LeaderLatch(b, path, "b")) {
-            second.addListener(run.latchB());
-            second.start();
-            await().atMost(WAIT).until(() -> second.getParticipants().size() == 2);
-
-            CompletableFuture<Void> latchClosed = CompletableFuture.runAsync(first::close); // the service's hook
-            assertThat(run.aSteppingDown.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-            a.close(); // the framework's hook, meanwhile
-
-            latchClosed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            await().atMost(WAIT).until(() -> run.history.grants() == 2);
-            run.history.check().assertNeverTwoLeaders();
+        try (SlowStepDown.Contenders<LeaderLatch> latches = run.latches(connect, b, "/latch/client-closed-during-close")) {
+            closeTheClientWhileTheRecipeCloses(run, latches.a(), latches.first()::close);
         }
     }
 
     @Test
     void closingTheClientWhileTheSelectorClosesWaitsForTakeLeadership(@ConnectString String connect, BatonClient b) throws Exception {
-        String path = "/selector/client-closed-during-close";
         SlowStepDown run = new SlowStepDown();
-        BatonClient a = TestClients.started(connect, Duration.ofSeconds(10));
-        LeaderSelector first = new LeaderSelector(a, path, "a", run.selectorA());
-        first.start();
-        assertThat(run.aLeads.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-        try (LeaderSelector second = new LeaderSelector(b, path, "b", run.selectorB())) {
-            second.start();
-            await().atMost(WAIT).until(() -> second.getParticipants().size() == 2);
-
-            CompletableFuture<Void> selectorClosed = CompletableFuture.runAsync(first::close); // the service's hook
-            assertThat(run.aSteppingDown.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-            a.close(); // the framework's hook, meanwhile
-
-            selectorClosed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            await().atMost(WAIT).until(() -> run.history.grants() == 2);
-            run.history.check().assertNeverTwoLeaders();
+        try (SlowStepDown.Contenders<LeaderSelector> selectors = run.selectors(connect, b, "/selector/client-closed-during-close")) {
+            closeTheClientWhileTheRecipeCloses(run, selectors.a(), selectors.first()::close);
         }
+    }
+
+    /** "a"'s recipe closes on another thread, and its client closes while "a" steps down. */
+    private static void closeTheClientWhileTheRecipeCloses(SlowStepDown run, BatonClient a, Runnable closeRecipe) throws Exception {
+        CompletableFuture<Void> recipeClosed = CompletableFuture.runAsync(closeRecipe); // the service's hook
+        assertThat(run.aSteppingDown.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        a.close(); // the framework's hook, meanwhile
+
+        recipeClosed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        await().atMost(WAIT).until(() -> run.history.grants() == 2);
+        run.history.check().assertNeverTwoLeaders();
     }
 }

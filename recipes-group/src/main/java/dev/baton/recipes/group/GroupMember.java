@@ -145,6 +145,8 @@ public final class GroupMember implements AutoCloseable {
      * @param data the new data (copied)
      * @throws dev.baton.framework.DataTooLargeException if the data is larger than the servers take in one request:
      *     it is refused, and the member keeps its data
+     * @throws dev.baton.framework.NoChildrenForEphemeralsException if the membership path (or its nearest existing
+     *     ancestor) is an ephemeral node, which the message names: the data is kept, and the member joins with it once it is gone
      * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
      */
     public void setThisData(byte[] data) throws InterruptedException {

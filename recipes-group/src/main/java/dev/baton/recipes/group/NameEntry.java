@@ -1,5 +1,6 @@
 package dev.baton.recipes.group;
 
+import dev.baton.framework.NodeOwner;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -14,9 +15,10 @@ public record NameEntry(String name, String nodePath, byte[] data, Stat stat) {
     /**
      * How long the name lasts, from its node.
      *
-     * @return EPHEMERAL if the name ends with its registrant's session, else PERSISTENT
+     * @return EPHEMERAL if the name ends with its registrant's session, else PERSISTENT (also for a
+     *     container or TTL node, which outlive sessions)
      */
     public NameLifetime lifetime() {
-        return stat.getEphemeralOwner() != 0 ? NameLifetime.EPHEMERAL : NameLifetime.PERSISTENT;
+        return NodeOwner.isEphemeral(stat) ? NameLifetime.EPHEMERAL : NameLifetime.PERSISTENT;
     }
 }

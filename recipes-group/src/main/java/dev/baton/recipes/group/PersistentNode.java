@@ -12,6 +12,7 @@ import dev.baton.framework.Failures;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NoChildrenForEphemeralsException;
 import dev.baton.framework.NoNodeException;
+import dev.baton.framework.NodeOwner;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
 import java.time.Duration;
@@ -218,6 +219,8 @@ public final class PersistentNode implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while the data is written (it is kept all the same)
      * @throws DataTooLargeException if the data is larger than the servers take in one request: it
      *     is refused, and the node keeps (and is created again with) the data it had
+     * @throws NoChildrenForEphemeralsException if the node's parent (or nearest existing ancestor) is
+     *     an ephemeral node, which the message names: the data is kept, and the node created with it once that node is gone
      * @throws BatonException if the data cannot be written now (no connection within the client's
      *     connection timeout, ...): it is kept all the same, and written once the node can be reached
      * @throws IllegalStateException if closed
@@ -430,16 +433,17 @@ public final class PersistentNode implements AutoCloseable {
             waiters.clear();
         }
         RuntimeException failure = Failures.rethrow(cause);
+        if (cause instanceof NoChildrenForEphemeralsException && !client.isClosed()) {
+            // the waiters are told which node is ephemeral once it is found, as waitForInitialCreate is
+            findEphemeralAncestor(ZPaths.parent(basePath), told, failure);
+            return;
+        }
         told.forEach(w -> w.written().completeExceptionally(failure));
         if (client.isClosed() || cause instanceof ClientClosedException) {
             return;
         }
         if (cause instanceof DataTooLargeException tooLarge) {
             refuse(tooLarge);
-            return;
-        }
-        if (cause instanceof NoChildrenForEphemeralsException) {
-            findEphemeralAncestor(ZPaths.parent(basePath));
             return;
         }
         if (Failures.isConnectionTrouble(cause)) {
@@ -477,40 +481,40 @@ public final class PersistentNode implements AutoCloseable {
      * A create under an ephemeral node: retrying cannot help while it is there. Looks for it from
      * {@code path} up (parents may be missing), watching each node looked at, so its deletion (or
      * a missing parent's creation) runs the loop again; until then waiters are told which node it is.
+     * The {@code told} setData calls fail with that, or with the create's {@code failure} if no
+     * ephemeral node is found.
      */
-    private void findEphemeralAncestor(String path) {
+    private void findEphemeralAncestor(String path, List<Waiter> told, RuntimeException failure) {
         client.checkExists().usingWatcher(watcher).forPathAsync(path).whenComplete((stat, e) -> {
-            if (e != null) {
-                LOG.debug("PersistentNode {}: {}; trying again in {}", basePath, Failures.unwrap(e).toString(), RETRY_AFTER_FAILURE);
-                retryLater();
-            } else if (stat == null && !path.equals("/")) {
-                findEphemeralAncestor(ZPaths.parent(path));
-            } else if (stat == null || !isEphemeral(stat)) {
-                retryLater();   // no ephemeral node there any more: changed since the create
-            } else {
-                EphemeralParentException why = new EphemeralParentException(basePath, path);
-                synchronized (this) {
-                    if (state != State.STARTED) {
-                        return;
-                    }
-                    refusal = why;
-                    notifyAll();
-                }
-                // not the field: a setData may clear it before this line
-                LOG.warn("PersistentNode {}: not created: {}", basePath, why.getMessage());
+            if (stat == null && e == null && !path.equals("/")) {
+                findEphemeralAncestor(ZPaths.parent(path), told, failure);
+                return;
             }
+            if (e != null || stat == null || !NodeOwner.isEphemeral(stat)) {
+                // no answer, or no ephemeral node there any more (changed since the create)
+                told.forEach(w -> w.written().completeExceptionally(failure));
+                LOG.debug("PersistentNode {}: {}; trying again in {}", basePath, (e == null ? failure : Failures.unwrap(e)).toString(),
+                    RETRY_AFTER_FAILURE);
+                retryLater();
+                return;
+            }
+            EphemeralParentException why = new EphemeralParentException(basePath, path);
+            told.forEach(w -> w.written().completeExceptionally(why));
+            synchronized (this) {
+                if (state != State.STARTED) {
+                    return;
+                }
+                refusal = why;
+                notifyAll();
+            }
+            // not the field: a setData may clear it before this line
+            LOG.warn("PersistentNode {}: not created: {}", basePath, why.getMessage());
         });
     }
 
     private void retryLater() {
         CompletableFuture.delayedExecutor(RETRY_AFTER_FAILURE.toMillis(), TimeUnit.MILLISECONDS, client.asyncExecutor())
             .execute(this::kick);
-    }
-
-    /** Whether the node is a session's ephemeral node: containers and TTL nodes also mark their owner field, and may have children. */
-    private static boolean isEphemeral(Stat stat) {
-        long owner = stat.getEphemeralOwner();
-        return owner != 0 && owner != Long.MIN_VALUE && (owner >>> 56) != 0xFF;
     }
 
     /** The create failed because {@code parent}, an ancestor of the node, is an ephemeral node. */

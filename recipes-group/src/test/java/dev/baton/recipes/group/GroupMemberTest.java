@@ -161,6 +161,19 @@ class GroupMemberTest {
     }
 
     @Test
+    void setThisDataInAGroupWhosePathIsAnEphemeralNodeFailsNamingIt(BatonClient a, BatonClient b) throws Exception {
+        b.create().withMode(CreateMode.EPHEMERAL).creatingParentsIfNeeded().forPath("/groups/ephemeral-set", bytes(""));
+        try (GroupMember member = new GroupMember(a, "/groups/ephemeral-set", "m1", bytes("one"))) {
+            member.start();
+            assertThatThrownBy(() -> member.awaitJoined(WAIT)).isInstanceOf(NoChildrenForEphemeralsException.class);
+
+            assertThatThrownBy(() -> member.setThisData(bytes("two")))
+                .isInstanceOf(NoChildrenForEphemeralsException.class)
+                .hasMessageContaining("/groups/ephemeral-set is an ephemeral node");
+        }
+    }
+
+    @Test
     void awaitJoinedBeforeStartFailsAtOnceSayingToCallStart(BatonClient a) {
         try (GroupMember member = new GroupMember(a, "/groups/unstarted", "m1", bytes("one"))) {
             assertThatThrownBy(() -> member.awaitJoined(WAIT))

@@ -30,6 +30,21 @@ class NamingServiceTest {
     }
 
     @Test
+    void aNameOnAContainerOrTtlNodeIsPersistentNotEphemeral(BatonClient client) throws Exception {
+        // both kinds mark their stat's ephemeralOwner field, but neither goes with a session
+        client.create().withMode(CreateMode.PERSISTENT_WITH_TTL).withTtl(Duration.ofMinutes(10)).creatingParentsIfNeeded()
+            .forPath("/kinds/ttl0000000001", bytes("t"));
+        client.create().withMode(CreateMode.CONTAINER).creatingParentsIfNeeded().forPath("/kinds/container0000000002", bytes("c"));
+        client.create().withMode(CreateMode.EPHEMERAL).forPath("/kinds/ephemeral0000000003", bytes("e"));
+        NamingService names = new NamingService(client);
+
+        assertThat(names.lookup("/kinds/ttl0000000001").orElseThrow().lifetime()).as("a TTL node").isEqualTo(NameLifetime.PERSISTENT);
+        assertThat(names.lookup("/kinds/container0000000002").orElseThrow().lifetime()).as("a container")
+            .isEqualTo(NameLifetime.PERSISTENT);
+        assertThat(names.lookup("/kinds/ephemeral0000000003").orElseThrow().lifetime()).isEqualTo(NameLifetime.EPHEMERAL);
+    }
+
+    @Test
     void namesAreRegisteredLookedUpListedInOrderAndReleased(BatonClient client) throws Exception {
         NamingService names = new NamingService(client);
         RegisteredName first = names.register("/business/metrics", bytes("10.0.0.1:9100"));

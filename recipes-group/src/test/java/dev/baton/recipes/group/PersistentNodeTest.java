@@ -198,6 +198,25 @@ class PersistentNodeTest {
     }
 
     @Test
+    void setDataUnderAnEphemeralParentFailsNamingTheParentAndTheNodeIsCreatedWithItOnceTheParentIsGone(BatonClient client,
+        BatonClient other) throws Exception {
+        other.create().withMode(CreateMode.EPHEMERAL).creatingParentsIfNeeded().forPath("/pn/ephemeral-set", bytes(""));
+        try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/ephemeral-set/child", bytes("v1"))) {
+            node.start();
+            assertThatThrownBy(() -> node.waitForInitialCreate(WAIT)).isInstanceOf(NoChildrenForEphemeralsException.class);
+
+            // the same reason as waitForInitialCreate gives, not the servers' bare "ephemeral nodes cannot have children"
+            assertThatThrownBy(() -> node.setData(bytes("v2")))
+                .isInstanceOf(NoChildrenForEphemeralsException.class)
+                .hasMessageContaining("/pn/ephemeral-set is an ephemeral node")
+                .hasMessageContaining("the node is created once /pn/ephemeral-set is gone");
+
+            other.delete().forPath("/pn/ephemeral-set");
+            await().atMost(WAIT).until(() -> "v2".equals(dataOf(other, "/pn/ephemeral-set/child")));
+        }
+    }
+
+    @Test
     void waitForInitialCreateBeforeStartFailsAtOnceSayingToCallStart(BatonClient client) {
         try (PersistentNode node = new PersistentNode(client, CreateMode.EPHEMERAL, false, "/pn/not-started", bytes("v"))) {
             assertThatThrownBy(() -> node.waitForInitialCreate(WAIT))

@@ -76,7 +76,7 @@ final class Layout {
      * starting with a punctuation mark (it becomes part of node names).
      */
     static String checkParticipantId(String id) {
-        Objects.requireNonNull(id, "participant id");
+        Objects.requireNonNull(id, "participant id must not be null; it must be 1 to 100 letters, digits, '.', '_' or '-'");
         if (!PARTICIPANT_ID.matcher(id).matches()) {
             throw new InvalidTransactionException("participant id must be 1 to 100 letters, digits, '.', '_' or '-', "
                 + "starting with a letter or digit; was '" + id + "'");
@@ -86,12 +86,15 @@ final class Layout {
 
     /** The participants of a new transaction, checked and sorted. */
     static List<String> checkParticipants(Collection<String> ids) {
-        Objects.requireNonNull(ids, "participants");
+        Objects.requireNonNull(ids, "participants must not be null");
         if (ids.isEmpty()) {
             throw new InvalidTransactionException("a transaction needs at least one participant; the set given was empty");
         }
         List<String> sorted = new ArrayList<>();
         for (String id : ids) {
+            if (id == null) {
+                throw new NullPointerException("participants " + ids + " hold a null id; each must be a registered participant id");
+            }
             sorted.add(checkParticipantId(id));
         }
         sorted.sort(null);

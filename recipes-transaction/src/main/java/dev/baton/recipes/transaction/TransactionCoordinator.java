@@ -100,13 +100,14 @@ public final class TransactionCoordinator implements AutoCloseable {
      * @throws InvalidTransactionException for an empty set, a malformed id, or a deadline not in the future
      * @throws UnknownParticipantException if an id is not registered in the folder
      * @throws PayloadTooLargeException if the payload is over the coordinator's limit
+     * @throws NullPointerException if {@code participants}, one of its ids, {@code payload} or {@code deadline} is null
      * @throws IllegalStateException if the coordinator is closed
      * @throws InterruptedException if interrupted while writing
      */
     public PendingTransaction start(Collection<String> participants, byte[] payload, Duration deadline)
         throws InterruptedException {
-        Objects.requireNonNull(payload, "payload");
-        Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(payload, "payload must not be null (for no payload, give an empty array)");
+        Objects.requireNonNull(deadline, "deadline must not be null");
         if (closed) {
             throw new IllegalStateException("the transaction coordinator of " + layout.folder + " is closed");
         }

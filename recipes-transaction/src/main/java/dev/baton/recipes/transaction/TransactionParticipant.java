@@ -112,6 +112,7 @@ public final class TransactionParticipant implements AutoCloseable {
      * @param handler the participant's prepare, commit and abort
      * @return a builder
      * @throws InvalidTransactionException if the id cannot name a node
+     * @throws NullPointerException if an argument is null
      */
     public static Builder builder(BatonClient client, String folder, String participantId, TransactionHandler handler) {
         return new Builder(client, folder, participantId, handler);

@@ -186,6 +186,34 @@ class TransactionTest {
     }
 
     @Test
+    void aNullPayloadOrParticipantIdIsRefusedWithAMessageSayingWhichAndNothingIsCreated(BatonClient client, TestInfo test)
+        throws Exception {
+        folder(test);
+        participant("a", new RecordingHandler());
+        TransactionCoordinator coordinator = coordinator(client);
+        List<String> withNull = new ArrayList<>(List.of("a"));
+        withNull.add(null);
+
+        assertThatThrownBy(() -> coordinator.start(Set.of("a"), null, Duration.ofSeconds(5)))
+            .isExactlyInstanceOf(NullPointerException.class)
+            .hasMessage("payload must not be null (for no payload, give an empty array)");
+        assertThatThrownBy(() -> coordinator.start(withNull, new byte[0], Duration.ofSeconds(5)))
+            .isExactlyInstanceOf(NullPointerException.class)
+            .hasMessage("participants [a, null] hold a null id; each must be a registered participant id");
+        assertThatThrownBy(() -> coordinator.start(null, new byte[0], Duration.ofSeconds(5)))
+            .isExactlyInstanceOf(NullPointerException.class)
+            .hasMessage("participants must not be null");
+        assertThatThrownBy(() -> coordinator.start(Set.of("a"), new byte[0], null))
+            .isExactlyInstanceOf(NullPointerException.class)
+            .hasMessage("deadline must not be null");
+        assertThatThrownBy(() -> TransactionParticipant.builder(client, folder, null, new RecordingHandler()))
+            .isExactlyInstanceOf(NullPointerException.class)
+            .hasMessage("participant id must not be null; it must be 1 to 100 letters, digits, '.', '_' or '-'");
+
+        assertThat(client.checkExists().forPath(folder + "/transactions")).as("no transaction node was created").isNull();
+    }
+
+    @Test
     void aTransactionIdThatCannotNameANodeIsRefusedByTheFolderView(BatonClient client, TestInfo test) {
         folder(test);
         TransactionFolder view = new TransactionFolder(client, folder);
