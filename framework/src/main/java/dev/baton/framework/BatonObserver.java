@@ -87,6 +87,15 @@ public interface BatonObserver {
     default void retriesExhausted(String operation) {
     }
 
+    /**
+     * The client has closed: every {@link ClientClosingListener} has run (the recipes built on it
+     * have ended their terms and holds and reported so) and its session has ended. The last event
+     * of a client, on the thread that closed it; an observer that keeps state for the client (such
+     * as gauges) can let it go now.
+     */
+    default void clientClosed() {
+    }
+
     // ---- locks, semaphores, leases
 
     /**

@@ -123,6 +123,11 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
+        public void clientClosed() {
+            try { target.clientClosed(); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
         public void acquireStarted(String recipe, String path) {
             try { target.acquireStarted(recipe, path); } catch (RuntimeException e) { failed(e); }
         }
@@ -263,6 +268,11 @@ public final class Telemetry implements RetryLoop.Events {
         @Override
         public void retriesExhausted(String operation) {
             all.forEach(o -> o.retriesExhausted(operation));
+        }
+
+        @Override
+        public void clientClosed() {
+            all.forEach(BatonObserver::clientClosed);
         }
 
         @Override
