@@ -1,6 +1,7 @@
 package dev.baton.metrics;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import io.micrometer.core.instrument.Gauge;
@@ -43,7 +44,9 @@ import java.util.function.Function;
  * binding per set of common tags (give each client of a process a tag of its own).
  * {@link #close()} stops reporting: it removes the gauges and the long task timer, which would
  * otherwise freeze (and hide those of a client bound later with the same tags), and leaves the
- * counters and timers with their counts.
+ * counters and timers with their counts. Closing the client closes its binding as well, after the
+ * recipes built on it have reported their ends: a process that makes a new client binds it again
+ * with the same tags without closing anything else.
  *
  * <pre>{@code
  * BatonMetrics metrics = BatonMetrics.builder(client)
@@ -64,6 +67,8 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
     private final Map<String, String> names;
     private final Tags tags;
     private MeterObserver observer;
+    /** Closes this binding when its client has closed: nothing would move its gauges any more. */
+    private BatonObserver closer;
     private ConnectionStateListener listener;
     private MeterRegistry bound;
     private final List<Meter> clientGauges = new ArrayList<>();
@@ -98,14 +103,18 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
      * Registers the client's gauges and starts reporting events to {@code registry}.
      *
      * @param registry where the meters go
-     * @throws IllegalStateException if this binding is already bound, or {@code registry} already has a live
-     *     binding with the same common tags (its gauges would hide this one's)
+     * @throws IllegalStateException if this binding is already bound, its client is closed, or {@code registry}
+     *     already has a live binding with the same common tags (its gauges would hide this one's)
      */
     @Override
     public synchronized void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
         if (observer != null) {
             throw new IllegalStateException("this BatonMetrics is already bound to a registry; use a CompositeMeterRegistry for several");
+        }
+        if (client.isClosed()) {
+            throw new IllegalStateException("the client is closed: there is nothing to measure; bind a BatonMetrics of a client"
+                + " that is open");
         }
         Meter healthy = registerHealthy(registry);
         Function<String, String> nameOf = path -> path == null ? UNNAMED : names.getOrDefault(path, UNNAMED);
@@ -124,6 +133,14 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
         ConnectionStateListener states = (c, state) -> meters.connectionStateChanged(state);
         client.addConnectionStateListener(states);
         client.addObserver(meters);
+        BatonObserver closing = new BatonObserver() {
+            @Override
+            public void clientClosed() {
+                close();
+            }
+        };
+        client.addObserver(closing); // after the meters' observer: the client's last events are counted first
+        this.closer = closing;
         this.observer = meters;
         this.listener = states;
         this.bound = registry;
@@ -154,12 +171,14 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
     /**
      * Stops reporting. The gauges and the long task timer of terms in progress leave the registry
      * (nothing moves them any more, and a client bound later with the same tags shows its own);
-     * counters and timers stay with their counts. Closing twice does nothing more.
+     * counters and timers stay with their counts. Closing twice does nothing more. Closing the
+     * client closes its binding too, once the recipes built on it have reported their ends.
      */
     @Override
     public synchronized void close() {
         if (observer != null) {
             client.removeObserver(observer);
+            client.removeObserver(closer);
             client.removeConnectionStateListener(listener);
             observer.removeNowMeters();
             clientGauges.forEach(bound::remove);

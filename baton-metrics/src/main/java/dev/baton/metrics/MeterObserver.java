@@ -9,10 +9,12 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -304,6 +306,15 @@ final class MeterObserver implements BatonObserver {
     public void configWritten(String recipe, String path, boolean succeeded) {
         counter("baton.config.writes", "writes by this process, by outcome", "recipe", recipe, "name", nameOf.apply(path),
             "outcome", succeeded ? "success" : "conflict").increment();
+    }
+
+    @Override
+    public void configReleaseSeen(String recipe, String path, long release, Optional<Duration> sinceCommitted) {
+        String name = nameOf.apply(path);
+        sinceCommitted.ifPresent(lag -> timer("baton.config.release.lag",
+            "time from a release's commit (the writer's clock) until this process's store showed it", "recipe", recipe, "name", name)
+            .record(lag));
+        gauge("baton.config.release", "the release number this process's store shows", "recipe", recipe, "name", name).set(release);
     }
 
     @Override

@@ -167,6 +167,28 @@ class ClientMetricsTest {
     }
 
     @Test
+    void closingTheClientClosesItsBindingAfterItsRecipesReportedTheirEnds() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        String[] invoices = {"recipe", "mutex", "name", "invoices"};
+        BatonClient first = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        BatonMetrics.builder(first).name("invoices", "/closed-with/invoices").build().bindTo(registry);
+        new InterProcessMutex(first, "/closed-with/invoices").acquire();
+        assertThat(gauge(registry, "baton.lock.holders", invoices)).isEqualTo(1);
+        // the service closes its client and forgets the binding
+        first.close();
+        assertThat(timed(registry, "baton.lock.held", invoices)).as("the hold the close ended was timed before the binding closed")
+            .isEqualTo(1);
+        assertThat(registry.find("baton.lock.holders").gauge()).as("no frozen gauge of a closed client").isNull();
+        assertThat(registry.find("baton.client.healthy").gauge()).isNull();
+        assertThatThrownBy(() -> BatonMetrics.of(first).bindTo(new SimpleMeterRegistry())).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("client is closed");
+        try (BatonClient second = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10))) {
+            BatonMetrics.builder(second).name("invoices", "/closed-with/invoices").build().bindTo(registry);
+            assertThat(gauge(registry, "baton.client.healthy")).as("the new client, bound with the same tags").isEqualTo(1);
+        }
+    }
+
+    @Test
     void aSecondLiveClientWithTheSameTagsIsRefusedWithTheWayOut(BatonClient a, BatonClient b) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         BatonMetrics.of(a).bindTo(registry);

@@ -47,8 +47,10 @@ import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -551,6 +553,28 @@ class RecipeMetricsTest {
             assertThat(count(registry, "baton.config.writes", "recipe", "config-store", "name", "settings", "outcome", "conflict"))
                 .isEqualTo(1);
             await().atMost(WAIT).until(() -> count(registry, "baton.config.changes", settings) >= 1);
+        }
+    }
+
+    @Test
+    void aWatchingProcessTimesHowLongEachReleaseTookToReachItAndShowsTheReleaseItIsAt(BatonClient a, BatonClient b) throws Exception {
+        MeterRegistry watching = bound(b, "flags", "/m/config-lag");
+        String[] flags = {"recipe", "config-store", "name", "flags"};
+        // the writer's clock two seconds behind: the lag a watcher sees holds the difference of the clocks
+        Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-2));
+        try (ConfigStore writer = ConfigStore.builder(a, "/m/config-lag").clock(behind).build();
+             ConfigStore watcher = ConfigStore.builder(b, "/m/config-lag").build()) {
+            writer.start();
+            watcher.start();
+            assertThat(watcher.awaitInitialized(WAIT)).isTrue();
+            writer.release().set("dark-mode", "on").commit();
+            Release second = writer.release().set("dark-mode", "off").commit();
+            await().atMost(WAIT).until(() -> gauge(watching, "baton.config.release", flags) == second.number());
+            Timer lag = watching.find("baton.config.release.lag").tags(flags).timer();
+            assertThat(lag).isNotNull();
+            assertThat(lag.count()).as("one per release the watcher showed, up to two").isBetween(1L, 2L);
+            assertThat(lag.max(TimeUnit.MILLISECONDS)).as("two seconds of clock difference and the way there")
+                .isBetween(2000.0, 2000.0 + WAIT.toMillis());
         }
     }
 

@@ -61,6 +61,9 @@ final class ServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (nodes < 1 || nodes > 9) {
+            throw new CliExit(ExitCodes.USAGE, "--nodes must be 1 to 9 (1 runs a standalone server, 3 or 5 a quorum), was " + nodes);
+        }
         if (port != null && (port < 0 || port > 65535)) {
             throw new CliExit(ExitCodes.USAGE, "--port must be 0 (free ports) to 65535, was " + port);
         }
@@ -143,7 +146,7 @@ final class ServerCommand implements Callable<Integer> {
                 builder.dataDir(dataDir);
             }
         } catch (IllegalArgumentException e) {
-            throw new CliExit(ExitCodes.USAGE, e.getMessage());
+            throw new CliExit(ExitCodes.USAGE, inOptionWords(e.getMessage()));
         }
         if (firstPort > 0) {
             builder.clientPort(firstPort);
@@ -155,8 +158,16 @@ final class ServerCommand implements Callable<Integer> {
             if (firstPort > 0 && e.getMessage() != null && e.getMessage().startsWith("port ")) {
                 throw new PortTaken(e.getMessage());
             }
-            throw new CliExit(ExitCodes.USAGE, e.getMessage());
+            throw new CliExit(ExitCodes.USAGE, inOptionWords(e.getMessage()));
         }
+    }
+
+    /**
+     * The builder's message about the data folder ("dataDir /x is in use by another running
+     * ensemble", "... is a file, not a folder") in the words the user typed: {@code --data-dir}.
+     */
+    private static String inOptionWords(String message) {
+        return message != null && message.startsWith("dataDir ") ? "--data-dir " + message.substring("dataDir ".length()) : message;
     }
 
     /** The first of this ensemble's client ports, from {@code first} on, that something already listens on. */

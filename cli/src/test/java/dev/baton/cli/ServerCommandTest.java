@@ -103,6 +103,26 @@ class ServerCommandTest {
     }
 
     @Test
+    void aDataDirAnotherServerRunsOnIsAUsageErrorNamingTheFolder() throws Exception {
+        Path data = dir.resolve("zk");
+        try (BatonProcess first = BatonProcess.start(dir, Map.of(), "server", "--nodes", "1", "--port", "0", "--data-dir", data.toString())) {
+            serving(first);
+            // a second one on the same folder wrote the same transaction log: the first one's writes were lost
+            BatonProcess second = BatonProcess.start(dir, Map.of(), "server", "--nodes", "1", "--port", "0", "--data-dir", data.toString());
+            assertThat(second.finish(Duration.ofSeconds(20))).as("stdout: %s stderr: %s", second.stdout(), second.stderr())
+                .isEqualTo(ExitCodes.USAGE);
+            assertThat(second.stderr()).startsWith("baton: --data-dir " + data + " is in use by another running ensemble");
+        }
+    }
+
+    @Test
+    void aServerCountOutsideOneToNineIsAUsageErrorInTheOptionsWords() throws Exception {
+        BatonProcess server = BatonProcess.start(dir, Map.of(), "server", "--nodes", "0", "--port", "0");
+        assertThat(server.finish(WAIT)).isEqualTo(ExitCodes.USAGE);
+        assertThat(server.stderr()).isEqualTo("baton: --nodes must be 1 to 9 (1 runs a standalone server, 3 or 5 a quorum), was 0\n");
+    }
+
+    @Test
     void aPortAlreadyInUseIsExit70NamingIt() throws Exception {
         try (ServerSocket taken = bind(0)) {
             int port = taken.getLocalPort();

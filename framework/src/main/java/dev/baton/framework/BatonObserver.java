@@ -1,5 +1,8 @@
 package dev.baton.framework;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * What a client and the recipes built on it report as they work, for meters, traces or logs: the
  * one observation seam of Baton. Every method does nothing unless overridden; an observer
@@ -82,6 +85,15 @@ public interface BatonObserver {
      * @param operation the operation's name
      */
     default void retriesExhausted(String operation) {
+    }
+
+    /**
+     * The client has closed: every {@link ClientClosingListener} has run (the recipes built on it
+     * have ended their terms and holds and reported so) and its session has ended. The last event
+     * of a client, on the thread that closed it; an observer that keeps state for the client (such
+     * as gauges) can let it go now.
+     */
+    default void clientClosed() {
     }
 
     // ---- locks, semaphores, leases
@@ -288,6 +300,24 @@ public interface BatonObserver {
      * @param succeeded false if the conditional write lost (the value had changed)
      */
     default void configWritten(String recipe, String path, boolean succeeded) {
+    }
+
+    /**
+     * A configuration store showed a release: the one it found when it started (if the store has
+     * had one), then each newer one. For a newer release {@code sinceCommitted} says how long
+     * after its writer committed it the store showed it: this process's clock less the commit time
+     * the writer put in the release (its own clock), so it holds any difference between the two
+     * machines' clocks, and is never negative (a writer's clock ahead of this one's gives zero). It
+     * is empty for the release found at start, and for a release without a commit time (a writer
+     * of the first layout). A store that was cut off and comes back is told once, of the latest
+     * release, with the time it took to reach it.
+     *
+     * @param recipe {@code "config-store"}
+     * @param path the store's base path
+     * @param release the release number the store now shows
+     * @param sinceCommitted how long after its commit the store showed it, if that is known
+     */
+    default void configReleaseSeen(String recipe, String path, long release, Optional<Duration> sinceCommitted) {
     }
 
     /**

@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  * <p>Lifetime: a JVM shutdown hook SIGKILLs every child still running when this JVM exits, so a
  * test run that ends, even abnormally, leaves no child behind. A parent killed with SIGKILL runs
  * no hook: a child that must not outlive it should also exit when its standard input reaches
- * end-of-file (test-support's client processes do).
+ * end-of-file (test-support's client processes and child-process servers do).
  *
  * <pre>{@code
  * ChildJvm child = ChildJvm.builder("com.example.Worker").args(List.of("127.0.0.1:2181")).start();

@@ -40,7 +40,9 @@ import java.util.stream.Collectors;
  * {@link #connectString()} is known before {@link #start()}, and several JVMs can run ensembles
  * side by side without taking each other's ports. {@link #close()} stops every server, waits for
  * every server thread to end, frees the ports and deletes the data unless the caller chose the
- * data folder.
+ * data folder. From build to close the ensemble holds a lock on its data folder, so no second
+ * ensemble runs on it; when a JVM dies without closing its ensemble (SIGKILL), its child-process
+ * servers halt by themselves and the next ensemble built with a temporary folder deletes its one.
  *
  * <p>Partitions between servers. Built with {@link Builder#peerProxies(boolean) peerProxies(true)},
  * every server-to-server connection (Zab's quorum port and the election port, for each directed
@@ -740,7 +742,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
         /**
          * Keep data in this folder (server {@code id} in {@code node-<id>}) and leave it on close.
-         * By default data goes to a temporary folder that close() deletes.
+         * By default data goes to a temporary folder that close() deletes. One ensemble at a time
+         * runs on a folder: {@link #build()} refuses one that another running ensemble holds.
          *
          * @param dir the folder to keep the servers' data in
          * @return this builder
@@ -880,8 +883,9 @@ public final class EmbeddedEnsemble implements AutoCloseable {
          * Checks the data folder and reserves the ports.
          *
          * @return the ensemble, not yet started
-         * @throws IllegalArgumentException if the data folder cannot be written or a requested
-         *     client port is taken, or a server version was chosen without child processes
+         * @throws IllegalArgumentException if the data folder cannot be written or another running
+         *     ensemble (in this or another process) holds it, a requested client port is taken,
+         *     or a server version was chosen without child processes
          * @throws MissingServerJarsException if the jars of the chosen server version are not found
          */
         public EmbeddedEnsemble build() {
@@ -900,7 +904,13 @@ public final class EmbeddedEnsemble implements AutoCloseable {
                 throw new IllegalArgumentException("requireClientCertificates(true) needs tls(true): certificates travel over TLS");
             }
             List<Path> serverJars = serverJars();
-            return new EmbeddedEnsemble(this, Layout.create(nodes, clientPort, dataDir, peerProxies), serverJars);
+            Layout layout = Layout.create(nodes, clientPort, dataDir, peerProxies);
+            try {
+                return new EmbeddedEnsemble(this, layout, serverJars);
+            } catch (RuntimeException e) {
+                layout.release();  // no ensemble to close: free its ports, lock and temporary folder here
+                throw e;
+            }
         }
 
         private static void requirePositive(String name, Duration value) {

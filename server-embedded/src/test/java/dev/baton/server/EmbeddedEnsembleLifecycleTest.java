@@ -123,7 +123,22 @@ class EmbeddedEnsembleLifecycleTest {
         Path file = Files.createFile(dir.resolve("not-a-folder"));
         assertThatThrownBy(() -> EmbeddedEnsemble.builder().dataDir(file).build())
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("dataDir " + file);
+            .hasMessage("dataDir " + file + " is a file, not a folder");
+    }
+
+    @Test
+    void aDataDirAnotherEnsembleRunsOnIsRefusedUntilThatOneCloses(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("zk");
+        try (EmbeddedEnsemble first = EmbeddedEnsemble.builder().dataDir(data).build()) {
+            first.start();
+            // two ensembles on one folder write one transaction log: the first one's writes were lost
+            assertThatThrownBy(() -> EmbeddedEnsemble.builder().dataDir(data).build().close())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("dataDir " + data + " is in use by another running ensemble");
+        }
+        try (EmbeddedEnsemble again = EmbeddedEnsemble.builder().dataDir(data).build()) {
+            assertThat(again.dataDir()).as("free once the first ensemble closed").isEqualTo(data);
+        }
     }
 
     @Test

@@ -258,6 +258,7 @@ public final class ClientCore {
         closed = true;
         deletes.close();
         connection.close();
+        telemetry.observer().clientClosed(); // after the recipes' closing listeners reported their ends
         scheduler.shutdownNow();
         retryLoop.close(); // the dropped timers included back-offs: their runs fail now
         async.shutdown();

@@ -1,8 +1,10 @@
 package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonObserver;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
@@ -121,6 +123,11 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
+        public void clientClosed() {
+            try { target.clientClosed(); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
         public void acquireStarted(String recipe, String path) {
             try { target.acquireStarted(recipe, path); } catch (RuntimeException e) { failed(e); }
         }
@@ -216,6 +223,11 @@ public final class Telemetry implements RetryLoop.Events {
         }
 
         @Override
+        public void configReleaseSeen(String recipe, String path, long release, Optional<Duration> sinceCommitted) {
+            try { target.configReleaseSeen(recipe, path, release, sinceCommitted); } catch (RuntimeException e) { failed(e); }
+        }
+
+        @Override
         public void groupMembersSeen(String path, int members) {
             try { target.groupMembersSeen(path, members); } catch (RuntimeException e) { failed(e); }
         }
@@ -256,6 +268,11 @@ public final class Telemetry implements RetryLoop.Events {
         @Override
         public void retriesExhausted(String operation) {
             all.forEach(o -> o.retriesExhausted(operation));
+        }
+
+        @Override
+        public void clientClosed() {
+            all.forEach(BatonObserver::clientClosed);
         }
 
         @Override
@@ -351,6 +368,11 @@ public final class Telemetry implements RetryLoop.Events {
         @Override
         public void configWritten(String recipe, String path, boolean succeeded) {
             all.forEach(o -> o.configWritten(recipe, path, succeeded));
+        }
+
+        @Override
+        public void configReleaseSeen(String recipe, String path, long release, Optional<Duration> sinceCommitted) {
+            all.forEach(o -> o.configReleaseSeen(recipe, path, release, sinceCommitted));
         }
 
         @Override

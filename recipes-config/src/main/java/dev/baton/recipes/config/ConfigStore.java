@@ -81,6 +81,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     private final SnapshotCache cache;
     private final Watches watches;
     private final Releases releases;
+    private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition advanced = lock.newCondition();
     private volatile ConfigSnapshot current;
@@ -96,6 +97,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         this.mapper = b.mapper;
         this.cache = SnapshotCache.builder(client, keys.base()).fence(keys.fence()).build();
         this.watches = new Watches(keys.base(), client.eventExecutor(), () -> current);
+        this.clock = b.clock;
         this.releases = new Releases(client, keys, b.keep, b.validator, () -> current, b.clock, this::awaitRelease, b.catchUp);
         cache.addListener(this::onSnapshot);
     }
@@ -536,6 +538,12 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             fence = f == null ? ReleaseCodec.Fence.NONE : ReleaseCodec.readFence(f.data());
         }
         ConfigSnapshot next = new ConfigSnapshot(keys.base(), fence.release(), published.sequence(), entries, mapper, published, fence);
+        if (before == null ? fence.release() > 0 : fence.release() > before.release()) {
+            // by this process's clock against the writer's: how long the release took to reach this store (skew included)
+            Optional<Duration> since = before == null || fence.time() == 0 ? Optional.empty()
+                : Optional.of(Duration.ofMillis(Math.max(0, clock.millis() - fence.time())));
+            client.observer().configReleaseSeen("config-store", base(), fence.release(), since);
+        }
         lock.lock();
         try {
             current = next;
@@ -646,7 +654,9 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         }
 
         /**
-         * The clock that stamps releases. Default: the system's, in UTC.
+         * The clock that stamps releases, and that a watching store reads to tell how long after
+         * its commit a release reached it ({@link dev.baton.framework.BatonObserver#configReleaseSeen},
+         * the meter {@code baton.config.release.lag}). Default: the system's, in UTC.
          *
          * @param releaseClock the clock
          * @return this builder

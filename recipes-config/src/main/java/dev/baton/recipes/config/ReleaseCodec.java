@@ -30,8 +30,13 @@ final class ReleaseCodec {
      * entry is in the history folder next to the base (0 if the fence does not say: a store of the
      * first layout, every entry under the fence).
      */
-    record Fence(long release, String id, long oldest, long moved) {
-        static final Fence NONE = new Fence(0, "", 0, 0);
+    record Fence(long release, String id, long oldest, long moved, long time) {
+        static final Fence NONE = new Fence(0, "", 0, 0, 0);
+
+        /** A fence without a commit time (the first layout wrote none). */
+        Fence(long release, String id, long oldest, long moved) {
+            this(release, id, oldest, moved, 0);
+        }
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -119,6 +124,7 @@ final class ReleaseCodec {
         String id = "";
         long oldest = 0;
         long moved = 0;
+        long time = 0;
         int i = 1;
         while (true) {
             // a field name: printable ASCII, no escape
@@ -190,15 +196,21 @@ final class ReleaseCodec {
                     }
                     moved = number;
                 }
+                case "time" -> {
+                    if (text != null) {
+                        return null;
+                    }
+                    time = number;
+                }
                 default -> {
-                    // "time", or not ours: ignored
+                    // not ours: ignored
                 }
             }
             if (i >= n) {
                 return null;
             }
             if (d[i] == '}') {
-                return i == n - 1 && hasRelease ? new Fence(release, id, oldest, moved) : null;
+                return i == n - 1 && hasRelease ? new Fence(release, id, oldest, moved, time) : null;
             }
             if (d[i] != ',') {
                 return null;
@@ -221,6 +233,7 @@ final class ReleaseCodec {
             String id = "";
             long oldest = 0;
             long moved = 0;
+            long time = 0;
             for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
                 String name = p.currentName();
                 JsonToken value = p.nextToken();
@@ -235,12 +248,13 @@ final class ReleaseCodec {
                     case "id" -> id = value == JsonToken.VALUE_NULL ? "null" : value.isScalarValue() ? p.getText() : "";
                     case "oldest" -> oldest = value.isScalarValue() ? p.getValueAsLong(0) : 0;
                     case "moved" -> moved = value.isScalarValue() ? p.getValueAsLong(0) : 0;
+                    case "time" -> time = value.isScalarValue() ? p.getValueAsLong(0) : 0;
                     default -> {
                         // not ours: ignored
                     }
                 }
             }
-            return hasRelease ? new Fence(release, id, oldest, moved) : Fence.NONE;
+            return hasRelease ? new Fence(release, id, oldest, moved, time) : Fence.NONE;
         } catch (IOException e) {
             return Fence.NONE;
         }

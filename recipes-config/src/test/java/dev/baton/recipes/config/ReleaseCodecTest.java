@@ -55,7 +55,7 @@ class ReleaseCodecTest {
         byte[] fence = ReleaseCodec.fence(7, "abc-1", TIME, 3, 5);
 
         assertThat(new String(fence, UTF_8)).isEqualTo("{\"release\":7,\"id\":\"abc-1\",\"time\":1700000000123,\"oldest\":3,\"moved\":5}");
-        assertThat(ReleaseCodec.readFence(fence)).isEqualTo(new ReleaseCodec.Fence(7, "abc-1", 3, 5));
+        assertThat(ReleaseCodec.readFence(fence)).isEqualTo(new ReleaseCodec.Fence(7, "abc-1", 3, 5, TIME.toEpochMilli()));
     }
 
     @Test
@@ -227,7 +227,7 @@ class ReleaseCodecTest {
         for (long n : new long[] {0, 1, 7, 999_999_999_999_999_999L}) {
             byte[] fence = ReleaseCodec.fence(n, "0f8c2a55-6d7e-4e43-9a1b-2a3b4c5d6e7f-" + n, TIME, n / 2, 1);
             assertThat(ReleaseCodec.scanFence(fence)).as("release %d", n).isEqualTo(new ReleaseCodec.Fence(n,
-                "0f8c2a55-6d7e-4e43-9a1b-2a3b4c5d6e7f-" + n, n / 2, 1));
+                "0f8c2a55-6d7e-4e43-9a1b-2a3b4c5d6e7f-" + n, n / 2, 1, TIME.toEpochMilli()));
         }
         assertThat(ReleaseCodec.scanFence("{\"release\":4}".getBytes(UTF_8))).as("the first layout's fence")
             .isEqualTo(new ReleaseCodec.Fence(4, "", 0, 0));
@@ -250,7 +250,7 @@ class ReleaseCodecTest {
             for (int f = r.nextInt(6); f >= 0; f--) {
                 String name = plain && s.length() == 1 ? "release" : names[r.nextInt(plain ? 6 : names.length)];
                 String[] pick = !plain ? values : name.equals("id") ? plainTexts
-                    : List.of("release", "oldest", "moved").contains(name) || r.nextBoolean() ? plainNumbers : plainTexts;
+                    : List.of("release", "oldest", "moved", "time").contains(name) || r.nextBoolean() ? plainNumbers : plainTexts;
                 s.append('"').append(name).append("\":").append(pick[r.nextInt(pick.length)]);
                 s.append(f > 0 ? "," : "");
             }

@@ -9,9 +9,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.test.CountingClient;
 import dev.baton.test.EnsembleTest;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -408,6 +410,60 @@ class ReleasesTest {
             assertThat(store.awaitRelease(1 + releases, WAIT)).isTrue();
             assertThat(store.getString("k")).contains("v" + releases);
             assertThat(store.history()).extracting(Release::number).first().isEqualTo(1L + releases);
+        }
+    }
+
+    /** One configReleaseSeen call, as an observer heard it. */
+    private record Seen(String path, long release, Optional<Duration> since) {
+    }
+
+    @Test
+    void aWatchingStoreTellsHowLongAfterItsCommitEachNewReleaseReachedIt(BatonClient a, BatonClient b, TestInfo info) throws Exception {
+        String base = base(info);
+        List<Seen> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        BatonObserver observer = new BatonObserver() {
+            @Override
+            public void configReleaseSeen(String recipe, String path, long release, Optional<Duration> sinceCommitted) {
+                assertThat(recipe).isEqualTo("config-store");
+                seen.add(new Seen(path, release, sinceCommitted));
+            }
+        };
+        // the writer's clock five minutes behind the watcher's: the watcher's time is its clock less the release's stamp
+        Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-5));
+        try (ConfigStore writer = ConfigStore.builder(a, base).clock(behind).build()) {
+            writer.start();
+            assertThat(writer.awaitInitialized(WAIT)).isTrue();
+            writer.release().set("k", "1").commit();
+            b.addObserver(observer);
+            try (ConfigStore watcher = started(b, base)) {
+                assertThat(watcher.snapshot().release()).isEqualTo(1);
+                long before = System.nanoTime();
+                Release second = writer.release().set("k", "2").commit();
+                await().atMost(WAIT).until(() -> seen.size() == 2);
+                Duration elapsed = Duration.ofNanos(System.nanoTime() - before);
+                assertThat(seen.get(0)).as("the release found at start: no time of its way").isEqualTo(new Seen(base, 1, Optional.empty()));
+                Seen told = seen.get(1);
+                assertThat(told.path()).isEqualTo(base);
+                assertThat(told.release()).isEqualTo(second.number());
+                assertThat(told.since()).hasValueSatisfying(since -> assertThat(since).as("five minutes of clock difference plus the way there")
+                    .isBetween(Duration.ofMinutes(5), Duration.ofMinutes(5).plus(elapsed).plusSeconds(1)));
+
+                // a writer's clock ahead of the watcher's would make the time negative: it is told as zero
+                try (ConfigStore ahead = ConfigStore.builder(a, base).clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))).build()) {
+                    ahead.start();
+                    assertThat(ahead.awaitInitialized(WAIT)).isTrue();
+                    ahead.awaitRelease(second.number(), WAIT);
+                    Release third = ahead.release().set("k", "3").commit();
+                    await().atMost(WAIT).until(() -> seen.size() == 3);
+                    assertThat(seen.get(2)).isEqualTo(new Seen(base, third.number(), Optional.of(Duration.ZERO)));
+                }
+                // a plain set is not a release: nothing told
+                writer.set("other", "x");
+                await().atMost(WAIT).until(() -> watcher.getString("other").isPresent());
+                assertThat(seen).hasSize(3);
+            }
+        } finally {
+            b.removeObserver(observer);
         }
     }
 }

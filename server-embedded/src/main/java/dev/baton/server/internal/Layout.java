@@ -11,16 +11,19 @@ import java.util.stream.Stream;
 
 /**
  * Where an ensemble's servers live: their data folders and reserved ports, made at build time
- * so a bad folder or a taken port fails there, naming the value.
+ * so a bad folder, a folder another ensemble runs on or a taken port fails there, naming the value.
  *
  * @param root the data folder of the whole ensemble
  * @param temporary whether {@code root} was made for this ensemble (and is deleted with it)
  * @param specs each server's id, ports and folder
  * @param routes with peer proxies, the proxy ports of every directed pair of servers; else empty
  * @param reservations every port held, released when the ensemble closes
+ * @param owner this ensemble's lock on {@code root} (see {@link FolderLock}), or null where the
+ *     folder's file system takes no lock
  */
 public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<PeerRoute> routes,
-                     List<PortReservation> reservations) {
+                     List<PortReservation> reservations, FolderLock owner) {
+    private static final String TEMPORARY_PREFIX = "baton-ensemble-";
 
     /**
      * The proxied road from server {@code from} to server {@code to}: the ports {@code from}'s
@@ -40,6 +43,11 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
     public static Layout create(int nodes, int clientPort, Path dataDir, boolean peerProxies) {
         boolean temporary = dataDir == null;
         Path root = temporary ? createTempRoot() : prepareDataDir(dataDir);
+        FolderLock owner = lock(root, temporary, dataDir);
+        if (temporary) {
+            // folders of JVMs that died without closing their ensembles (SIGKILL, a killed build)
+            FolderLock.deleteAbandoned(root.getParent(), TEMPORARY_PREFIX);
+        }
         List<PortReservation> held = new ArrayList<>();
         try {
             List<NodeSpec> specs = new ArrayList<>();
@@ -72,9 +80,12 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
                     }
                 }
             }
-            return new Layout(root, temporary, List.copyOf(specs), List.copyOf(routes), List.copyOf(held));
+            return new Layout(root, temporary, List.copyOf(specs), List.copyOf(routes), List.copyOf(held), owner);
         } catch (IOException | RuntimeException e) {
             held.forEach(PortReservation::close);
+            if (owner != null) {
+                owner.close();
+            }
             if (temporary) {
                 deleteRecursively(root);
             }
@@ -103,17 +114,43 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
         return new PeerView(id, List.copyOf(view), !routes.isEmpty());
     }
 
-    /** Frees the ports and deletes a temporary data folder. */
+    /** Frees the ports and the folder's lock, and deletes a temporary data folder. Does nothing more the second time. */
     public void release() {
         reservations.forEach(PortReservation::close);
+        if (owner != null) {
+            owner.close();
+        }
         if (temporary) {
             deleteRecursively(root);
         }
     }
 
+    /**
+     * Takes {@code root}'s lock. On a file system that takes no locks (some network ones) the
+     * ensemble runs without one, as before locks: unguarded against a second ensemble on the
+     * folder, and not deleted by a later build if its JVM is killed.
+     */
+    private static FolderLock lock(Path root, boolean temporary, Path dataDir) {
+        FolderLock owner;
+        try {
+            owner = FolderLock.tryTake(root, temporary);
+        } catch (IOException e) {
+            return null;
+        }
+        if (owner == null) {
+            if (temporary) {
+                deleteRecursively(root);
+                throw new IllegalStateException("the new temporary folder " + root + " is locked by another process");
+            }
+            throw new IllegalArgumentException("dataDir " + dataDir + " is in use by another running ensemble, in this or "
+                + "another process: two ensembles on one folder overwrite each other's data; close that one or choose another folder");
+        }
+        return owner;
+    }
+
     private static Path createTempRoot() {
         try {
-            return Files.createTempDirectory("baton-ensemble-");
+            return Files.createTempDirectory(TEMPORARY_PREFIX);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary folder for the ensemble", e);
         }
@@ -122,8 +159,11 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
     private static Path prepareDataDir(Path dir) {
         try {
             Files.createDirectories(dir);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw new IllegalArgumentException("dataDir " + dir + " is a file, not a folder", e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("dataDir " + dir + " cannot be created: " + e.getMessage(), e);
+            // the exception's own message is only the path: its type says what went wrong
+            throw new IllegalArgumentException("dataDir " + dir + " cannot be created: " + e, e);
         }
         if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
             throw new IllegalArgumentException("dataDir " + dir + " is not a writable folder");
@@ -131,7 +171,7 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
         return dir;
     }
 
-    private static void deleteRecursively(Path root) {
+    static void deleteRecursively(Path root) {
         if (root == null || !Files.exists(root)) {
             return;
         }

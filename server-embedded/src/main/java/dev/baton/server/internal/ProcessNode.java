@@ -3,20 +3,25 @@ package dev.baton.server.internal;
 import dev.baton.server.ChildJvm;
 import dev.baton.server.FourLetterWords;
 import dev.baton.server.ServerRole;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * One server as a child JVM running ZooKeeper's own {@code QuorumPeerMain} with a generated
  * {@code zoo.cfg} — so a test can kill it with SIGKILL, or freeze it with SIGSTOP to imitate a
- * long garbage-collection pause or a hung machine, which an in-process server cannot do.
+ * long garbage-collection pause or a hung machine, which an in-process server cannot do. It runs
+ * under {@link ExitWithParent}, so it halts when this JVM dies, even by SIGKILL.
  *
  * <p>The child is a {@link ChildJvm} (this JVM's Java, and its class path unless the ensemble
  * asked for another ZooKeeper release: then that release's jars); its output goes to
@@ -26,6 +31,7 @@ public final class ProcessNode implements ServerNode {
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final String QUORUM_PEER_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
 
     private final NodeSpec spec;
     private final PeerView view;
@@ -63,16 +69,18 @@ public final class ProcessNode implements ServerNode {
         }
         Path config = writeConfig();
         Path logConfig = writeLogConfig();
-        ChildJvm.Builder child = ChildJvm.builder("org.apache.zookeeper.server.quorum.QuorumPeerMain")
+        List<Path> classPath = new ArrayList<>();
+        classPath.add(writeLauncher());
+        classPath.addAll(serverJars != null ? serverJars : ownClassPath());
+        ChildJvm.Builder child = ChildJvm.builder(ExitWithParent.class.getName())
+            .classPath(classPath)
+            .input(ProcessBuilder.Redirect.PIPE)  // held by this JVM alone: its end-of-file tells the server this JVM is gone
             .heap("256m")
             .systemProperty("logback.configurationFile", logConfig.toString())
             .systemProperty("zookeeper.forceSync", settings.forceSync() ? "yes" : "no");
         ServerJvmSettings.PROPERTIES.forEach(child::systemProperty);
-        if (serverJars != null) {
-            child.classPath(serverJars);
-        }
         security.properties().forEach(child::systemProperty);
-        jvm = child.args(List.of(config.toString()))
+        jvm = child.args(List.of(QUORUM_PEER_MAIN, config.toString()))
             .errorToOutput()
             .output(ProcessBuilder.Redirect.appendTo(spec.dataDir().resolve("server.log").toFile()))
             .start();
@@ -211,6 +219,29 @@ public final class ProcessNode implements ServerNode {
         Path config = spec.dataDir().resolve("zoo.cfg");
         Files.write(config, lines, StandardCharsets.UTF_8);
         return config;
+    }
+
+    /**
+     * Copies {@link ExitWithParent}, one class file, into {@code launcher/} in the server's folder:
+     * the folder to put first on the class path, beside this JVM's jars or another release's.
+     */
+    private Path writeLauncher() throws IOException {
+        Path folder = spec.dataDir().resolve("launcher");
+        String name = ExitWithParent.class.getName().replace('.', '/') + ".class";
+        Path file = folder.resolve(name);
+        Files.createDirectories(file.getParent());
+        try (InputStream bytes = ExitWithParent.class.getClassLoader().getResourceAsStream(name)) {
+            if (bytes == null) {
+                throw new IOException("cannot read " + name + " from Baton's own class path");
+            }
+            Files.copy(bytes, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return folder;
+    }
+
+    private static List<Path> ownClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(entry -> !entry.isEmpty()).map(Path::of).toList();
     }
 
     private Path writeLogConfig() throws IOException {

@@ -1,0 +1,141 @@
+package dev.baton.server.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Which ensemble owns a data folder: an exclusive lock on {@value #FILE} in it, held from
+ * {@code build()} to {@code close()}.
+ *
+ * <p>Two ensembles on one folder write the same transaction log and lose each other's writes, so
+ * a second one is refused while the first runs, in this JVM or in another process. The kernel
+ * drops the lock when its process dies, however it dies, which is what makes a temporary folder
+ * left by a killed JVM recognisable: once its owner has locked it, the lock file holds the owner's
+ * pid and the word {@code temporary}; such a file whose lock is free belongs to nobody, and
+ * {@link #deleteAbandoned} removes its folder.
+ *
+ * <p>File locks belong to a process, and closing any channel to the file drops them, so this JVM
+ * never opens the lock file of a folder it holds itself: a set of held files guards that.
+ */
+final class FolderLock implements AutoCloseable {
+    /** The lock file's name, in the folder it guards. */
+    static final String FILE = ".baton-ensemble.lock";
+    private static final String TEMPORARY = "temporary";
+    /** The lock files this JVM holds; guarded by {@code FolderLock.class}. */
+    private static final Set<Path> HELD_IN_THIS_JVM = new HashSet<>();
+
+    private final Path file;
+    private final FileChannel channel;
+
+    private FolderLock(Path file, FileChannel channel) {
+        this.file = file;
+        this.channel = channel;
+    }
+
+    /**
+     * Takes the lock of {@code folder}.
+     *
+     * @param temporary whether the folder is made for the ensemble (and may be deleted once nobody holds it)
+     * @return the lock, or null if another ensemble holds it, in this JVM or in another process
+     * @throws IOException if the lock file cannot be made or locked
+     */
+    static FolderLock tryTake(Path folder, boolean temporary) throws IOException {
+        Path file = folder.toRealPath().resolve(FILE);
+        synchronized (FolderLock.class) {
+            if (HELD_IN_THIS_JVM.contains(file)) {
+                return null;
+            }
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            try {
+                if (channel.tryLock() == null) {
+                    channel.close();
+                    return null;
+                }
+                // written under the lock: a free lock on a file that says who held it means its owner is gone
+                channel.truncate(0);
+                channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + (temporary ? " " + TEMPORARY : "") + "\n")
+                    .getBytes(StandardCharsets.US_ASCII)));
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+            HELD_IN_THIS_JVM.add(file);
+            return new FolderLock(file, channel);
+        }
+    }
+
+    /**
+     * Deletes every temporary ensemble folder in {@code parent} named {@code prefix*} whose lock is
+     * free: its JVM died without closing it (SIGKILL, a killed build). A folder being made (its lock
+     * file still empty), one of another Baton version (no lock file) and any folder a user chose
+     * are left alone; so is anything that cannot be read or deleted.
+     *
+     * @return how many folders were deleted
+     */
+    static int deleteAbandoned(Path parent, String prefix) {
+        int deleted = 0;
+        try (DirectoryStream<Path> folders = Files.newDirectoryStream(parent.toRealPath(), prefix + "*")) {
+            for (Path folder : folders) {
+                if (deleteIfAbandoned(folder)) {
+                    deleted++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // best effort: a temporary folder we cannot list or clean must not stop an ensemble being built
+        }
+        return deleted;
+    }
+
+    private static synchronized boolean deleteIfAbandoned(Path folder) {
+        Path file = folder.resolve(FILE);
+        if (HELD_IN_THIS_JVM.contains(file) || !Files.isRegularFile(file)) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return false;  // its owner runs
+            }
+            ByteBuffer content = ByteBuffer.allocate(64);
+            channel.read(content, 0);
+            String owner = new String(content.array(), 0, content.position(), StandardCharsets.US_ASCII);
+            if (!owner.strip().endsWith(TEMPORARY)) {
+                return false;  // not locked yet by the JVM making it, or a folder someone chose
+            }
+            Layout.deleteRecursively(folder);
+            return true;
+        } catch (IOException | UncheckedIOException | OverlappingFileLockException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Releases the lock, leaving the file empty (a temporary folder is deleted next, with it).
+     * Does nothing the second time.
+     */
+    @Override
+    public void close() {
+        synchronized (FolderLock.class) {
+            if (!HELD_IN_THIS_JVM.remove(file)) {
+                return;
+            }
+            try {
+                channel.truncate(0);  // an empty lock file is never taken for an abandoned one while the folder is deleted
+                channel.close();  // releases the lock
+            } catch (IOException ignored) {
+                // the kernel releases it when this JVM exits
+            }
+        }
+    }
+}
