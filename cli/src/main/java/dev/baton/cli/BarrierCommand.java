@@ -1,5 +1,6 @@
 package dev.baton.cli;
 
+import dev.baton.cli.internal.Signals;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.barrier.DistributedBarrier;
 import dev.baton.recipes.barrier.DistributedCountDownLatch;
@@ -9,6 +10,8 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,6 +102,8 @@ final class BarrierCommand implements Runnable {
             "Enter the double barrier NAME with N members, run CMD once all have entered, then leave and wait for all to "
                 + "leave; exit with CMD's code."})
     static final class Sync implements Callable<Integer> {
+        /** How long a command stopped with SIGTERM may take to end before it gets SIGKILL. */
+        private static final Duration KILL_GRACE = Duration.ofSeconds(10);
         @Mixin
         ConnectOptions connection;
         @Spec
@@ -118,6 +123,19 @@ final class BarrierCommand implements Runnable {
             if (members < 1) {
                 throw new CliExit(ExitCodes.USAGE, "--members must be at least 1, was " + members);
             }
+            // refused before entering: the other members would count a member whose command never runs
+            HeldCommand.checkRunnable(command);
+            // SIGINT, SIGTERM or SIGHUP ends the wait, or the command, here instead of ending the JVM
+            // with the session open: its node would count as a member for the whole session timeout
+            Thread main = Thread.currentThread();
+            AtomicReference<String> signalled = new AtomicReference<>();
+            Signals.forwardTo(signal -> {
+                if (signalled.compareAndSet(null, signal)) {
+                    main.interrupt();
+                }
+            });
+            String step = "waiting to enter";
+            Process child = null;
             try (BatonClient client = connection.connect()) {
                 DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, Names.path("barriers", name), members);
                 PrintWriter err = spec.commandLine().getErr();
@@ -127,13 +145,29 @@ final class BarrierCommand implements Runnable {
                 }
                 int code = ExitCodes.OK;
                 if (command != null && !command.isEmpty()) {
-                    code = new ProcessBuilder(command).inheritIO().start().waitFor();
+                    step = "running the command";
+                    child = new ProcessBuilder(command).inheritIO().start();
+                    code = child.waitFor();
                 }
+                step = "waiting for the others to leave";
                 if (!barrier.leave(timeout)) {
                     err.println("baton: not every member left " + name + " within " + Durations.format(timeout));
                     return code == ExitCodes.OK ? ExitCodes.NOT_ACQUIRED : code;
                 }
                 return code;
+            } catch (InterruptedException e) {
+                String signal = signalled.get();
+                if (signal == null) {
+                    throw e;
+                }
+                if (child != null && child.isAlive()) {
+                    child.destroy();   // SIGTERM: the command does not outlive its member
+                    if (!child.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                        child.destroyForcibly();
+                    }
+                }
+                // closing the client (above) ended the session: the member is gone from the barrier
+                throw new CliExit(ExitCodes.forSignal(signal), "interrupted (SIG" + signal + ") while " + step + "; left " + name);
             }
         }
     }

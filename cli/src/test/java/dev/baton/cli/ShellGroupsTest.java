@@ -112,4 +112,34 @@ class ShellGroupsTest extends AgainstEnsemble {
         }
         assertThat(Files.readAllLines(log, StandardCharsets.UTF_8)).containsExactlyInAnyOrder("first", "second");
     }
+
+    /** As lock, sem and elect do: a typo in CMD is refused before entering, not after everyone waited for it. */
+    @Test
+    void barrierSyncRefusesACommandThatCannotRunBeforeEntering(BatonClient observer) throws Exception {
+        try (BatonProcess typo = start("barrier", "sync", "/shell/sync-typo", "-n", "2", "--timeout", "3s", "--",
+                 "no-such-command-baton-test")) {
+            assertThat(typo.exitCode(WAIT)).as("stderr: %s", typo.stderr()).isEqualTo(64);
+            assertThat(typo.stderr()).contains("cannot run no-such-command-baton-test");
+        }
+        assertThat(observer.checkExists().forPath("/shell/sync-typo")).as("it never entered").isNull();
+    }
+
+    /**
+     * A member stopped while it waits (SIGTERM here; Ctrl-C is the same path) leaves the barrier
+     * at once: it used to exit with its session open, so its node stayed for the whole session
+     * timeout and the next arrivals counted a member that was gone.
+     */
+    @Test
+    void barrierSyncStoppedWhileWaitingLeavesTheBarrierAtOnce(BatonClient observer) throws Exception {
+        String path = "/shell/sync-stopped";
+        try (BatonProcess stopped = start("barrier", "sync", path, "-n", "2", "--session-timeout", "60s", "--", "true")) {
+            await().atMost(WAIT).until(() -> observer.checkExists().forPath(path) != null
+                && !observer.getChildren().forPath(path).isEmpty());
+            stopped.signal("TERM");
+            assertThat(stopped.exitCode(WAIT)).as("128 + SIGTERM").isEqualTo(143);
+            assertThat(stopped.stderr()).contains("interrupted (SIGTERM) while waiting to enter");
+        }
+        await("its node gone long before its 60 s session could expire").atMost(Duration.ofSeconds(20))
+            .until(() -> observer.getChildren().forPath(path).isEmpty());
+    }
 }

@@ -198,6 +198,14 @@ public interface BatonClient extends AutoCloseable {
     boolean isClosed();
 
     /**
+     * {@return whether start() was called (on this client or the client this view belongs to); it
+     * stays true once the client is closed} Curator's {@code getState() == STARTED} is {@code
+     * isStarted() && !isClosed()}. A recipe started on a client that is not started refuses with
+     * {@link ClientNotStartedException}, as every operation does.
+     */
+    boolean isStarted();
+
+    /**
      * {@return a snapshot of this client's health} The rule for healthy is {@link ClientHealth}'s.
      * Cheap (no request is sent): a health endpoint may call it on every probe.
      */

@@ -37,8 +37,9 @@ import java.util.stream.Collectors;
  * system: {@link #signalsSupported()} says whether this one is; on Windows {@code pause()} and
  * {@code resume()} fail with {@link UnsupportedOperationException}.
  *
- * <p>Lifetime: a JVM shutdown hook SIGKILLs every child still running when this JVM exits, so a
- * test run that ends, even abnormally, leaves no child behind. A parent killed with SIGKILL runs
+ * <p>Lifetime: a JVM shutdown hook stops every child still running when this JVM exits — SIGTERM,
+ * and SIGKILL for one still alive 3 s later or frozen by {@link #pause()} — so a test run that
+ * ends, even abnormally, leaves no child behind, and a server child shuts down as on Ctrl-C. A parent killed with SIGKILL runs
  * no hook: a child that must not outlive it should also exit when its standard input reaches
  * end-of-file (test-support's client processes and child-process servers do).
  *
@@ -54,14 +55,44 @@ public final class ChildJvm {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
     private static final Set<ChildJvm> RUNNING = ConcurrentHashMap.newKeySet();
 
+    /** How long the children still running when this JVM exits get to stop on SIGTERM before SIGKILL. */
+    private static final Duration EXIT_GRACE = Duration.ofSeconds(3);
+
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(
-            () -> RUNNING.forEach(child -> child.process.destroyForcibly()), "baton-child-jvm-reaper"));
+        Runtime.getRuntime().addShutdownHook(new Thread(ChildJvm::reapAtExit, "baton-child-jvm-reaper"));
+    }
+
+    /**
+     * At this JVM's exit: SIGTERM to every child still running (a frozen one is killed at once:
+     * the signal would wait for a SIGCONT), then SIGKILL to those still alive after {@link #EXIT_GRACE}
+     * in all. A server child so stops as it would on Ctrl-C, and closes its files and sockets.
+     */
+    private static void reapAtExit() {
+        List<ChildJvm> children = List.copyOf(RUNNING);
+        for (ChildJvm child : children) {
+            if (child.paused) {
+                child.process.destroyForcibly();
+            } else {
+                child.process.destroy();
+            }
+        }
+        long deadline = System.nanoTime() + EXIT_GRACE.toNanos();
+        for (ChildJvm child : children) {
+            try {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !child.process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    child.process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                child.process.destroyForcibly();
+            }
+        }
     }
 
     private final String mainClass;
     private final Process process;
-    private boolean paused;
+    /** Written under this object's lock; read without it by the exit's reaper, which only chooses the signal by it. */
+    private volatile boolean paused;
 
     private ChildJvm(String mainClass, Process process) {
         this.mainClass = mainClass;

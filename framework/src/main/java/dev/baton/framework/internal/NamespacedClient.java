@@ -219,6 +219,11 @@ public final class NamespacedClient implements BatonClient {
     }
 
     @Override
+    public boolean isStarted() {
+        return core.isStarted();
+    }
+
+    @Override
     public void close() {
         core.close();
     }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -28,6 +29,12 @@ import org.apache.zookeeper.data.Stat;
 final class BarrierRounds {
     /** The node whose creation opens a round (Curator's name). */
     public static final String READY = "ready";
+    /**
+     * A member's name: a random UUID, as Baton and Curator both name their members. Any other child
+     * (another recipe's node below the barrier's path, such as a gate at {@code <path>/gate}) is no
+     * member: counting it would let a member through alone and keep the leavers waiting for it.
+     */
+    private static final Pattern MEMBER = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
     private final BatonClient client;
     private final String path;
@@ -101,7 +108,7 @@ final class BarrierRounds {
                 return true;
             }
             for (String child : children) {
-                if (child.equals(READY)) {
+                if (!isMember(child)) {
                     continue;
                 }
                 Stat stat = client.checkExists().forPath(ZPaths.join(path, child));
@@ -207,17 +214,27 @@ final class BarrierRounds {
         barrierNodeEnsured = true;
     }
 
-    /** The members present now (names, sorted), without {@code ready}. */
+    /** The members present now (names, sorted): neither {@code ready} nor any other recipe's node. */
     public List<String> members() throws InterruptedException {
         List<String> children;
         try {
-            children = new ArrayList<>(client.getChildren().forPath(path));
+            children = client.getChildren().forPath(path);
         } catch (NoNodeException e) {
             return List.of();
         }
-        children.remove(READY);
-        Collections.sort(children);
-        return children;
+        List<String> members = new ArrayList<>();
+        for (String child : children) {
+            if (isMember(child)) {
+                members.add(child);
+            }
+        }
+        Collections.sort(members);
+        return members;
+    }
+
+    /** {@return whether {@code child} of the barrier's node is a member's node} */
+    static boolean isMember(String child) {
+        return MEMBER.matcher(child).matches();
     }
 
 }

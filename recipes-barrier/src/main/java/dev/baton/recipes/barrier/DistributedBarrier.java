@@ -58,6 +58,8 @@ public final class DistributedBarrier {
     /**
      * Opens the gate (deletes the node); waiters pass. Opening an open gate is fine.
      *
+     * @throws dev.baton.framework.NotEmptyException if other nodes live under the gate's path (another
+     *     recipe's): such a gate cannot open; give a gate a path of its own
      * @throws InterruptedException if the calling thread is interrupted while it waits for the reply
      */
     public void removeBarrier() throws InterruptedException {

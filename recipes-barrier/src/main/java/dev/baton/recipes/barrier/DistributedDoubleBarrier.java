@@ -24,7 +24,8 @@ import org.apache.zookeeper.data.Stat;
  * Lets a fixed number of members start together and finish together: {@link #enter()} returns
  * once {@code memberQty} members have entered, {@link #leave()} once all of them have left.
  *
- * <p>Algorithm. Each member is an ephemeral node {@code <uuid>} under the barrier's path. A member
+ * <p>Algorithm. Each member is an ephemeral node {@code <uuid>} under the barrier's path (a child
+ * named otherwise, such as another recipe's node below the path, is no member). A member
  * that arrives and counts {@code memberQty} members creates {@code ready}, in one transaction with
  * a check that every member it counted is still there; everyone else watches {@code ready} alone,
  * so each waiter is woken by one event, not by every arrival. A member passes only when
@@ -39,8 +40,9 @@ import org.apache.zookeeper.data.Stat;
  * gone, so a leaver never waits on a member of the next round.
  *
  * <p>Guarantees and caveats: nobody passes {@code enter} before {@code memberQty} members are
- * present. A member whose session dies counts as gone (its node is ephemeral); if that happens
- * while it waits, it re-enters with its new session, in the next round if this one completed
+ * present. A member whose session dies counts as gone (its node is ephemeral) — a process killed
+ * without closing its client only once the servers expire its session, so until then it counts
+ * and the others' {@code leave} waits for it. A waiting member whose session expires re-enters with its new session, in the next round if this one completed
  * without it. A timed-out {@code enter} or {@code leave} removes its own node and returns false —
  * it never loops. Several threads entering through one instance are one member and all get the
  * same answer; the round then ends at the earliest of their timeouts.

@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -125,5 +128,35 @@ class DistributedBarrierTest {
     void aBadPathIsRejectedAtConstruction(BatonClient client) {
         assertThatThrownBy(() -> new DistributedBarrier(client, "no-slash"))
             .isInstanceOf(InvalidPathException.class).hasMessageContaining("Path must start with /");
+    }
+
+    /** The gate is its node alone, as in Curator: either side may set it, and either side's waiters pass when it is removed. */
+    @Test
+    void curatorAndBatonShareOneGate(BatonClient client, TestInfo info) throws Exception {
+        String path = path(info);
+        try (CuratorFramework curator = CuratorFrameworkFactory.newClient(ensemble.connectString(), new RetryOneTime(100))) {
+            curator.start();
+            curator.blockUntilConnected();
+            var curatorGate = new org.apache.curator.framework.recipes.barriers.DistributedBarrier(curator, path);
+            DistributedBarrier batonGate = new DistributedBarrier(client, path);
+
+            curatorGate.setBarrier();
+            assertThat(batonGate.waitOnBarrier(Duration.ofMillis(200))).as("closed by Curator").isFalse();
+            CompletableFuture<Long> batonWaiter = waiter(batonGate);
+            curatorGate.removeBarrier();
+            batonWaiter.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+            batonGate.setBarrier();
+            assertThat(curatorGate.waitOnBarrier(200, TimeUnit.MILLISECONDS)).as("closed by Baton").isFalse();
+            CompletableFuture<Boolean> curatorWaiter = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return curatorGate.waitOnBarrier(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            batonGate.removeBarrier();
+            assertThat(curatorWaiter.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("opened by Baton").isTrue();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.baton.recipes.barrier;
 
+import dev.baton.framework.BatonClient;
 import dev.baton.test.EnsembleTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInfo;
@@ -16,5 +17,15 @@ class DistributedDoubleBarrierOverTlsTest extends DistributedDoubleBarrierTest {
     /** Not over TLS: its Curator client is made from the connect string alone, without TLS settings. */
     @Override
     void curatorAndBatonMembersShareOneBarrier(TestInfo info) {
+    }
+
+    /** Not over TLS: its Curator client is made from the connect string alone, without TLS settings. */
+    @Override
+    void curatorAndBatonMembersLeaveTogetherRoundAfterRound(BatonClient observer, TestInfo info) {
+    }
+
+    /** Not over TLS: the member in a child JVM connects with the connect string alone, without the test identity. */
+    @Override
+    void aKilledMemberCountsUntilItsSessionExpiresThenTheOthersLeave(BatonClient observer, TestInfo info) {
     }
 }

@@ -3,15 +3,18 @@ package dev.baton.recipes.barrier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ClientProcess;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -234,6 +237,58 @@ class DistributedDoubleBarrierTest {
         aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Another recipe's node below the barrier's path (here a gate at {@code <path>/gate}; Baton's
+     * barrier nodes stay after use, so such a node is there for good) is no member: counting it let
+     * a member of a barrier for two pass alone, and its leave wait for the gate to go.
+     */
+    @Test
+    void aNodeBelowTheBarrierThatIsNoMemberIsNotCounted(BatonClient observer, TestInfo info) throws Exception {
+        String path = path(info);
+        new DistributedBarrier(observer, path + "/gate").setBarrier();
+        DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 2);
+        assertThat(a.enter(Duration.ofMillis(500))).as("alone in a barrier for two, beside a gate: not through").isFalse();
+
+        DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 2);
+        CompletableFuture<Long> aIn = async(a::enter);
+        b.enter();
+        aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<Long> aOut = async(a::leave);
+        assertThat(b.leave(WAIT)).as("the leavers wait for each other, not for the gate").isTrue();
+        aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(children(observer, path)).containsExactly("gate");
+    }
+
+    /**
+     * A member killed by SIGKILL (no close: its session lives on the servers until it times out)
+     * still counts until the servers expire its session; then the others' leave goes through.
+     */
+    @Test
+    void aKilledMemberCountsUntilItsSessionExpiresThenTheOthersLeave(BatonClient observer, TestInfo info) throws Exception {
+        assumeTrue(ClientProcess.supported(), "a member in a child JVM is killed with SIGKILL, which needs a Unix-like system");
+        String path = path(info);
+        List<ClientProcess.Message> reports = new CopyOnWriteArrayList<>();
+        try (ClientProcess killed = ClientProcess.builder("member", DoubleBarrierMemberMain.class)
+                 .args(ensemble.connectString(), path, "3", "3000").onMessage(reports::add).start()) {
+            await().atMost(WAIT).until(() -> children(observer, path).size() == 1);
+            String killedName = children(observer, path).get(0);
+            DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 3);
+            DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 3);
+            CompletableFuture<Long> aIn = async(a::enter);
+            assertThat(b.enter(WAIT)).isTrue();
+            aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            await().atMost(WAIT).until(() -> reports.stream().anyMatch(m -> m.kind().equals("entered")));
+
+            killed.kill();
+            assertThat(observer.checkExists().forPath(path + "/" + killedName))
+                .as("killed, its session not yet expired: it still counts").isNotNull();
+            CompletableFuture<Long> aOut = async(a::leave);
+            assertThat(b.leave(WAIT)).as("released once the killed member's session expires").isTrue();
+            aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(children(observer, path)).isEmpty();
+        }
+    }
+
     @Test
     void threadsEnteringThroughOneMemberGetTheSameAnswer(TestInfo info) throws Exception {
         String path = path(info);
@@ -302,5 +357,38 @@ class DistributedDoubleBarrierTest {
                 assertThat(e.get(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isGreaterThan(curatorArrives);
             }
         }
+    }
+
+    @Test
+    void curatorAndBatonMembersLeaveTogetherRoundAfterRound(BatonClient observer, TestInfo info) throws Exception {
+        String path = path(info);
+        try (CuratorFramework curator = CuratorFrameworkFactory.newClient(ensemble.connectString(), new RetryOneTime(100))) {
+            curator.start();
+            curator.blockUntilConnected();
+            var curatorMember = new org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier(curator, path, 3);
+            DistributedDoubleBarrier a = new DistributedDoubleBarrier(newClient(), path, 3);
+            DistributedDoubleBarrier b = new DistributedDoubleBarrier(newClient(), path, 3);
+            for (int round = 0; round < 3; round++) {
+                CompletableFuture<Long> aIn = async(a::enter);
+                CompletableFuture<Long> bIn = async(b::enter);
+                assertThat(curatorMember.enter(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("round %d: Curator in", round).isTrue();
+                aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                bIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                CompletableFuture<Long> aOut = async(a::leave);
+                CompletableFuture<Long> bOut = async(b::leave);
+                assertThat(curatorMember.leave(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("round %d: Curator out", round).isTrue();
+                aOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                bOut.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                assertThat(children(observer, path)).as("round %d leaves nothing behind", round).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aMemberCountBelowOneIsRefusedNamingIt(BatonClient client) {
+        assertThatThrownBy(() -> new DistributedDoubleBarrier(client, "/double/none", 0))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("memberQty must be at least 1, was 0");
+        assertThatThrownBy(() -> new DistributedDoubleBarrier(client, "/double/none", -3))
+            .isInstanceOf(IllegalArgumentException.class).hasMessage("memberQty must be at least 1, was -3");
     }
 }

@@ -73,6 +73,18 @@ final class Lifecycle {
         }
     }
 
+    /**
+     * For answers that stay meaningful after close (a cache's last-seen instances), not before the
+     * first start, when they would only look like "none".
+     *
+     * @throws IllegalStateException if LATENT
+     */
+    void requireStartedOnce() {
+        if (state == State.LATENT) {
+            throw new IllegalStateException(subject + " is not started (call start() first)");
+        }
+    }
+
     /** @throws IllegalStateException if CLOSED */
     void requireOpen() {
         if (state == State.CLOSED) {

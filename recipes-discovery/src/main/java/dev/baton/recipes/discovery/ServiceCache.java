@@ -120,8 +120,15 @@ public final class ServiceCache<T> implements AutoCloseable {
         return loaded.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
-    /** {@return the service's instances as last seen, in node-name order (all of them, disabled ones too)} */
+    /**
+     * {@return the service's instances as last seen, in node-name order (all of them, disabled ones too);
+     * after {@code close()}, those it saw last}
+     *
+     * @throws IllegalStateException if the cache was never started (an empty list would look like a
+     *     service without instances)
+     */
     public List<ServiceInstance<T>> getInstances() {
+        life.requireStartedOnce();
         return current.asList();
     }
 
@@ -129,8 +136,10 @@ public final class ServiceCache<T> implements AutoCloseable {
      * The same, as the snapshot providers choose from.
      *
      * @return the service's instances as last seen, as the snapshot providers choose from
+     * @throws IllegalStateException if the cache was never started
      */
     public Instances<T> instances() {
+        life.requireStartedOnce();
         return current;
     }
 

@@ -2,6 +2,7 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.Futures;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NoNodeException;
@@ -108,12 +109,17 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
      *
      * @throws MissingDependencyException if a required service has no usable instance (or could
      *     not be checked for lack of a connection) and the builder says to fail (the default)
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws ClientClosedException if the client is closed
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void start() throws InterruptedException {
         if (client.isClosed()) {
             throw new ClientClosedException("start the service discovery", basePath);
+        }
+        if (!client.isStarted()) {
+            // thisInstance would wait for a connection that a client never started never makes
+            throw new ClientNotStartedException("start the service discovery", basePath);
         }
         life.start(Lifecycle.State.STARTED);
         registrations.start();

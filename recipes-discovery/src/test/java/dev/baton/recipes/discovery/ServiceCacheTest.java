@@ -50,6 +50,26 @@ class ServiceCacheTest {
     }
 
     @Test
+    void aCacheNeverStartedRefusesToAnswerInsteadOfSayingThereAreNoInstances(BatonClient client) throws Exception {
+        // Until 2026-11-28 a cache whose start() was forgotten answered an empty list for ever: a
+        // load balancer built on it saw no instances and nothing said why (a provider refused).
+        try (ServiceDiscovery<Endpoint> discovery = discovery(client, "/unstartedcache")) {
+            ServiceInstance<Endpoint> one = instance("orders", "o1", 1);
+            discovery.registerService(one);
+            ServiceCache<Endpoint> cache = discovery.serviceCacheBuilder().name("orders").build();
+            assertThatThrownBy(cache::getInstances).isInstanceOf(IllegalStateException.class)
+                .hasMessage("service cache of 'orders' is not started (call start() first)");
+            assertThatThrownBy(cache::instances).isInstanceOf(IllegalStateException.class)
+                .hasMessage("service cache of 'orders' is not started (call start() first)");
+
+            cache.start();
+            assertThat(cache.getInstances()).containsExactly(one);
+            cache.close();
+            assertThat(cache.getInstances()).as("a closed cache still answers with what it last saw").containsExactly(one);
+        }
+    }
+
+    @Test
     void garbageAndHugeNodesAreSkippedWithoutDisturbingTheRest(BatonClient a, BatonClient b) throws Exception {
         try (ServiceDiscovery<Endpoint> registrant = discovery(a, "/hostile"); ServiceDiscovery<Endpoint> reader = discovery(b, "/hostile")) {
             ServiceInstance<Endpoint> good = instance("s", "good", 1);

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.InvalidPathException;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.ConnectString;
@@ -240,5 +241,23 @@ class ServiceDiscoveryTest {
         ServiceDiscovery<Endpoint> late = ServiceDiscoveryBuilder.builder(Endpoint.class).client(client).basePath("/closedfirst").build();
         assertThatThrownBy(late::start).isInstanceOf(dev.baton.framework.ClientClosedException.class)
             .hasMessageContaining("/closedfirst");
+    }
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(@ConnectString String connect) throws Exception {
+        // Until 2026-11-28 start() returned and kept thisInstance "to register at the next
+        // connection", which a client never started never makes: the service stayed invisible.
+        try (BatonClient unstarted = BatonClient.builder().connectString(connect).build();
+             ServiceDiscovery<Endpoint> discovery = ServiceDiscoveryBuilder.builder(Endpoint.class).client(unstarted)
+                 .basePath("/unstarted").thisInstance(instance("orders", "o-1", 8080)).build()) {
+            assertThatThrownBy(discovery::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the service discovery /unstarted: the client is not started; call start() first");
+            assertThat(discovery.registeredInstances()).isEmpty();
+
+            unstarted.start();
+            discovery.start();   // registers at the client's first connection
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(discovery.queryForInstance("orders", "o-1")).as("registered once started again").isNotNull());
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientClosingListener;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.contention.Holding;
@@ -145,11 +146,16 @@ public final class LeaderLatch implements Closeable {
      *
      * @throws IllegalStateException if it was started before, or closed (a closed latch cannot start
      *     again: build a new one)
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws ClientClosedException if the client is closed (nothing could ever be elected)
      */
     public void start() {
         if (client.isClosed()) {
             throw new ClientClosedException("start the leader latch", path);
+        }
+        if (!client.isStarted()) {
+            // it would wait for a connection that a client never started never makes
+            throw new ClientNotStartedException("start the leader latch", path);
         }
         synchronized (this) {
             Leadership.checkNotStarted("latch", path, state);

@@ -5,6 +5,7 @@ import dev.baton.framework.BatonException;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientClosingListener;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.contention.Holding;
@@ -135,11 +136,16 @@ public final class LeaderSelector implements Closeable {
      *
      * @throws IllegalStateException if it was started before, or closed (a closed selector cannot start
      *     again: build a new one)
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws ClientClosedException if the client is closed (no turn could ever come)
      */
     public void start() {
         if (client.isClosed()) {
             throw new ClientClosedException("start the leader selector", path);
+        }
+        if (!client.isStarted()) {
+            // it would wait for a connection that a client never started never makes
+            throw new ClientNotStartedException("start the leader selector", path);
         }
         synchronized (this) {
             Leadership.checkNotStarted("selector", path, state);

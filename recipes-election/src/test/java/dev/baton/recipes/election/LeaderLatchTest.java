@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.InvalidPathException;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
@@ -260,6 +261,26 @@ class LeaderLatchTest {
         assertThatThrownBy(latch::start).isInstanceOf(ClientClosedException.class).hasMessageContaining("/latch/closed");
         LeaderSelector selector = new LeaderSelector(closed, "/selector/closed", "a", client -> { });
         assertThatThrownBy(selector::start).isInstanceOf(ClientClosedException.class).hasMessageContaining("/selector/closed");
+    }
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(@ConnectString String connect) throws Exception {
+        // the newcomer's slip: build(), then the recipes, and client.start() forgotten. Until
+        // 2026-11-28 start() returned, an ERROR with a stack trace was logged ("could not join
+        // the election; trying again after the next reconnection") and await() simply ran out.
+        try (BatonClient unstarted = BatonClient.builder().connectString(connect).build();
+             LeaderLatch latch = new LeaderLatch(unstarted, "/latch/unstarted", "a");
+             LeaderSelector selector = new LeaderSelector(unstarted, "/selector/unstarted", "a", client -> { })) {
+            assertThatThrownBy(latch::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the leader latch /latch/unstarted: the client is not started; call start() first");
+            assertThatThrownBy(selector::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the leader selector /selector/unstarted: the client is not started; call start() first");
+            assertThat(latch.state()).isEqualTo(LeaderLatch.State.LATENT);
+
+            unstarted.start();
+            latch.start();
+            assertThat(latch.await(Duration.ofSeconds(10))).as("the same latch leads once its client is started").isTrue();
+        }
     }
 
     static String nodeWithToken(BatonClient client, String path, long token) throws InterruptedException {
