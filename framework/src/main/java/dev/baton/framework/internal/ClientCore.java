@@ -74,6 +74,8 @@ public final class ClientCore {
     private volatile long probedSession;
     private volatile boolean started;
     private volatile boolean closed;
+    /** Held only to turn {@link #closed} on once: two threads closing at once run the close's steps once. */
+    private final Object closeOnce = new Object();
 
     private ClientCore(Config config) {
         this.config = config;
@@ -252,10 +254,12 @@ public final class ClientCore {
     }
 
     void close() {
-        if (closed) {
-            return;
+        synchronized (closeOnce) {
+            if (closed) {
+                return; // closing or closed: by another thread, or by a closing listener on this one
+            }
+            closed = true;
         }
-        closed = true;
         deletes.close();
         connection.close();
         telemetry.observer().clientClosed(); // after the recipes' closing listeners reported their ends
