@@ -538,18 +538,19 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             fence = f == null ? ReleaseCodec.Fence.NONE : ReleaseCodec.readFence(f.data());
         }
         ConfigSnapshot next = new ConfigSnapshot(keys.base(), fence.release(), published.sequence(), entries, mapper, published, fence);
-        if (before == null ? fence.release() > 0 : fence.release() > before.release()) {
-            // by this process's clock against the writer's: how long the release took to reach this store (skew included)
-            Optional<Duration> since = before == null || fence.time() == 0 ? Optional.empty()
-                : Optional.of(Duration.ofMillis(Math.max(0, clock.millis() - fence.time())));
-            client.observer().configReleaseSeen("config-store", base(), fence.release(), since);
-        }
         lock.lock();
         try {
             current = next;
             advanced.signalAll();
         } finally {
             lock.unlock();
+        }
+        // told once the store shows it (an observer reading snapshot() sees it), before the listeners run
+        if (before == null ? next.release() > 0 : next.release() > before.release()) {
+            // by this process's clock against the writer's: how long the release took to reach this store (skew included)
+            Optional<Duration> since = before == null || fence.time() == 0 ? Optional.empty()
+                : Optional.of(Duration.ofMillis(Math.max(0, clock.millis() - fence.time())));
+            client.observer().configReleaseSeen("config-store", base(), next.release(), since);
         }
         watches.published(before, next, changed);
     }

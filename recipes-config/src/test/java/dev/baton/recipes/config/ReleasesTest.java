@@ -414,18 +414,19 @@ class ReleasesTest {
     }
 
     /** One configReleaseSeen call, as an observer heard it. */
-    private record Seen(String path, long release, Optional<Duration> since) {
+    private record Seen(String recipe, String path, long release, Optional<Duration> since, long shown) {
     }
 
     @Test
     void aWatchingStoreTellsHowLongAfterItsCommitEachNewReleaseReachedIt(BatonClient a, BatonClient b, TestInfo info) throws Exception {
         String base = base(info);
         List<Seen> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<ConfigStore> shown = new java.util.concurrent.atomic.AtomicReference<>();
         BatonObserver observer = new BatonObserver() {
             @Override
             public void configReleaseSeen(String recipe, String path, long release, Optional<Duration> sinceCommitted) {
-                assertThat(recipe).isEqualTo("config-store");
-                seen.add(new Seen(path, release, sinceCommitted));
+                // noted here, judged by the test's thread: an assertion failing in here would land on the store's thread
+                seen.add(new Seen(recipe, path, release, sinceCommitted, shown.get() == null ? -1 : shown.get().snapshot().release()));
             }
         };
         // the writer's clock five minutes behind the watcher's: the watcher's time is its clock less the release's stamp
@@ -435,13 +436,20 @@ class ReleasesTest {
             assertThat(writer.awaitInitialized(WAIT)).isTrue();
             writer.release().set("k", "1").commit();
             b.addObserver(observer);
-            try (ConfigStore watcher = started(b, base)) {
+            ConfigStore watcher = ConfigStore.builder(b, base).build();
+            shown.set(watcher);
+            watcher.start();
+            try (watcher) {
+                assertThat(watcher.awaitInitialized(WAIT)).isTrue();
                 assertThat(watcher.snapshot().release()).isEqualTo(1);
                 long before = System.nanoTime();
                 Release second = writer.release().set("k", "2").commit();
                 await().atMost(WAIT).until(() -> seen.size() == 2);
                 Duration elapsed = Duration.ofNanos(System.nanoTime() - before);
-                assertThat(seen.get(0)).as("the release found at start: no time of its way").isEqualTo(new Seen(base, 1, Optional.empty()));
+                assertThat(seen).allSatisfy(s -> assertThat(s.recipe()).isEqualTo("config-store"))
+                    .allSatisfy(s -> assertThat(s.shown()).as("the store shows the release it tells of").isEqualTo(s.release()));
+                assertThat(seen.get(0)).as("the release found at start: no time of its way")
+                    .isEqualTo(new Seen("config-store", base, 1, Optional.empty(), 1));
                 Seen told = seen.get(1);
                 assertThat(told.path()).isEqualTo(base);
                 assertThat(told.release()).isEqualTo(second.number());
@@ -455,7 +463,7 @@ class ReleasesTest {
                     ahead.awaitRelease(second.number(), WAIT);
                     Release third = ahead.release().set("k", "3").commit();
                     await().atMost(WAIT).until(() -> seen.size() == 3);
-                    assertThat(seen.get(2)).isEqualTo(new Seen(base, third.number(), Optional.of(Duration.ZERO)));
+                    assertThat(seen.get(2)).isEqualTo(new Seen("config-store", base, third.number(), Optional.of(Duration.ZERO), third.number()));
                 }
                 // a plain set is not a release: nothing told
                 writer.set("other", "x");
