@@ -103,7 +103,7 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
      * Registers the client's gauges and starts reporting events to {@code registry}.
      *
      * @param registry where the meters go
-     * @throws IllegalStateException if this binding is already bound, its client is closed, or {@code registry}
+     * @throws IllegalStateException if this binding is already bound, its client is closed (or closes meanwhile), or {@code registry}
      *     already has a live binding with the same common tags (its gauges would hide this one's)
      */
     @Override
@@ -144,6 +144,12 @@ public final class BatonMetrics implements MeterBinder, AutoCloseable {
         this.observer = meters;
         this.listener = states;
         this.bound = registry;
+        if (client.isClosed()) {
+            // closed by another thread since the check above, before the closer was added: its clientClosed missed this binding
+            close();
+            throw new IllegalStateException("the client closed while this BatonMetrics was being bound: there is nothing to "
+                + "measure; bind a BatonMetrics of a client that is open");
+        }
     }
 
     /**

@@ -189,6 +189,25 @@ class ClientMetricsTest {
     }
 
     @Test
+    void aClientClosedWhileItsBindingIsBeingBoundLeavesNoGaugeBehind() throws Exception {
+        BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        // another thread (a shutting-down application) closes the client once bindTo has checked it is open:
+        // here, deterministically, while the registry registers the binding's first gauge
+        SimpleMeterRegistry registry = new SimpleMeterRegistry() {
+            @Override
+            protected <T> io.micrometer.core.instrument.Gauge newGauge(io.micrometer.core.instrument.Meter.Id id, T obj,
+                                                                       java.util.function.ToDoubleFunction<T> valueFunction) {
+                client.close();
+                return super.newGauge(id, obj, valueFunction);
+            }
+        };
+        assertThatThrownBy(() -> BatonMetrics.of(client).bindTo(registry)).isInstanceOf(IllegalStateException.class)
+            .hasMessageStartingWith("the client closed while this BatonMetrics was being bound");
+        assertThat(registry.find("baton.client.healthy").gauge()).as("a frozen gauge of the closed client").isNull();
+        assertThat(registry.find("baton.client.connection.state").gauges()).isEmpty();
+    }
+
+    @Test
     void aSecondLiveClientWithTheSameTagsIsRefusedWithTheWayOut(BatonClient a, BatonClient b) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         BatonMetrics.of(a).bindTo(registry);

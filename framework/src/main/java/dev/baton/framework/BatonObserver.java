@@ -89,9 +89,11 @@ public interface BatonObserver {
 
     /**
      * The client has closed: every {@link ClientClosingListener} has run (the recipes built on it
-     * have ended their terms and holds and reported so) and its session has ended. The last event
-     * of a client, on the thread that closed it; an observer that keeps state for the client (such
-     * as gauges) can let it go now.
+     * have ended their terms and holds and reported so) and its session has ended. Told on the
+     * thread that closed it; an observer that keeps state for the client (such as gauges) can
+     * let it go now. Not strictly the last event: an operation another thread had in flight (a
+     * retry waiting for a connection) may report its end ({@link #retriesExhausted}, a failed
+     * request) just after it.
      */
     default void clientClosed() {
     }

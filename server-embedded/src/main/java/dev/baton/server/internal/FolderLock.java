@@ -103,21 +103,29 @@ final class FolderLock implements AutoCloseable {
             return false;
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            // read before locking: a file not written yet is one whose maker is about to lock it, and a lock
+            // taken here, however briefly, makes that maker's tryLock fail and its build throw
+            if (!saysTemporary(channel)) {
+                return false;  // not locked yet by the JVM making it, or a folder someone chose
+            }
             FileLock lock = channel.tryLock();
             if (lock == null) {
                 return false;  // its owner runs
             }
-            ByteBuffer content = ByteBuffer.allocate(64);
-            channel.read(content, 0);
-            String owner = new String(content.array(), 0, content.position(), StandardCharsets.US_ASCII);
-            if (!owner.strip().endsWith(TEMPORARY)) {
-                return false;  // not locked yet by the JVM making it, or a folder someone chose
+            if (!saysTemporary(channel)) {
+                return false;  // its owner closed it (emptying the file) since the first reading
             }
             Layout.deleteRecursively(folder);
             return true;
         } catch (IOException | UncheckedIOException | OverlappingFileLockException e) {
             return false;
         }
+    }
+
+    private static boolean saysTemporary(FileChannel channel) throws IOException {
+        ByteBuffer content = ByteBuffer.allocate(64);
+        channel.read(content, 0);
+        return new String(content.array(), 0, content.position(), StandardCharsets.US_ASCII).strip().endsWith(TEMPORARY);
     }
 
     /**
