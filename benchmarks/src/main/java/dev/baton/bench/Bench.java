@@ -32,6 +32,7 @@ public final class Bench {
         BENCHMARKS.put("group", GroupBenchmark::main);
         BENCHMARKS.put("config", ConfigBenchmark::main);
         BENCHMARKS.put("observer", ObserverBenchmark::main);
+        BENCHMARKS.put("barrier", BarrierBenchmark::main);
     }
 
     private Bench() {

@@ -12,6 +12,7 @@ import dev.baton.framework.ZPaths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.KeeperException;
@@ -35,6 +36,13 @@ final class BarrierRounds {
      * member: counting it would let a member through alone and keep the leavers waiting for it.
      */
     private static final Pattern MEMBER = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+    /**
+     * The most data a barrier, {@code ready} or member node holds, for sizing a multi of reads of
+     * them: Baton's and Curator's hold none (a larger node another tool wrote only makes its reads go
+     * one by one).
+     */
+    private static final int SMALL_NODE_BYTES = 4 * 1024;
 
     private final BatonClient client;
     private final String path;
@@ -164,22 +172,39 @@ final class BarrierRounds {
      * the version held still: the version then identifies that {@code ready} (every close bumps it).
      */
     public Round readRound() throws InterruptedException {
+        return look(null).round();
+    }
+
+    /**
+     * The round that is on, and {@code memberPath}'s stat (null if it is gone), in one request where
+     * the servers take a multi of reads (the barrier node, {@code ready} and the member node, as
+     * getData; Baton's barrier and member nodes hold no data). The reads may still be answered one
+     * by one (an older server, or a reply too large): the round is taken only if {@code ready} was
+     * made before the barrier node was read — its creation zxid at most the barrier node's
+     * {@code pzxid}, the zxid of its latest child change — so that {@code ready} existed from before
+     * that read until its own, and the barrier node's version is the round's. Else it reads again.
+     *
+     * @param memberPath a member node to read along, or null
+     */
+    public Look look(String memberPath) throws InterruptedException {
+        List<String> paths = memberPath == null ? List.of(path, readyPath) : List.of(path, readyPath, memberPath);
         while (true) {
-            NodeData parent;
-            try {
-                parent = client.getData().forPathWithStat(path);
-            } catch (NoNodeException gone) {
-                return Round.NONE;
+            Map<String, NodeData> found = client.getData().forPaths(paths, SMALL_NODE_BYTES);
+            NodeData parent = found.get(path);
+            NodeData ready = found.get(readyPath);
+            Stat member = memberPath == null || !found.containsKey(memberPath) ? null : found.get(memberPath).stat();
+            if (parent == null || ready == null) {
+                return new Look(Round.NONE, member);
             }
-            Stat ready = client.checkExists().forPath(readyPath);
-            if (ready == null) {
-                return Round.NONE;
+            if (ready.stat().getCzxid() <= parent.stat().getPzxid()) {
+                return new Look(new Round(parent.stat().getVersion(), parent.data(), ready.stat().getCzxid()), member);
             }
-            Stat again = client.checkExists().forPath(path);
-            if (again != null && again.getVersion() == parent.stat().getVersion()) {
-                return new Round(parent.stat().getVersion(), parent.data(), ready.getCzxid());
-            }
+            // ready was made (again) between the two reads: the barrier node's version may be an older round's
         }
+    }
+
+    /** A look at the barrier: the round that is on, and a member node's stat (null if it is gone or not asked for). */
+    public record Look(Round round, Stat member) {
     }
 
     /**

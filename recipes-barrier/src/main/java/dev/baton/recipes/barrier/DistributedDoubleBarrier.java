@@ -172,9 +172,10 @@ public final class DistributedDoubleBarrier {
         long myCzxid = join();
         while (true) {
             try {
-                Round seen = rounds.readRound();
+                BarrierRounds.Look look = rounds.look(memberPath);
+                Round seen = look.round();
+                Stat me = look.member();
                 if (seen.readyCzxid() > myCzxid) {
-                    Stat me = client.checkExists().forPath(memberPath);
                     if (me != null && me.getCzxid() == myCzxid) {
                         // our node lived from before ready until now, so it was there when ready was made
                         round = seen;
@@ -200,7 +201,6 @@ public final class DistributedDoubleBarrier {
                     rounds.createReady(members);
                     continue;   // look at what is there now, whoever created it
                 }
-                Stat me = client.checkExists().forPath(memberPath);
                 if (me == null) {
                     // our session ended while we waited: we count as gone; join again with the new one
                     myCzxid = join();
