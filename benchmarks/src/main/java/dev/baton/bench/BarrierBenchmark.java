@@ -50,6 +50,21 @@ public final class BarrierBenchmark {
         void enter() throws Exception;
 
         void leave() throws Exception;
+
+        /** A member of a recipe whose enter and leave return nothing worth keeping. */
+        static Member of(Step enter, Step leave) {
+            return new Member() {
+                @Override
+                public void enter() throws Exception {
+                    enter.run();
+                }
+
+                @Override
+                public void leave() throws Exception {
+                    leave.run();
+                }
+            };
+        }
     }
 
     /**
@@ -90,27 +105,11 @@ public final class BarrierBenchmark {
                 BatonClient b = Clients.baton(connect);
                 batons.add(b);
                 DistributedDoubleBarrier bm = new DistributedDoubleBarrier(b, batonPath, n);
-                baton.add(new Member() {
-                    public void enter() throws Exception {
-                        bm.enter();
-                    }
-
-                    public void leave() throws Exception {
-                        bm.leave();
-                    }
-                });
+                baton.add(Member.of(bm::enter, bm::leave));
                 CuratorFramework c = Clients.curator(connect);
                 curators.add(c);
                 var cm = new org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier(c, curatorPath, n);
-                curator.add(new Member() {
-                    public void enter() throws Exception {
-                        cm.enter();
-                    }
-
-                    public void leave() throws Exception {
-                        cm.leave();
-                    }
-                });
+                curator.add(Member.of(cm::enter, cm::leave));
                 ZooKeeper z = Clients.raw(connect);
                 raws.add(z);
                 raw.add(new RawMember(z, rawPath, n));
