@@ -228,7 +228,10 @@ final class DoctorCommand implements Callable<Integer> {
             return new Check("ensemble", "fail", String.join(", ", readOnly) + " in read-only mode: no lock, lease or leadership "
                 + "can be taken through it");
         }
-        return new Check("ensemble", "ok", heads.isEmpty() ? "no leader seen (srvr not allowed, or no server serving)"
+        if (heads.isEmpty() && servers.stream().noneMatch(s -> s.status().equals("serving"))) {
+            return new Check("ensemble", "fail", "no server of the connect string serves: there is no ensemble to judge");
+        }
+        return new Check("ensemble", "ok", heads.isEmpty() ? "no leader seen (srvr not allowed)"
             : heads.get(0).replaceFirst("^(\\S+) (\\S+)$", "$2 $1"));
     }
 

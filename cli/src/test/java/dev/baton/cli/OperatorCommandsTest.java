@@ -289,6 +289,8 @@ class OperatorCommandsTest extends AgainstEnsemble {
         }
         BatonProcess doctor = BatonProcess.start(dir, Map.of("BATON_CONNECT", "127.0.0.1:" + port), "doctor");
         assertThat(doctor.finish(WAIT)).as("stderr: %s", doctor.stderr()).isEqualTo(ExitCodes.UNAVAILABLE);
-        assertThat(doctor.stdout()).containsPattern("127.0.0.1:" + port + " +unreachable").containsPattern("connection +fail +nothing is listening");
+        assertThat(doctor.stdout()).containsPattern("127.0.0.1:" + port + " +unreachable").containsPattern("connection +fail +nothing is listening")
+            .as("no check says ok of an ensemble nobody serves").doesNotContainPattern("ensemble +ok")
+            .containsPattern("ensemble +fail +no server of the connect string serves");
     }
 }
