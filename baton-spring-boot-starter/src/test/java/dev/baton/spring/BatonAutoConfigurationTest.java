@@ -120,8 +120,19 @@ class BatonAutoConfigurationTest {
 
     @Test
     void aClientBeanOfTheServiceIsKept(@ConnectString String connect) {
-        runner.withBean("myClient", BatonClient.class, () -> BatonClient.builder().connectString(connect).namespace("mine").build())
+        runner.withBean("myClient", BatonClient.class, () -> {
+            BatonClient mine = BatonClient.builder().connectString(connect).namespace("mine").build();
+            mine.start(); // the service's bean, started by the service as the starter starts its own
+            return mine;
+        }, bean -> bean.setDestroyMethodName("close"))
             .run(context -> assertThat(context.getBean(BatonClient.class).namespace()).isEqualTo("mine"));
+    }
+
+    @Test
+    void aClientBeanOfTheServiceThatWasNeverStartedFailsStartUpSayingSo(@ConnectString String connect) {
+        runner.withBean("myClient", BatonClient.class, () -> BatonClient.builder().connectString(connect).namespace("mine").build(),
+                bean -> bean.setDestroyMethodName("close"))
+            .run(context -> assertThat(context).getFailure().hasStackTraceContaining("the client is not started; call start() first"));
     }
 
     @Test
