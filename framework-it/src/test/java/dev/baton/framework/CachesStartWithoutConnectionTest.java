@@ -2,11 +2,13 @@ package dev.baton.framework;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.ChildrenCache;
 import dev.baton.framework.cache.NodeCache;
+import dev.baton.framework.cache.SnapshotCache;
 import dev.baton.framework.cache.TreeCache;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.CutOffClient;
@@ -80,6 +82,41 @@ class CachesStartWithoutConnectionTest {
             assertThat(cache.children()).containsOnlyKeys("one");
             writer.create().forPath(path + "/two", bytes("2"));
             await().atMost(WAIT).until(() -> cache.children().keySet().equals(java.util.Set.of("one", "two")));
+        }
+    }
+
+    @Test
+    void cachesOnAClientThatWasNeverStartedRefuseAtOnceAndLoadOnceItIs(BatonClient writer) throws Exception {
+        // the newcomer's slip: build(), then the caches, and client.start() forgotten. Until
+        // 2026-11-28 start() returned, the caches stayed empty and awaitInitialized simply ran out.
+        String base = "/unstarted-caches";
+        writer.create().creatingParentsIfNeeded().forPath(base + "/node/child", bytes("c"));
+        try (BatonClient unstarted = BatonClient.builder().connectString(ensemble.connectString()).build();
+             TreeCache tree = TreeCache.builder(unstarted, base).build();
+             NodeCache node = new NodeCache(unstarted, base + "/node");
+             ChildrenCache children = new ChildrenCache(unstarted, base + "/node");
+             SnapshotCache snapshots = SnapshotCache.builder(unstarted, base).build()) {
+            assertThatThrownBy(tree::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the cache /unstarted-caches: the client is not started; call start() first");
+            assertThatThrownBy(node::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the cache /unstarted-caches/node: the client is not started; call start() first");
+            assertThatThrownBy(children::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the cache /unstarted-caches/node: the client is not started; call start() first");
+            assertThatThrownBy(snapshots::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the snapshot cache /unstarted-caches: the client is not started; call start() first");
+
+            unstarted.start();
+            tree.start();
+            node.start();
+            children.start();
+            snapshots.start();
+            assertThat(tree.awaitInitialized(WAIT)).as("the same tree cache loads once its client is started").isTrue();
+            assertThat(node.awaitInitialized(WAIT)).isTrue();
+            assertThat(children.awaitInitialized(WAIT)).isTrue();
+            assertThat(snapshots.awaitInitialized(WAIT)).isTrue();
+            assertThat(tree.snapshot()).containsKey(base + "/node/child");
+            assertThat(children.children()).containsOnlyKeys("child");
+            assertThat(snapshots.current().nodes()).containsKey(base + "/node/child");
         }
     }
 

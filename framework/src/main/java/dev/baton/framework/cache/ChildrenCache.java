@@ -28,7 +28,12 @@ public final class ChildrenCache implements AutoCloseable {
         this.path = path;
     }
 
-    /** Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load. */
+    /**
+     * Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load.
+     *
+     * @throws dev.baton.framework.ClientNotStartedException if the client was never started (start it, then this)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed
+     */
     public void start() {
         tree.start();
     }

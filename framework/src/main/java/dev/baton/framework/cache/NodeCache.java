@@ -24,7 +24,12 @@ public final class NodeCache implements AutoCloseable {
         this.tree = TreeCache.builder(client, ZPaths.validateBasePath("NodeCache", path)).maxDepth(0).build();
     }
 
-    /** Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load. */
+    /**
+     * Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load.
+     *
+     * @throws dev.baton.framework.ClientNotStartedException if the client was never started (start it, then this)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed
+     */
     public void start() {
         tree.start();
     }

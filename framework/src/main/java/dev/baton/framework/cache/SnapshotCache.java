@@ -2,6 +2,7 @@ package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
@@ -329,6 +330,8 @@ public final class SnapshotCache implements AutoCloseable {
      * Starts watching and loading in the background; {@link #awaitInitialized} waits for the
      * first snapshot.
      *
+     * @throws ClientNotStartedException if the client was never started (start it, then this: the
+     *     cache stays unstarted, so the same cache can start then)
      * @throws ClientClosedException if the client is closed
      */
     public void start() {
@@ -337,6 +340,10 @@ public final class SnapshotCache implements AutoCloseable {
         }
         if (client.isClosed()) {
             throw new ClientClosedException("start the snapshot cache", root);
+        }
+        if (!client.isStarted()) {
+            // no snapshot would ever come: a client never started never connects
+            throw new ClientNotStartedException("start the snapshot cache", root);
         }
         client.addConnectionStateListener(stateListener);
         executor.execute(() -> {

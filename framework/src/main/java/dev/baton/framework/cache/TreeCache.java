@@ -2,6 +2,7 @@ package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
@@ -159,6 +160,8 @@ public final class TreeCache implements AutoCloseable {
      * Starts watching and loading, in the background; {@link #awaitInitialized} waits for the first load.
      * Needs no connection: without one the cache stays empty and loads when the client connects.
      *
+     * @throws ClientNotStartedException if the client was never started (start it, then this: the
+     *     cache stays unstarted, so the same cache can start then)
      * @throws ClientClosedException if the client is closed (the cache could never load)
      */
     public synchronized void start() {
@@ -167,6 +170,10 @@ public final class TreeCache implements AutoCloseable {
         }
         if (client.isClosed()) {
             throw new ClientClosedException("start the cache", root);
+        }
+        if (!client.isStarted()) {
+            // it would stay empty, waiting for a connection that a client never started never makes
+            throw new ClientNotStartedException("start the cache", root);
         }
         if (started) {
             return;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
@@ -113,8 +114,17 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         return new Builder(client, basePath);
     }
 
-    /** Starts loading and watching, in the background; {@link #awaitInitialized} waits for the first snapshot. */
+    /**
+     * Starts loading and watching, in the background; {@link #awaitInitialized} waits for the first snapshot.
+     *
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed
+     */
     public void start() {
+        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the cache, as before
+            // no snapshot would ever come: a client never started never connects
+            throw new ClientNotStartedException("start the config store", keys.base());
+        }
         cache.start();
     }
 

@@ -38,6 +38,8 @@ public final class SharedCount implements AutoCloseable {
     /**
      * Creates the node with the seed if it is missing, reads it, and starts watching it.
      *
+     * @throws IllegalStateException if it was started before
+     * @throws dev.baton.framework.ClientNotStartedException if the client was never started (start it, then this)
      * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public void start() throws InterruptedException {

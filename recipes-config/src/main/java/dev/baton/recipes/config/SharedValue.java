@@ -2,6 +2,7 @@ package dev.baton.recipes.config;
 
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
@@ -85,9 +86,14 @@ public final class SharedValue implements AutoCloseable {
      * Creates the node with the seed if it is missing, reads it, and starts watching it.
      *
      * @throws IllegalStateException if it was started before
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public void start() throws InterruptedException {
+        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the create below, as before
+            // refused here, not by the create below: this value stays unstarted, so it can start once the client has
+            throw new ClientNotStartedException("start " + kind, path);
+        }
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw new IllegalStateException(kind + " " + path + " was already started (state " + state.get() + ")");
         }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import java.util.List;
@@ -159,6 +160,34 @@ class SharedValuesTest {
             assertThatThrownBy(workers::start)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("SharedCount /shared/named was already started");
+        }
+    }
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(BatonClient writer) throws Exception {
+        // the newcomer's slip: build(), then the recipes, and client.start() forgotten. Until 2026-11-28
+        // a shared value's start() failed on its create, but left the value "already started" for good;
+        // a config store's start() returned and awaitInitialized simply ran out.
+        writer.create().creatingParentsIfNeeded().forPath("/unstarted/config/greeting", "hello".getBytes(UTF_8));
+        try (BatonClient unstarted = BatonClient.builder().connectString(connect).build();
+             SharedValue value = new SharedValue(unstarted, "/unstarted/value", "v".getBytes(UTF_8));
+             SharedCount count = new SharedCount(unstarted, "/unstarted/count", 7);
+             ConfigStore store = ConfigStore.builder(unstarted, "/unstarted/config").build()) {
+            assertThatThrownBy(value::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start SharedValue /unstarted/value: the client is not started; call start() first");
+            assertThatThrownBy(count::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start SharedCount /unstarted/count: the client is not started; call start() first");
+            assertThatThrownBy(store::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the config store /unstarted/config: the client is not started; call start() first");
+
+            unstarted.start();
+            value.start();
+            count.start();
+            store.start();
+            assertThat(value.getValue()).as("the same value starts once its client is started").isEqualTo("v".getBytes(UTF_8));
+            assertThat(count.getCount()).isEqualTo(7);
+            assertThat(store.awaitInitialized(WAIT)).as("the same store loads once its client is started").isTrue();
+            assertThat(store.getString("greeting")).contains("hello");
         }
     }
 }

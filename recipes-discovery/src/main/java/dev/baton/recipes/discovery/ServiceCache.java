@@ -3,6 +3,7 @@ package dev.baton.recipes.discovery;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.CacheEvent;
 import dev.baton.framework.cache.ChildData;
@@ -83,6 +84,7 @@ public final class ServiceCache<T> implements AutoCloseable {
      * @throws DiscoveryException if, connected, the first load does not finish within the start
      *     timeout (the cache is then closed)
      * @throws IllegalStateException if already started or closed
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
@@ -97,8 +99,20 @@ public final class ServiceCache<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Throws ClientNotStartedException for {@code operation} if the client was never started: the
+     * cache would stay empty, waiting for a connection such a client never makes. Checked before
+     * anything starts, so the same cache (or provider) starts once the client has.
+     */
+    void refuseUnstartedClient(String operation) {
+        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the tree cache, as before
+            throw new ClientNotStartedException(operation, path);
+        }
+    }
+
     /** Starts watching without waiting for the first load. */
     void startInBackground() {
+        refuseUnstartedClient("start the service cache");
         life.start(Lifecycle.State.STARTED);
         tree.addListener(this::onEvent);
         try {

@@ -74,9 +74,12 @@ public final class ServiceProvider<T> implements AutoCloseable {
      *
      * @throws DiscoveryException if, connected, the cache does not load within its start timeout
      *     (the provider is then closed)
+     * @throws dev.baton.framework.ClientNotStartedException if the client was never started (start
+     *     it, then this: the provider stays unstarted)
      * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
+        cache.refuseUnstartedClient("start the service provider");
         life.start(Lifecycle.State.STARTING);
         try {
             cache.start();

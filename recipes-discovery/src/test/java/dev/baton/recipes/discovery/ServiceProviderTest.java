@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
+import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,32 @@ import org.junit.jupiter.api.Test;
 @EnsembleTest
 class ServiceProviderTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(BatonClient a, @ConnectString String connect) throws Exception {
+        // the newcomer's slip: build(), then the provider and the cache, and client.start() forgotten.
+        // Until 2026-11-28 their start() returned (no connection: "loads when the client connects"),
+        // and getInstance() answered null for ever, as for a service with no instances.
+        try (ServiceDiscovery<Endpoint> registrant = discovery(a, "/unstartedprovider");
+             BatonClient unstarted = BatonClient.builder().connectString(connect).build();
+             ServiceDiscovery<Endpoint> consumer = ServiceDiscoveryBuilder.builder(Endpoint.class).client(unstarted)
+                 .basePath("/unstartedprovider").build();
+             ServiceProvider<Endpoint> provider = consumer.serviceProviderBuilder().serviceName("orders").build();
+             ServiceCache<Endpoint> cache = consumer.serviceCacheBuilder().name("orders").build()) {
+            ServiceInstance<Endpoint> one = instance("orders", "o1", 1);
+            registrant.registerService(one);
+            assertThatThrownBy(provider::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the service provider /unstartedprovider/orders: the client is not started; call start() first");
+            assertThatThrownBy(cache::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the service cache /unstartedprovider/orders: the client is not started; call start() first");
+
+            unstarted.start();
+            provider.start();
+            cache.start();
+            assertThat(provider.getInstance()).as("the same provider works once its client is started").isEqualTo(one);
+            assertThat(cache.getInstances()).as("the same cache too").containsExactly(one);
+        }
+    }
 
     @Test
     void roundRobinsOverRegisteredInstancesFromAnotherClient(BatonClient a, BatonClient b) throws Exception {

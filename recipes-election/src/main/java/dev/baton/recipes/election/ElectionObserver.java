@@ -3,6 +3,7 @@ package dev.baton.recipes.election;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientClosingListener;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NodeData;
@@ -102,11 +103,16 @@ public final class ElectionObserver implements Closeable {
      *
      * @throws IllegalStateException if it was started before, or closed (a closed observer cannot
      *     start again: build a new one)
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws ClientClosedException if the client is closed (nothing could ever be reported)
      */
     public void start() {
         if (client.isClosed()) {
             throw new ClientClosedException("start the election observer", line.path());
+        }
+        if (!client.isStarted()) {
+            // the first report would wait for a connection that a client never started never makes
+            throw new ClientNotStartedException("start the election observer", line.path());
         }
         synchronized (this) {
             Leadership.checkNotStarted("observer", line.path(), state);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.recipes.election.ElectionEvent.LeaderChanged;
 import dev.baton.recipes.election.ElectionEvent.NoLeader;
 import dev.baton.server.EmbeddedEnsemble;
@@ -107,6 +108,30 @@ class ElectionObserverTest {
             second.proclaim("b2");
             await().atMost(WAIT).until(() -> events.size() == 3);
             assertThat(((LeaderChanged) events.get(2)).leader().id()).isEqualTo("b2");
+        }
+    }
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(BatonClient a) throws Exception {
+        // the newcomer's slip: build(), then the observer, and client.start() forgotten. Until
+        // 2026-11-28 start() returned and no report ever came.
+        String path = "/observer/unstarted";
+        List<ElectionEvent> events = new CopyOnWriteArrayList<>();
+        try (BatonClient unstarted = BatonClient.builder().connectString(ensemble.connectString()).build();
+             ElectionObserver observer = new ElectionObserver(unstarted, path);
+             LeaderLatch leader = new LeaderLatch(a, path, "a")) {
+            observer.addListener(events::add);
+            assertThatThrownBy(observer::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the election observer /observer/unstarted: the client is not started; call start() first");
+            assertThat(observer.state()).isEqualTo(ElectionObserver.State.LATENT);
+
+            leader.start();
+            leader.await();
+            unstarted.start();
+            observer.start();
+            await().atMost(WAIT).until(() -> !events.isEmpty());
+            assertThat(events.get(0)).as("the same observer reports once its client is started")
+                .isEqualTo(new LeaderChanged(new Participant("a", true), leader.leadershipToken()));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.ZPaths;
 import dev.baton.framework.cache.CacheEvent;
@@ -89,12 +90,17 @@ public final class GroupMember implements AutoCloseable {
      * Joins the group and starts watching it, in the background.
      *
      * @throws IllegalStateException if started before, or closed (a closed member cannot join again: make a new one)
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws dev.baton.framework.ClientClosedException if the client is closed
      */
     public void start() {
         if (closed || started) {
             throw new IllegalStateException("GroupMember " + ZPaths.join(membershipPath, thisId)
                 + (closed ? " is closed: a closed member cannot join again, make a new one" : " was already started"));
+        }
+        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused below, as before
+            // it would wait for a connection that a client never started never makes
+            throw new ClientNotStartedException("start GroupMember", ZPaths.join(membershipPath, thisId));
         }
         cache.start();
         node.start();

@@ -3,6 +3,7 @@ package dev.baton.recipes.group;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
@@ -144,6 +145,7 @@ public final class PersistentNode implements AutoCloseable {
      * Starts creating the node, in the background.
      *
      * @throws IllegalStateException if started or closed before
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws ClientClosedException if the client is closed
      */
     public void start() {
@@ -153,6 +155,10 @@ public final class PersistentNode implements AutoCloseable {
             }
             if (client.isClosed()) {
                 throw new ClientClosedException("start PersistentNode", basePath);
+            }
+            if (!client.isStarted()) {
+                // the node would wait for a connection that a client never started never makes
+                throw new ClientNotStartedException("start PersistentNode", basePath);
             }
             state = State.STARTED;
         }

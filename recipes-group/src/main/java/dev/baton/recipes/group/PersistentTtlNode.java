@@ -1,6 +1,7 @@
 package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
@@ -102,8 +103,17 @@ public final class PersistentTtlNode implements AutoCloseable {
         this.node = new PersistentNode(client, CreateMode.CONTAINER, false, this.path, data, false);
     }
 
-    /** Starts creating the node and touching it, in the background. */
+    /**
+     * Starts creating the node and touching it, in the background.
+     *
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed
+     */
     public void start() {
+        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused below, as before
+            // the node would wait for a connection that a client never started never makes
+            throw new ClientNotStartedException("start PersistentTtlNode", path);
+        }
         node.addListener(created -> touch(false)); // the first touch at once: the TTL runs from the creation
         node.start();
         schedule();

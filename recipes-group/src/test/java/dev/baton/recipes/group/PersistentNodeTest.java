@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.NoChildrenForEphemeralsException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.test.ConnectString;
@@ -25,6 +26,35 @@ class PersistentNodeTest {
 
     @ConnectString
     String connect;
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(BatonClient reader) throws Exception {
+        // the newcomer's slip: build(), then the node, the TTL node and the member, and client.start()
+        // forgotten. Until 2026-11-28 each start() returned and the node never appeared:
+        // waitForInitialCreate and awaitJoined simply ran out.
+        try (BatonClient unstarted = BatonClient.builder().connectString(connect).build();
+             PersistentNode node = new PersistentNode(unstarted, CreateMode.EPHEMERAL, false, "/pn/unstarted/node", bytes("n"));
+             PersistentTtlNode ttl = new PersistentTtlNode(unstarted, "/pn/unstarted/ttl", Duration.ofMinutes(1), bytes("t"));
+             GroupMember member = new GroupMember(unstarted, "/pn/unstarted/group", "m1", bytes("m"))) {
+            assertThatThrownBy(node::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start PersistentNode /pn/unstarted/node: the client is not started; call start() first");
+            assertThatThrownBy(ttl::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start PersistentTtlNode /pn/unstarted/ttl: the client is not started; call start() first");
+            assertThatThrownBy(member::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start GroupMember /pn/unstarted/group/m1: the client is not started; call start() first");
+
+            unstarted.start();
+            node.start();
+            ttl.start();
+            member.start();
+            assertThat(node.waitForInitialCreate(WAIT)).as("the same node is created once its client is started").isTrue();
+            assertThat(ttl.waitForInitialCreate(WAIT)).as("the same TTL node too").isTrue();
+            assertThat(member.awaitJoined(WAIT)).as("and the same member joins").isTrue();
+            assertThat(reader.getData().forPath("/pn/unstarted/node")).isEqualTo(bytes("n"));
+            assertThat(reader.getData().forPath("/pn/unstarted/ttl")).isEqualTo(bytes("t"));
+            assertThat(member.getCurrentMembers()).containsOnlyKeys("m1");
+        }
+    }
 
     private static byte[] bytes(String s) {
         return s.getBytes(UTF_8);

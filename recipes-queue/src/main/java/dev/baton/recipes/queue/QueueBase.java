@@ -9,6 +9,8 @@ public interface QueueBase<T> extends AutoCloseable {
      * consumes. It does not wait for ZooKeeper: without a connection it returns at once, and the
      * consumer starts consuming (and a producer can put) when the client connects.
      *
+     * @throws dev.baton.framework.ClientNotStartedException if the client was never started (start
+     *     it, then this: the queue stays {@link QueueState#LATENT})
      * @throws InterruptedException declared for callers written when {@code start()} waited for
      *     the queue's nodes; it no longer waits, so it is not thrown
      */

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.InvalidPathException;
 import dev.baton.framework.DataTooLargeException;
+import dev.baton.test.ConnectString;
 import dev.baton.test.CountingClient;
 import dev.baton.test.EnsembleTest;
 import java.time.Duration;
@@ -32,6 +34,29 @@ class DistributedQueueTest {
 
     private static String path(TestInfo info) {
         return "/dq/" + info.getTestMethod().orElseThrow().getName();
+    }
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(BatonClient producer, @ConnectString String connect,
+                                                                         TestInfo info) throws Exception {
+        // the newcomer's slip: build(), then the queue, and client.start() forgotten. Until 2026-11-28
+        // start() returned, the consumer thread waited for a connection that never came, and nothing
+        // was ever consumed.
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        try (BatonClient unstarted = BatonClient.builder().connectString(connect).build();
+             DistributedQueue<String> queue = QueueBuilder.builder(unstarted, seen::add, Strings.UTF8, path(info)).buildQueue();
+             DistributedQueue<String> put = QueueBuilder.builder(producer, null, Strings.UTF8, path(info)).buildQueue()) {
+            assertThatThrownBy(queue::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the queue " + path(info) + ": the client is not started; call start() first");
+            assertThat(queue.state()).isEqualTo(QueueState.LATENT);
+
+            put.start();
+            put.put("first");
+            unstarted.start();
+            queue.start();
+            await().atMost(WAIT).until(() -> seen.contains("first"));
+            assertThat(seen).as("the same queue consumes once its client is started").containsExactly("first");
+        }
     }
 
     @Test

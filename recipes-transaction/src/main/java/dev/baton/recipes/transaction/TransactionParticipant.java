@@ -1,6 +1,7 @@
 package dev.baton.recipes.transaction;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.NodeExistsException;
@@ -123,13 +124,19 @@ public final class TransactionParticipant implements AutoCloseable {
      * the transactions already there are then handled in the background.
      *
      * <p>If it throws, the participant is closed: it takes no part in any transaction, and a new
-     * one must be built to try again.
+     * one must be built to try again. The one exception is a client never started: that is refused
+     * before anything is done, and the same participant starts once the client has.
      *
+     * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws TransactionException if the folder did not load within the start timeout
      * @throws IllegalStateException if it was started or closed before
      * @throws InterruptedException if interrupted while registering or loading
      */
     public void start() throws InterruptedException {
+        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the create below, as before
+            // refused here, not by the create below, which would close this participant for good
+            throw new ClientNotStartedException("start the transaction participant", layout.registration(id));
+        }
         synchronized (this) {
             switch (state) {
                 case LATENT -> state = State.STARTED;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
+import dev.baton.framework.ClientNotStartedException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ClientLink;
 import dev.baton.test.EnsembleTest;
@@ -56,6 +57,27 @@ class ParticipantStartTest {
             assertThat(handler.prepared).isEmpty();
             assertThatThrownBy(p::start).isInstanceOf(IllegalStateException.class).hasMessage("participant p is closed");
             await().atMost(WAIT).until(client.connectionState()::isConnected);
+        }
+    }
+
+    @Test
+    void startingOnAClientThatWasNeverStartedFailsAtOnceAndWorksOnceItIs(BatonClient other) throws Exception {
+        // the newcomer's slip: build(), then the participant, and client.start() forgotten. Until
+        // 2026-11-28 start() failed on its first create ("create /tx/unstarted/..."), which closed the
+        // participant for good: even after client.start() it could only say "participant p is closed".
+        String folder = "/tx/unstarted";
+        RecordingHandler handler = new RecordingHandler();
+        try (BatonClient unstarted = BatonClient.builder().connectString(ensemble.connectString()).build();
+             TransactionParticipant p = TransactionParticipant.builder(unstarted, folder, "p", handler).build()) {
+            assertThatThrownBy(p::start).isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the transaction participant /tx/unstarted/participants/p: the client is not started; call start() first");
+
+            unstarted.start();
+            p.start();
+            PendingTransaction tx = TransactionCoordinator.builder(other, folder).build()
+                .start(Set.of("p"), new byte[0], WAIT);
+            assertThat(tx.await(WAIT).isCommit()).as("the same participant votes once its client is started").isTrue();
+            assertThat(handler.prepared).containsExactly(tx.id());
         }
     }
 }
