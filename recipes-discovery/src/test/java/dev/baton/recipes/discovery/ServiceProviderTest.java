@@ -41,8 +41,10 @@ class ServiceProviderTest {
             unstarted.start();
             provider.start();
             cache.start();
-            assertThat(provider.getInstance()).as("the same provider works once its client is started").isEqualTo(one);
-            assertThat(cache.getInstances()).as("the same cache too").containsExactly(one);
+            // started, not yet connected: both load once the client connects
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(provider.getInstance()).as("the same provider works once its client is started").isEqualTo(one));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(cache.getInstances()).as("the same cache too").containsExactly(one));
         }
     }
 

@@ -52,7 +52,7 @@ class PersistentNodeTest {
             assertThat(member.awaitJoined(WAIT)).as("and the same member joins").isTrue();
             assertThat(reader.getData().forPath("/pn/unstarted/node")).isEqualTo(bytes("n"));
             assertThat(reader.getData().forPath("/pn/unstarted/ttl")).isEqualTo(bytes("t"));
-            assertThat(member.getCurrentMembers()).containsOnlyKeys("m1");
+            await().atMost(WAIT).untilAsserted(() -> assertThat(member.getCurrentMembers()).containsOnlyKeys("m1"));
         }
     }
 
