@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,6 +151,7 @@ public final class ClientProcess implements AutoCloseable {
     private final Path log;
     private final boolean deleteLog;
     private final List<RuntimeException> handlerFailures = new CopyOnWriteArrayList<>();
+    private final Duration handlerTimeout;
     private ChildJvm jvm;
     private OutputStream toChild;
     private Thread reader;
@@ -164,6 +166,7 @@ public final class ClientProcess implements AutoCloseable {
         this.onMessage = b.onMessage;
         this.onRequest = b.onRequest;
         this.deleteLog = b.log == null;
+        this.handlerTimeout = b.handlerTimeout;
         this.log = b.log != null ? b.log : Files.createTempFile("baton-" + name + "-", ".log");
         if (log.getParent() != null) {
             Files.createDirectories(log.getParent());
@@ -285,7 +288,8 @@ public final class ClientProcess implements AutoCloseable {
      * runs, and waiting until all the old child's output has been handled, so that no message of
      * the old child follows {@link #STARTED} of the new one.
      *
-     * @throws IllegalStateException if the current child outlives SIGKILL by 10 s
+     * @throws IllegalStateException if the current child outlives SIGKILL by 10 s, or a handler of
+     *     its output has not returned within {@link Builder#handlerTimeout} after it ended
      * @throws UncheckedIOException if the new child cannot be started
      * @throws InterruptedException if interrupted while waiting for the old child to end
      */
@@ -298,7 +302,9 @@ public final class ClientProcess implements AutoCloseable {
     /**
      * Kills the child, waits until all its output has been handled, and deletes a temporary log.
      *
-     * @throws IllegalStateException if {@code onMessage} or {@code onRequest} threw (the failure is
+     * @throws IllegalStateException if a handler of the child's output has not returned within
+     *     {@link Builder#handlerTimeout} after the child ended (a handler that blocks), or
+     *     {@code onMessage} or {@code onRequest} threw (the failure is
      *     the cause), or a line from the child was malformed: a test must not pass over a
      *     handler that broke
      * @throws InterruptedException if interrupted while waiting for the child to end or its output
@@ -307,12 +313,15 @@ public final class ClientProcess implements AutoCloseable {
     @Override
     public synchronized void close() throws InterruptedException {
         kill();
-        awaitReader();
-        if (deleteLog) {
-            try {
-                Files.deleteIfExists(log);
-            } catch (IOException e) {
-                // a temporary file: the OS cleans its temp folder
+        try {
+            awaitReader();
+        } finally {
+            if (deleteLog) {
+                try {
+                    Files.deleteIfExists(log);
+                } catch (IOException e) {
+                    // a temporary file: the OS cleans its temp folder
+                }
             }
         }
         if (!handlerFailures.isEmpty()) {
@@ -353,10 +362,24 @@ public final class ClientProcess implements AutoCloseable {
         tell(STARTED, Long.toString(child.pid()));
     }
 
+    /**
+     * Waits for the reader thread, which ends with the child's output once every line has been
+     * handled; a handler that does not return keeps it, and that wait is bounded by
+     * {@link Builder#handlerTimeout}.
+     */
     private void awaitReader() throws InterruptedException {
-        if (reader != null) {
-            reader.join();
-            reader = null;
+        if (reader == null) {
+            return;
+        }
+        Thread waitedFor = reader;
+        waitedFor.join(handlerTimeout.toMillis());
+        reader = null;
+        if (waitedFor.isAlive()) {
+            Throwable where = new Throwable("where the reader thread " + waitedFor.getName() + " is now");
+            where.setStackTrace(waitedFor.getStackTrace());
+            throw new IllegalStateException("client process " + name + ": its output is still being handled " + handlerTimeout
+                + " after the child ended, so an onMessage or onRequest handler has not returned (it runs on the reader thread,"
+                + " and must not block); the cause shows where it is", where);
         }
     }
 
@@ -456,6 +479,7 @@ public final class ClientProcess implements AutoCloseable {
         private Consumer<Message> onMessage = m -> { };
         private Function<Message, String> onRequest;
         private Path log;
+        private Duration handlerTimeout = Duration.ofSeconds(30);
 
         private Builder(String name, String mainClass) {
             this.name = Objects.requireNonNull(name, "name");
@@ -531,6 +555,25 @@ public final class ClientProcess implements AutoCloseable {
          */
         public Builder log(Path file) {
             this.log = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link ClientProcess#close()} and {@link ClientProcess#restart()} wait, once
+         * the child has ended, for the handlers to finish with its last output. A handler that
+         * blocks (it runs on the reader thread) then fails the close with an
+         * {@link IllegalStateException} showing where it is, instead of hanging the test. Default 30 s.
+         *
+         * @param timeout the wait, more than zero
+         * @return this builder
+         * @throws IllegalArgumentException if {@code timeout} is zero or negative
+         */
+        public Builder handlerTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "handlerTimeout");
+            if (timeout.isZero() || timeout.isNegative()) {
+                throw new IllegalArgumentException("handlerTimeout must be more than zero, was " + timeout);
+            }
+            this.handlerTimeout = timeout;
             return this;
         }
 

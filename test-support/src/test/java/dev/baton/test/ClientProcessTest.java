@@ -153,4 +153,34 @@ class ClientProcessTest {
             .hasMessageContaining("failing").hasRootCauseMessage("no echo today");
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
+
+    @Test
+    void aHandlerThatBlocksFailsTheCloseShowingWhereItIsInsteadOfHangingIt() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        ClientProcess child = ClientProcess.builder("stuck", EchoChild.class).args("one", "two")
+            .onMessage(m -> {
+                if (m.kind().equals("tick")) {
+                    try {
+                        release.await(); // a test's handler that waits for something that never comes
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            })
+            .onRequest(m -> "back")
+            .handlerTimeout(Duration.ofSeconds(1))
+            .start();
+        try {
+            long before = System.nanoTime();
+            assertThatThrownBy(child::close).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("client process stuck").hasMessageContaining("handler has not returned")
+                .cause().hasMessageContaining("where the reader thread");
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).as("bounded by the handler timeout, not for ever")
+                .isLessThan(WAIT);
+        } finally {
+            release.countDown();
+        }
+        assertThatThrownBy(() -> ClientProcess.builder("x", EchoChild.class).handlerTimeout(Duration.ZERO))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("handlerTimeout must be more than zero");
+    }
 }
