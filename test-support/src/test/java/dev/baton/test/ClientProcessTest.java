@@ -157,9 +157,11 @@ class ClientProcessTest {
     @Test
     void aHandlerThatBlocksFailsTheCloseShowingWhereItIsInsteadOfHangingIt() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
         ClientProcess child = ClientProcess.builder("stuck", EchoChild.class).args("one", "two")
             .onMessage(m -> {
                 if (m.kind().equals("tick")) {
+                    blocked.countDown();
                     try {
                         release.await(); // a test's handler that waits for something that never comes
                     } catch (InterruptedException e) {
@@ -171,6 +173,7 @@ class ClientProcessTest {
             .handlerTimeout(Duration.ofSeconds(1))
             .start();
         try {
+            assertThat(blocked.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).as("the handler got a tick").isTrue();
             long before = System.nanoTime();
             assertThatThrownBy(child::close).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("client process stuck").hasMessageContaining("handler has not returned")
