@@ -168,8 +168,8 @@ final class BarrierRounds {
     }
 
     /**
-     * Reads the barrier node's data and version, then {@code ready}, then the version again, until
-     * the version held still: the version then identifies that {@code ready} (every close bumps it).
+     * The round that is on: the barrier node's data and version while {@code ready} existed (every
+     * close bumps the version, so it identifies that {@code ready}), as {@link #look} reads them.
      */
     public Round readRound() throws InterruptedException {
         return look(null).round();
