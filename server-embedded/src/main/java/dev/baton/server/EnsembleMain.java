@@ -59,17 +59,17 @@ public final class EnsembleMain {
             System.out.print(USAGE);
             return;
         }
-        System.exit(run(options, System.out, new CountDownLatch(1)));
+        System.exit(run(options, System.out, System.err, new CountDownLatch(1)));
     }
 
     /** Builds, starts and serves until {@code stop} is released or the JVM is asked to exit. */
-    static int run(Options options, PrintStream out, CountDownLatch stop) throws InterruptedException {
+    static int run(Options options, PrintStream out, PrintStream err, CountDownLatch stop) throws InterruptedException {
         EmbeddedEnsemble ensemble;
         try {
             ensemble = options.builder().build();
             ensemble.start();
         } catch (IllegalArgumentException | EnsembleException e) {
-            System.err.println("error: " + e.getMessage());
+            err.println("error: " + e.getMessage());
             return 70;
         }
         CountDownLatch stopped = new CountDownLatch(1);
