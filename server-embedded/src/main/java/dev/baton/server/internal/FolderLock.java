@@ -137,7 +137,9 @@ final class FolderLock implements AutoCloseable {
         if (HELD_IN_THIS_JVM.contains(file) || !Files.isRegularFile(file)) {
             return false;
         }
-        FileChannel channel = OPEN_ON_ANOTHER_COPYS_LOCK.remove(file);
+        // a channel kept open on another copy's lock is reused, and kept again unless the folder goes
+        FileChannel kept = OPEN_ON_ANOTHER_COPYS_LOCK.remove(file);
+        FileChannel channel = kept;
         try {
             if (channel == null) {
                 channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -145,27 +147,32 @@ final class FolderLock implements AutoCloseable {
             // read before locking: a file not written yet is one whose maker is about to lock it, and a lock
             // taken here, however briefly, makes that maker's tryLock fail and its build throw
             if (!saysTemporary(channel)) {
-                closeQuietly(channel);
+                leave(file, channel, kept);
                 return false;  // not locked yet by the JVM making it, or a folder someone chose
             }
             if (!lockOrKeepOpen(file, channel)) {
                 return false;  // its owner runs, in another process or in this JVM
             }
             if (!saysTemporary(channel)) {
-                closeQuietly(channel);
+                leave(file, channel, kept);
                 return false;  // its owner closed it (emptying the file) since the first reading
             }
             Layout.deleteRecursively(folder);
-            closeQuietly(channel);
+            leave(file, channel, null);
             return true;
         } catch (IOException | UncheckedIOException e) {
-            closeQuietly(channel);
+            leave(file, channel, kept);
             return false;
         }
     }
 
-    private static void closeQuietly(FileChannel channel) {
+    /** Closes {@code channel}, or keeps it open again if it is {@code kept}, one open on another copy's lock. */
+    private static void leave(Path file, FileChannel channel, FileChannel kept) {
         if (channel == null) {
+            return;
+        }
+        if (channel == kept) {
+            OPEN_ON_ANOTHER_COPYS_LOCK.put(file, channel);
             return;
         }
         try {
