@@ -7,7 +7,6 @@ import dev.baton.framework.DataTooLargeException;
 import dev.baton.recipes.config.ConfigChange;
 import dev.baton.recipes.config.ConfigSnapshot;
 import dev.baton.recipes.config.ConfigStore;
-import dev.baton.recipes.config.InvalidKeyException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -23,8 +22,8 @@ import picocli.CommandLine.Spec;
  * store ({@code ConfigStore}) from the shell. STORE is a path if it starts with {@code /}, else
  * {@code /baton/config/STORE}.
  *
- * <p>This class holds what every subcommand shares ({@link Where}, {@link #key}, {@link #shown})
- * and the subcommands on single keys; the releases are in {@link ConfigReleaseCommands}, import
+ * <p>This class holds the subcommands on single keys; what every subcommand shares is in
+ * {@link ConfigStoreOptions}, the releases are in {@link ConfigReleaseCommands}, import
  * and export in {@link ConfigFileCommands}, and the file formats they read and write in
  * {@link ConfigFiles}.
  */
@@ -35,7 +34,6 @@ import picocli.CommandLine.Spec;
         ConfigReleaseCommands.Publish.class, ConfigReleaseCommands.History.class, ConfigReleaseCommands.Rollback.class,
         ConfigFileCommands.Import.class, ConfigFileCommands.Export.class})
 final class ConfigCommand implements Runnable {
-
     @Spec
     CommandSpec spec;
 
@@ -44,58 +42,10 @@ final class ConfigCommand implements Runnable {
         throw CliExit.needsSubcommand(spec, "config needs a subcommand: get, set, ls, watch, release, history, rollback, import or export");
     }
 
-    /** What every config subcommand shares: the connection, the store, and the subcommand's stdout. */
-    static final class Where {
-        @Mixin
-        ConnectOptions connection;
-        @Spec(Spec.Target.MIXEE)
-        CommandSpec command;
-        @Parameters(index = "0", paramLabel = "STORE", description = "the store: a path, or a name under /baton/config")
-        String store;
-
-        PrintWriter out() {
-            return command.commandLine().getOut();
-        }
-
-        String base() {
-            return Names.path("config", store);
-        }
-
-        /** A store that has loaded its first snapshot. */
-        ConfigStore loaded(BatonClient client) throws InterruptedException {
-            ConfigStore s = ConfigStore.builder(client, base()).build();
-            s.start();
-            if (!s.awaitInitialized(connection.connectTimeout())) {
-                s.close();
-                throw new CliExit(ExitCodes.UNAVAILABLE, "config store " + base() + " did not load within "
-                    + Durations.format(connection.connectTimeout()));
-            }
-            return s;
-        }
-
-        /** A store to write to (writes go to the servers: no snapshot needed). */
-        ConfigStore writer(BatonClient client) {
-            return ConfigStore.builder(client, base()).build();
-        }
-    }
-
-    /** A key from the command line: a bad one is a usage error, before connecting. */
-    static String key(String key) {
-        try {
-            return ConfigStore.validateKey(key);
-        } catch (InvalidKeyException e) {
-            throw new CliExit(ExitCodes.USAGE, e.getMessage());
-        }
-    }
-
-    static String shown(String value) {
-        return value.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
-    }
-
     @Command(name = "get", description = "Print KEY's value (exit 1 if there is no such key).")
     static final class Get implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1", paramLabel = "KEY", description = "the key, a relative path such as db/url")
         String key;
         @Option(names = "--node-version", description = "print the node's version on a second line")
@@ -103,7 +53,7 @@ final class ConfigCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
-            key(key);
+            ConfigStoreOptions.key(key);
             try (BatonClient client = where.connection.connect(); ConfigStore store = where.loaded(client)) {
                 var value = store.getVersioned(key)
                     .orElseThrow(() -> new CliExit(ExitCodes.NOT_ACQUIRED, "no key " + key + " in " + where.base()));
@@ -122,7 +72,7 @@ final class ConfigCommand implements Runnable {
         description = "Set KEY to VALUE ('-' reads standard input), creating it if needed. Not a release: use 'release' to change several keys at once.")
     static final class Set implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1", paramLabel = "KEY", description = "the key, a relative path such as db/url")
         String key;
         @Parameters(index = "2", paramLabel = "VALUE", description = "its new value (UTF-8 text)")
@@ -130,7 +80,7 @@ final class ConfigCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException, IOException {
-            key(key);
+            ConfigStoreOptions.key(key);
             byte[] bytes = "-".equals(value) ? System.in.readAllBytes() : value.getBytes(UTF_8);
             try (BatonClient client = where.connection.connect()) {
                 where.writer(client).set(key, bytes);
@@ -144,7 +94,7 @@ final class ConfigCommand implements Runnable {
     @Command(name = "ls", description = "List the keys (under PREFIX), with --values as KEY=VALUE.")
     static final class Ls implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1", paramLabel = "PREFIX", arity = "0..1", description = "only this key and the keys under it")
         String prefix;
         @Option(names = "--values", description = "print KEY=VALUE (newlines as \\n)")
@@ -153,13 +103,13 @@ final class ConfigCommand implements Runnable {
         @Override
         public Integer call() throws InterruptedException {
             if (prefix != null) {
-                key(prefix);
+                ConfigStoreOptions.key(prefix);
             }
             try (BatonClient client = where.connection.connect(); ConfigStore store = where.loaded(client)) {
                 ConfigSnapshot s = store.snapshot();
                 PrintWriter out = where.out();
                 for (String k : prefix == null ? s.keys() : s.keys(prefix)) {
-                    out.println(values ? k + "=" + shown(s.getString(k).orElse("")) : k);
+                    out.println(values ? k + "=" + ConfigStoreOptions.shown(s.getString(k).orElse("")) : k);
                 }
                 out.flush();
                 return ExitCodes.OK;
@@ -172,21 +122,22 @@ final class ConfigCommand implements Runnable {
             "A removed key prints as 'KEY (removed)'. Changes that come close together may print as their last value only."})
     static final class Watch implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1", paramLabel = "PREFIX", arity = "0..1", description = "only this key and the keys under it")
         String prefix;
 
         @Override
         public Integer call() throws InterruptedException {
             if (prefix != null) {
-                key(prefix);
+                ConfigStoreOptions.key(prefix);
             }
             try (Lifetime life = new Lifetime(); BatonClient client = where.connection.connect(); ConfigStore store = where.loaded(client)) {
                 PrintWriter out = where.out();
                 store.watchPrefix(prefix == null ? "" : prefix, update -> {
                     synchronized (out) {
                         for (ConfigChange c : update.changes()) {
-                            out.println(c.removed() ? c.key() + " (removed)" : c.key() + "=" + shown(c.valueAsString().orElse("")));
+                            out.println(c.removed() ? c.key() + " (removed)"
+                                : c.key() + "=" + ConfigStoreOptions.shown(c.valueAsString().orElse("")));
                         }
                         out.flush();
                     }

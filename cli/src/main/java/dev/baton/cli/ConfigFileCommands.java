@@ -2,7 +2,6 @@ package dev.baton.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.baton.cli.ConfigCommand.Where;
 import dev.baton.framework.BatonClient;
 import dev.baton.recipes.config.ConfigSnapshot;
 import dev.baton.recipes.config.ConfigStore;
@@ -31,7 +30,7 @@ final class ConfigFileCommands {
             "With --replace, keys of the store that FILE lacks are removed in the same release."})
     static final class Import implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1", paramLabel = "FILE", description = "a .properties or .json file")
         Path file;
         @Option(names = "--format", paramLabel = "FORMAT", description = "properties or json (default: from the file's extension)")
@@ -55,7 +54,7 @@ final class ConfigFileCommands {
                 throw new CliExit(ExitCodes.USAGE, "cannot read " + file + ": " + e.getMessage());
             }
             Map<String, String> values = ConfigFiles.read(text, kind);
-            values.keySet().forEach(ConfigCommand::key);
+            values.keySet().forEach(ConfigStoreOptions::key);
             try (BatonClient client = where.connection.connect()) {
                 ConfigStore store = replace ? where.loaded(client) : where.writer(client);
                 ReleaseBuilder release = store.release().setAll(values).message(message != null ? message : "import " + file.getFileName());
@@ -77,7 +76,7 @@ final class ConfigFileCommands {
         description = "Write every key (as of one release) to FILE, or standard output, as .properties or a flat JSON object.")
     static final class Export implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1", paramLabel = "FILE", arity = "0..1", description = "where to write (default: standard output)")
         Path file;
         @Option(names = "--format", paramLabel = "FORMAT",

@@ -2,7 +2,6 @@ package dev.baton.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.baton.cli.ConfigCommand.Where;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.recipes.config.InvalidKeyException;
@@ -33,7 +32,7 @@ final class ConfigReleaseCommands {
         description = "Publish KEY=VALUE... (and --remove KEY...) as one numbered release: readers see all of it or none.")
     static final class Publish implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1..*", paramLabel = "CHANGE", arity = "0..*", description = "KEY=VALUE: set KEY to VALUE (repeatable)")
         List<String> assignments = new ArrayList<>();
         @Option(names = "--remove", paramLabel = "KEY", description = "remove KEY in the same release (repeatable)")
@@ -77,7 +76,7 @@ final class ConfigReleaseCommands {
      * builder would let the later change win: say so instead of guessing what was meant).
      */
     private static String once(java.util.Set<String> given, String key) {
-        if (!given.add(ConfigCommand.key(key))) {
+        if (!given.add(ConfigStoreOptions.key(key))) {
             throw new CliExit(ExitCodes.USAGE, "key '" + key + "' is given twice: a release changes each key once");
         }
         return key;
@@ -109,7 +108,7 @@ final class ConfigReleaseCommands {
             java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSX").withZone(java.time.ZoneOffset.UTC);
 
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Option(names = {"-v", "--verbose"}, description = "show each change")
         boolean verbose;
 
@@ -120,7 +119,7 @@ final class ConfigReleaseCommands {
                 for (Release r : where.writer(client).history()) {
                     // one line per release: the message's newlines shown as \n, the time always with its milliseconds
                     out.println(r.number() + "  " + TIME.format(r.time()) + "  " + r.changes().size() + " change(s)"
-                        + (r.message().isEmpty() ? "" : "  " + ConfigCommand.shown(r.message())));
+                        + (r.message().isEmpty() ? "" : "  " + ConfigStoreOptions.shown(r.message())));
                     if (verbose) {
                         for (Release.Change c : r.changes()) {
                             out.println("    " + c.key() + ": " + describe(c.before()) + " -> " + describe(c.after()));
@@ -133,7 +132,7 @@ final class ConfigReleaseCommands {
         }
 
         private static String describe(java.util.Optional<byte[]> value) {
-            return value.map(v -> "'" + ConfigCommand.shown(new String(v, UTF_8)) + "'").orElse("(none)");
+            return value.map(v -> "'" + ConfigStoreOptions.shown(new String(v, UTF_8)) + "'").orElse("(none)");
         }
     }
 
@@ -141,7 +140,7 @@ final class ConfigReleaseCommands {
         description = "Publish a release that puts back every key changed since release N as it was right after N.")
     static final class Rollback implements Callable<Integer> {
         @Mixin
-        Where where;
+        ConfigStoreOptions where;
         @Parameters(index = "1", paramLabel = "N", description = "the release to go back to")
         long number;
 
