@@ -90,9 +90,9 @@ public final class SharedValue implements AutoCloseable {
      * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public void start() throws InterruptedException {
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the create below, as before
+        if (!client.isClosed()) {   // a closed client is refused by the create below, as before
             // refused here, not by the create below: this value stays unstarted, so it can start once the client has
-            throw new ClientNotStartedException("start " + kind, path);
+            client.requireStarted("start " + kind, path);
         }
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw new IllegalStateException(kind + " " + path + " was already started (state " + state.get() + ")");

@@ -110,9 +110,9 @@ public final class PersistentTtlNode implements AutoCloseable {
      * @throws dev.baton.framework.ClientClosedException if the client is closed
      */
     public void start() {
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused below, as before
+        if (!client.isClosed()) {   // a closed client is refused below, as before
             // the node would wait for a connection that a client never started never makes
-            throw new ClientNotStartedException("start PersistentTtlNode", path);
+            client.requireStarted("start PersistentTtlNode", path);
         }
         node.addListener(created -> touch(false)); // the first touch at once: the TTL runs from the creation
         node.start();
