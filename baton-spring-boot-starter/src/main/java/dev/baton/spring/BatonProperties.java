@@ -214,6 +214,10 @@ public class BatonProperties {
         }
     }
 
+    // The groups below stay nested on purpose. Their names (BatonProperties.Retry, ...) are public
+    // API and the group types of the configuration metadata; as top-level classes the processor
+    // would describe their keys only with @NestedConfigurationProperty, under new type names.
+
     /** Exponential backoff: each retry sleeps about twice the one before, up to a cap. */
     public static class Retry {
         /** Sleep before the first retry. Default 100ms. */
