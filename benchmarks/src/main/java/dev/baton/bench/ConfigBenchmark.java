@@ -1,10 +1,7 @@
 package dev.baton.bench;
 
 import dev.baton.server.EmbeddedEnsemble;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * The configuration recipes, Baton against the plain ZooKeeper client (the limit) and Curator 5.9.0
@@ -63,8 +60,6 @@ import java.util.function.BooleanSupplier;
  * methods do.
  */
 public final class ConfigBenchmark {
-    /** How long any part waits for a store to load or a value to arrive before it gives up. */
-    static final Duration WAIT = Duration.ofSeconds(60);
     private static final int REQUEST_ROUNDS = 20;
 
     private ConfigBenchmark() {
@@ -100,17 +95,6 @@ public final class ConfigBenchmark {
                 ConfigCachedReads.run(connect);
                 ConfigIncrements.run(connect);
             }
-        }
-    }
-
-    /** Checks the condition every 50 µs; the measured times are taken where the value arrives, so how late this notices does not count. */
-    static void awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("condition not met within " + WAIT);
-            }
-            LockSupport.parkNanos(50_000);
         }
     }
 }

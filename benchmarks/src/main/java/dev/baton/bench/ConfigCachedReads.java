@@ -11,7 +11,7 @@ import org.apache.curator.framework.recipes.shared.SharedValue;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The cached reads of {@link ConfigBenchmark}, ns/op on one thread: {@code ConfigStore.getString}
+ * The cached reads of the config benchmark, ns/op on one thread: {@code ConfigStore.getString}
  * and {@code get} against Curator's {@code SharedValue.getValue()} and
  * {@code NodeCache.getCurrentData().getData()}, and for scale one blocking {@code getData} round
  * trip on the plain client.
@@ -30,9 +30,9 @@ final class ConfigCachedReads {
             store.set("http/timeout", "250ms");
             store.set("feature/x", "on");
             store.start();
-            ConfigBenchmark.awaitTrue(() -> {
+            PropagationSide.awaitTrue(() -> {
                 try {
-                    return store.awaitInitialized(ConfigBenchmark.WAIT) && store.getString("feature/x").isPresent();
+                    return store.awaitInitialized(PropagationSide.WAIT) && store.getString("feature/x").isPresent();
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }

@@ -19,7 +19,7 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The contended increments of {@link ConfigBenchmark}: {@code DistributedAtomicLong.increment()}
+ * The contended increments of the config benchmark: {@code DistributedAtomicLong.increment()}
  * with {@link #CONTENDERS} clients on one counter, each on its own client and thread, optimistic
  * only, retried without pause, Baton against Curator and the raw read-and-write-at-version loop.
  */

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The propagation table of {@link ConfigBenchmark}: from the start of a write on one client until
+ * The propagation table of the config benchmark: from the start of a write on one client until
  * each of N watching clients has been told the new value, for each of the ways of
  * {@link PropagationSides}, rounds alternating between them; then each row's ratios, the release
  * over its floors and each floor over {@code SharedValue}.

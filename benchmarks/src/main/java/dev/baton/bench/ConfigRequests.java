@@ -4,7 +4,7 @@ import dev.baton.server.EmbeddedEnsemble;
 import java.util.List;
 
 /**
- * The first table of {@link ConfigBenchmark}: the requests each way of {@link PropagationSides}
+ * The first table of the config benchmark: the requests each way of {@link PropagationSides}
  * sends per propagation and the watch events the servers send for it, as the servers count them
  * ({@link Requests}): each way in a namespace (first path component) of its own, with one way
  * running at a time, so that the events counted are its own. A transaction counts one write per

@@ -1,15 +1,21 @@
 package dev.baton.bench;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
- * One way of {@link ConfigPropagation} to write the value and one set of watchers of it, with
- * their arrival times for the current round. The ways are made by {@link PropagationSides} and
- * {@link ReleaseFloors}; each watcher calls {@link #heard} where its value arrives.
+ * One way of the config benchmark's propagation to write the value and one set of watchers of it,
+ * with their arrival times for the current round; each watcher calls {@link #heard} where its
+ * value arrives. Also the config benchmark's one wait ({@link #awaitTrue}).
  */
 final class PropagationSide {
+    /** How long the config benchmark waits for a store to load or a value to arrive before it gives up. */
+    static final Duration WAIT = Duration.ofSeconds(60);
+
     /** The writer's call: sends {@code value} the way this side writes. */
     @FunctionalInterface
     interface Write {
@@ -42,7 +48,7 @@ final class PropagationSide {
         long start = System.nanoTime();
         write.send(value);
         writeMs.add((System.nanoTime() - start) / 1e6);
-        ConfigBenchmark.awaitTrue(() -> {
+        awaitTrue(() -> {
             for (int i = 0; i < n; i++) {
                 if (seen.get(i) == 0) {
                     return false;
@@ -55,5 +61,16 @@ final class PropagationSide {
             ms[i] = (seen.get(i) - start) / 1e6;
         }
         return ms;
+    }
+
+    /** Checks the condition every 50 µs; the measured times are taken where the value arrives, so how late this notices does not count. */
+    static void awaitTrue(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("condition not met within " + WAIT);
+            }
+            LockSupport.parkNanos(50_000);
+        }
     }
 }

@@ -18,8 +18,8 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The eleven ways {@link ConfigPropagation} and {@link ConfigRequests} write a value and watch it,
- * in their order: raw, Baton's release and {@code set}, Curator's {@code SharedValue} and
+ * The eleven ways the config benchmark's propagation and request counts write a value and watch
+ * it, in their order: raw, Baton's release and {@code set}, Curator's {@code SharedValue} and
  * {@code NodeCache}, then the raw floors of {@link ReleaseFloors} (the release-shaped row, then
  * the other layouts from {@link #FIRST_FLOOR} on), and the clients they run on: of each kind one
  * writer and N watchers, each on a client of its own. Closing closes the ways' stores, caches and
@@ -126,7 +126,7 @@ final class PropagationSides implements AutoCloseable {
         ConfigStore store = ConfigStore.builder(client, base).keepReleases(10).build();
         closing.add(store);
         store.start();
-        if (!store.awaitInitialized(ConfigBenchmark.WAIT)) {
+        if (!store.awaitInitialized(PropagationSide.WAIT)) {
             throw new IllegalStateException("the writer's store of " + base + " did not load");
         }
         return store;
@@ -147,7 +147,7 @@ final class PropagationSides implements AutoCloseable {
             ConfigStore store = ConfigStore.builder(clients.get(i), base).build();
             closing.add(store);
             store.start();
-            if (!store.awaitInitialized(ConfigBenchmark.WAIT)) {
+            if (!store.awaitInitialized(PropagationSide.WAIT)) {
                 throw new IllegalStateException("store did not load");
             }
             store.watchKey(key, update -> update.changes().forEach(c -> side.heard(watcher, c.valueAsString().orElse(""))));

@@ -15,7 +15,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The floors of {@link ConfigPropagation}: a release with a history and a fence, on the plain
+ * The floors of the config benchmark's propagation: a release with a history and a fence, on the plain
  * client. The writer sends the transaction a one-key release of the {@link Layout} sends (the key,
  * a new history entry next to the base or its slot, the deletion of the one past ten if any, the
  * fence, last); each watcher has a persistent recursive watch on the base (so it gets the key's
