@@ -59,6 +59,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** Each recipe's meters move as the recipe works, against a real server. */
@@ -72,6 +73,26 @@ class RecipeMetricsTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         BatonMetrics.builder(client).name(name, path).build().bindTo(registry);
         return registry;
+    }
+
+    /** The lock's gauges: {@code holders} callers hold it and {@code waiters} wait for it, in this process. */
+    private static void assertHoldersAndWaiters(MeterRegistry registry, String[] lock, int holders, int waiters) {
+        assertThat(gauge(registry, "baton.lock.holders", lock)).as("holders of %s", List.of(lock)).isEqualTo(holders);
+        assertThat(gauge(registry, "baton.lock.waiters", lock)).as("waiters for %s", List.of(lock)).isEqualTo(waiters);
+    }
+
+    /** Waits until the hold of {@code lock} has been counted lost once and ended (no holder shown). */
+    private static void awaitOneLossAndNoHolder(MeterRegistry registry, String[] lock) {
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(count(registry, "baton.lock.losses", lock)).as("losses of %s", List.of(lock)).isEqualTo(1);
+            assertThat(gauge(registry, "baton.lock.holders", lock)).as("holders of %s", List.of(lock)).isZero();
+        });
+    }
+
+    /** Tags must not carry {@code what} (high cardinality, or private): no meter has a tag value that {@code matches}. */
+    private static void assertNoMeterTaggedWith(MeterRegistry registry, String what, Predicate<String> matches) {
+        assertThat(registry.getMeters()).as("no meter tagged with " + what)
+            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> matches.test(t.getValue())));
     }
 
     @Test
@@ -96,15 +117,11 @@ class RecipeMetricsTest {
         assertThat(timed(ra, "baton.lock.held", orders)).isEqualTo(1);
         assertThat(gauge(ra, "baton.lock.holders", orders)).isZero();
         LockLease lease = waiting.get();
-        assertThat(gauge(rb, "baton.lock.waiters", orders)).isZero();
-        assertThat(gauge(rb, "baton.lock.holders", orders)).isEqualTo(1);
+        assertHoldersAndWaiters(rb, orders, 1, 0);
 
         // the holder's session expires: a loss, and the hold ends
         SessionKiller.expire(b, ensemble.connectString(), WAIT);
-        await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(count(rb, "baton.lock.losses", orders)).isEqualTo(1);
-            assertThat(gauge(rb, "baton.lock.holders", orders)).isZero();
-        });
+        awaitOneLossAndNoHolder(rb, orders);
         assertThat(lease.isValid()).isFalse();
         await().atMost(WAIT).until(() -> b.connectionState() == ConnectionState.RECONNECTED);
 
@@ -113,8 +130,7 @@ class RecipeMetricsTest {
         other.acquire();
         other.release();
         assertThat(timed(ra, "baton.lock.acquire", "name", BatonMetrics.UNNAMED, "outcome", "acquired")).isEqualTo(1);
-        assertThat(ra.getMeters()).as("no meter tagged with a path")
-            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/")));
+        assertNoMeterTaggedWith(ra, "a path", value -> value.contains("/"));
     }
 
     @Test
@@ -151,15 +167,11 @@ class RecipeMetricsTest {
         assertThat(gauge(ra, "baton.lock.holders", read)).isZero();
 
         WriteLease theirWrite = waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(gauge(rb, "baton.lock.waiters", write)).isZero();
-        assertThat(gauge(rb, "baton.lock.holders", write)).isEqualTo(1);
+        assertHoldersAndWaiters(rb, write, 1, 0);
 
         // the writer's node is deleted under it: a write loss, and the hold ends
         a.delete().forPath(theirWrite.nodePaths().get(0));
-        await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(count(rb, "baton.lock.losses", write)).isEqualTo(1);
-            assertThat(gauge(rb, "baton.lock.holders", write)).isZero();
-        });
+        awaitOneLossAndNoHolder(rb, write);
         assertThat(theirWrite.isValid()).isFalse();
         theirWrite.releaseQuietly();
 
@@ -167,14 +179,10 @@ class RecipeMetricsTest {
         theirs.readLock().acquire();
         assertThat(gauge(rb, "baton.lock.holders", read)).isEqualTo(1);
         a.delete().forPath(theirs.participantNodes().get(0));
-        await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(count(rb, "baton.lock.losses", read)).isEqualTo(1);
-            assertThat(gauge(rb, "baton.lock.holders", read)).isZero();
-        });
+        awaitOneLossAndNoHolder(rb, read);
         assertThatThrownBy(() -> theirs.readLock().release()).as("the loss is still loud to the holder")
             .hasMessageContaining("lost");
-        assertThat(rb.getMeters()).as("no meter tagged with a path")
-            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/")));
+        assertNoMeterTaggedWith(rb, "a path", value -> value.contains("/"));
     }
 
     @Test
@@ -196,13 +204,11 @@ class RecipeMetricsTest {
             await().atMost(WAIT).until(() -> second.isDone() || third.isDone());
             Future<LockLease> handedOn = second.isDone() ? second : third;
             Future<LockLease> last = handedOn == second ? third : second;
-            assertThat(gauge(registry, "baton.lock.waiters", local)).isEqualTo(1);
-            assertThat(gauge(registry, "baton.lock.holders", local)).isEqualTo(1);
+            assertHoldersAndWaiters(registry, local, 1, 1);
             assertThat(handedOn.get().holdToken().handOff()).as("an observed local hold keeps its hand-off number").isEqualTo(1);
             handedOn.get().release();
             LockLease lastLease = last.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(gauge(registry, "baton.lock.waiters", local)).isZero();
-            assertThat(gauge(registry, "baton.lock.holders", local)).isEqualTo(1);
+            assertHoldersAndWaiters(registry, local, 1, 0);
             lastLease.release();
 
             assertThat(timed(registry, "baton.lock.acquire", "name", "local", "outcome", "acquired")).as("one wait per caller").isEqualTo(3);
@@ -212,10 +218,7 @@ class RecipeMetricsTest {
             // a local hold's loss is counted once, and ends the hold
             LockLease doomed = mutex.acquireLease();
             a.delete().forPath(mutex.participantNodes().get(0));
-            await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(count(registry, "baton.lock.losses", local)).isEqualTo(1);
-                assertThat(gauge(registry, "baton.lock.holders", local)).isZero();
-            });
+            awaitOneLossAndNoHolder(registry, local);
             doomed.releaseQuietly();
             assertThat(timed(registry, "baton.lock.held", local)).isEqualTo(4);
         } finally {
@@ -252,8 +255,7 @@ class RecipeMetricsTest {
 
             elsewhere.release();
             LockLease lease = queued.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(gauge(registry, "baton.lock.waiters", crowd)).isZero();
-            assertThat(gauge(registry, "baton.lock.holders", crowd)).isEqualTo(1);
+            assertHoldersAndWaiters(registry, crowd, 1, 0);
             lease.release();
             assertThat(gauge(registry, "baton.lock.holders", crowd)).isZero();
             assertThat(timed(registry, "baton.lock.acquire", "name", "crowd", "outcome", "acquired")).as("the node's wait is not a second one")
@@ -304,8 +306,7 @@ class RecipeMetricsTest {
             assertThat(gauge(registry, "baton.lock.waiters", pool)).as("a caller waiting in memory").isEqualTo(1));
         semaphore.returnLease(lease);
         Lease next = waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(gauge(registry, "baton.lock.waiters", pool)).isZero();
-        assertThat(gauge(registry, "baton.lock.holders", pool)).isEqualTo(1);
+        assertHoldersAndWaiters(registry, pool, 1, 0);
         semaphore.returnLease(next);
         assertThat(gauge(registry, "baton.lock.holders", pool)).isZero();
         assertThat(timed(registry, "baton.lock.acquire", "name", "shared-pool", "outcome", "acquired")).isEqualTo(2);
@@ -423,8 +424,7 @@ class RecipeMetricsTest {
         twice.leave();
         assertThat(timed(registry, "baton.barrier.wait", "recipe", "double-barrier-enter", "outcome", "passed")).isEqualTo(1);
         assertThat(timed(registry, "baton.barrier.wait", "recipe", "double-barrier-leave", "outcome", "passed")).isEqualTo(1);
-        assertThat(registry.getMeters()).as("no meter tagged with a path or a member's node")
-            .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/") || t.getValue().equals(member)));
+        assertNoMeterTaggedWith(registry, "a path or a member's node", value -> value.contains("/") || value.equals(member));
     }
 
     @Test
@@ -656,9 +656,8 @@ class RecipeMetricsTest {
             // (billing need not prepare the refused one, nor stock the late one: a site that first sees a decision is only told it)
         }
         for (MeterRegistry registry : List.of(coordinating, participating)) {
-            assertThat(registry.getMeters()).as("no meter tagged with a path, transaction or participant")
-                .noneMatch(m -> m.getId().getTags().stream().anyMatch(t -> t.getValue().contains("/") || t.getValue().contains("_c_")
-                    || List.of("billing", "stock", "ghost").contains(t.getValue())));
+            assertNoMeterTaggedWith(registry, "a path, transaction or participant", value -> value.contains("/") || value.contains("_c_")
+                || List.of("billing", "stock", "ghost").contains(value));
         }
     }
 

@@ -47,6 +47,8 @@ final class MutexWorkerMain {
             } catch (RuntimeException e) {
                 // faults make acquisitions and releases fail; the parent counts them, the worker goes on
                 parent.report("error", e.getClass().getSimpleName());
+                // the workload's back-off, not a wait for anything: a worker whose every step fails at
+                // once (no quorum) would otherwise spin and flood the parent with error reports
                 Thread.sleep(50);
             }
         }

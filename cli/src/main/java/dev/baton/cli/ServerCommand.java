@@ -5,6 +5,7 @@ import dev.baton.server.EnsembleException;
 import dev.baton.server.EnsembleMain;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -154,12 +155,23 @@ final class ServerCommand implements Callable<Integer> {
         try {
             return builder.build();
         } catch (IllegalArgumentException e) {
-            // the reservation of a client port names it: "port 2181 is already in use on 127.0.0.1"
-            if (firstPort > 0 && e.getMessage() != null && e.getMessage().startsWith("port ")) {
+            // a taken client port is one the builder could not bind (its message names the port:
+            // "port 2181 is already in use on 127.0.0.1"); anything else is a setting to correct
+            if (firstPort > 0 && causedByBindFailure(e)) {
                 throw new PortTaken(e.getMessage());
             }
             throw new CliExit(ExitCodes.USAGE, inOptionWords(e.getMessage()));
         }
+    }
+
+    /** Whether a {@link BindException} is among {@code e}'s causes: what the builder reports a taken port by. */
+    private static boolean causedByBindFailure(Throwable e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

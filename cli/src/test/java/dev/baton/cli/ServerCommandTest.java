@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.baton.server.EmbeddedEnsemble;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -129,6 +130,17 @@ class ServerCommandTest {
             BatonProcess server = BatonProcess.start(dir, Map.of(), "server", "--nodes", "1", "--port", Integer.toString(port));
             assertThat(server.finish(WAIT)).as("stderr: %s", server.stderr()).isEqualTo(ExitCodes.SOFTWARE);
             assertThat(server.stderr()).startsWith("baton: port " + port + " is already in use");
+        }
+    }
+
+    @Test
+    void aPortReservedByAnotherEmbeddedEnsembleIsExit70NamingIt() throws Exception {
+        // built, not started: nothing listens on its port yet, but the port is that ensemble's (in any JVM)
+        try (EmbeddedEnsemble reserving = EmbeddedEnsemble.builder().build()) {
+            int port = reserving.clientPort(1);
+            BatonProcess server = BatonProcess.start(dir, Map.of(), "server", "--nodes", "1", "--port", Integer.toString(port));
+            assertThat(server.finish(WAIT)).as("stderr: %s", server.stderr()).isEqualTo(ExitCodes.SOFTWARE);
+            assertThat(server.stderr()).isEqualTo("baton: port " + port + " is already reserved by another embedded ensemble\n");
         }
     }
 }

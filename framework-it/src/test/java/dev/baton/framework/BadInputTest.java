@@ -118,6 +118,32 @@ class BadInputTest {
     }
 
     @Test
+    void requireStartedRefusesAnUnstartedOrClosedClientInTheWordsOfTheRecipeThatAsks(@ConnectString String connect) {
+        BatonClient client = BatonClient.builder().connectString(connect).build();
+        BatonClient neverStarted = BatonClient.builder().connectString(connect).build();
+        try {
+            assertThatThrownBy(() -> client.requireStarted("start the inventory sync", "/inventory"))
+                .isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the inventory sync /inventory: the client is not started; call start() first");
+            assertThatThrownBy(() -> client.usingNamespace("ns").requireStarted("start the inventory sync", null))
+                .as("a namespace view answers for its client").isInstanceOf(ClientNotStartedException.class)
+                .hasMessage("start the inventory sync: the client is not started; call start() first");
+
+            client.start();
+            client.requireStarted("start the inventory sync", "/inventory"); // started, even before it connects: no refusal
+            client.usingNamespace("ns").requireStarted("start the inventory sync", "/inventory");
+        } finally {
+            client.close();
+            neverStarted.close();
+        }
+        assertThatThrownBy(() -> client.requireStarted("start the inventory sync", "/inventory"))
+            .isInstanceOf(ClientClosedException.class).hasMessage("start the inventory sync /inventory: the client is closed");
+        assertThatThrownBy(() -> neverStarted.requireStarted("start the inventory sync", "/inventory"))
+            .as("closed before it was started: start() cannot help it, so it is refused as closed")
+            .isInstanceOf(ClientClosedException.class).hasMessage("start the inventory sync /inventory: the client is closed");
+    }
+
+    @Test
     void aCacheOfAClosedClientRefusesToStart(@ConnectString String connect) {
         BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
         closed.close();

@@ -148,6 +148,10 @@ class NoMonitorWhileWaitingTest {
                            && !parked.hasPassed()) {
                         LockSupport.parkNanos(1_000_000);
                     }
+                    if (parked.hasPassed()) {
+                        // the sampler saw no wait of this round: say so rather than pass on what it did not see
+                        faults.add("round " + round + ": the waiter did not wait for the latch within " + WAIT);
+                    }
                     first.close();
                     // not waiter.join(): Thread.join waits in Object.wait, which this test looks for
                     if (!led.get(WAIT.toSeconds(), TimeUnit.SECONDS)) {

@@ -201,9 +201,44 @@ public interface BatonClient extends AutoCloseable {
      * {@return whether start() was called (on this client or the client this view belongs to); it
      * stays true once the client is closed} Curator's {@code getState() == STARTED} is {@code
      * isStarted() && !isClosed()}. A recipe started on a client that is not started refuses with
-     * {@link ClientNotStartedException}, as every operation does.
+     * {@link ClientNotStartedException}, as every operation does: see {@link #requireStarted}.
      */
     boolean isStarted();
+
+    /**
+     * Refuses {@code operation} unless this client is started and not closed (Curator's {@code
+     * getState() == STARTED}): the one check every operation makes before anything is sent, for
+     * recipes and caches to make in their {@code start()}, before they change any state of their
+     * own. A recipe that waits for a connection should refuse a client never started rather than
+     * wait for ever: such a client never connects. Both exceptions name {@code operation} and
+     * {@code path} in their message ({@code start the leader latch /app/leader: the client is not
+     * started; call start() first}).
+     *
+     * <p>A closed client is refused with {@link ClientClosedException}, whether it was started or
+     * not: {@code start()} cannot help it any more. A recipe that must fail on a closed client in
+     * its own way (by the error of its first request, say) checks {@link #isClosed()} first and
+     * calls this only on an open client.
+     *
+     * <pre>{@code
+     * public void start() {
+     *     client.requireStarted("start the inventory sync", path);   // nothing changed yet: the recipe can start later
+     *     ...
+     * }
+     * }</pre>
+     *
+     * @param operation what was asked, as the message should say it ({@code "start the leader latch"})
+     * @param path the path it was asked for, or null
+     * @throws ClientClosedException if {@link #close()} was called
+     * @throws ClientNotStartedException if {@link #start()} was never called (start it, then ask again)
+     */
+    default void requireStarted(String operation, String path) {
+        if (isClosed()) {
+            throw new ClientClosedException(operation, path);
+        }
+        if (!isStarted()) {
+            throw new ClientNotStartedException(operation, path);
+        }
+    }
 
     /**
      * {@return a snapshot of this client's health} The rule for healthy is {@link ClientHealth}'s.

@@ -884,8 +884,10 @@ public final class EmbeddedEnsemble implements AutoCloseable {
          *
          * @return the ensemble, not yet started
          * @throws IllegalArgumentException if the data folder cannot be written or another running
-         *     ensemble (in this or another process) holds it, a requested client port is taken,
-         *     or a server version was chosen without child processes
+         *     ensemble (in this or another process) holds it, a requested client port is taken
+         *     (something listens on it, or another embedded ensemble has reserved it; the
+         *     exception's cause is then a {@link java.net.BindException}), or a server version was
+         *     chosen without child processes
          * @throws MissingServerJarsException if the jars of the chosen server version are not found
          */
         public EmbeddedEnsemble build() {

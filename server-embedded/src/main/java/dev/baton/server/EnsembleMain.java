@@ -12,7 +12,8 @@ import java.util.concurrent.CountDownLatch;
  * [--tls [--require-client-cert]]}.
  *
  * <p>Prints the connect string and the leader, then serves. Exit codes: 0 after a clean
- * shutdown, 64 for a usage error, 70 when the ensemble cannot start.
+ * shutdown, 64 for a usage error, 70 when the ensemble cannot start (after stopping any server that
+ * had started and freeing the data folder).
  *
  * <p>{@code --tls} serves TLS only, with certificates made for the run; {@link #serveTls} and
  * {@link #tlsClientSettings} are that one way, shared with {@code baton server --tls}: the same
@@ -59,17 +60,31 @@ public final class EnsembleMain {
             System.out.print(USAGE);
             return;
         }
-        System.exit(run(options, System.out, new CountDownLatch(1)));
+        System.exit(run(options, System.out, System.err, new CountDownLatch(1)));
     }
 
-    /** Builds, starts and serves until {@code stop} is released or the JVM is asked to exit. */
-    static int run(Options options, PrintStream out, CountDownLatch stop) throws InterruptedException {
+    /**
+     * Builds, starts and serves until {@code stop} is released or the JVM is asked to exit. A start
+     * that fails stops the servers it had started and frees the ports and the data folder (deleting
+     * a temporary one) before returning 70, so the same command line can be run again at once.
+     */
+    static int run(Options options, PrintStream out, PrintStream err, CountDownLatch stop) throws InterruptedException {
         EmbeddedEnsemble ensemble;
         try {
-            ensemble = options.builder().build();
-            ensemble.start();
+            ensemble = options.builder().build();  // a build that fails has freed what it took
         } catch (IllegalArgumentException | EnsembleException e) {
-            System.err.println("error: " + e.getMessage());
+            err.println("error: " + e.getMessage());
+            return 70;
+        }
+        try {
+            ensemble.start();
+        } catch (RuntimeException e) {
+            err.println("error: " + reason(e));
+            try {
+                ensemble.close();
+            } catch (RuntimeException stopping) {
+                err.println("error: and stopping the servers that had started failed: " + reason(stopping));
+            }
             return 70;
         }
         CountDownLatch stopped = new CountDownLatch(1);
@@ -171,6 +186,11 @@ public final class EnsembleMain {
         lines.add("  export BATON_TLS_KEYSTORE=" + certificates.clientKeyStore(TLS_CLIENT));
         lines.add("  export BATON_TLS_KEYSTORE_PASSWORD=" + certificates.password());
         return lines;
+    }
+
+    /** The exception's message, or its type where it has none. */
+    private static String reason(RuntimeException e) {
+        return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     private static String value(String[] args, int index, String option) {

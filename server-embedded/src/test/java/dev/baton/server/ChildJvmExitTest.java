@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +39,10 @@ class ChildJvmExitTest {
             }));
             System.out.println("ready");
             System.out.flush();
-            Thread.sleep(Long.MAX_VALUE); // only a signal ends this child (its input is not read)
+            // Nothing ever counts this down: only a signal ends this child. Not a read of standard
+            // input: that reaches its end when the parent exits, so the child would end itself and
+            // run its hook even if the parent's reaper sent nothing.
+            new CountDownLatch(1).await();
         }
     }
 

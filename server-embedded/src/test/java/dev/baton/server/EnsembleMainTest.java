@@ -7,9 +7,11 @@ import static org.awaitility.Awaitility.await;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +21,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class EnsembleMainTest {
 
@@ -29,7 +32,7 @@ class EnsembleMainTest {
         CountDownLatch stop = new CountDownLatch(1);
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> {
             try {
-                return EnsembleMain.run(EnsembleMain.parse(new String[] {"--nodes", "3"}), out, stop);
+                return EnsembleMain.run(EnsembleMain.parse(new String[] {"--nodes", "3"}), out, System.err, stop);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -56,7 +59,7 @@ class EnsembleMainTest {
         CountDownLatch stop = new CountDownLatch(1);
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> {
             try {
-                return EnsembleMain.run(EnsembleMain.parse(new String[] {"--nodes", "1", "--tls", "--require-client-cert"}), out, stop);
+                return EnsembleMain.run(EnsembleMain.parse(new String[] {"--nodes", "1", "--tls", "--require-client-cert"}), out, System.err, stop);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -101,6 +104,42 @@ class EnsembleMainTest {
             stop.countDown();
         }
         assertThat(exit.get(60, TimeUnit.SECONDS)).isZero();
+    }
+
+    @Test
+    void aFailedStartStopsTheServersItStartedFreesTheFolderAndSaysWhy(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("zk");
+        Set<Thread> before = serverThreads();
+        ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+        ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+        // the servers start, but are given 1 ms to serve: start() fails with three servers running
+        EnsembleMain.Options options = new EnsembleMain.Options(
+            EmbeddedEnsemble.builder().nodes(3).dataDir(data).startTimeout(Duration.ofMillis(1)), false, false);
+
+        int exit = EnsembleMain.run(options, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
+            new PrintStream(errBytes, true, StandardCharsets.UTF_8), new CountDownLatch(1));
+
+        String err = errBytes.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as("exit code; stderr: %s", err).isEqualTo(70);
+        assertThat(err).as("what the user is told").startsWith("error: start did not finish within PT0.001S");
+        Set<Thread> left = serverThreads();
+        left.removeAll(before);
+        assertThat(left.stream().map(Thread::getName).toList()).as("server threads still running after the failed start").isEmpty();
+        // the same command line can be run again at once: the folder's lock and the servers' ports are free
+        try (EmbeddedEnsemble again = EmbeddedEnsemble.builder().nodes(3).dataDir(data).build()) {
+            again.start();
+            assertThat(again.leaderId()).isBetween(1, 3);
+        }
+    }
+
+    private static Set<Thread> serverThreads() {
+        Set<Thread> threads = new java.util.HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.isAlive() && t.getThreadGroup() != null && t.getThreadGroup().getName().startsWith("baton-ensemble")) {
+                threads.add(t);
+            }
+        }
+        return threads;
     }
 
     @Test

@@ -96,10 +96,15 @@ public final class ChaosProxy implements AutoCloseable {
      * delay.
      *
      * @param latency how long to hold each chunk, zero for none
+     * @throws IllegalArgumentException if {@code latency} is negative (closed or not: a wrong argument is reported first)
      * @throws IllegalStateException if the proxy is closed and {@code latency} is not zero
      */
     public void delay(Duration latency) {
         Objects.requireNonNull(latency, "latency");
+        if (latency.isNegative()) {
+            // the caller's mistake, reported as such whether or not the proxy is still open
+            throw new IllegalArgumentException("latency must not be negative, was " + latency);
+        }
         if (!latency.isZero()) {
             ensureOpen("delay()");
         }

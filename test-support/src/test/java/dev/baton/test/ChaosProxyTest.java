@@ -87,6 +87,9 @@ class ChaosProxyTest {
             .hasMessageContaining("is closed: pause() would provoke nothing");
         assertThatThrownBy(proxy::pauseReplies).isExactlyInstanceOf(IllegalStateException.class)
             .hasMessageContaining("is closed: pauseReplies() would provoke nothing");
+        // a wrong argument is the caller's mistake whether or not the proxy is open: it is reported as such
+        assertThatThrownBy(() -> proxy.delay(Duration.ofMillis(-100))).isExactlyInstanceOf(IllegalArgumentException.class)
+            .hasMessage("latency must not be negative, was PT-0.1S");
         // undoing a fault on a closed proxy has nothing to undo, and a clean-up after close must not fail
         proxy.heal();
         proxy.resume();
@@ -105,6 +108,8 @@ class ChaosProxyTest {
             .hasMessageContaining("is closed: delay() would provoke nothing");
         assertThatThrownBy(link::pause).isExactlyInstanceOf(IllegalStateException.class)
             .hasMessageContaining("is closed: pause() would provoke nothing");
+        assertThatThrownBy(() -> link.delay(Duration.ofMillis(-100))).isExactlyInstanceOf(IllegalArgumentException.class)
+            .hasMessage("latency must not be negative, was PT-0.1S");
         link.heal();
         link.resume();
     }

@@ -65,11 +65,7 @@ class TreeCacheReloadTest {
 
             // every read now takes two held hops of 300 ms
             proxy.delay(Duration.ofMillis(300));
-            TransactionBuilder tx = writer.transaction();
-            for (int i = 0; i < NODES; i++) {
-                tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
-            }
-            tx.commit();
+            setToV1InOneTransaction(writer, base, 0, NODES);
             assertThat(cut.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the burst's last event").isTrue();
             await().atMost(WAIT).until(() -> reader.connectionState() != ConnectionState.CONNECTED
                 && reader.connectionState() != ConnectionState.RECONNECTED);
@@ -98,29 +94,13 @@ class TreeCacheReloadTest {
              TreeCache cache = TreeCache.builder(reader, base).build()) {
             cache.start();
             assertThat(cache.awaitInitialized(WAIT)).isTrue();
-            BlockingQueue<String> heard = new LinkedBlockingQueue<>();
-            cache.addListener(e -> {
-                if (e.node() != null) { // INITIALIZED, if the listener is added before it is delivered, has no node
-                    heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8));
-                }
-            });
+            BlockingQueue<String> heard = heardChanges(cache);
             long usedBefore = cache.earlyReadsUsed();
             // every round trip of the reader takes 600 ms or more: the burst's events all come before the first read is
             // answered, so reads sent as the events come are all in flight together
             proxy.delay(Duration.ofMillis(300));
-            TransactionBuilder tx = writer.transaction();
-            for (int i = 0; i < NODES; i++) {
-                tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
-            }
-            tx.commit();
-            List<String> seen = new ArrayList<>();
-            for (int i = 0; i < NODES; i++) {
-                String next = heard.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                assertThat(next).as("change %d within %s", i, WAIT).isNotNull();
-                seen.add(next);
-            }
-            assertThat(seen).as("in the servers' order, each once").containsExactlyElementsOf(IntStream.range(0, NODES)
-                .mapToObj(i -> "UPDATED " + base + "/n" + i + "=v1").toList());
+            setToV1InOneTransaction(writer, base, 0, NODES);
+            assertHeardInTheServersOrder(heard, base, NODES);
             assertThat(cache.earlyReadsUsed() - usedBefore).as("changes applied from a read sent when their event came")
                 .isEqualTo(NODES);
             assertThat(cache.earlyReadsPeak()).as("reads of the burst in flight at once").isGreaterThan(1);
@@ -136,12 +116,7 @@ class TreeCacheReloadTest {
              TreeCache cache = TreeCache.builder(reader, base).build()) {
             cache.start();
             assertThat(cache.awaitInitialized(WAIT)).isTrue();
-            BlockingQueue<String> heard = new LinkedBlockingQueue<>();
-            cache.addListener(e -> {
-                if (e.node() != null) { // INITIALIZED, if the listener is added before it is delivered, has no node
-                    heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8));
-                }
-            });
+            BlockingQueue<String> heard = heardChanges(cache);
             // three changes while the cache loads again: their reads, sent then, are not used, and each node is read
             // again at its turn after the load, one after the other
             loadSlowlyWhileChanging(writer, reader, proxy, cache, base, 3);
@@ -149,19 +124,8 @@ class TreeCacheReloadTest {
 
             // ten other nodes change while those three are read again: their reads go out as their events come, before
             // the second and third of those reads, which are of other nodes and cannot make them stale
-            TransactionBuilder tx = writer.transaction();
-            for (int i = 3; i < 13; i++) {
-                tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
-            }
-            tx.commit();
-            List<String> seen = new ArrayList<>();
-            for (int i = 0; i < 13; i++) {
-                String next = heard.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                assertThat(next).as("change %d within %s", i, WAIT).isNotNull();
-                seen.add(next);
-            }
-            assertThat(seen).as("in the servers' order, each once").containsExactlyElementsOf(IntStream.range(0, 13)
-                .mapToObj(i -> "UPDATED " + base + "/n" + i + "=v1").toList());
+            setToV1InOneTransaction(writer, base, 3, 13);
+            assertHeardInTheServersOrder(heard, base, 13);
             assertThat(cache.earlyReadsUsed() - usedBefore).as("of the ten, changes applied from the read sent when their event came")
                 .isEqualTo(10);
         }
@@ -243,6 +207,38 @@ class TreeCacheReloadTest {
             assertThat(heard.subList(heard.indexOf("REMOVED " + parent) + 1, heard.size()))
                 .as("n4 and its child after the cache removed n4 (nothing made them again): nothing comes back").isEmpty();
         }
+    }
+
+    /** Sets n{@code from} to n{@code to - 1} under {@code base} to "v1" in one transaction: one burst of events. */
+    private static void setToV1InOneTransaction(BatonClient writer, String base, int from, int to) throws InterruptedException {
+        TransactionBuilder tx = writer.transaction();
+        for (int i = from; i < to; i++) {
+            tx.setData(base + "/n" + i, "v1".getBytes(UTF_8));
+        }
+        tx.commit();
+    }
+
+    /** What {@code cache}'s listener hears from now on, as "TYPE path=data". */
+    private static BlockingQueue<String> heardChanges(TreeCache cache) {
+        BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+        cache.addListener(e -> {
+            if (e.node() != null) { // INITIALIZED, if the listener is added before it is delivered, has no node
+                heard.add(e.type() + " " + e.node().path() + "=" + new String(e.node().data(), UTF_8));
+            }
+        });
+        return heard;
+    }
+
+    /** The next {@code count} changes heard are n0 to n{@code count - 1} set to "v1", in that order (the servers'), each once. */
+    private static void assertHeardInTheServersOrder(BlockingQueue<String> heard, String base, int count) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String next = heard.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(next).as("change %d within %s", i, WAIT).isNotNull();
+            seen.add(next);
+        }
+        assertThat(seen).as("in the servers' order, each once").containsExactlyElementsOf(IntStream.range(0, count)
+            .mapToObj(i -> "UPDATED " + base + "/n" + i + "=v1").toList());
     }
 
     /** {@code base} with the nodes n0 to n15, each "v0". */

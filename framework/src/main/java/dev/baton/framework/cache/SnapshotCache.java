@@ -338,13 +338,8 @@ public final class SnapshotCache implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("snapshot cache of " + root + " is closed");
         }
-        if (client.isClosed()) {
-            throw new ClientClosedException("start the snapshot cache", root);
-        }
-        if (!client.isStarted()) {
-            // no snapshot would ever come: a client never started never connects
-            throw new ClientNotStartedException("start the snapshot cache", root);
-        }
+        // unstarted, no snapshot would ever come: a client never started never connects
+        client.requireStarted("start the snapshot cache", root);
         client.addConnectionStateListener(stateListener);
         executor.execute(() -> {
             synchronized (lock) {

@@ -168,13 +168,8 @@ public final class TreeCache implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("cache of " + root + " is closed");
         }
-        if (client.isClosed()) {
-            throw new ClientClosedException("start the cache", root);
-        }
-        if (!client.isStarted()) {
-            // it would stay empty, waiting for a connection that a client never started never makes
-            throw new ClientNotStartedException("start the cache", root);
-        }
+        // unstarted, it would stay empty, waiting for a connection that a client never started never makes
+        client.requireStarted("start the cache", root);
         if (started) {
             return;
         }

@@ -3,8 +3,6 @@ package dev.baton.framework.internal;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ClientHealth;
-import dev.baton.framework.ClientClosedException;
-import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
@@ -240,15 +238,6 @@ public final class NamespacedClient implements BatonClient {
         requireStarted(operation, path);
         Paths.validate(operation, path, sequential);
         return Paths.fix(namespace, path);
-    }
-
-    void requireStarted(String operation, String path) {
-        if (core.isClosed()) {
-            throw new ClientClosedException(operation, path);
-        }
-        if (!core.isStarted()) {
-            throw new ClientNotStartedException(operation, path);
-        }
     }
 
     String unfix(String serverPath) {

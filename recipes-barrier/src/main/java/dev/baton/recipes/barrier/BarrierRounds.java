@@ -241,20 +241,32 @@ final class BarrierRounds {
 
     /** The members present now (names, sorted): neither {@code ready} nor any other recipe's node. */
     public List<String> members() throws InterruptedException {
+        return listing().members();
+    }
+
+    /** The barrier node's children in one read: the members present (names, sorted), and whether {@code ready} is there. */
+    public Listing listing() throws InterruptedException {
         List<String> children;
         try {
             children = client.getChildren().forPath(path);
         } catch (NoNodeException e) {
-            return List.of();
+            return new Listing(List.of(), false);
         }
         List<String> members = new ArrayList<>();
+        boolean ready = false;
         for (String child : children) {
             if (isMember(child)) {
                 members.add(child);
+            } else if (child.equals(READY)) {
+                ready = true;
             }
         }
         Collections.sort(members);
-        return members;
+        return new Listing(members, ready);
+    }
+
+    /** One listing of the barrier node: the members present (names, sorted), and whether {@code ready} is among the children. */
+    public record Listing(List<String> members, boolean ready) {
     }
 
     /** {@return whether {@code child} of the barrier's node is a member's node} */

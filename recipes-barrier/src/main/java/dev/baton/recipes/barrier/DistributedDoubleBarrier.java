@@ -170,46 +170,71 @@ public final class DistributedDoubleBarrier {
 
     private boolean runEnter() throws InterruptedException {
         long myCzxid = join();
+        // just joined: list the children first. Without ready among them no round is on, and the listing
+        // alone says who is there (us included), one round trip before the count; with ready, look at it.
+        boolean listFirst = true;
         while (true) {
             try {
-                BarrierRounds.Look look = rounds.look(memberPath);
-                Round seen = look.round();
-                Stat me = look.member();
-                if (seen.readyCzxid() > myCzxid) {
-                    if (me != null && me.getCzxid() == myCzxid) {
-                        // our node lived from before ready until now, so it was there when ready was made
-                        round = seen;
-                        return true;
+                List<String> members;
+                boolean present;
+                if (listFirst) {
+                    listFirst = false;
+                    BarrierRounds.Listing listing = rounds.listing();
+                    if (listing.ready()) {
+                        continue;   // a round is on (or still leaving): the look below tells which
                     }
-                    // our session ended meanwhile: that round may have gone on without us; join again
-                    myCzxid = join();
-                    continue;
+                    members = listing.members();
+                    present = members.contains(memberName);
+                } else {
+                    BarrierRounds.Look look = rounds.look(memberPath);
+                    Round seen = look.round();
+                    Stat me = look.member();
+                    if (seen.readyCzxid() > myCzxid) {
+                        if (me != null && me.getCzxid() == myCzxid) {
+                            // our node lived from before ready until now, so it was there when ready was made
+                            round = seen;
+                            return true;
+                        }
+                        // our session ended meanwhile: that round may have gone on without us; join again
+                        myCzxid = join();
+                        continue;
+                    }
+                    if (seen.hasReady()) {
+                        // the previous round is still leaving: step back until it is over, then join again
+                        if (!rounds.stepBack(seen, memberPath)) {
+                            continue;   // that round closed just now, and we may be counted in the next: look again
+                        }
+                        if (!rounds.awaitRoundOver(seen, roundDeadline::get)) {
+                            return false;
+                        }
+                        myCzxid = join();
+                        continue;
+                    }
+                    members = rounds.members();
+                    present = me != null;
                 }
-                if (seen.hasReady()) {
-                    // the previous round is still leaving: step back until it is over, then join again
-                    if (!rounds.stepBack(seen, memberPath)) {
-                        continue;   // that round closed just now, and we may be counted in the next: look again
-                    }
-                    if (!rounds.awaitRoundOver(seen, roundDeadline::get)) {
-                        return false;
-                    }
-                    myCzxid = join();
-                    continue;
-                }
-                List<String> members = rounds.members();
                 if (members.size() >= memberQty) {
                     rounds.createReady(members);
                     continue;   // look at what is there now, whoever created it
                 }
-                if (me == null) {
+                if (!present) {
                     // our session ended while we waited: we count as gone; join again with the new one
                     myCzxid = join();
+                    listFirst = true;
                     continue;
                 }
-                // wake when ready appears, or when our own node vanishes (our session ended)
-                boolean woken = ChangeSignal.awaitCondition(client, watcher ->
-                    client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
-                        || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null, roundDeadline::get);
+                // wake when ready appears, or when our own node vanishes (our session ended); once woken, the
+                // loop's look decides what happened: reading ready again first would cost every waiter a round trip
+                boolean[] watching = {false};
+                boolean woken = ChangeSignal.awaitCondition(client, watcher -> {
+                    if (watching[0] && client.connectionState().isConnected()) {
+                        return true;   // a watched node changed, or the client reconnected: look again
+                    }
+                    // (while the connection is down, the reads below fail and the wait goes on until it is back)
+                    watching[0] = true;
+                    return client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
+                        || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null;
+                }, roundDeadline::get);
                 if (!woken) {
                     return withdraw(myCzxid);
                 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ServerCapabilities;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ClientProcess;
 import dev.baton.test.EnsembleTest;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -84,10 +86,30 @@ class DistributedDoubleBarrierTest {
 
     @Test
     void nobodyPassesEnterBeforeTheLastMemberArrivesAndLeaveWaitsForAll(TestInfo info) throws Exception {
-        String path = path(info);
+        fiveMembersTwoRounds(path(info), this::newClient);
+    }
+
+    /**
+     * The same rounds on clients that read one node per request, as they would from a server
+     * without a multi of reads (before 3.6): each look at the round is then three reads answered one
+     * by one, which the barrier takes only if {@code ready} is older than the barrier node's read.
+     */
+    @Test
+    void roundsHoldWhenTheServersAnswerTheReadsOneByOne(TestInfo info) throws Exception {
+        ServerCapabilities old = ServerCapabilities.ofVersion("3.5.10");
+        assertThat(old.supports(ServerCapabilities.Feature.MULTI_READ)).isFalse();
+        fiveMembersTwoRounds(path(info), () -> {
+            BatonClient c = TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
+                .sessionTimeout(Duration.ofSeconds(10)).assumeServerCapabilities(old));
+            clients.add(c);
+            return c;
+        });
+    }
+
+    private void fiveMembersTwoRounds(String path, Supplier<BatonClient> newClient) throws Exception {
         List<DistributedDoubleBarrier> members = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            members.add(new DistributedDoubleBarrier(newClient(), path, 5));
+            members.add(new DistributedDoubleBarrier(newClient.get(), path, 5));
         }
         for (int round = 0; round < 2; round++) {
             List<CompletableFuture<Long>> entered = new ArrayList<>();

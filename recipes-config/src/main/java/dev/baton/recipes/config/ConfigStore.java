@@ -121,9 +121,9 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      * @throws dev.baton.framework.ClientClosedException if the client is closed
      */
     public void start() {
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the cache, as before
+        if (!client.isClosed()) {   // a closed client is refused by the cache, as before
             // no snapshot would ever come: a client never started never connects
-            throw new ClientNotStartedException("start the config store", keys.base());
+            client.requireStarted("start the config store", keys.base());
         }
         cache.start();
     }

@@ -83,27 +83,39 @@ public final class SharedValue implements AutoCloseable {
     }
 
     /**
-     * Creates the node with the seed if it is missing, reads it, and starts watching it.
+     * Creates the node with the seed if it is missing, reads it, and starts watching it. If it
+     * throws, the value is left unstarted, and {@code start()} may be called again once the cause is
+     * mended (an ephemeral parent gone, say); on a closed client every try fails the same way.
      *
      * @throws IllegalStateException if it was started before
      * @throws ClientNotStartedException if the client was never started (start it, then this)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed
      * @throws InterruptedException if the thread is interrupted meanwhile
      */
     public void start() throws InterruptedException {
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the create below, as before
+        if (!client.isClosed()) {   // a closed client is refused by the create below, as before
             // refused here, not by the create below: this value stays unstarted, so it can start once the client has
-            throw new ClientNotStartedException("start " + kind, path);
+            client.requireStarted("start " + kind, path);
         }
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw new IllegalStateException(kind + " " + path + " was already started (state " + state.get() + ")");
         }
+        boolean started = false;
         try {
-            client.create().creatingParentContainersIfNeeded().forPath(path, seed);
-        } catch (NodeExistsException e) {
-            // someone else seeded it: their value stands
+            try {
+                client.create().creatingParentContainersIfNeeded().forPath(path, seed);
+            } catch (NodeExistsException e) {
+                // someone else seeded it: their value stands
+            }
+            readValue();
+            cache.start();
+            started = true;
+        } finally {
+            if (!started) {
+                // not "already started" for good: a failed start leaves nothing running (a close meanwhile stands)
+                state.compareAndSet(State.STARTED, State.LATENT);
+            }
         }
-        readValue();
-        cache.start();
     }
 
     /**

@@ -7,9 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientNotStartedException;
+import dev.baton.framework.NoChildrenForEphemeralsException;
 import dev.baton.test.ConnectString;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +23,7 @@ import org.apache.curator.framework.recipes.shared.SharedCountListener;
 import org.apache.curator.framework.recipes.shared.SharedCountReader;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -188,6 +193,39 @@ class SharedValuesTest {
             assertThat(count.getCount()).isEqualTo(7);
             assertThat(store.awaitInitialized(WAIT)).as("the same store loads once its client is started").isTrue();
             assertThat(store.getString("greeting")).contains("hello");
+        }
+    }
+
+    @Test
+    void aStartWhoseCreateFailsLeavesTheValueUnstartedSoItStartsOnceTheCauseIsGone(BatonClient owner, BatonClient client)
+        throws Exception {
+        // an ephemeral node cannot have children: the value's create fails until the parent is gone
+        owner.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath("/shared/ephemeral");
+        try (SharedValue value = new SharedValue(client, "/shared/ephemeral/value", "seed".getBytes(UTF_8))) {
+            assertThatThrownBy(value::start).isInstanceOf(NoChildrenForEphemeralsException.class)
+                .hasMessageContaining("/shared/ephemeral");
+            assertThatThrownBy(() -> value.setValue("late".getBytes(UTF_8)))
+                .as("a value whose start failed is not started").isInstanceOf(IllegalStateException.class)
+                .hasMessage("SharedValue /shared/ephemeral/value is LATENT: call start() first");
+
+            owner.delete().forPath("/shared/ephemeral");
+            value.start();
+            assertThat(value.getValue()).as("the same value starts once the cause is gone").isEqualTo("seed".getBytes(UTF_8));
+            assertThat(owner.getData().forPath("/shared/ephemeral/value")).isEqualTo("seed".getBytes(UTF_8));
+            assertThatThrownBy(value::start).as("started now, a second start is refused")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("was already started");
+        }
+    }
+
+    @Test
+    void aValueStartedOnAClosedClientSaysSoEveryTime(@ConnectString String connect) throws Exception {
+        BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
+        closed.close();
+        try (SharedCount count = new SharedCount(closed, "/shared/closed-client/count", 1)) {
+            assertThatThrownBy(count::start).isInstanceOf(ClientClosedException.class)
+                .hasMessage("create /shared/closed-client/count: the client is closed");
+            assertThatThrownBy(count::start).as("the real reason again, not 'already started'")
+                .isInstanceOf(ClientClosedException.class).hasMessage("create /shared/closed-client/count: the client is closed");
         }
     }
 }

@@ -105,8 +105,8 @@ public final class ServiceCache<T> implements AutoCloseable {
      * anything starts, so the same cache (or provider) starts once the client has.
      */
     void refuseUnstartedClient(String operation) {
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the tree cache, as before
-            throw new ClientNotStartedException(operation, path);
+        if (!client.isClosed()) {   // a closed client is refused by the tree cache, as before
+            client.requireStarted(operation, path);
         }
     }
 

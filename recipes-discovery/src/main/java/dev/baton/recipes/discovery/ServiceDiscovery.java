@@ -114,13 +114,8 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void start() throws InterruptedException {
-        if (client.isClosed()) {
-            throw new ClientClosedException("start the service discovery", basePath);
-        }
-        if (!client.isStarted()) {
-            // thisInstance would wait for a connection that a client never started never makes
-            throw new ClientNotStartedException("start the service discovery", basePath);
-        }
+        // unstarted, thisInstance would wait for a connection that a client never started never makes
+        client.requireStarted("start the service discovery", basePath);
         life.start(Lifecycle.State.STARTED);
         registrations.start();
         try {

@@ -107,13 +107,8 @@ public final class ElectionObserver implements Closeable {
      * @throws ClientClosedException if the client is closed (nothing could ever be reported)
      */
     public void start() {
-        if (client.isClosed()) {
-            throw new ClientClosedException("start the election observer", line.path());
-        }
-        if (!client.isStarted()) {
-            // the first report would wait for a connection that a client never started never makes
-            throw new ClientNotStartedException("start the election observer", line.path());
-        }
+        // unstarted, the first report would wait for a connection that a client never started never makes
+        client.requireStarted("start the election observer", line.path());
         synchronized (this) {
             Leadership.checkNotStarted("observer", line.path(), state);
             state = State.OBSERVING;

@@ -150,13 +150,8 @@ public final class LeaderLatch implements Closeable {
      * @throws ClientClosedException if the client is closed (nothing could ever be elected)
      */
     public void start() {
-        if (client.isClosed()) {
-            throw new ClientClosedException("start the leader latch", path);
-        }
-        if (!client.isStarted()) {
-            // it would wait for a connection that a client never started never makes
-            throw new ClientNotStartedException("start the leader latch", path);
-        }
+        // unstarted, it would wait for a connection that a client never started never makes
+        client.requireStarted("start the leader latch", path);
         synchronized (this) {
             Leadership.checkNotStarted("latch", path, state);
             moveTo(State.WAITING);

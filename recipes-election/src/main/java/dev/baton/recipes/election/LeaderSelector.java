@@ -140,13 +140,8 @@ public final class LeaderSelector implements Closeable {
      * @throws ClientClosedException if the client is closed (no turn could ever come)
      */
     public void start() {
-        if (client.isClosed()) {
-            throw new ClientClosedException("start the leader selector", path);
-        }
-        if (!client.isStarted()) {
-            // it would wait for a connection that a client never started never makes
-            throw new ClientNotStartedException("start the leader selector", path);
-        }
+        // unstarted, it would wait for a connection that a client never started never makes
+        client.requireStarted("start the leader selector", path);
         synchronized (this) {
             Leadership.checkNotStarted("selector", path, state);
             moveTo(State.IDLE);

@@ -10,7 +10,10 @@ import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,13 +49,32 @@ class ClientClosedFromCallbacksTest {
         assertThat(leaders.selector().state()).as("the selector").isEqualTo(LeaderSelector.State.CLOSED);
     }
 
+    /** Fails, saying from where, unless the {@code client.close()} that completes {@code closed} returns within WAIT. */
+    private static void assertCloseFinishes(CompletableFuture<Void> closed, String from) throws Exception {
+        try {
+            closed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("client.close() called from " + from + " did not return within " + WAIT, e);
+        }
+    }
+
+    /** Leads on a fresh client, closes the client on one of its own executors, and checks both recipes ended closed. */
+    private static void closeOnOwnExecutorFinishes(String connect, String path, Function<BatonClient, Executor> executor,
+        String name) throws Exception {
+        BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
+        Leaders leaders = lead(client, path);
+        assertCloseFinishes(CompletableFuture.runAsync(client::close, executor.apply(client)), name);
+        assertClosed(leaders);
+    }
+
     @Test
     void closingTheClientOnItsEventExecutorFinishes(@ConnectString String connect) throws Exception {
-        BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
-        Leaders leaders = lead(client, "/close-from/event");
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(client::close, client.eventExecutor());
-        closed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertClosed(leaders);
+        closeOnOwnExecutorFinishes(connect, "/close-from/event", BatonClient::eventExecutor, "its event executor");
+    }
+
+    @Test
+    void closingTheClientOnItsAsyncExecutorFinishes(@ConnectString String connect) throws Exception {
+        closeOnOwnExecutorFinishes(connect, "/close-from/async", BatonClient::asyncExecutor, "its async executor");
     }
 
     @Test
@@ -68,16 +90,7 @@ class ClientClosedFromCallbacksTest {
         };
         client.addConnectionStateListener(closer);
         client.zookeeper().getTestable().injectSessionExpiration();
-        closed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertClosed(leaders);
-    }
-
-    @Test
-    void closingTheClientOnItsAsyncExecutorFinishes(@ConnectString String connect) throws Exception {
-        BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
-        Leaders leaders = lead(client, "/close-from/async");
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(client::close, client.asyncExecutor());
-        closed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertCloseFinishes(closed, "a connection listener");
         assertClosed(leaders);
     }
 
@@ -86,16 +99,15 @@ class ClientClosedFromCallbacksTest {
         BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
         LeaderLatch latch = new LeaderLatch(client, "/close-from/work/latch", "l");
         latch.start();
-        assertThat(latch.await(WAIT)).isTrue();
+        assertThat(latch.await(WAIT)).as("the latch leads").isTrue();
         CompletableFuture<Void> closed = new CompletableFuture<>();
         LeaderSelector selector = new LeaderSelector(client, "/close-from/work/selector", "s", c -> {
             c.close();
             closed.complete(null);
         });
         selector.start();
-        closed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(latch.state()).isEqualTo(LeaderLatch.State.CLOSED);
-        assertThat(selector.state()).isEqualTo(LeaderSelector.State.CLOSED);
+        assertCloseFinishes(closed, "takeLeadership");
+        assertClosed(new Leaders(latch, selector));
     }
 
     @Test
@@ -109,8 +121,8 @@ class ClientClosedFromCallbacksTest {
             closed.complete(null);
         }, () -> { }));
         second.start();
-        closed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertCloseFinishes(closed, "a latch listener");
         assertClosed(leaders);
-        assertThat(second.state()).isEqualTo(LeaderLatch.State.CLOSED);
+        assertThat(second.state()).as("the latch whose listener closed the client").isEqualTo(LeaderLatch.State.CLOSED);
     }
 }

@@ -98,6 +98,17 @@ final class Fleet implements AutoCloseable {
         await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> !history.leaders().containsValue(token));
     }
 
+    /**
+     * Starts {@code leader}'s latch and waits until it leads, then {@code follower}'s and waits
+     * until both are in line: a known leader with one member behind it.
+     */
+    void startLeaderThenFollower(BatonClient reader, Member leader, Member follower) {
+        leader.start();
+        awaitOneLeader();
+        follower.start();
+        awaitAllInLine(reader);
+    }
+
     /** Waits until every member with a started latch has a node in line. */
     void awaitAllInLine(BatonClient reader) {
         long started = members.stream().filter(m -> m.latch != null && m.latch.state() != LeaderLatch.State.CLOSED).count();

@@ -35,10 +35,7 @@ class LeaderLatchRegressionTest {
         try (Fleet fleet = new Fleet(ensemble, "earlier-session")) {
             Fleet.Member moving = fleet.addBehindProxy("moving", LeadershipPolicy.CONNECTION, Duration.ofSeconds(2), 1);
             Fleet.Member other = fleet.add("other", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10));
-            moving.start();
-            fleet.awaitOneLeader();
-            other.start();
-            fleet.awaitAllInLine(operator);
+            fleet.startLeaderThenFollower(operator, moving, other);
             long oldSession = moving.client.sessionId();
             String oldNode = fleet.nodeOf(operator, moving.latch.leadershipToken());
 

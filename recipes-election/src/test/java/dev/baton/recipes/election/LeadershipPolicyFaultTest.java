@@ -35,10 +35,7 @@ class LeadershipPolicyFaultTest {
         try (Fleet fleet = new Fleet(ensemble, "connection-blip")) {
             Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10), 1);
             Fleet.Member other = fleet.add("other", LeadershipPolicy.CONNECTION, Duration.ofSeconds(10));
-            leader.start();
-            fleet.awaitOneLeader();
-            other.start();
-            fleet.awaitAllInLine(operator);
+            fleet.startLeaderThenFollower(operator, leader, other);
             long token = leader.latch.leadershipToken();
 
             leader.proxy.cut();
@@ -66,20 +63,9 @@ class LeadershipPolicyFaultTest {
         try (Fleet fleet = new Fleet(ensemble, "session-blip")) {
             Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.SESSION, Duration.ofSeconds(10), 1);
             Fleet.Member other = fleet.add("other", LeadershipPolicy.SESSION, Duration.ofSeconds(10));
-            leader.start();
-            fleet.awaitOneLeader();
-            other.start();
-            fleet.awaitAllInLine(operator);
+            fleet.startLeaderThenFollower(operator, leader, other);
 
-            leader.proxy.cut();
-            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.SUSPENDED);
-            assertThat(leader.leads()).as("still leading while suspended").isTrue();
-            leader.proxy.heal();
-            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.RECONNECTED);
-
-            assertThat(fleet.awaitOneLeader()).isSameAs(leader);
-            assertThat(fleet.history.grants()).as("one term, never interrupted").isEqualTo(1);
-            fleet.history.check().assertNeverTwoLeaders();
+            leadsThroughABriefDisconnect(fleet, leader, "still leading while suspended");
         }
     }
 
@@ -94,10 +80,7 @@ class LeadershipPolicyFaultTest {
         try (Fleet fleet = new Fleet(ensemble, "session-partition")) {
             Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.SESSION, SHORT_SESSION, 1);
             Fleet.Member other = fleet.add("other", LeadershipPolicy.SESSION, Duration.ofSeconds(10));
-            leader.start();
-            fleet.awaitOneLeader();
-            other.start();
-            fleet.awaitAllInLine(operator);
+            fleet.startLeaderThenFollower(operator, leader, other);
             long oldToken = leader.latch.leadershipToken();
 
             leader.proxy.cut();
@@ -120,20 +103,9 @@ class LeadershipPolicyFaultTest {
             // timeout minus the margin: 20 s leaves ample time for the client to reconnect
             Fleet.Member leader = fleet.addBehindProxy("leader", LeadershipPolicy.LEASE, Duration.ofSeconds(20), 1);
             Fleet.Member other = fleet.add("other", LeadershipPolicy.LEASE, Duration.ofSeconds(10));
-            leader.start();
-            fleet.awaitOneLeader();
-            other.start();
-            fleet.awaitAllInLine(operator);
+            fleet.startLeaderThenFollower(operator, leader, other);
 
-            leader.proxy.cut();
-            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.SUSPENDED);
-            assertThat(leader.leads()).as("within the lease while briefly disconnected").isTrue();
-            leader.proxy.heal();
-            await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.RECONNECTED);
-
-            assertThat(fleet.awaitOneLeader()).isSameAs(leader);
-            assertThat(fleet.history.grants()).isEqualTo(1);
-            fleet.history.check().assertNeverTwoLeaders();
+            leadsThroughABriefDisconnect(fleet, leader, "within the lease while briefly disconnected");
         }
     }
 
@@ -171,10 +143,7 @@ class LeadershipPolicyFaultTest {
         try (Fleet fleet = new Fleet(ensemble, "lease-forced-end")) {
             Fleet.Member leader = fleet.add("leader", LeadershipPolicy.LEASE, session);
             Fleet.Member next = fleet.add("next", LeadershipPolicy.LEASE, session);
-            leader.start();
-            fleet.awaitOneLeader();
-            next.start();
-            fleet.awaitAllInLine(operator);
+            fleet.startLeaderThenFollower(operator, leader, next);
             long oldToken = leader.latch.leadershipToken();
             long sessionId = leader.client.sessionId();
 
@@ -231,6 +200,22 @@ class LeadershipPolicyFaultTest {
                 assertThat(steppedDown).as("notLeader() heard").containsExactlyInAnyOrder(LeadershipPolicy.values()));
             latches.values().forEach(LeaderLatch::close);
         }
+    }
+
+    /**
+     * Cuts the leader's proxy until its client is SUSPENDED and heals it: the leader leads all
+     * along ({@code why}), is the one leader after it reconnects, and in the term it had.
+     */
+    private static void leadsThroughABriefDisconnect(Fleet fleet, Fleet.Member leader, String why) {
+        leader.proxy.cut();
+        await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.SUSPENDED);
+        assertThat(leader.leads()).as(why).isTrue();
+        leader.proxy.heal();
+        await().atMost(WAIT).until(() -> leader.client.connectionState() == ConnectionState.RECONNECTED);
+
+        assertThat(fleet.awaitOneLeader()).isSameAs(leader);
+        assertThat(fleet.history.grants()).as("one term, never interrupted").isEqualTo(1);
+        fleet.history.check().assertNeverTwoLeaders();
     }
 
     /**

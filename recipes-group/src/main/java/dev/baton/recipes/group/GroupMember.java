@@ -98,9 +98,9 @@ public final class GroupMember implements AutoCloseable {
             throw new IllegalStateException("GroupMember " + ZPaths.join(membershipPath, thisId)
                 + (closed ? " is closed: a closed member cannot join again, make a new one" : " was already started"));
         }
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused below, as before
+        if (!client.isClosed()) {   // a closed client is refused below, as before
             // it would wait for a connection that a client never started never makes
-            throw new ClientNotStartedException("start GroupMember", ZPaths.join(membershipPath, thisId));
+            client.requireStarted("start GroupMember", ZPaths.join(membershipPath, thisId));
         }
         cache.start();
         node.start();

@@ -153,13 +153,8 @@ public final class PersistentNode implements AutoCloseable {
             if (state != State.LATENT) {
                 throw new IllegalStateException("PersistentNode " + basePath + " was already " + (state == State.STARTED ? "started" : "closed"));
             }
-            if (client.isClosed()) {
-                throw new ClientClosedException("start PersistentNode", basePath);
-            }
-            if (!client.isStarted()) {
-                // the node would wait for a connection that a client never started never makes
-                throw new ClientNotStartedException("start PersistentNode", basePath);
-            }
+            // unstarted, the node would wait for a connection that a client never started never makes
+            client.requireStarted("start PersistentNode", basePath);
             state = State.STARTED;
         }
         client.addConnectionStateListener(connectionListener);

@@ -53,6 +53,8 @@ public final class PersistentTtlNode implements AutoCloseable {
     private static final byte[] EMPTY = new byte[0];
     private static final Duration SHORTEST_TOUCH_PERIOD = Duration.ofMillis(10);
 
+    private enum State { LATENT, STARTED, CLOSED }
+
     private final BatonClient client;
     private final PersistentNode node;
     private final String path;
@@ -60,7 +62,9 @@ public final class PersistentTtlNode implements AutoCloseable {
     private final Duration ttl;
     private final Duration touchPeriod;
     private final CompletableFuture<Void> firstTouch = new CompletableFuture<>();
-    private volatile boolean closed;
+    /** The first touch at once, on each creation: the TTL runs from the creation. Added once, by start(). */
+    private final PersistentNodeListener toucher = created -> touch(false);
+    private volatile State state = State.LATENT;
 
     /**
      * A node at {@code path} with {@code data}, lasting {@code ttl} after the last touch.
@@ -104,18 +108,40 @@ public final class PersistentTtlNode implements AutoCloseable {
     }
 
     /**
-     * Starts creating the node and touching it, in the background.
+     * Starts creating the node and touching it, in the background. A start the client refuses
+     * (never started, or closed) leaves nothing started: the same node starts once the client has.
      *
+     * @throws IllegalStateException if it was started before, or closed (a closed node cannot start
+     *     again: make a new one)
      * @throws ClientNotStartedException if the client was never started (start it, then this)
      * @throws dev.baton.framework.ClientClosedException if the client is closed
      */
     public void start() {
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused below, as before
+        if (!client.isClosed()) {   // a closed client is refused below, as before
             // the node would wait for a connection that a client never started never makes
-            throw new ClientNotStartedException("start PersistentTtlNode", path);
+            client.requireStarted("start PersistentTtlNode", path);
         }
-        node.addListener(created -> touch(false)); // the first touch at once: the TTL runs from the creation
-        node.start();
+        synchronized (this) {
+            switch (state) {
+                case LATENT -> state = State.STARTED;
+                case STARTED -> throw new IllegalStateException("PersistentTtlNode " + path + " was already started");
+                case CLOSED -> throw new IllegalStateException("PersistentTtlNode " + path
+                    + " is closed: a closed node cannot start again, make a new one");
+            }
+        }
+        node.addListener(toucher);
+        try {
+            node.start();
+        } catch (RuntimeException e) {
+            // refused (a closed client): leave nothing behind, so that a second start says the same, not "already started"
+            node.removeListener(toucher);
+            synchronized (this) {
+                if (state == State.STARTED) {
+                    state = State.LATENT;
+                }
+            }
+            throw e;
+        }
         schedule();
     }
 
@@ -185,12 +211,14 @@ public final class PersistentTtlNode implements AutoCloseable {
     /** Stops touching; the node stays until its TTL runs out. */
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            state = State.CLOSED;
+        }
         node.close();
     }
 
     private void schedule() {
-        if (!closed && !client.isClosed()) {
+        if (state != State.CLOSED && !client.isClosed()) {
             CompletableFuture.delayedExecutor(touchPeriod.toNanos(), TimeUnit.NANOSECONDS, client.asyncExecutor())
                 .execute(() -> touch(true));
         }
@@ -198,7 +226,7 @@ public final class PersistentTtlNode implements AutoCloseable {
 
     /** Writes the child, creating it as a TTL node if it is missing; {@code periodic} touches schedule the next. */
     private void touch(boolean periodic) {
-        if (closed) {
+        if (state == State.CLOSED) {
             return;
         }
         client.setData().forPathAsync(childPath, EMPTY).<Void>thenApply(stat -> null)

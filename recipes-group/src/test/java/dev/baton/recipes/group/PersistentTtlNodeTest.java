@@ -2,6 +2,7 @@ package dev.baton.recipes.group;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
@@ -40,5 +41,41 @@ class PersistentTtlNodeTest {
             await().atMost(WAIT).until(() -> other.checkExists().forPath("/ttl/members/w1") == null);
             assertThat(Duration.ofNanos(System.nanoTime() - closedAt)).as("not before a TTL after the last touch (at most half a TTL before close)").isGreaterThanOrEqualTo(TTL.dividedBy(2));
         }
+    }
+
+    @Test
+    void aSecondStartIsRefusedAndAddsNoSecondToucher(BatonClient other) throws Exception {
+        // a TTL of two minutes touches every minute: within this test only a (re)creation writes the child
+        try (BatonClient client = TestClients.started(connect, Duration.ofSeconds(10));
+             PersistentTtlNode node = new PersistentTtlNode(client, "/ttl/twice", Duration.ofMinutes(2), "w".getBytes(UTF_8))) {
+            node.start();
+            assertThat(node.waitForInitialCreate(WAIT)).isTrue();
+            assertThatThrownBy(node::start).isInstanceOf(IllegalStateException.class)
+                .hasMessage("PersistentTtlNode /ttl/twice was already started");
+
+            // take the node away: it is made again, and its child created by one touch, not written again by a second
+            other.transaction().delete("/ttl/twice/touch").delete("/ttl/twice").commit();
+            await().atMost(WAIT).until(() -> other.checkExists().forPath("/ttl/twice/touch") != null);
+            await().during(Duration.ofSeconds(1)).atMost(WAIT).untilAsserted(() ->
+                assertThat(other.checkExists().forPath("/ttl/twice/touch").getVersion())
+                    .as("the child's version: written once per creation, by one toucher").isZero());
+        }
+    }
+
+    @Test
+    void aStartRefusedByAClosedClientIsRefusedTheSameWayAgainAndAClosedNodeCannotStart(BatonClient client) throws Exception {
+        BatonClient closed = TestClients.started(connect, Duration.ofSeconds(10));
+        closed.close();
+        try (PersistentTtlNode node = new PersistentTtlNode(closed, "/ttl/closed-client", TTL, new byte[0])) {
+            assertThatThrownBy(node::start).isInstanceOf(dev.baton.framework.ClientClosedException.class)
+                .hasMessage("start PersistentNode /ttl/closed-client: the client is closed");
+            assertThatThrownBy(node::start).as("the real reason again, not 'already started'")
+                .isInstanceOf(dev.baton.framework.ClientClosedException.class)
+                .hasMessage("start PersistentNode /ttl/closed-client: the client is closed");
+        }
+        PersistentTtlNode node = new PersistentTtlNode(client, "/ttl/closed-node", TTL, new byte[0]);
+        node.close();
+        assertThatThrownBy(node::start).isInstanceOf(IllegalStateException.class)
+            .hasMessage("PersistentTtlNode /ttl/closed-node is closed: a closed node cannot start again, make a new one");
     }
 }

@@ -30,6 +30,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 class LockFaultTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Duration SHORT_SESSION = Duration.ofSeconds(3);
+    /**
+     * How long a try may take to answer while cut off: far below the connection timeout of a
+     * {@link #patientClientThrough patient client} (a minute), which an answer that waited for
+     * the connection would take.
+     */
+    private static final Duration AT_ONCE = Duration.ofSeconds(10);
 
     EmbeddedEnsemble ensemble;
 
@@ -49,7 +55,7 @@ class LockFaultTest {
             assertThat(taken.fencingToken()).isGreaterThan(old.fencingToken());
             await().atMost(WAIT).until(() -> !old.isValid() && lostCalls.get() == 1);
             assertThat(old.lossReason()).isPresent();
-            await().atMost(WAIT).until(() -> victim.connectionState().isConnected());
+            awaitConnected(victim);
             assertThatThrownBy(staleWrite::commit).as("a guarded write of the old holder").isInstanceOf(TransactionFailedException.class);
             assertThatThrownBy(old::release).isInstanceOf(LockOwnershipLostException.class)
                 .isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("was lost before it was released");
@@ -109,7 +115,7 @@ class LockFaultTest {
             assertThatThrownBy(mutex::release).isInstanceOf(LockOwnershipLostException.class);
             assertThat(mutex.isHeldByCurrentThread()).isFalse();
             otherMutex.release();
-            await().atMost(WAIT).until(() -> victim.connectionState().isConnected());
+            awaitConnected(victim);
             assertThat(mutex.acquire(WAIT)).isTrue();
             assertThat(mutex.fencingToken()).isGreaterThan(oldToken);
             mutex.release();
@@ -126,8 +132,7 @@ class LockFaultTest {
 
             proxy.cut();
             await().atMost(WAIT).until(() -> !lease.isValid());
-            proxy.heal();
-            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+            healAndReconnect(proxy, client);
 
             assertThat(lease.isValid()).as("loss is final, even though the session survived").isFalse();
             assertThat(looking.participantNodes()).as("the session survived, so the node is still there").hasSize(1);
@@ -145,8 +150,7 @@ class LockFaultTest {
     @Test
     void aTryWhileCutOffSaysNotFreeAtOnceInsteadOfWaitingForTheConnection(BatonClient observer) throws Exception {
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
-             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
-                 .sessionTimeout(Duration.ofSeconds(10)).connectionTimeout(Duration.ofMinutes(1)))) {
+             BatonClient client = patientClientThrough(proxy)) {
             InterProcessMutex mutex = new InterProcessMutex(client, "/fault/try-cut-off/mutex");
             InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, "/fault/try-cut-off/semaphore", 1);
             InterProcessMultiLock multi = new InterProcessMultiLock(client, List.of("/fault/try-cut-off/a", "/fault/try-cut-off/b"));
@@ -154,21 +158,14 @@ class LockFaultTest {
             proxy.cut();
             await().atMost(WAIT).until(() -> client.connectionState() == ConnectionState.SUSPENDED);
 
-            // far below the connection timeout: the answer needs no request
-            long bound = 10;
-            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> mutex.acquire(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
-                .as("acquire(ZERO)").isFalse();
-            assertThat(CompletableFuture.supplyAsync(() -> mutex.asLock().tryLock()).get(bound, TimeUnit.SECONDS)).as("tryLock()").isFalse();
-            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> mutex.acquireLease(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
-                .as("acquireLease(ZERO)").isNull();
-            assertThat(mutex.acquireAsync(Duration.ZERO).get(bound, TimeUnit.SECONDS)).as("acquireAsync(ZERO)").isNull();
-            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> semaphore.acquire(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
-                .as("semaphore acquire(ZERO)").isNull();
-            assertThat(CompletableFuture.supplyAsync(() -> uninterrupted(() -> multi.acquire(Duration.ZERO))).get(bound, TimeUnit.SECONDS))
-                .as("multi-lock acquire(ZERO)").isFalse();
+            assertThat(answeredAtOnce("acquire(ZERO)", () -> mutex.acquire(Duration.ZERO))).as("acquire(ZERO)").isFalse();
+            assertThat(answeredAtOnce("tryLock()", () -> mutex.asLock().tryLock())).as("tryLock()").isFalse();
+            assertThat(answeredAtOnce("acquireLease(ZERO)", () -> mutex.acquireLease(Duration.ZERO))).as("acquireLease(ZERO)").isNull();
+            assertThat(answeredAtOnce("acquireAsync(ZERO)", mutex.acquireAsync(Duration.ZERO))).as("acquireAsync(ZERO)").isNull();
+            assertThat(answeredAtOnce("semaphore acquire(ZERO)", () -> semaphore.acquire(Duration.ZERO))).as("semaphore acquire(ZERO)").isNull();
+            assertThat(answeredAtOnce("multi-lock acquire(ZERO)", () -> multi.acquire(Duration.ZERO))).as("multi-lock acquire(ZERO)").isFalse();
 
-            proxy.heal();
-            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+            healAndReconnect(proxy, client);
             assertThat(mutex.acquire(Duration.ZERO)).as("connected again, a try takes the free lock").isTrue();
             mutex.release();
             await().atMost(WAIT).until(() -> contenderNodes(observer, "/fault/try-cut-off").isEmpty());
@@ -183,8 +180,7 @@ class LockFaultTest {
     @Test
     void aTryWhoseConnectionDropsWhileItLooksSaysNotFreeAtOnceAndLeavesNoNode(BatonClient observer) throws Exception {
         try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
-             BatonClient client = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
-                 .sessionTimeout(Duration.ofSeconds(10)).connectionTimeout(Duration.ofMinutes(1)))) {
+             BatonClient client = patientClientThrough(proxy)) {
             InterProcessMutex mutex = new InterProcessMutex(client, "/fault/try-drop");
             observer.create().creatingParentsIfNeeded().forPath("/fault/try-drop"); // so the first request is the ticket's create
 
@@ -193,17 +189,44 @@ class LockFaultTest {
             await().atMost(WAIT).until(() -> !contenderNodes(observer, "/fault/try-drop").isEmpty());
             proxy.cut();
 
-            // far below the connection timeout
-            assertThat(trying.get(10, TimeUnit.SECONDS)).as("a try cut off while it looks").isNull();
-            proxy.heal();
-            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+            assertThat(answeredAtOnce("a try cut off while it looks", trying)).as("a try cut off while it looks").isNull();
+            healAndReconnect(proxy, client);
             await().atMost(WAIT).until(() -> contenderNodes(observer, "/fault/try-drop").isEmpty());
         }
     }
 
-    /** A blocking call for a {@code supplyAsync}. */
+    /** A client through {@code proxy} whose operations would wait a minute for a lost connection. */
+    private static BatonClient patientClientThrough(ChaosProxy proxy) {
+        return TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+            .sessionTimeout(Duration.ofSeconds(10)).connectionTimeout(Duration.ofMinutes(1)));
+    }
+
+    private static void healAndReconnect(ChaosProxy proxy, BatonClient client) {
+        proxy.heal();
+        awaitConnected(client);
+    }
+
+    private static void awaitConnected(BatonClient client) {
+        await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+    }
+
+    /** A blocking call, run on another thread by {@link #answeredAtOnce(String, Blocking)}. */
     private interface Blocking<T> {
         T call() throws InterruptedException;
+    }
+
+    /** What {@code call}, run on another thread, answers; fails if it takes longer than {@link #AT_ONCE}. */
+    private static <T> T answeredAtOnce(String what, Blocking<T> call) throws Exception {
+        return answeredAtOnce(what, CompletableFuture.supplyAsync(() -> uninterrupted(call)));
+    }
+
+    /** What {@code answer} completes with; fails if it takes longer than {@link #AT_ONCE}. */
+    private static <T> T answeredAtOnce(String what, CompletableFuture<T> answer) throws Exception {
+        try {
+            return answer.get(AT_ONCE.toSeconds(), TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(what + " did not answer within " + AT_ONCE + ": it waits for the connection", e);
+        }
     }
 
     /** The contender nodes ({@code _c_...}) anywhere under {@code path}. */
@@ -240,8 +263,7 @@ class LockFaultTest {
             proxy.cut();
             await().atMost(WAIT).until(() -> client.connectionState() == ConnectionState.SUSPENDED);
             assertThat(lease.isValid()).isTrue();
-            proxy.heal();
-            await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+            healAndReconnect(proxy, client);
 
             assertThat(lease.isValid()).isTrue();
             lease.release();

@@ -2,7 +2,6 @@ package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
-import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NodeData;
@@ -68,10 +67,10 @@ final class QueueEngine<T> {
      */
     public void start() {
         BatonClient client = settings.client();
-        if (!client.isStarted() && !client.isClosed()) {
+        if (!client.isClosed()) {   // a closed client is let through here, as before
             // a consumer would wait for a connection that a client never started never makes; the
             // queue stays LATENT, so the same queue starts once the client has
-            throw new ClientNotStartedException("start the queue", settings.path());
+            client.requireStarted("start the queue", settings.path());
         }
         if (!state.compareAndSet(QueueState.LATENT, QueueState.STARTED)) {
             throw new IllegalStateException("start() may be called once, on a new queue; it is " + state.get());

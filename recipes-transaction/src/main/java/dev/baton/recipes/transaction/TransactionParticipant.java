@@ -133,9 +133,9 @@ public final class TransactionParticipant implements AutoCloseable {
      * @throws InterruptedException if interrupted while registering or loading
      */
     public void start() throws InterruptedException {
-        if (!client.isStarted() && !client.isClosed()) {   // a closed client is refused by the create below, as before
+        if (!client.isClosed()) {   // a closed client is refused by the create below, as before
             // refused here, not by the create below, which would close this participant for good
-            throw new ClientNotStartedException("start the transaction participant", layout.registration(id));
+            client.requireStarted("start the transaction participant", layout.registration(id));
         }
         synchronized (this) {
             switch (state) {

@@ -15,12 +15,20 @@ import java.util.Arrays;
  * without this a server outlived a killed test JVM or {@code baton server}, keeping its ports and
  * its data folder for ever. A server frozen by SIGSTOP at that moment halts when thawed.
  *
+ * <p>It then writes one line saying so to standard error (a server's {@code server.log}) and halts
+ * with exit code 66 (sysexits' EX_NOINPUT: its input, the parent's pipe, ended),
+ * so whoever reaps it can tell this from a stop: SIGTERM, which the parent sends when it closes
+ * the ensemble or exits normally, gives 143, and SIGKILL 137. ZooKeeper's own exit codes are below 16.
+ *
  * <p>One class file that needs java.base alone: {@link ProcessNode} copies it into the server's
  * folder and puts that first on the class path, so it runs beside any ZooKeeper release's jars.
  */
 public final class ExitWithParent {
-    /** The exit code of a server halted because the JVM that started it has gone. */
-    static final int PARENT_GONE = 143;
+    /**
+     * The exit code of a server halted because the JVM that started it has gone: not a signal's
+     * (128 + N), nor one ZooKeeper uses.
+     */
+    static final int PARENT_GONE = 66;
 
     private ExitWithParent() {
     }
@@ -32,7 +40,9 @@ public final class ExitWithParent {
      * @throws Throwable whatever that main method throws
      */
     public static void main(String[] args) throws Throwable {
-        Thread watch = new Thread(ExitWithParent::haltAtEndOfInput, "baton-exit-with-parent");
+        // read now: once the parent is gone, this process's parent is whoever adopted it
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        Thread watch = new Thread(() -> haltAtEndOfInput(parent), "baton-exit-with-parent");
         watch.setDaemon(true);
         watch.start();
         Method main = Class.forName(args[0]).getMethod("main", String[].class);
@@ -43,7 +53,7 @@ public final class ExitWithParent {
         }
     }
 
-    private static void haltAtEndOfInput() {
+    private static void haltAtEndOfInput(long parent) {
         byte[] discard = new byte[256];
         InputStream in = System.in;
         try {
@@ -53,6 +63,10 @@ public final class ExitWithParent {
         } catch (IOException broken) {
             // a broken pipe: the parent is gone all the same
         }
+        // standard error is the server's log file (ProcessNode), so this line cannot hold up the halt
+        System.err.println("baton: standard input ended: the JVM that started this server (pid " + parent
+            + ") is gone; halting with exit code " + PARENT_GONE);
+        System.err.flush();
         Runtime.getRuntime().halt(PARENT_GONE);
     }
 }

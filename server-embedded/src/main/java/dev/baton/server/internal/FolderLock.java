@@ -11,7 +11,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,7 +28,12 @@ import java.util.Set;
  * {@link #deleteAbandoned} removes its folder.
  *
  * <p>File locks belong to a process, and closing any channel to the file drops them, so this JVM
- * never opens the lock file of a folder it holds itself: a set of held files guards that.
+ * never opens the lock file of a folder it holds itself: a set of held files guards that. Another
+ * copy of this class in the JVM (a second class loader: an application server, a plugin, an IDE's
+ * test runner) has a set of its own, so it can open a file this copy holds; the JDK then refuses
+ * the lock ({@link OverlappingFileLockException}), and the folder is reported held as for another
+ * process. The channel opened for that attempt is kept open, not closed, for the life of this copy
+ * (one per file, reused by the next attempt): closing it would release the other copy's lock.
  */
 final class FolderLock implements AutoCloseable {
     /** The lock file's name, in the folder it guards. */
@@ -34,6 +41,11 @@ final class FolderLock implements AutoCloseable {
     private static final String TEMPORARY = "temporary";
     /** The lock files this JVM holds; guarded by {@code FolderLock.class}. */
     private static final Set<Path> HELD_IN_THIS_JVM = new HashSet<>();
+    /**
+     * Channels to lock files another copy of this class holds, kept open because closing them would
+     * release its lock; guarded by {@code FolderLock.class}.
+     */
+    private static final Map<Path, FileChannel> OPEN_ON_ANOTHER_COPYS_LOCK = new HashMap<>();
 
     private final Path file;
     private final FileChannel channel;
@@ -47,7 +59,8 @@ final class FolderLock implements AutoCloseable {
      * Takes the lock of {@code folder}.
      *
      * @param temporary whether the folder is made for the ensemble (and may be deleted once nobody holds it)
-     * @return the lock, or null if another ensemble holds it, in this JVM or in another process
+     * @return the lock, or null if another ensemble holds it, in this JVM (through any class loader)
+     *     or in another process
      * @throws IOException if the lock file cannot be made or locked
      */
     static FolderLock tryTake(Path folder, boolean temporary) throws IOException {
@@ -56,10 +69,12 @@ final class FolderLock implements AutoCloseable {
             if (HELD_IN_THIS_JVM.contains(file)) {
                 return null;
             }
-            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileChannel channel = OPEN_ON_ANOTHER_COPYS_LOCK.remove(file);
+            if (channel == null) {
+                channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            }
             try {
-                if (channel.tryLock() == null) {
-                    channel.close();
+                if (!lockOrKeepOpen(file, channel)) {
                     return null;
                 }
                 // written under the lock: a free lock on a file that says who held it means its owner is gone
@@ -73,6 +88,26 @@ final class FolderLock implements AutoCloseable {
             HELD_IN_THIS_JVM.add(file);
             return new FolderLock(file, channel);
         }
+    }
+
+    /**
+     * Locks {@code file} through {@code channel}: true if locked; false if another process holds it
+     * (the channel is closed) or another copy of this class in this JVM does (the channel is kept
+     * open, see the class comment).
+     */
+    private static boolean lockOrKeepOpen(Path file, FileChannel channel) throws IOException {
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException heldInThisJvm) {
+            OPEN_ON_ANOTHER_COPYS_LOCK.put(file, channel);
+            return false;
+        }
+        if (lock == null) {
+            channel.close();
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -102,23 +137,48 @@ final class FolderLock implements AutoCloseable {
         if (HELD_IN_THIS_JVM.contains(file) || !Files.isRegularFile(file)) {
             return false;
         }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        // a channel kept open on another copy's lock is reused, and kept again unless the folder goes
+        FileChannel kept = OPEN_ON_ANOTHER_COPYS_LOCK.remove(file);
+        FileChannel channel = kept;
+        try {
+            if (channel == null) {
+                channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            }
             // read before locking: a file not written yet is one whose maker is about to lock it, and a lock
             // taken here, however briefly, makes that maker's tryLock fail and its build throw
             if (!saysTemporary(channel)) {
+                leave(file, channel, kept);
                 return false;  // not locked yet by the JVM making it, or a folder someone chose
             }
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                return false;  // its owner runs
+            if (!lockOrKeepOpen(file, channel)) {
+                return false;  // its owner runs, in another process or in this JVM
             }
             if (!saysTemporary(channel)) {
+                leave(file, channel, kept);
                 return false;  // its owner closed it (emptying the file) since the first reading
             }
             Layout.deleteRecursively(folder);
+            leave(file, channel, null);
             return true;
-        } catch (IOException | UncheckedIOException | OverlappingFileLockException e) {
+        } catch (IOException | UncheckedIOException e) {
+            leave(file, channel, kept);
             return false;
+        }
+    }
+
+    /** Closes {@code channel}, or keeps it open again if it is {@code kept}, one open on another copy's lock. */
+    private static void leave(Path file, FileChannel channel, FileChannel kept) {
+        if (channel == null) {
+            return;
+        }
+        if (channel == kept) {
+            OPEN_ON_ANOTHER_COPYS_LOCK.put(file, channel);
+            return;
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing held through it is worth a failure here
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.server.internal;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -58,30 +59,39 @@ public final class PortReservation implements AutoCloseable {
      * Reserves exactly {@code port}.
      *
      * @throws IllegalArgumentException if the port is outside 1..65535, in use, or held by another
-     *     ensemble
+     *     ensemble; for a taken port (in use, or held) its cause is a {@link BindException}, which
+     *     is how a program tells a taken port from a bad setting
      */
     public static PortReservation exactly(int port) {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be between 1 and 65535, was " + port);
         }
-        if (!isBindable(port)) {
-            throw new IllegalArgumentException("port " + port + " is already in use on 127.0.0.1");
+        IOException bindFailure = bindFailure(port);
+        if (bindFailure != null) {
+            throw new IllegalArgumentException("port " + port + " is already in use on 127.0.0.1", bindFailure);
         }
         PortReservation reservation = tryReserve(port);
         if (reservation == null) {
-            throw new IllegalArgumentException("port " + port + " is already reserved by another embedded ensemble");
+            // nothing listens on it yet, but the ensemble that holds it will bind it when it starts
+            throw new IllegalArgumentException("port " + port + " is already reserved by another embedded ensemble",
+                new BindException("port " + port + " is reserved by another embedded ensemble, in this or another JVM"));
         }
         return reservation;
     }
 
     /** Whether a server socket could bind {@code port} on the loopback address right now. */
     public static boolean isBindable(int port) {
+        return bindFailure(port) == null;
+    }
+
+    /** Why a server socket cannot bind {@code port} on the loopback address right now, or null if it can. */
+    private static IOException bindFailure(int port) {
         try (ServerSocket probe = new ServerSocket()) {
             probe.setReuseAddress(true);
             probe.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            return true;
+            return null;
         } catch (IOException e) {
-            return false;
+            return e;
         }
     }
 

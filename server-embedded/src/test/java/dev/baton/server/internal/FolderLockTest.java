@@ -1,10 +1,15 @@
 package dev.baton.server.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.server.ChildJvm;
+import dev.baton.server.EmbeddedEnsemble;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +52,96 @@ class FolderLockTest {
             while (true) {
                 FolderLock.deleteAbandoned(parent, "baton-ensemble-");
             }
+        }
+    }
+
+    /** Another process: tries to take the lock of the folder given, says "taken" or "refused", and exits. */
+    public static final class TryTake {
+        private TryTake() {
+        }
+
+        public static void main(String[] args) throws Exception {
+            FolderLock lock = FolderLock.tryTake(Path.of(args[0]), false);
+            System.out.println(lock == null ? "refused" : "taken");
+            System.out.flush();
+            if (lock != null) {
+                lock.close();
+            }
+        }
+    }
+
+    /**
+     * A second copy of {@link FolderLock}, as a second class loader in this JVM has (an
+     * application server, a plugin, an IDE's test runner): its own set of held folders, but the
+     * file locks of this one process.
+     */
+    private static final class OtherLoader implements AutoCloseable {
+        private final URLClassLoader loader;
+        private final Method tryTake;
+
+        OtherLoader() throws Exception {
+            URL classes = FolderLock.class.getProtectionDomain().getCodeSource().getLocation();
+            loader = new URLClassLoader(new URL[] {classes}, ClassLoader.getPlatformClassLoader());
+            Class<?> copy = Class.forName(FolderLock.class.getName(), true, loader);
+            assertThat(copy).as("FolderLock as the other class loader has it").isNotSameAs(FolderLock.class);
+            tryTake = copy.getDeclaredMethod("tryTake", Path.class, boolean.class);
+            tryTake.setAccessible(true);
+        }
+
+        AutoCloseable take(Path folder, boolean temporary) throws Exception {
+            return (AutoCloseable) tryTake.invoke(null, folder, temporary);
+        }
+
+        @Override
+        public void close() throws Exception {
+            loader.close();
+        }
+    }
+
+    /** What another process gets when it tries to take {@code folder}'s lock: "taken" or "refused". */
+    private static String anotherProcessTries(Path folder) throws Exception {
+        ChildJvm child = ChildJvm.builder(TryTake.class.getName()).args(List.of(folder.toString())).errorToOutput().start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(child.process().getInputStream(), StandardCharsets.UTF_8));
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return String.join(" ", out.lines().toList());
+                } catch (java.io.UncheckedIOException e) {
+                    return "unreadable: " + e;
+                }
+            }).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            child.kill();
+        }
+    }
+
+    @Test
+    void aFolderHeldByAnotherClassLoaderOfThisJvmIsRefusedAsInUseAndStaysHeld(@TempDir Path folder) throws Exception {
+        try (OtherLoader other = new OtherLoader(); AutoCloseable held = other.take(folder, false)) {
+            assertThat(held).as("the other class loader's lock of the free folder %s", folder).isNotNull();
+
+            assertThatThrownBy(() -> EmbeddedEnsemble.builder().dataDir(folder).build().close())
+                .as("a second ensemble on a folder this JVM already holds, through another class loader")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("dataDir " + folder + " is in use by another running ensemble");
+            // refusing must not have dropped the holder's lock: file locks belong to the process, and
+            // closing any channel to the file releases them
+            assertThat(anotherProcessTries(folder)).as("another process taking the folder after the refusal").isEqualTo("refused");
+        }
+        assertThat(anotherProcessTries(folder)).as("another process once the holder closed").isEqualTo("taken");
+    }
+
+    @Test
+    void theSweepLeavesATemporaryFolderOfAnotherClassLoaderHeld(@TempDir Path parent) throws Exception {
+        Path running = Files.createDirectories(parent.resolve("baton-ensemble-running"));
+        try (OtherLoader other = new OtherLoader(); AutoCloseable held = other.take(running, true)) {
+            assertThat(held).isNotNull();
+
+            assertThat(FolderLock.deleteAbandoned(parent, "baton-ensemble-")).as("folders deleted by the sweep").isZero();
+            assertThat(running).as("the folder of an ensemble running in this JVM").isDirectory();
+            // a sweep in any other process deletes a temporary folder whose lock it finds free
+            assertThat(anotherProcessTries(running)).as("another process taking the running ensemble's folder after the sweep")
+                .isEqualTo("refused");
         }
     }
 
