@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The requests an operation costs, counted where they arrive: the servers' per-namespace request
@@ -27,6 +28,9 @@ import java.time.Duration;
  * @param ensemble the servers to ask
  */
 record Requests(EmbeddedEnsemble ensemble) {
+    /** The servers' summaries of watchers triggered per node event ({@code sum}: events sent, to all watchers of all clients). */
+    private static final List<String> WATCH_SUMS = List.of("zk_sum_node_created_watch_count", "zk_sum_node_changed_watch_count",
+        "zk_sum_node_deleted_watch_count", "zk_sum_node_children_watch_count");
 
     /** Read and write requests in one namespace. */
     record Count(long reads, long writes) {
@@ -51,6 +55,25 @@ record Requests(EmbeddedEnsemble ensemble) {
             writes = Math.max(writes, value(text, writeKey));
         }
         return new Count(reads, writes);
+    }
+
+    /**
+     * {@return the watch events the servers have sent, to all clients} (so counted with one way
+     * running at a time): their summaries of watchers triggered per node event, one JVM's metrics
+     * for in-process servers, else summed over the servers.
+     */
+    long watchEvents() {
+        long events = 0;
+        for (int id = 1; id <= ensemble.size(); id++) {
+            String text = mntr(ensemble.clientPort(id));
+            for (String sum : WATCH_SUMS) {
+                events += value(text, sum);
+            }
+            if (ensemble.mode() == ServerMode.IN_PROCESS) {
+                break;
+            }
+        }
+        return events;
     }
 
     /** {@return one line of a report: read and write requests per operation} */
