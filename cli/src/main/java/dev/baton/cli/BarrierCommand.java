@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "barrier",
     description = {"Gates and double barriers from the shell.",
         "Set, remove and wait on a gate, or run a command once N processes are ready. NAME is a path if it starts with /, "
-            + "else /baton/barriers/NAME."},
+            + "else /baton/barriers/NAME for a gate and /baton/syncs/NAME for sync."},
     subcommands = {BarrierCommand.Set.class, BarrierCommand.Remove.class, BarrierCommand.Wait.class, BarrierCommand.Sync.class})
 final class BarrierCommand implements Runnable {
     @Spec
@@ -100,7 +100,7 @@ final class BarrierCommand implements Runnable {
     @Command(name = "sync",
         description = {"Run CMD once N processes have entered the barrier.",
             "Enter the double barrier NAME with N members, run CMD once all have entered, then leave and wait for all to "
-                + "leave; exit with CMD's code."})
+                + "leave; exit with CMD's code. NAME is a path if it starts with /, else /baton/syncs/NAME."})
     static final class Sync implements Callable<Integer> {
         /** How long a command stopped with SIGTERM may take to end before it gets SIGKILL. */
         private static final Duration KILL_GRACE = Duration.ofSeconds(10);
@@ -137,7 +137,9 @@ final class BarrierCommand implements Runnable {
             String step = "waiting to enter";
             Process child = null;
             try (BatonClient client = connection.connect()) {
-                DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, Names.path("barriers", name), members);
+                // not under barriers/ with the gates: the double barrier's node stays after its last round, and a gate of
+                // the same name would read it as closed
+                DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, Names.path("syncs", name), members);
                 PrintWriter err = spec.commandLine().getErr();
                 if (!barrier.enter(timeout)) {
                     throw new CliExit(ExitCodes.NOT_ACQUIRED, "fewer than " + members + " members entered " + name + " within "

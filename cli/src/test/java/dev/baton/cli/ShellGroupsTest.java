@@ -113,6 +113,22 @@ class ShellGroupsTest extends AgainstEnsemble {
         assertThat(Files.readAllLines(log, StandardCharsets.UTF_8)).containsExactlyInAnyOrder("first", "second");
     }
 
+    /**
+     * A gate and a sync of one relative NAME are two things: the double barrier's node stays after
+     * its last round, and when both lived under /baton/barriers/NAME, {@code barrier wait NAME} read
+     * the finished sync's node as a closed gate and waited for ever.
+     */
+    @Test
+    void aFinishedSyncIsNoClosedGateOfTheSameName(BatonClient observer) throws Exception {
+        try (BatonProcess sync = start("barrier", "sync", "nightly-shared-name", "-n", "1", "--", "true")) {
+            assertThat(sync.exitCode(WAIT)).as("stderr: %s", sync.stderr()).isZero();
+        }
+        assertThat(observer.checkExists().forPath("/baton/syncs/nightly-shared-name")).as("the sync's node").isNotNull();
+        try (BatonProcess wait = start("barrier", "wait", "nightly-shared-name", "--timeout", "2s")) {
+            assertThat(wait.exitCode(WAIT)).as("no gate was set: wait passes; stderr: %s", wait.stderr()).isZero();
+        }
+    }
+
     /** As lock, sem and elect do: a typo in CMD is refused before entering, not after everyone waited for it. */
     @Test
     void barrierSyncRefusesACommandThatCannotRunBeforeEntering(BatonClient observer) throws Exception {

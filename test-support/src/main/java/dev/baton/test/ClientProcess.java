@@ -84,6 +84,8 @@ public final class ClientProcess implements AutoCloseable {
     public static final String KILLED = "killed";
     /** The child ended by itself (fields: its exit code). */
     public static final String EXITED = "exited";
+    /** How much of the log a crashed child's message shows. */
+    private static final int LOG_TAIL_LINES = 30;
 
     /**
      * One message from or about a client process.
@@ -151,6 +153,8 @@ public final class ClientProcess implements AutoCloseable {
     private final Path log;
     private final boolean deleteLog;
     private final List<RuntimeException> handlerFailures = new CopyOnWriteArrayList<>();
+    /** Why children ended by themselves with a non-zero status, with the end of the log: close() throws them. */
+    private final List<String> crashes = new CopyOnWriteArrayList<>();
     private final Duration handlerTimeout;
     private ChildJvm jvm;
     private OutputStream toChild;
@@ -306,7 +310,10 @@ public final class ClientProcess implements AutoCloseable {
      *     {@link Builder#handlerTimeout} after the child ended (a handler that blocks), or
      *     {@code onMessage} or {@code onRequest} threw (the failure is
      *     the cause), or a line from the child was malformed: a test must not pass over a
-     *     handler that broke
+     *     handler that broke; or a child ended by itself with a non-zero status (an exception
+     *     thrown out of its {@code main}), the message giving the status and the last lines of
+     *     its log, so that a test that timed out waiting for a crashed worker's reports shows the
+     *     crash (as a suppressed exception of a try-with-resources)
      * @throws InterruptedException if interrupted while waiting for the child to end or its output
      *     to be handled
      */
@@ -328,6 +335,12 @@ public final class ClientProcess implements AutoCloseable {
             IllegalStateException e = new IllegalStateException("a handler of client process " + name + " failed "
                 + handlerFailures.size() + " time(s); the first failure is the cause", handlerFailures.get(0));
             handlerFailures.stream().skip(1).limit(5).forEach(e::addSuppressed);
+            crashes.forEach(crash -> e.addSuppressed(new IllegalStateException(crash)));
+            throw e;
+        }
+        if (!crashes.isEmpty()) {
+            IllegalStateException e = new IllegalStateException(crashes.get(0));
+            crashes.stream().skip(1).limit(5).forEach(crash -> e.addSuppressed(new IllegalStateException(crash)));
             throw e;
         }
     }
@@ -411,7 +424,14 @@ public final class ClientProcess implements AutoCloseable {
         }
         if (!killing) {
             try {
-                deliver(new Message(name, Instant.now(), EXITED, List.of(Integer.toString(child.process().waitFor()))));
+                int status = child.process().waitFor();
+                Instant ended = Instant.now();
+                if (status != 0) {
+                    // a crashed worker: a test waiting for its reports would only time out, so close() says why
+                    crashes.add("client process " + name + " exited by itself with status " + status + " at " + ended
+                        + "; the end of its log " + log + ":\n" + tailOfLog());
+                }
+                deliver(new Message(name, ended, EXITED, List.of(Integer.toString(status))));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -453,6 +473,16 @@ public final class ClientProcess implements AutoCloseable {
             answers.flush();
         } catch (IOException childGone) {
             // killed while asking: nobody is left to hear the answer
+        }
+    }
+
+    /** The last lines of the log, for a message about a child that ended by itself. */
+    private String tailOfLog() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(unreadable: " + e + ")";
         }
     }
 

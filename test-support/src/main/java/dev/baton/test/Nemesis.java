@@ -39,7 +39,7 @@ import java.util.function.Consumer;
  * server back and returns what was injected.
  *
  * <pre>{@code
- * try (Nemesis nemesis = Nemesis.builder(ensemble, seed).clients(links, clients).build()) {
+ * try (Nemesis nemesis = Nemesis.builder(ensemble, seed).links(links).clients(clients).build()) {
  *     nemesis.start();
  *     ... clients work ...
  *     Nemesis.Report report = nemesis.stop();

@@ -114,6 +114,19 @@ class ClientProcessTest {
     }
 
     @Test
+    void closeSaysWhyAChildThatCrashedEndedAndShowsTheEndOfItsLog() throws Exception {
+        ClientProcess child = ClientProcess.builder("crasher", EchoChild.class).args("crash", "no-such-ensemble")
+            .onMessage(messages::add).start();
+        assertThat(awaitMessage(kind(ClientProcess.EXITED)).field(0)).isEqualTo("1");
+
+        // a test waiting for the worker's reports would time out; its close() must say what happened
+        assertThatThrownBy(child::close).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("client process crasher exited by itself with status 1")
+            .hasMessageContaining("IllegalStateException: the worker could not start: no-such-ensemble");
+        assertThat(child.log()).as("a temporary log is deleted all the same").doesNotExist();
+    }
+
+    @Test
     void aNemesisPausesAndKillsClientProcessesAndItsStopLeavesThemRunning() throws Exception {
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(1).build(); ClientProcess child = start("victim")) {
             ensemble.start();

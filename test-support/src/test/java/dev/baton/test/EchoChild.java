@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * A client process for {@link ClientProcessTest}: reports that it is ready, asks its parent to
- * echo a word, then ticks every 20 ms for as long as it runs.
+ * echo a word, then ticks every 20 ms for as long as it runs. With the arguments
+ * {@code crash <why>} it throws instead, as a worker that fails while it sets up.
  */
 final class EchoChild {
     private EchoChild() {
@@ -13,6 +14,9 @@ final class EchoChild {
     public static void main(String[] args) throws InterruptedException {
         ParentChannel parent = ParentChannel.open();
         System.out.println("not protocol: System.out goes to standard error once the channel is open");
+        if (args.length > 0 && args[0].equals("crash")) { // a worker that fails while it sets up
+            throw new IllegalStateException("the worker could not start: " + args[1]);
+        }
         parent.report("ready", (Object[]) args);
         try {
             parent.report("answered", parent.ask(Duration.ofSeconds(30), "echo", "hello"));

@@ -118,7 +118,8 @@ public abstract class GrantingLock<L extends Grant> implements InterProcessLock 
         if (mine == null) {
             throw new IllegalMonitorStateException("thread '" + me.getName() + "' does not hold " + subject
                 + (isAcquiredInThisProcess()
-                    ? " (another thread or a lease of this object holds it; release it there)"
+                    ? (" (another thread or a lease of this object holds it; release it there. A hold taken by acquireLease() or"
+                        + " acquireAsync() is a handle that any thread may release)")
                     : " (released as many times as it was acquired, or never acquired)"));
         }
         if (--mine.count > 0) {

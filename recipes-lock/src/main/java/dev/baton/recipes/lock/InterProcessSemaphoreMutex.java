@@ -19,6 +19,11 @@ import java.util.concurrent.CompletableFuture;
  * reported under the client's error policy, a paused holder needs fencing, an abandoned
  * acquisition leaves nothing behind.
  *
+ * <p>Unlike Curator's {@code InterProcessSemaphoreMutex}, whose {@code release()} works from any
+ * thread, {@link #acquire()} and {@link #release()} here are bound to the calling thread (another
+ * thread's {@code release()} throws {@link IllegalMonitorStateException}). To let go of the lock
+ * from another thread, hold it as a handle: {@link #acquireLease()} or {@link #acquireAsync()}.
+ *
  * <pre>{@code
  * InterProcessSemaphoreMutex once = new InterProcessSemaphoreMutex(client, "/locks/migration");
  * try (LockLease lease = once.acquireLease(Duration.ofSeconds(30))) {

@@ -207,14 +207,37 @@ public final class InterProcessSemaphoreV2 {
     }
 
     /**
-     * Takes a lease without parking a thread; completes with null if {@code timeout} (null: no
-     * limit) passes first. Cancelling the future gives back whatever it took.
+     * Takes a lease without parking a thread, waiting as long as it takes (as the locks'
+     * {@code acquireAsync()}). Cancelling the future gives back whatever it took.
      *
-     * @param timeout how long to wait at most, or null for no limit
+     * @return the lease, once one is free
+     */
+    public CompletableFuture<Lease> acquireAsync() {
+        return leaseAsync(Deadline.none());
+    }
+
+    /**
+     * Takes a lease without parking a thread; completes with null if {@code timeout} passes first
+     * ({@link Duration#ZERO}: takes one only if one is free now; null: no limit, as
+     * {@link #acquireAsync()}). Cancelling the future gives back whatever it took.
+     *
+     * @param timeout how long to wait at most, not negative, or null for no limit
      * @return the lease, or null on timeout
+     * @throws IllegalArgumentException naming the timeout, if it is negative
      */
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
         return leaseAsync(until(timeout));
+    }
+
+    /**
+     * {@code qty} leases without parking a thread, all or none, waiting as long as it takes.
+     *
+     * @param qty how many leases, 1 to {@link #maxLeases()}
+     * @return the leases, once all are taken
+     * @throws IllegalArgumentException if {@code qty} is not between 1 and {@link #maxLeases()}
+     */
+    public CompletableFuture<List<Lease>> acquireAsync(int qty) {
+        return acquireAll(qty, Deadline.none());
     }
 
     /**
@@ -222,8 +245,10 @@ public final class InterProcessSemaphoreV2 {
      * limit).
      *
      * @param qty how many leases, 1 to {@link #maxLeases()}
-     * @param timeout how long to wait at most, for all of them, or null for no limit
+     * @param timeout how long to wait at most, for all of them, not negative, or null for no limit
      * @return the leases, or null on timeout (then none is kept)
+     * @throws IllegalArgumentException if {@code qty} is not between 1 and {@link #maxLeases()}, or
+     *     {@code timeout} is negative
      */
     public CompletableFuture<List<Lease>> acquireAsync(int qty, Duration timeout) {
         return acquireAll(qty, until(timeout));
@@ -298,9 +323,13 @@ public final class InterProcessSemaphoreV2 {
         return new LeaseAcquisition(client, internalMutex, leasesDir, maxLeases, NO_DATA, deadline).start();
     }
 
-    /** The one place a caller's timeout becomes a deadline; the async forms document null as "no limit". */
+    /**
+     * The one place an asynchronous caller's timeout becomes a deadline: null is "no limit" (kept for
+     * callers written before {@link #acquireAsync()}), a negative one is refused as the blocking forms
+     * refuse it (it used to mean "look once", silently).
+     */
     private static Deadline until(Duration timeout) {
-        return timeout == null ? Deadline.none() : Deadline.after(timeout);
+        return timeout == null ? Deadline.none() : Deadline.afterNonNegative(timeout);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -171,6 +172,75 @@ class InterProcessSemaphoreV2Test {
         assertThatThrownBy(() -> mutex.acquireAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS))
             .hasCauseInstanceOf(ClientClosedException.class);
         assertThatThrownBy(() -> mutex.acquireLease(Duration.ofSeconds(5))).isInstanceOf(ClientClosedException.class);
+    }
+
+    @Test
+    void theAsynchronousFormsRefuseANegativeTimeoutAndWaitAsLongAsItTakesWithoutOne(BatonClient a, BatonClient b)
+            throws Exception {
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(a, "/semaphore/async-forms", 2);
+        // as the blocking forms and every lock's acquireAsync: a negative timeout is a bug, not "look once"
+        assertThatThrownBy(() -> semaphore.acquireAsync(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("PT-1S");
+        assertThatThrownBy(() -> semaphore.acquireAsync(2, Duration.ofMillis(-5))).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("PT-0.005S");
+        assertThatThrownBy(() -> semaphore.acquireAsync(3)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("was 3");
+        assertThat(semaphore.participantNodes()).as("a refused call takes nothing").isEmpty();
+
+        List<Lease> both = semaphore.acquireAsync(2).get(20, TimeUnit.SECONDS);
+        CompletableFuture<Lease> next = new InterProcessSemaphoreV2(b, "/semaphore/async-forms", 2).acquireAsync();
+        await().atMost(WAIT).until(() -> Nodes.children(a, "/semaphore/async-forms/locks").size() == 1);
+        assertThat(next).as("no limit: it waits for a lease to come back").isNotDone();
+        semaphore.returnLease(both.get(0));
+        Lease third = next.get(20, TimeUnit.SECONDS);
+        semaphore.returnAll(List.of(both.get(1), third));
+        await().atMost(WAIT).until(() -> semaphore.participantNodes().isEmpty());
+    }
+
+    @Test
+    void leasesHeldWhenTheirClientClosesAreToldAndTheirPlacesGoToTheJobsWaiting(BatonClient closing, BatonClient other)
+            throws Exception {
+        String path = "/semaphore/closed-under-leases";
+        InterProcessSemaphoreV2 jobs = new InterProcessSemaphoreV2(closing, path, 2);
+        Collection<Lease> running = jobs.acquire(2);
+        List<String> told = new CopyOnWriteArrayList<>();
+        running.forEach(lease -> lease.onLost(() -> told.add(lease.nodeName())));
+        CompletableFuture<List<Lease>> waiting = new InterProcessSemaphoreV2(other, path, 2).acquireAsync(2, WAIT);
+        await().atMost(WAIT).until(() -> Nodes.children(other, path + "/locks").size() == 1);
+
+        closing.close(); // as a process that shuts down (or crashes) with jobs running: its session ends
+
+        List<Lease> taken = waiting.get(20, TimeUnit.SECONDS);
+        assertThat(taken).as("both leases went with the closed client's session").hasSize(2);
+        await("each lease is told once").atMost(WAIT).until(() -> told.size() == 2);
+        assertThat(running).noneMatch(Lease::isValid);
+        assertThatThrownBy(() -> jobs.returnAll(running)).isInstanceOf(LockOwnershipLostException.class);
+        assertThat(told).as("told once each").hasSize(2);
+        new InterProcessSemaphoreV2(other, path, 2).returnAll(taken);
+    }
+
+    @Test
+    void aSemaphoreMutexReleasedFromAnotherThreadIsReleasedThroughItsLease(BatonClient a, BatonClient b) throws Exception {
+        // Curator's InterProcessSemaphoreMutex.release() works from any thread; Baton's release() is thread-bound
+        InterProcessSemaphoreMutex mutex = new InterProcessSemaphoreMutex(a, "/semaphore/mutex-across-threads");
+        mutex.acquire();
+        CompletableFuture<Throwable> fromAnotherThread = CompletableFuture.supplyAsync(() -> {
+            try {
+                mutex.release();
+                return null;
+            } catch (IllegalMonitorStateException e) {
+                return e;
+            }
+        });
+        assertThat(fromAnotherThread.get(20, TimeUnit.SECONDS)).as("the error tells the migrating user what to do instead")
+            .isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("does not hold InterProcessSemaphoreMutex")
+            .hasMessageContaining("acquireLease()").hasMessageContaining("any thread may release");
+        mutex.release();
+
+        LockLease lease = mutex.acquireLease();
+        CompletableFuture<LockLease> next = new InterProcessSemaphoreMutex(b, "/semaphore/mutex-across-threads").acquireAsync();
+        CompletableFuture.runAsync(lease::release).get(20, TimeUnit.SECONDS);
+        next.get(20, TimeUnit.SECONDS).release();
     }
 
     @Test

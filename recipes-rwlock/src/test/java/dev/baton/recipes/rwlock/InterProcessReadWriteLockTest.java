@@ -125,6 +125,8 @@ class InterProcessReadWriteLockTest {
             .hasMessageContaining("holds the read lock of " + rw.path()).hasMessageContaining("upgrading is not supported");
         assertThatThrownBy(() -> rw.writeLock().acquire(Duration.ofMinutes(5))).isInstanceOf(LockUpgradeException.class);
         assertThatThrownBy(() -> rw.writeLock().acquireLease()).isInstanceOf(LockUpgradeException.class);
+        // a try too: unlike java.util.concurrent's ReentrantReadWriteLock, whose tryLock() answers false here
+        assertThatThrownBy(() -> rw.writeLock().asLock().tryLock()).isInstanceOf(LockUpgradeException.class);
         assertThat(rw.participantNodes()).as("no write node was created").hasSize(1);
         assertThat(rw.writeLock().isAcquiredInThisProcess()).isFalse();
 
@@ -134,6 +136,57 @@ class InterProcessReadWriteLockTest {
         rw.readLock().release();
         queued.get(20, TimeUnit.SECONDS).release();
         await().atMost(WAIT).until(() -> rw.participantNodes().isEmpty());
+    }
+
+    @Test
+    void aReaderReEntersAtOnceWhileAWriterWaitsButAnotherThreadQueuesBehindTheWriter(BatonClient a, BatonClient b,
+            TestInfo test) throws Exception {
+        InterProcessReadWriteLock cache = new InterProcessReadWriteLock(a, path(test));
+        cache.readLock().acquire();
+        CompletableFuture<WriteLease> writer = new InterProcessReadWriteLock(b, path(test)).writeLock().acquireAsync();
+        await().atMost(WAIT).until(() -> cache.participantNodes().size() == 2);
+
+        // a refresh that calls a helper taking the read lock again must not wait behind the writer (its own hold is ahead)
+        assertThat(cache.readLock().acquire(Duration.ZERO)).as("the holding thread re-enters at once").isTrue();
+        CompletableFuture<Boolean> otherThread = CompletableFuture.supplyAsync(() -> {
+            try {
+                return cache.readLock().acquire(Duration.ZERO);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(otherThread.get(20, TimeUnit.SECONDS)).as("a new reader is behind the waiting writer, even in this process")
+            .isFalse();
+        cache.readLock().release();
+        assertThat(writer).as("one of two acquisitions released: still held").isNotDone();
+        cache.readLock().release();
+        writer.get(20, TimeUnit.SECONDS).release();
+        await().atMost(WAIT).until(() -> cache.participantNodes().isEmpty());
+    }
+
+    @Test
+    void closingTheClientWhileItWritesAndReadsTellsBothHoldsAndLetsTheNextWriterIn(BatonClient closing, BatonClient other,
+            TestInfo test) throws Exception {
+        InterProcessReadWriteLock rw = new InterProcessReadWriteLock(closing, path(test));
+        WriteLease write = rw.writeLock().acquireLease();
+        ReadLease read = write.downgrade();
+        List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        write.onLost(() -> told.add("write"));
+        read.onLost(() -> told.add("read"));
+        CompletableFuture<WriteLease> next = new InterProcessReadWriteLock(other, path(test)).writeLock().acquireAsync();
+        await().atMost(WAIT).until(() -> rw.participantNodes().size() == 3);
+
+        closing.close();
+
+        WriteLease nextHold = next.get(20, TimeUnit.SECONDS);
+        await("both holds are told").atMost(WAIT).until(() -> told.size() == 2);
+        assertThat(told).containsExactlyInAnyOrder("write", "read");
+        assertThat(write.isValid() || read.isValid()).isFalse();
+        assertThatThrownBy(read::release).isInstanceOf(OwnershipLostException.class);
+        assertThatThrownBy(write::close).isInstanceOf(OwnershipLostException.class);
+        assertThatThrownBy(write::downgrade).isInstanceOf(OwnershipLostException.class);
+        assertThat(nextHold.isValid()).isTrue();
+        nextHold.release();
     }
 
     @Test

@@ -5,6 +5,11 @@ import java.util.List;
 /**
  * What a checker concluded about a history: the invariant it checked, how many events it
  * looked at, and every violation it found (empty when the invariant held).
+ *
+ * <p>A checker of your own, for an invariant the checkers here do not state, returns one too:
+ * {@code new Verdict("every acknowledged increment counted once", entries.size(), violations)}.
+ * {@link #assertOk()} shows the first 20 violations only, so write one per cause, naming the
+ * entries that show it, rather than one per consequence.
  */
 public record Verdict(String invariant, int eventsChecked, List<String> violations) {
     private static final int SHOWN = 20;
