@@ -15,7 +15,6 @@ import dev.baton.server.EmbeddedEnsemble;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -313,17 +312,10 @@ public final class DiscoveryBenchmark {
 
     /**
      * Checks the condition every 100 µs. Measured times are taken where the event happens (in the
-     * cache listener), so how late this loop notices does not count; parking rather than spinning
-     * leaves the two cores to the servers and clients being measured.
+     * cache listener), so how late this loop notices does not count.
      */
     private static void awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("condition not met within " + WAIT);
-            }
-            LockSupport.parkNanos(100_000);
-        }
+        Waits.until(condition, WAIT, 100_000);
     }
 
     private static void row(String name, Stats s) {

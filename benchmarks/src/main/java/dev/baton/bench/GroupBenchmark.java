@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
@@ -244,15 +243,9 @@ public final class GroupBenchmark {
         return new double[] {joined, left};
     }
 
-    /** Checks every 50 µs; parking rather than spinning leaves the cores to the servers and clients. */
+    /** Checks every 50 µs: the join and leave times are taken when this notices. */
     private static void awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("condition not met within " + WAIT);
-            }
-            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
-        }
+        Waits.until(condition, WAIT, TimeUnit.MICROSECONDS.toNanos(50));
     }
 
     private static void row(String name, Stats s) {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -65,12 +64,6 @@ final class PropagationSide {
 
     /** Checks the condition every 50 µs; the measured times are taken where the value arrives, so how late this notices does not count. */
     static void awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("condition not met within " + WAIT);
-            }
-            LockSupport.parkNanos(50_000);
-        }
+        Waits.until(condition, WAIT, 50_000);
     }
 }
