@@ -301,7 +301,7 @@ class RecipeMetricsTest {
         InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(a, "/m/sem-shared", 1, SharedTicket.defaults());
         String[] pool = {"recipe", "semaphore", "name", "shared-pool"};
         Lease lease = semaphore.acquire();
-        CompletableFuture<Lease> waiting = semaphore.acquireAsync(null);
+        CompletableFuture<Lease> waiting = semaphore.acquireAsync();
         await().atMost(WAIT).untilAsserted(() ->
             assertThat(gauge(registry, "baton.lock.waiters", pool)).as("a caller waiting in memory").isEqualTo(1));
         semaphore.returnLease(lease);

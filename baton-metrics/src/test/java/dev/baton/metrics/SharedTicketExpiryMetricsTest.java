@@ -429,7 +429,7 @@ class SharedTicketExpiryMetricsTest {
         String[] tags = {"recipe", "semaphore", "name", "slots"};
 
         Lease holder = semaphore.acquire();
-        CompletableFuture<Lease> waiting = semaphore.acquireAsync(null);
+        CompletableFuture<Lease> waiting = semaphore.acquireAsync();
         await().atMost(WAIT).untilAsserted(() ->
             assertThat(gauge(registry, "baton.lock.waiters", tags)).as("a caller waiting in memory").isEqualTo(1));
 

@@ -34,7 +34,7 @@ final class SemCommand extends HeldCommand.Holder {
             GraceCheck grace = GraceCheck.watch(client, hold, connection.sessionTimeout);
             InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, leases);
             HeldCommand.keepSignals();
-            Lease lease = HeldCommand.await(semaphore.acquireAsync(limit), grace);
+            Lease lease = HeldCommand.await(limit == null ? semaphore.acquireAsync() : semaphore.acquireAsync(limit), grace);
             if (lease == null) {
                 throw new CliExit(ExitCodes.NOT_ACQUIRED, "no lease of " + name + " " + (hold.tryOnce ? "free"
                     : "within " + Durations.format(limit)));

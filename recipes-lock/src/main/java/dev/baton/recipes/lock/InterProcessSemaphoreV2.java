@@ -218,12 +218,13 @@ public final class InterProcessSemaphoreV2 {
 
     /**
      * Takes a lease without parking a thread; completes with null if {@code timeout} passes first
-     * ({@link Duration#ZERO}: takes one only if one is free now; null: no limit, as
+     * ({@link Duration#ZERO}: takes one only if one is free now; to wait without limit, call
      * {@link #acquireAsync()}). Cancelling the future gives back whatever it took.
      *
-     * @param timeout how long to wait at most, not negative, or null for no limit
+     * @param timeout how long to wait at most, not negative
      * @return the lease, or null on timeout
      * @throws IllegalArgumentException naming the timeout, if it is negative
+     * @throws NullPointerException if {@code timeout} is null
      */
     public CompletableFuture<Lease> acquireAsync(Duration timeout) {
         return leaseAsync(until(timeout));
@@ -241,14 +242,15 @@ public final class InterProcessSemaphoreV2 {
     }
 
     /**
-     * {@code qty} leases without parking a thread, all or none, within {@code timeout} in all (null: no
-     * limit).
+     * {@code qty} leases without parking a thread, all or none, within {@code timeout} in all (to wait
+     * without limit, call {@link #acquireAsync(int)}).
      *
      * @param qty how many leases, 1 to {@link #maxLeases()}
-     * @param timeout how long to wait at most, for all of them, not negative, or null for no limit
+     * @param timeout how long to wait at most, for all of them, not negative
      * @return the leases, or null on timeout (then none is kept)
      * @throws IllegalArgumentException if {@code qty} is not between 1 and {@link #maxLeases()}, or
      *     {@code timeout} is negative
+     * @throws NullPointerException if {@code timeout} is null
      */
     public CompletableFuture<List<Lease>> acquireAsync(int qty, Duration timeout) {
         return acquireAll(qty, until(timeout));
@@ -324,12 +326,12 @@ public final class InterProcessSemaphoreV2 {
     }
 
     /**
-     * The one place an asynchronous caller's timeout becomes a deadline: null is "no limit" (kept for
-     * callers written before {@link #acquireAsync()}), a negative one is refused as the blocking forms
-     * refuse it (it used to mean "look once", silently).
+     * The one place an asynchronous caller's timeout becomes a deadline, checked as the blocking forms
+     * and the locks check it: a negative one is refused (it used to mean "look once", silently), and
+     * so is null (it used to mean "no limit", which {@link #acquireAsync()} spells without a sentinel).
      */
     private static Deadline until(Duration timeout) {
-        return timeout == null ? Deadline.none() : Deadline.afterNonNegative(timeout);
+        return Deadline.afterNonNegative(timeout);
     }
 
     /**

@@ -69,7 +69,7 @@ class HerdTest {
         CountingClient counting = CountingClient.wrap(waiterClient);
         List<CompletableFuture<Lease>> waiters = new ArrayList<>();
         for (int i = 0; i < WAITERS; i++) {
-            waiters.add(new InterProcessSemaphoreV2(counting.client(), path, 2).acquireAsync(null));
+            waiters.add(new InterProcessSemaphoreV2(counting.client(), path, 2).acquireAsync());
         }
         // one waiter holds the internal mutex and counts; the others wait in the mutex's line
         await().atMost(WAIT).until(() -> Nodes.children(holderClient, path + "/locks").size() == WAITERS);

@@ -106,8 +106,8 @@ class InterProcessSemaphoreV2Test {
     void cancellingAWaitingAcquisitionLeavesNoNodeInLeasesOrLocks(BatonClient a, BatonClient b) throws Exception {
         InterProcessSemaphoreV2 holder = new InterProcessSemaphoreV2(a, "/semaphore/cancel", 1);
         Lease held = holder.acquire();
-        CompletableFuture<Lease> counting = new InterProcessSemaphoreV2(b, "/semaphore/cancel", 1).acquireAsync(null);
-        CompletableFuture<Lease> queued = new InterProcessSemaphoreV2(b, "/semaphore/cancel", 1).acquireAsync(null);
+        CompletableFuture<Lease> counting = new InterProcessSemaphoreV2(b, "/semaphore/cancel", 1).acquireAsync();
+        CompletableFuture<Lease> queued = new InterProcessSemaphoreV2(b, "/semaphore/cancel", 1).acquireAsync();
         await().atMost(WAIT).until(() -> holder.participantNodes().size() == 2
             && Nodes.children(a, "/semaphore/cancel/locks").size() == 2);
 
@@ -185,6 +185,11 @@ class InterProcessSemaphoreV2Test {
             .hasMessageContaining("PT-0.005S");
         assertThatThrownBy(() -> semaphore.acquireAsync(3)).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("was 3");
+        // and no null for "no limit" (it meant that once): acquireAsync() says it without a sentinel
+        assertThatThrownBy(() -> semaphore.acquireAsync((Duration) null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("timeout");
+        assertThatThrownBy(() -> semaphore.acquireAsync(1, null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("timeout");
         assertThat(semaphore.participantNodes()).as("a refused call takes nothing").isEmpty();
 
         List<Lease> both = semaphore.acquireAsync(2).get(20, TimeUnit.SECONDS);

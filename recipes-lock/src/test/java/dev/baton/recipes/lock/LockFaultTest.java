@@ -320,7 +320,7 @@ class LockFaultTest {
         try (BatonClient victim = TestClients.started(ensemble.connectString(), SHORT_SESSION)) {
             Lease old = new InterProcessSemaphoreV2(victim, "/fault/semaphore", 1).acquire();
             InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(other, "/fault/semaphore", 1);
-            CompletableFuture<Lease> next = semaphore.acquireAsync(null);
+            CompletableFuture<Lease> next = semaphore.acquireAsync();
 
             SessionKiller.expire(victim, ensemble.connectString(), WAIT);
 

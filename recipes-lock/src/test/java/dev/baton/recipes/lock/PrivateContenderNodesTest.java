@@ -89,10 +89,10 @@ class PrivateContenderNodesTest {
             String alicesLease = alice.getChildren().forPath(path + "/leases").get(0);
             assertThatThrownBy(() -> bob.getData().forPath(path + "/leases/" + alicesLease)).as("bob may not read alice's lease")
                 .isInstanceOf(NoAuthException.class);
-            CompletableFuture<Lease> bobsTurn = bobs.acquireAsync(null);
+            CompletableFuture<Lease> bobsTurn = bobs.acquireAsync();
             await().atMost(WAIT).until(() -> alice.getChildren().forPath(path + "/locks").size() == 1);
             // alice's second acquisition waits behind bob's node in the semaphore's internal mutex
-            CompletableFuture<Lease> alicesNext = alices.acquireAsync(null);
+            CompletableFuture<Lease> alicesNext = alices.acquireAsync();
             await().atMost(WAIT).until(() -> alicesNext.isDone() || alice.getChildren().forPath(path + "/locks").size() == 2);
             assertThat(alicesNext).as("alice waits behind bob's node").isNotDone();
             assertThat(bobsTurn).isNotDone();

@@ -29,8 +29,8 @@ class SharedTicketSemaphoreTest {
         InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, "/shared-sem/order", 2, SharedTicket.defaults());
         Lease first = semaphore.acquire();
         Lease second = semaphore.acquire();
-        CompletableFuture<Lease> third = semaphore.acquireAsync(null);
-        CompletableFuture<Lease> fourth = semaphore.acquireAsync(null);
+        CompletableFuture<Lease> third = semaphore.acquireAsync();
+        CompletableFuture<Lease> fourth = semaphore.acquireAsync();
 
         assertThat(semaphore.participantNodes()).as("one node per lease in use, none for the waiters").hasSize(2);
         assertThat(third).isNotDone();
