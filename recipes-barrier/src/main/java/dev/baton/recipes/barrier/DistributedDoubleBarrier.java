@@ -173,6 +173,7 @@ public final class DistributedDoubleBarrier {
         // just joined: list the children first. Without ready among them no round is on, and the listing
         // alone says who is there (us included), one round trip before the count; with ready, look at it.
         boolean listFirst = true;
+        BarrierRounds.Look lookedAtWake = null;   // the look that ended the last wait, for the loop to go on from
         while (true) {
             try {
                 List<String> members;
@@ -186,7 +187,8 @@ public final class DistributedDoubleBarrier {
                     members = listing.members();
                     present = members.contains(memberName);
                 } else {
-                    BarrierRounds.Look look = rounds.look(memberPath);
+                    BarrierRounds.Look look = lookedAtWake != null ? lookedAtWake : rounds.look(memberPath);
+                    lookedAtWake = null;
                     Round seen = look.round();
                     Stat me = look.member();
                     if (seen.readyCzxid() > myCzxid) {
@@ -223,14 +225,20 @@ public final class DistributedDoubleBarrier {
                     listFirst = true;
                     continue;
                 }
-                // wake when ready appears, or when our own node vanishes (our session ended); once woken, the
-                // loop's look decides what happened: reading ready again first would cost every waiter a round trip
+                // wake when ready appears, or when our own node vanishes (our session ended); once woken, look at
+                // the round at once (reading ready again first would cost every waiter a round trip), and inside
+                // the wait: a connection lost again just after the reconnect that woke us only means waiting for the
+                // next one, where outside it the look's failure would end enter()
                 boolean[] watching = {false};
+                BarrierRounds.Look[] woke = {null};
                 boolean woken = ChangeSignal.awaitCondition(client, watcher -> {
-                    if (watching[0] && client.connectionState().isConnected()) {
-                        return true;   // a watched node changed, or the client reconnected: look again
+                    if (watching[0]) {
+                        if (!client.connectionState().isConnected()) {
+                            return false;   // the reconnect wakes us again
+                        }
+                        woke[0] = rounds.look(memberPath);   // a watched node changed, or the client reconnected
+                        return true;
                     }
-                    // (while the connection is down, the reads below fail and the wait goes on until it is back)
                     watching[0] = true;
                     return client.checkExists().usingWatcher(watcher).forPath(readyPath) != null
                         || client.checkExists().usingWatcher(watcher).forPath(memberPath) == null;
@@ -238,6 +246,7 @@ public final class DistributedDoubleBarrier {
                 if (!woken) {
                     return withdraw(myCzxid);
                 }
+                lookedAtWake = woke[0];
             } catch (SessionExpiredException e) {
                 // the session ended under us: wait for the client's new one, then look again (our
                 // node went with the old session, and the loop joins again when it finds it gone)

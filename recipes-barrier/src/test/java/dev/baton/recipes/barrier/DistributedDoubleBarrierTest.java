@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ServerCapabilities;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ChaosProxy;
 import dev.baton.test.ClientProcess;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.TestClients;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +24,7 @@ import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -257,6 +261,52 @@ class DistributedDoubleBarrierTest {
         // ...so the second member completes the barrier with it
         new DistributedDoubleBarrier(newClient(), path, 2).enter();
         aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A waiting member whose connection comes back and is lost again at once (a server that takes
+     * the session back and then goes away) goes on waiting, as it does through one loss: what it
+     * reads when the reconnect wakes it is part of the wait. (When the woken waiter looked at the
+     * round outside the wait, a second loss longer than the connection timeout ended its enter()
+     * with NoConnectionException.)
+     */
+    @Test
+    void aWaiterWhoseConnectionComesBackAndIsLostAgainAtOnceGoesOnWaiting(TestInfo info) throws Exception {
+        String path = path(info);
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1))) {
+            BatonClient flapping = TestClients.started(BatonClient.builder().connectString(proxy.connectString())
+                .sessionTimeout(Duration.ofSeconds(20)).connectionTimeout(Duration.ofSeconds(1)));
+            clients.add(flapping);
+            DistributedDoubleBarrier a = new DistributedDoubleBarrier(flapping, path, 2);
+            CompletableFuture<Long> aIn = async(a::enter);
+            await().atMost(WAIT).until(() -> existWatches(flapping).contains(path + "/ready"));   // in the wait
+
+            proxy.cut();
+            await().atMost(WAIT).until(() -> flapping.connectionState() == ConnectionState.SUSPENDED);
+            // every chunk held a second: what the member sends once reconnected is still in the proxy when it is cut
+            proxy.delay(Duration.ofSeconds(1));
+            proxy.heal();
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(1))
+                .until(() -> flapping.connectionState() == ConnectionState.RECONNECTED);
+            proxy.cut();
+            await().atMost(WAIT).until(() -> flapping.connectionState() == ConnectionState.SUSPENDED);
+            // three connection timeouts without a connection: a request retried over them would have given up
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(aIn).as("enter() of a member whose connection is down again").isNotDone());
+
+            proxy.delay(Duration.ZERO);
+            proxy.heal();
+            new DistributedDoubleBarrier(newClient(), path, 2).enter();
+            aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The paths where {@code client} holds a one-shot exists watch (ZooKeeper's own list, protected for its tests). */
+    @SuppressWarnings("unchecked")
+    private static List<String> existWatches(BatonClient client) throws Exception {
+        Method list = ZooKeeper.class.getDeclaredMethod("getExistWatches");
+        list.setAccessible(true);
+        return (List<String>) list.invoke(client.zookeeper());
     }
 
     /**
