@@ -125,11 +125,11 @@ class ProcessChaosTest {
                 threads.stop();
                 surprises.addAll(threads.surprises());
             } finally {
-                for (ClientProcess p : processes) {
-                    p.kill(); // stamped, so that a worker's last hold ends in the history
-                    p.close();
+                try {
+                    stopAll(processes);
+                } finally {
+                    clients.forEach(BatonClient::close);
                 }
-                clients.forEach(BatonClient::close);
             }
             // every worker has stopped: the logs now hold every end of every hold's node
             truth.settle();
@@ -154,6 +154,30 @@ class ProcessChaosTest {
         // what Baton could get wrong about the fence: a newer token while the old holder's node lived
         assertThat(j.refusedWhileHeld()).as("refused writes of a hold whose node the servers still kept").isZero();
         assertThat(j.staleAfterPause()).as("stale writes by a holder that woke from a pause past its session").isPositive();
+    }
+
+    /**
+     * Kills and closes every worker, even past one whose close throws (a worker that crashed: its
+     * exit status and the end of its log), so that none runs on; then throws the first failure,
+     * the others suppressed.
+     */
+    static void stopAll(List<ClientProcess> processes) throws InterruptedException {
+        IllegalStateException first = null;
+        for (ClientProcess p : processes) {
+            try {
+                p.kill(); // stamped, so that a worker's last hold ends in the history
+                p.close();
+            } catch (IllegalStateException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     /**

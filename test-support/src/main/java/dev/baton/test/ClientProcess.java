@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,6 +88,8 @@ public final class ClientProcess implements AutoCloseable {
     public static final String EXITED = "exited";
     /** How much of the log a crashed child's message shows. */
     private static final int LOG_TAIL_LINES = 30;
+    /** How much of the end of the log is read for those lines. */
+    private static final int LOG_TAIL_BYTES = 64 * 1024;
 
     /**
      * One message from or about a client process.
@@ -476,12 +480,25 @@ public final class ClientProcess implements AutoCloseable {
         }
     }
 
-    /** The last lines of the log, for a message about a child that ended by itself. */
+    /**
+     * The last lines of the log, for a message about a child that ended by itself: read from its
+     * last {@link #LOG_TAIL_BYTES} only (a long run's log can be large), and decoded leniently, since
+     * a child in another locale may write bytes that are not UTF-8 (which must not cost the tail).
+     */
     private String tailOfLog() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        try (SeekableByteChannel in = Files.newByteChannel(log)) {
+            long from = Math.max(0, in.size() - LOG_TAIL_BYTES);
+            ByteBuffer tail = ByteBuffer.allocate((int) (in.size() - from));
+            in.position(from);
+            while (tail.hasRemaining() && in.read(tail) >= 0) {
+                // read to the end of the tail
+            }
+            List<String> lines = new String(tail.array(), 0, tail.position(), StandardCharsets.UTF_8).lines().toList();
+            if (from > 0 && !lines.isEmpty()) {
+                lines = lines.subList(1, lines.size()); // the first line is cut
+            }
             return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException e) {
             return "(unreadable: " + e + ")";
         }
     }

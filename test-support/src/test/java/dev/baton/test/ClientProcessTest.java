@@ -127,6 +127,19 @@ class ClientProcessTest {
     }
 
     @Test
+    void aCrashedChildsLogThatIsNotUtf8IsShownAllTheSame() throws Exception {
+        // a child on Java 17 in an ISO-8859-1 locale writes its stderr in that charset
+        ClientProcess child = ClientProcess.builder("crasher", EchoChild.class).args("crash-latin1", "no-such-ensemble")
+            .onMessage(messages::add).start();
+        assertThat(awaitMessage(kind(ClientProcess.EXITED)).field(0)).isEqualTo("1");
+
+        assertThatThrownBy(child::close).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("client process crasher exited by itself with status 1")
+            .hasMessageContaining("ller's worker says:")
+            .hasMessageContaining("IllegalStateException: the worker could not start: no-such-ensemble");
+    }
+
+    @Test
     void aNemesisPausesAndKillsClientProcessesAndItsStopLeavesThemRunning() throws Exception {
         try (EmbeddedEnsemble ensemble = EmbeddedEnsemble.builder().nodes(1).build(); ClientProcess child = start("victim")) {
             ensemble.start();

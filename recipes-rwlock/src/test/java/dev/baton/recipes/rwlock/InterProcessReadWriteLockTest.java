@@ -124,6 +124,8 @@ class InterProcessReadWriteLockTest {
         assertThatThrownBy(rw.writeLock()::acquire).isInstanceOf(LockUpgradeException.class)
             .hasMessageContaining("holds the read lock of " + rw.path()).hasMessageContaining("upgrading is not supported");
         assertThatThrownBy(() -> rw.writeLock().acquire(Duration.ofMinutes(5))).isInstanceOf(LockUpgradeException.class);
+        assertThatThrownBy(() -> rw.writeLock().acquire(Duration.ZERO)).as("a look is refused too (rwlock.md)")
+            .isInstanceOf(LockUpgradeException.class);
         assertThatThrownBy(() -> rw.writeLock().acquireLease()).isInstanceOf(LockUpgradeException.class);
         // a try too: unlike java.util.concurrent's ReentrantReadWriteLock, whose tryLock() answers false here
         assertThatThrownBy(() -> rw.writeLock().asLock().tryLock()).isInstanceOf(LockUpgradeException.class);
@@ -135,6 +137,33 @@ class InterProcessReadWriteLockTest {
         await().atMost(WAIT).until(() -> rw.participantNodes().size() == 2);
         rw.readLock().release();
         queued.get(20, TimeUnit.SECONDS).release();
+        await().atMost(WAIT).until(() -> rw.participantNodes().isEmpty());
+    }
+
+    /** rwlock.md: a read lease belongs to no thread, so the thread that took it is not refused the write lock, it waits. */
+    @Test
+    void aThreadHoldingAReadLeaseIsNotRefusedTheWriteLockButWaitsForTheLease(BatonClient client, TestInfo test)
+            throws Exception {
+        InterProcessReadWriteLock rw = new InterProcessReadWriteLock(client, path(test));
+        ReadLease read = rw.readLock().acquireLease();
+
+        assertThat(rw.writeLock().acquire(Duration.ofMillis(300))).as("no LockUpgradeException: it waited, for the lease")
+            .isFalse();
+        CompletableFuture<Boolean> writing = CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean granted = rw.writeLock().acquire(Duration.ofSeconds(20)); // another thread asks, this one lets go
+                if (granted) {
+                    rw.writeLock().release();
+                }
+                return granted;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(WAIT).until(() -> rw.participantNodes().size() == 2);
+        assertThat(writing).as("behind the read lease").isNotDone();
+        read.release();
+        assertThat(writing.get(20, TimeUnit.SECONDS)).as("granted once the lease was released").isTrue();
         await().atMost(WAIT).until(() -> rw.participantNodes().isEmpty());
     }
 
