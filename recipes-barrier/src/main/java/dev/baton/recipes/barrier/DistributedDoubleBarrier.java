@@ -233,9 +233,10 @@ public final class DistributedDoubleBarrier {
                 BarrierRounds.Look[] woke = {null};
                 boolean woken = ChangeSignal.awaitCondition(client, watcher -> {
                     if (watching[0]) {
-                        if (!client.connectionState().isConnected()) {
+                        if (!client.connectionState().isConnected() && !client.isClosed()) {
                             return false;   // the reconnect wakes us again
                         }
+                        // (a closed client never reconnects: its look below throws ClientClosedException, which ends the wait)
                         woke[0] = rounds.look(memberPath);   // a watched node changed, or the client reconnected
                         return true;
                     }

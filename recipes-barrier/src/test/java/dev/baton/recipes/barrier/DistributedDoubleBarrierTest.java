@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ServerCapabilities;
 import dev.baton.server.EmbeddedEnsemble;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
@@ -234,7 +236,9 @@ class DistributedDoubleBarrierTest {
         c.enter();
         aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         bIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(doomedIn).failsWithin(WAIT);
+        // its enter() ends as its client closed, saying so; not a wait that never ends (failsWithin alone accepts a timeout)
+        assertThat(doomedIn).failsWithin(WAIT).withThrowableOfType(ExecutionException.class)
+            .withRootCauseInstanceOf(ClientClosedException.class);
 
         CompletableFuture<Long> aOut = async(a::leave);
         CompletableFuture<Long> bOut = async(b::leave);
