@@ -76,7 +76,8 @@ class ProtectedCreateTest {
                 await().atMost(WAIT).until(() -> direct.getChildren().forPath("/orphans").size() == 1);
                 proxy.cut();
                 // no retries allowed: the create fails with the connection loss...
-                assertThat(created).failsWithin(WAIT);
+                assertThat(created).failsWithin(WAIT)
+                    .withThrowableOfType(java.util.concurrent.ExecutionException.class);   // failed, not still running (failsWithin alone accepts a timeout)
                 proxy.heal();
                 // ...and the node it did make is deleted in the background once the client is back
                 await().atMost(WAIT).until(() -> direct.getChildren().forPath("/orphans").isEmpty());
@@ -172,7 +173,8 @@ class ProtectedCreateTest {
             CompletableFuture<String> failed = sessionProtected(client, "/own/n-", "failed");
             String failedNode = appliedBeside(direct, "/own", kept);
             proxy.cut();
-            assertThat(failed).failsWithin(WAIT);
+            assertThat(failed).failsWithin(WAIT)
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class);   // failed, not still running (failsWithin alone accepts a timeout)
             proxy.heal();
             await().atMost(WAIT).until(() -> !direct.getChildren().forPath("/own").contains(failedNode));
             assertThat(direct.getChildren().forPath("/own")).as("the failed create's clean-up").containsExactly(name(kept));
