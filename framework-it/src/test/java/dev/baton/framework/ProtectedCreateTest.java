@@ -309,6 +309,35 @@ class ProtectedCreateTest {
         return path.substring(path.lastIndexOf('/') + 1);
     }
 
+    /**
+     * An idempotent create that finds the node taken reads it to see whose it is; if the node is
+     * deleted between the two (another session's ephemeral going with its session, as a double
+     * barrier's member node of an old session does), the path is free and the create goes on. It
+     * threw the read's "no node" as the create's own failure (BarrierChaosTest, seed 53785271480025:
+     * "create /chaos/barrier/...: no node").
+     */
+    @Test
+    void anIdempotentCreateWhoseTakenNodeVanishesBeforeItIsReadCreatesIt(BatonClient direct) throws Exception {
+        direct.create().forPath("/vanishing");
+        direct.create().forPath("/vanishing/node", bytes("someone else's"));
+        try (ChaosProxy proxy = ChaosProxy.start(ensemble.connectString(1));
+             BatonClient client = client(proxy, 0)) {
+            proxy.pauseReplies();
+            CompletableFuture<String> created = client.create().withMode(CreateMode.EPHEMERAL).idempotent()
+                .forPathAsync("/vanishing/node", bytes("mine"));
+            // the session's requests are answered in order: once the marker after it exists, the create was refused
+            CompletableFuture<String> marker = client.create().forPathAsync("/vanishing/marker");
+            await().atMost(WAIT).until(() -> direct.checkExists().forPath("/vanishing/marker") != null);
+            direct.delete().forPath("/vanishing/node");
+            proxy.resume();
+
+            assertThat(created.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("/vanishing/node");
+            marker.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(new String(direct.getData().forPath("/vanishing/node"), StandardCharsets.UTF_8)).isEqualTo("mine");
+            assertThat(direct.checkExists().forPath("/vanishing/node").getEphemeralOwner()).isEqualTo(client.sessionId());
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

@@ -41,7 +41,10 @@ import org.apache.zookeeper.data.Stat;
  */
 final class CreateOp implements CreateBuilder {
     private static final byte[] EMPTY = new byte[0];
-    /** Containers emptied by the server between our parent create and our create make us try again, a few times. */
+    /**
+     * Containers emptied by the server between our parent create and our create, or a node in the way of an
+     * idempotent create that went before it could be read, make us try again, a few times.
+     */
     private static final int MAX_PARENT_PASSES = 10;
 
     private enum Parents { NONE, PERSISTENT, CONTAINER }
@@ -308,6 +311,13 @@ final class CreateOp implements CreateBuilder {
                         return node(target, existing.stat());
                     }
                     throw Failures.rethrow(cause);
+                }).exceptionallyCompose(e -> {
+                    // the node that was in the way went before it could be read (another session's ephemeral, gone with
+                    // its session): the path is free, so this create goes on rather than fail with the read's "no node"
+                    if (Failures.unwrap(e) instanceof NoNodeException && pass < MAX_PARENT_PASSES) {
+                        return send(zk, target, pass + 1);
+                    }
+                    return CompletableFuture.failedFuture(Failures.unwrap(e));
                 });
             }
             return CompletableFuture.failedFuture(cause);
