@@ -148,8 +148,8 @@ final class ChaosRun implements AutoCloseable {
     /**
      * A three-server ensemble of child processes: KILL_LEADER is a real SIGKILL, PAUSE_SERVER a
      * real SIGSTOP. One ensemble serves every class of this JVM that asks (each test JVM of the
-     * module runs one class at a time; a second JVM running {@link Paired} classes beside it has
-     * its own): starting three server JVMs took 2.5-5 s per class. Each class
+     * module runs one class at a time; each other JVM running {@link Paired} classes beside it
+     * has its own): starting three server JVMs took 2.5-5 s per class. Each class
      * works in folders of its own, every run heals its faults when it closes, and this waits until
      * all three servers serve under one leader before handing the ensemble out, so each class
      * starts on a whole ensemble as before. Closed when the test JVM exits; classes do not close it.
