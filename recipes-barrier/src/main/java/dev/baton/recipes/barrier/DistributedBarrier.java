@@ -69,6 +69,7 @@ public final class DistributedBarrier {
     /**
      * Waits until the gate is open.
      *
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void waitOnBarrier() throws InterruptedException {
@@ -80,6 +81,7 @@ public final class DistributedBarrier {
      *
      * @param timeout how long to wait at most
      * @return whether the gate is open
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {

@@ -133,6 +133,7 @@ public final class SimpleDistributedQueue {
      * Removes and returns the head, waiting for one as long as it takes.
      *
      * @return the head
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public byte[] take() throws InterruptedException {
@@ -144,6 +145,7 @@ public final class SimpleDistributedQueue {
      *
      * @param timeout how long to wait at most
      * @return the head, or null if none came in time
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public byte[] poll(Duration timeout) throws InterruptedException {
@@ -177,6 +179,7 @@ public final class SimpleDistributedQueue {
      * @param max 1 to {@link #MAX_POLL_MULTI}
      * @param timeout how long to wait at most
      * @return the items, in queue order; empty if none came in time
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public List<byte[]> pollMulti(int max, Duration timeout) throws InterruptedException {
