@@ -48,13 +48,13 @@ public final class ChildJvm {
 
     private final String mainClass;
     private final Process process;
-    /** Written under this object's lock; read without it by {@link #pausedUnlocked()}. */
+    /** Written under this object's lock; read without it by the exit's reaper, which only chooses the signal by it. */
     private volatile boolean paused;
 
     private ChildJvm(String mainClass, Process process) {
         this.mainClass = mainClass;
         this.process = process;
-        ChildReaper.watch(this);
+        ChildReaper.watch(process, () -> paused);
     }
 
     /**
@@ -183,11 +183,6 @@ public final class ChildJvm {
         if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
             kill();
         }
-    }
-
-    /** Whether {@link #pause()} froze it, read without this object's lock: for the exit's reaper, which only chooses its signal by it. */
-    boolean pausedUnlocked() {
-        return paused;
     }
 
     @Override
