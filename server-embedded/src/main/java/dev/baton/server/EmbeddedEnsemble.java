@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * A real ZooKeeper ensemble of 1, 3 or 5 servers on free loopback ports, in this JVM.
+ * A real ZooKeeper ensemble of 1, 3 or 5 servers on free loopback ports, in this JVM or, with
+ * {@link ServerMode#CHILD_PROCESSES}, each in a child JVM of its own (of another ZooKeeper release too).
  *
  * <p>One node runs ZooKeeper's standalone server; more run ZooKeeper's own quorum peers, so leader
  * election, Zab broadcast and learner recovery are the real ones. Servers are numbered from 1.
