@@ -1,6 +1,7 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
@@ -185,7 +186,7 @@ public final class TreeCache implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+        return Blocking.managed(() -> initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS));
     }
 
     /**
