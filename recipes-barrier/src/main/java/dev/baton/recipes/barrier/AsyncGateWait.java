@@ -77,6 +77,8 @@ final class AsyncGateWait implements ClientClosingListener {
             Throwable cause = Failures.unwrap(e);
             if (!Failures.isConnectionTrouble(cause)) {
                 result.completeExceptionally(cause);
+            } else if (deadline.hasPassed()) {
+                result.complete(false); // no timer of its own ends a zero timeout, as the blocking form's wait does
             }
             // connection trouble: the reconnection looks again
         });

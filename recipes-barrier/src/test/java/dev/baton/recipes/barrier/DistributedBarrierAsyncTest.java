@@ -10,6 +10,7 @@ import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -91,5 +92,21 @@ class DistributedBarrierAsyncTest {
             .as("the next wait passes").isTrue();
         assertThat(waiting).isCancelled();
         assertThat(coordinator.checkExists().forPath("/async-gate/cancel")).as("no node left behind").isNull();
+    }
+    @Test
+    void aZeroTimeoutCompletesFalseWithoutAConnectionAsTheBlockingFormReturns() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort(); // closed again: nothing listens there
+        }
+        try (BatonClient cutOff = BatonClient.builder().connectString("127.0.0.1:" + port)
+            .connectionTimeout(Duration.ofMillis(500)).build()) {
+            cutOff.start();
+            DistributedBarrier barrier = new DistributedBarrier(cutOff, "/async-gate/unreachable");
+            assertThat(barrier.waitOnBarrier(Duration.ZERO)).as("the blocking form, once its look failed").isFalse();
+
+            assertThat(barrier.waitOnBarrierAsync(Duration.ZERO).get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                .as("the async form, once its look failed").isFalse();
+        }
     }
 }
