@@ -10,6 +10,8 @@ import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.zookeeper.Watcher;
 
 /**
  * {@link DistributedBarrier#waitOnBarrierAsync}: the gate's wait with no thread parked. Each look is
@@ -24,6 +26,10 @@ final class AsyncGateWait implements ClientClosingListener {
     private final String path;
     private final Deadline deadline;
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    /** Looks started: the number of the latest. */
+    private final AtomicLong looks = new AtomicLong();
+    /** The number of the latest look whose reply set a watch: an earlier look's watch no longer looks again. */
+    private final AtomicLong watched = new AtomicLong();
 
     private AsyncGateWait(BatonClient client, String path, Deadline deadline) {
         this.client = client;
@@ -65,8 +71,19 @@ final class AsyncGateWait implements ClientClosingListener {
         if (result.isDone()) {
             return;
         }
-        client.checkExists().usingWatcher(event -> look()).forPathAsync(path).whenComplete((stat, e) -> {
+        long number = looks.incrementAndGet();
+        // Only a change of the node looks again, and only through the watch of the latest look that set
+        // one (or of a look still on its way): ZooKeeper hands every watcher each connection event (the
+        // reconnection's own look covers those), and keeps an earlier look's watch across a reconnection
+        // beside the new one. Each watcher looking again tripled the looks at every reconnection.
+        Watcher watcher = event -> {
+            if (event.getType() != Watcher.Event.EventType.None && number >= watched.get()) {
+                look();
+            }
+        };
+        client.checkExists().usingWatcher(watcher).forPathAsync(path).whenComplete((stat, e) -> {
             if (e == null) {
+                watched.accumulateAndGet(number, Math::max);
                 if (stat == null) {
                     result.complete(true);
                 } else if (deadline.hasPassed()) {

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.server.EmbeddedEnsemble;
+import dev.baton.test.ClientLink;
 import dev.baton.test.EnsembleTest;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
@@ -15,6 +17,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** {@link DistributedBarrier#waitOnBarrierAsync}: the gate's wait for callers that park no thread. */
@@ -107,6 +110,43 @@ class DistributedBarrierAsyncTest {
 
             assertThat(barrier.waitOnBarrierAsync(Duration.ZERO).get(WAIT.toSeconds(), TimeUnit.SECONDS))
                 .as("the async form, once its look failed").isFalse();
+        }
+    }
+    @Test
+    void reconnectionsDoNotMultiplyTheLooks(BatonClient coordinator) throws Exception {
+        new DistributedBarrier(coordinator, "/async-gate/reconnect").setBarrier();
+        AtomicInteger looks = new AtomicInteger();
+        try (ClientLink link = ClientLink.to(ensemble);
+             BatonClient client = TestClients.started(BatonClient.builder().connectString(link.connectString())
+                 .sessionTimeout(Duration.ofSeconds(20)))) {
+            client.addObserver(new BatonObserver() {
+                @Override
+                public void requestCompleted(String operation, long nanos, boolean succeeded) {
+                    if (operation.equals("checkExists")) {
+                        looks.incrementAndGet();
+                    }
+                }
+            });
+            long session = client.sessionId();
+            CompletableFuture<Boolean> passed = new DistributedBarrier(client, "/async-gate/reconnect").waitOnBarrierAsync();
+            await("the first look").atMost(WAIT).until(() -> looks.get() >= 1);
+            int reconnections = 5;
+            for (int i = 0; i < reconnections; i++) {
+                link.cut();
+                await().atMost(WAIT).until(() -> !client.connectionState().isConnected());
+                link.heal();
+                await().atMost(WAIT).until(() -> client.connectionState().isConnected());
+                int seen = looks.get();
+                await("the looks the reconnection started").during(Duration.ofMillis(500)).atMost(WAIT)
+                    .until(() -> looks.get() == seen);
+            }
+            assertThat(client.sessionId()).as("one session throughout").isEqualTo(session);
+            assertThat(passed).isNotDone();
+
+            assertThat(looks.get()).as("one look at the start and about one per reconnection")
+                .isLessThanOrEqualTo(1 + 2 * reconnections);
+            new DistributedBarrier(coordinator, "/async-gate/reconnect").removeBarrier();
+            assertThat(passed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         }
     }
 }
