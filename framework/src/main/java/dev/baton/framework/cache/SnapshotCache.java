@@ -7,15 +7,10 @@ import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.Failures;
-import dev.baton.framework.NoNodeException;
-import dev.baton.framework.NodeData;
 import dev.baton.framework.ServerCapabilities;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.WakeUps;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,14 +19,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
-import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
@@ -120,8 +112,6 @@ import org.slf4j.LoggerFactory;
 public final class SnapshotCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotCache.class);
     private static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(1);
-    /** The node size given to a two-read batch (a changed node and the fence): small enough that both go in one multi. */
-    private static final int FENCE_BATCH_NODE_BYTES = 64 * 1024;
 
     /**
      * One consistent view of the subtree.
@@ -169,52 +159,6 @@ public final class SnapshotCache implements AutoCloseable {
         void published(Snapshot previous, Snapshot current, Set<String> changed);
     }
 
-    /** A node as a read found it: null data when there was no node. */
-    private record Read(String path, ChildData node) {
-    }
-
-    /** An event of a path: its receipt number, and its transaction's zxid (-1 if the server did not say). */
-    private record Mark(long receipt, long zxid) {
-    }
-
-    /**
-     * Snapshots on their way to the listeners: {@code previous} is the snapshot they were last
-     * told (or are being told), {@code current} the latest made, {@code changed} every path a
-     * publication since {@code previous} found changed. Changed under {@link #pendingLock} while
-     * queued; the announcement's own once it has taken it out of {@link #pending}.
-     */
-    private static final class Announcement {
-        private final Snapshot previous;
-        private final Set<String> changed;
-        private Snapshot current;
-        private boolean joined;
-
-        Announcement(Snapshot previous, Snapshot current, Set<String> changed) {
-            this.previous = previous;
-            this.current = current;
-            this.changed = changed;
-        }
-
-        /** A newer publication, made before this announcement started: it replaces the snapshot it tells. */
-        void join(Snapshot newer, Set<String> alsoChanged) {
-            current = newer;
-            changed.addAll(alsoChanged);
-            joined = true;
-        }
-
-        /** The paths that differ between {@code previous} and {@code current}. */
-        Set<String> told() {
-            if (previous == null) {
-                return current.nodes().keySet();
-            }
-            if (joined) {
-                // a node changed and put back (created and deleted) between the joined snapshots did not change
-                changed.removeIf(path -> same(previous.nodes().get(path), current.nodes().get(path)));
-            }
-            return changed;
-        }
-    }
-
     private final BatonClient client;
     /** The client's view whose replies complete on ZooKeeper's event thread: a read's answer is only handed to the executor there. */
     private final BatonClient replies;
@@ -228,9 +172,9 @@ public final class SnapshotCache implements AutoCloseable {
      * executor (see the class comment).
      */
     private final LongSupplier transitions;
-    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final CountDownLatch initialized = new CountDownLatch(1);
+    private final Announcer announcer;
     private final Watcher watcher;
+    private final RootWatch rootWatch;
     private final ConnectionStateListener stateListener = new ConnectionStateListener() {
         @Override
         public void stateChanged(BatonClient c, ConnectionState newState) {
@@ -250,18 +194,8 @@ public final class SnapshotCache implements AutoCloseable {
     private final Set<String> dirty = new LinkedHashSet<>();
     /** Paths applied to the working copy since the last publication. */
     private final Set<String> unpublished = new LinkedHashSet<>();
-    /** Per path, its events not yet covered by an answered read, oldest first. */
-    private final Map<String, ArrayDeque<Mark>> uncovered = new HashMap<>();
-    /** Per path, the zxid known when its latest read in flight was sent. */
-    private final Map<String, Long> inFlight = new HashMap<>();
-    /** Fence events seen so far: a load compares the count at its start and its end. */
-    private long fenceEvents;
-    /** Events seen so far (the receipt number of the latest). */
-    private long received;
-    /** The receipt number of the latest fence event. */
-    private long fenceReceived;
-    /** The highest zxid of an event seen so far, -1 before any. */
-    private long maxZxid = -1;
+    /** The events not yet answered for, and the reads in flight. */
+    private final EventBook book;
     /** Bumped by every connection state change: a read or load that straddles one is thrown away. */
     private long epoch;
     private boolean started;
@@ -269,14 +203,6 @@ public final class SnapshotCache implements AutoCloseable {
     private boolean syncNeeded;
     private boolean loadRunning;
 
-    /**
-     * Guards {@link #addingWatch} only, and is held for nothing else: close() must not wait for
-     * the cache's lock, which ZooKeeper's event thread holds while it may wait for the connection's
-     * lock, held by a state listener that may be the one closing the cache.
-     */
-    private final Object watchLock = new Object();
-    /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer. */
-    private boolean addingWatch;
     private long watchedSession;
     private long sequence;
     /** The client's count of connection state changes when this cache last looked (see {@link #noteTransitions}). */
@@ -286,17 +212,7 @@ public final class SnapshotCache implements AutoCloseable {
     /** With a client not of Baton's own: done when the answer to the latest read sent has been applied. */
     private CompletableFuture<Void> answeredInOrder = CompletableFuture.completedFuture(null);
 
-    private volatile Snapshot published;
     private volatile boolean closed;
-
-    /**
-     * Guards {@link #pending} only, and is held for nothing else: a publication takes it on
-     * ZooKeeper's event thread (inside the cache's lock), the announcement on the event executor,
-     * which must not wait for the cache's lock.
-     */
-    private final Object pendingLock = new Object();
-    /** The announcement queued on the event executor and not started yet, or null: later publications join it. */
-    private Announcement pending;
 
     private SnapshotCache(Builder builder) {
         this.client = builder.client;
@@ -304,6 +220,8 @@ public final class SnapshotCache implements AutoCloseable {
         this.fence = builder.fence;
         this.belowFence = fence == null ? null : fence + "/";
         this.executor = client.eventExecutor();
+        this.announcer = new Announcer(root, executor);
+        this.book = new EventBook(fence);
         this.transitions = WakeUps.connectionTransitions(client);
         if (transitions != null) {
             this.replies = WakeUps.repliesInPlace(client);
@@ -313,6 +231,7 @@ public final class SnapshotCache implements AutoCloseable {
             this.replies = client;
             this.watcher = this::onWatchEvent;
         }
+        this.rootWatch = new RootWatch(client, root, watcher);
     }
 
     /**
@@ -357,7 +276,7 @@ public final class SnapshotCache implements AutoCloseable {
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+        return announcer.awaitFirst(timeout);
     }
 
     /**
@@ -366,7 +285,7 @@ public final class SnapshotCache implements AutoCloseable {
      * @return the snapshot, or null before the first
      */
     public Snapshot current() {
-        return published;
+        return announcer.told();
     }
 
     /**
@@ -376,7 +295,7 @@ public final class SnapshotCache implements AutoCloseable {
      * @param listener called on the client's event executor, in publication order
      */
     public void addListener(Listener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        announcer.add(listener);
     }
 
     /**
@@ -385,7 +304,7 @@ public final class SnapshotCache implements AutoCloseable {
      * @param listener a listener added before (anything else is ignored)
      */
     public void removeListener(Listener listener) {
-        listeners.remove(listener);
+        announcer.remove(listener);
     }
 
     /**
@@ -419,36 +338,7 @@ public final class SnapshotCache implements AutoCloseable {
         }
         closed = true;
         client.removeConnectionStateListener(stateListener);
-        boolean adding;
-        synchronized (watchLock) {
-            // a load marks its addWatch under this lock if it finds the cache open: either it is
-            // counted here, or it comes after, finds the cache closed and sends none
-            adding = addingWatch;
-        }
-        if (!adding) {
-            removeWatch();
-        }
-    }
-
-    private void removeWatch() {
-        if (!client.isClosed()) {
-            client.watches().removeAsync(root, watcher, Watcher.WatcherType.Any);
-        }
-    }
-
-    /**
-     * A load's addWatch was answered: if the cache was closed meanwhile, the watch came after
-     * (or with) close()'s removal and is removed now; the server applied the add before it answered.
-     */
-    private void watchAnswered() {
-        boolean remove;
-        synchronized (watchLock) {
-            addingWatch = false;
-            remove = closed;
-        }
-        if (remove) {
-            removeWatch();
-        }
+        rootWatch.close();
     }
 
     // ---- events (on the executor) ----
@@ -467,20 +357,9 @@ public final class SnapshotCache implements AutoCloseable {
     private void onNodeEvent(WatchedEvent event, String path) {
         switch (event.getType()) {
             case NodeCreated, NodeDataChanged, NodeDeleted -> {
-                // any event, even of a node below the fence, says its server has applied that zxid
-                maxZxid = Math.max(maxZxid, event.getZxid());
-                if (!inSubtree(path)) {
-                    return;
-                }
-                Mark mark = new Mark(++received, event.getZxid());
-                uncovered.computeIfAbsent(path, p -> new ArrayDeque<>()).addLast(mark);
-                if (path.equals(fence)) {
-                    fenceEvents++;
-                    fenceReceived = mark.receipt();
-                }
-                Long sentAt = inFlight.get(path);
-                if (sentAt != null && mark.zxid() >= 0 && mark.zxid() <= sentAt) {
-                    return; // a read of this path in flight was sent after this transaction was applied: it will cover the event
+                book.applied(event.getZxid()); // any event, even of a node below the fence
+                if (!inSubtree(path) || !book.arrived(path, event.getZxid())) {
+                    return; // not cached, or a read of this path in flight was sent after its transaction: it answers for it
                 }
                 dirty.add(path);
                 pump();
@@ -534,7 +413,7 @@ public final class SnapshotCache implements AutoCloseable {
     /** Replies in flight may come from another server, and events may have been missed: a full load is due. */
     private void changedConnection() {
         epoch++;
-        inFlight.clear();
+        book.forgetInFlight();
         loadNeeded = true;
     }
 
@@ -562,35 +441,29 @@ public final class SnapshotCache implements AutoCloseable {
      */
     private void send(String path) {
         long myEpoch = epoch;
-        long sentReceipt = received;
-        long sentZxid = maxZxid;
+        long sentReceipt = book.received();
+        long sentZxid = book.maxZxid();
         // with a multi of reads, the fence rides along in the same request: its event of this transaction (which comes
         // after this one, or came before with the same zxid) is then answered for by this read, and needs none of its own
         List<String> paths = fence != null && !path.equals(fence) && sentZxid >= 0
             && client.serverCapabilities().supports(ServerCapabilities.Feature.MULTI_READ) ? List.of(path, fence) : List.of(path);
-        for (String p : paths) {
-            inFlight.put(p, sentZxid);
-        }
-        whenAnswered(read(replies, paths), (reads, failure) -> {
+        book.sent(paths, sentZxid);
+        whenAnswered(SubtreeReads.read(replies, paths), (reads, failure) -> {
             if (closed || epoch != myEpoch) {
                 return; // a load follows the state change and reads everything again
             }
-            for (String p : paths) {
-                if (inFlight.getOrDefault(p, Long.MIN_VALUE) == sentZxid) {
-                    inFlight.remove(p);
-                }
-            }
+            book.returned(paths, sentZxid);
             if (failure != null) {
                 if (!loadNeeded) {
                     retryLater(failure); // one load for all the reads that fail together
                 }
                 return;
             }
-            for (Read read : reads) {
+            for (SubtreeReads.Read read : reads) {
                 apply(read);
-                cover(read.path(), sentReceipt, sentZxid);
+                book.cover(read.path(), sentReceipt, sentZxid);
             }
-            if (!loadRunning && coveredUpToFence()) {
+            if (!loadRunning && book.coveredUpToFence()) {
                 publish();
             }
         });
@@ -627,64 +500,27 @@ public final class SnapshotCache implements AutoCloseable {
         }, executor));
     }
 
-    /**
-     * Forgets the events of {@code path} that a read sent after event {@code receipt}, or after an
-     * event of transaction {@code zxid} (or a later one), has answered for: the server applied
-     * their transactions before it answered.
-     */
-    private void cover(String path, long receipt, long zxid) {
-        ArrayDeque<Mark> marks = uncovered.get(path);
-        if (marks == null) {
-            return;
-        }
-        while (!marks.isEmpty() && (marks.peekFirst().receipt() <= receipt || (marks.peekFirst().zxid() >= 0
-            && marks.peekFirst().zxid() <= zxid))) {
-            marks.pollFirst();
-        }
-        if (marks.isEmpty()) {
-            uncovered.remove(path);
-        }
-    }
-
-    /**
-     * Whether every event that came before the latest fence event has been answered for by a read
-     * sent after it (or after another event of its transaction): then the working copy holds each
-     * fenced transaction whole or not at all (see the class comment).
-     */
-    private boolean coveredUpToFence() {
-        for (ArrayDeque<Mark> marks : uncovered.values()) {
-            if (marks.peekFirst().receipt() <= fenceReceived) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** A full load: (re)installs the watch on a new session, syncs if needed, and reads the whole subtree. */
     private void load() {
         long myEpoch = epoch;
-        long myFence = fenceEvents;
-        long myReceipt = received;
-        long myZxid = maxZxid;
+        long myFence = book.fenceEvents();
+        long myReceipt = book.received();
+        long myZxid = book.maxZxid();
         long session = client.sessionId();
         boolean newSession = session != watchedSession;
         boolean sync = newSession || syncNeeded;
         dirty.clear();
         CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
         if (newSession) {
-            synchronized (watchLock) {
-                if (closed) {
-                    loadRunning = false; // no load after close(): its watch would outlive the cache
-                    return;
-                }
-                addingWatch = true;
+            watch = rootWatch.add();
+            if (watch == null) {
+                loadRunning = false; // no load after close(): its watch would outlive the cache
+                return;
             }
-            watch = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
-            watch.whenComplete((v, failure) -> watchAnswered()); // also a failed add: the server may have applied it
         }
         Map<String, ChildData> found = new HashMap<>();
         watch.thenCompose(v -> sync ? client.sync().forPathAsync(root) : CompletableFuture.<Void>completedFuture(null))
-            .thenCompose(v -> walk(root, found))
+            .thenCompose(v -> SubtreeReads.walk(client, root, fence, found))
             .whenCompleteAsync((v, failure) -> {
                 synchronized (lock) {
                     noteTransitions();
@@ -718,73 +554,19 @@ public final class SnapshotCache implements AutoCloseable {
         loadNeeded = false;
         for (String path : List.copyOf(working.keySet())) {
             if (!found.containsKey(path)) {
-                apply(new Read(path, null));
+                apply(new SubtreeReads.Read(path, null));
             }
         }
-        found.values().forEach(node -> apply(new Read(node.path(), node)));
+        found.values().forEach(node -> apply(new SubtreeReads.Read(node.path(), node)));
         // every node was read (or found gone) after the events seen when the load began
-        for (String path : List.copyOf(uncovered.keySet())) {
-            cover(path, myReceipt, myZxid);
-        }
-        if (fenceEvents == myFence || coveredUpToFence()) {
+        book.coverAll(myReceipt, myZxid);
+        if (book.fenceEvents() == myFence || book.coveredUpToFence()) {
             publish();
         }
         pump();
     }
 
-    private CompletableFuture<Void> walk(String path, Map<String, ChildData> found) {
-        return read(client, path).thenCompose(read -> {
-            ChildData node = read.node();
-            if (node == null) {
-                return CompletableFuture.completedFuture(null);
-            }
-            synchronized (found) {
-                found.put(path, node);
-            }
-            if (path.equals(fence) || node.stat().getNumChildren() == 0) {
-                return CompletableFuture.completedFuture(null);
-            }
-            return client.getChildren().forPathAsync(path)
-                .exceptionally(e -> {
-                    if (Failures.rethrow(e) instanceof NoNodeException) {
-                        return List.of();
-                    }
-                    throw Failures.rethrow(e);
-                })
-                .thenCompose(children -> CompletableFuture.allOf(children.stream()
-                    .map(child -> walk(Paths.join(path, child), found))
-                    .toArray(CompletableFuture[]::new)));
-        });
-    }
-
-    /** Reads {@code paths} in one multi of reads if there are several (see {@link #send}). */
-    private static CompletableFuture<List<Read>> read(BatonClient via, List<String> paths) {
-        if (paths.size() == 1) {
-            return read(via, paths.get(0)).thenApply(List::of);
-        }
-        // the fence is small (a release's number, id and time): a batch of it and one node is never larger than that node's own read
-        return via.getData().forPathsAsync(paths, FENCE_BATCH_NODE_BYTES).thenApply(found -> {
-            List<Read> reads = new ArrayList<>(paths.size());
-            for (String p : paths) {
-                NodeData node = found.get(p);
-                reads.add(new Read(p, node == null ? null : new ChildData(p, node.data(), node.stat())));
-            }
-            return reads;
-        });
-    }
-
-    private static CompletableFuture<Read> read(BatonClient via, String path) {
-        return via.getData().forPathWithStatAsync(path)
-            .thenApply(d -> new Read(path, new ChildData(path, d.data(), d.stat())))
-            .exceptionally(e -> {
-                if (Failures.rethrow(e) instanceof NoNodeException) {
-                    return new Read(path, null);
-                }
-                throw Failures.rethrow(e);
-            });
-    }
-
-    private void apply(Read read) {
+    private void apply(SubtreeReads.Read read) {
         ChildData before = read.node() == null ? working.remove(read.path()) : working.put(read.path(), read.node());
         if (!same(before, read.node())) {
             unpublished.add(read.path());
@@ -826,56 +608,10 @@ public final class SnapshotCache implements AutoCloseable {
         Snapshot next = new Snapshot(++sequence, working);
         built = next;
         if (transitions == null) {
-            announce(previous, next, previous == null ? next.nodes().keySet() : changed); // on the event executor already
+            announcer.now(previous, next, previous == null ? next.nodes().keySet() : changed); // on the event executor already
             return;
         }
-        announceLater(previous, next, changed);
-    }
-
-    /**
-     * Hands {@code next} to the listeners on the event executor (never user code on ZooKeeper's
-     * event thread): it joins the announcement still queued there if there is one, else queues
-     * one. So however long a listener blocks, at most one announcement of this cache waits.
-     */
-    private void announceLater(Snapshot previous, Snapshot next, Set<String> changed) {
-        synchronized (pendingLock) {
-            if (pending != null) {
-                pending.join(next, changed);
-                return;
-            }
-            pending = new Announcement(previous, next, changed);
-        }
-        try {
-            executor.execute(this::announcePending); // the executor keeps the order
-        } catch (RejectedExecutionException e) {
-            synchronized (pendingLock) {
-                pending = null; // the executor is shutting down: nothing would ever run it
-            }
-            throw e;
-        }
-    }
-
-    /** Runs the queued announcement: from now on a publication queues a new one, which runs after this. */
-    private void announcePending() {
-        Announcement next;
-        synchronized (pendingLock) {
-            next = pending;
-            pending = null;
-        }
-        announce(next.previous, next.current, next.told());
-    }
-
-    private void announce(Snapshot previous, Snapshot current, Set<String> changed) {
-        published = current;
-        initialized.countDown();
-        Set<String> told = Set.copyOf(changed);
-        for (Listener listener : listeners) {
-            try {
-                listener.published(previous, current, told);
-            } catch (RuntimeException e) {
-                LOG.error("snapshot cache of {}: a listener threw; later snapshots still reach it", root, e);
-            }
-        }
+        announcer.later(previous, next, changed);
     }
 
     private void retryLater(Throwable failure) {
@@ -893,7 +629,7 @@ public final class SnapshotCache implements AutoCloseable {
             }));
     }
 
-    private static boolean same(ChildData a, ChildData b) {
+    static boolean same(ChildData a, ChildData b) {
         if (a == null || b == null) {
             return a == b;
         }

@@ -575,13 +575,7 @@ public final class TreeCache implements AutoCloseable {
             if (depth >= maxDepth || node.stat().getNumChildren() == 0) {
                 return CompletableFuture.completedFuture(null);
             }
-            return client.getChildren().forPathAsync(path)
-                .exceptionally(e -> {
-                    if (Failures.rethrow(e) instanceof NoNodeException) {
-                        return List.of();
-                    }
-                    throw Failures.rethrow(e);
-                })
+            return SubtreeReads.childrenOrNone(client, path)
                 .thenCompose(children -> CompletableFuture.allOf(children.stream()
                     .map(child -> Paths.join(path, child))
                     .filter(this::accepted)

@@ -1,0 +1,81 @@
+package dev.baton.framework.cache;
+
+import dev.baton.framework.BatonClient;
+import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * A {@link SnapshotCache}'s persistent recursive watch of its root, added by each load on a new
+ * session and removed when the cache closes, so that once the cache is closed (and the removal
+ * has had its round trip) the session keeps no watch of the root, also when a load's add was
+ * still on its way at the close.
+ */
+final class RootWatch {
+    private final BatonClient client;
+    private final String root;
+    private final Watcher watcher;
+    /**
+     * Guards the fields below only, and is held for nothing else: close() must not wait for the
+     * cache's lock, which ZooKeeper's event thread holds while it may wait for the connection's
+     * lock, held by a state listener that may be the one closing the cache.
+     */
+    private final Object lock = new Object();
+    /** Whether an add has not been answered yet: close() then leaves the removal to its answer. */
+    private boolean adding;
+    private boolean closed;
+
+    RootWatch(BatonClient client, String root, Watcher watcher) {
+        this.client = client;
+        this.root = root;
+        this.watcher = watcher;
+    }
+
+    /**
+     * Adds the watch, unless the cache is closed.
+     *
+     * @return the add's answer, or null if the cache is closed and nothing was sent
+     */
+    CompletableFuture<Void> add() {
+        synchronized (lock) {
+            // either close() counts this add, or it came first and no add is sent
+            if (closed) {
+                return null;
+            }
+            adding = true;
+        }
+        CompletableFuture<Void> added = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
+        added.whenComplete((v, failure) -> answered()); // also a failed add: the server may have applied it
+        return added;
+    }
+
+    /** Removes the watch now, or when the add on its way is answered. */
+    void close() {
+        boolean waitForAdd;
+        synchronized (lock) {
+            closed = true;
+            waitForAdd = adding;
+        }
+        if (!waitForAdd) {
+            remove();
+        }
+    }
+
+    /** An add was answered: if the cache closed meanwhile, the watch came after (or with) close()'s removal and goes now. */
+    private void answered() {
+        boolean remove;
+        synchronized (lock) {
+            adding = false;
+            remove = closed;
+        }
+        if (remove) {
+            remove();
+        }
+    }
+
+    private void remove() {
+        if (!client.isClosed()) {
+            client.watches().removeAsync(root, watcher, Watcher.WatcherType.Any);
+        }
+    }
+}
