@@ -195,7 +195,8 @@ class CanaryTest {
             List<MutexWorker> workers = new ArrayList<>();
             for (int i = 0; i < run.clients.size(); i++) {
                 workers.add(ProcessChaosTest.threadWorker("canary-" + i, run.client(i),
-                    broken(run.client(i), path, ContentionRule.mutex(), false), 75, run.workers, history, store));
+                    broken(run.client(i), path, ContentionRule.mutex(), false), 75, Duration.ofSeconds(2), run.workers, history,
+                    store));
             }
             AtomicInteger expired = new AtomicInteger();
             // the fault this canary needs: end the holder's session once per acquisition, while it holds

@@ -148,8 +148,8 @@ final class ChaosRun implements AutoCloseable {
     /**
      * A three-server ensemble of child processes: KILL_LEADER is a real SIGKILL, PAUSE_SERVER a
      * real SIGSTOP. One ensemble serves every class of this JVM that asks (each test JVM of the
-     * module runs one class at a time; a second JVM running {@link Paired} classes beside it has
-     * its own): starting three server JVMs took 2.5-5 s per class. Each class
+     * module runs one class at a time; each other JVM running {@link Paired} classes beside it
+     * has its own): starting three server JVMs took 2.5-5 s per class. Each class
      * works in folders of its own, every run heals its faults when it closes, and this waits until
      * all three servers serve under one leader before handing the ensemble out, so each class
      * starts on a whole ensemble as before. Closed when the test JVM exits; classes do not close it.
@@ -327,6 +327,8 @@ final class ChaosRun implements AutoCloseable {
         private final List<Class<? extends Throwable>> documented = new ArrayList<>(CONNECTION_TROUBLE);
         private Duration duration = ChaosRun.duration();
         private boolean oneServerEach;
+        /** Whether {@link #onlyFaults} fixed the faults: the soak profile adds none. */
+        private boolean exactFaults;
 
         private Builder(String recipe, EmbeddedEnsemble ensemble) {
             this.recipe = recipe;
@@ -353,6 +355,19 @@ final class ChaosRun implements AutoCloseable {
             if (!ALL_FAULTS) {
                 this.faults = Arrays.asList(kinds);
             }
+            return this;
+        }
+
+        /**
+         * The fault kinds of this run, also under the soak profile: for a scenario that injects
+         * its own fault at a chosen moment and only paces itself with these, where any other fault
+         * could defeat it (a canary whose breakage shows only if its own fault is the one that
+         * happens: a leader killed while a follower is cut off leaves no majority to expire the
+         * cut-off holder's session, and then the broken lock is not caught).
+         */
+        Builder onlyFaults(Fault... kinds) {
+            this.faults = Arrays.asList(kinds);
+            this.exactFaults = true;
             return this;
         }
 
@@ -385,7 +400,7 @@ final class ChaosRun implements AutoCloseable {
         }
 
         ChaosRun build() throws InterruptedException {
-            if (ALL_FAULTS) {
+            if (ALL_FAULTS && !exactFaults) {
                 List<Fault> all = new ArrayList<>(faults);
                 PARTITIONS.stream().filter(f -> !all.contains(f)).forEach(all::add);
                 faults = all;

@@ -48,15 +48,20 @@ final class MutexWorker {
     private final Duration between;
     private final Sink sink;
     private final Pace pace;
+    private final Duration wait;
 
-    /** A worker on Baton's {@link InterProcessMutex} at {@code path}. */
-    MutexWorker(BatonClient client, String path, Style style, int writes, Duration between, Sink sink, Pace pace) {
-        this(client, new InterProcessMutex(client, path)::acquireLease, style, writes, between, sink, pace);
+    /**
+     * A worker on Baton's {@link InterProcessMutex} at {@code path}, whose acquisitions wait up to
+     * {@code wait} (then it gives its place in line up and joins again at the back).
+     */
+    MutexWorker(BatonClient client, String path, Style style, int writes, Duration between, Sink sink, Pace pace,
+                Duration wait) {
+        this(client, new InterProcessMutex(client, path)::acquireLease, style, writes, between, sink, pace, wait);
     }
 
     /** A worker on any mutex: a canary passes a broken one. */
     MutexWorker(BatonClient client, LockChaosTest.Acquirer acquirer, Style style, int writes, Duration between, Sink sink,
-                Pace pace) {
+                Pace pace, Duration wait) {
         this.client = client;
         this.acquirer = acquirer;
         this.style = style;
@@ -64,11 +69,12 @@ final class MutexWorker {
         this.between = between;
         this.sink = sink;
         this.pace = pace;
+        this.wait = wait;
     }
 
     /** One hold: acquire, write the batch, release. Whether it acquired. */
     boolean step() throws InterruptedException {
-        Grant grant = acquirer.acquire(Duration.ofSeconds(2));
+        Grant grant = acquirer.acquire(wait);
         if (grant == null) {
             return false;
         }

@@ -12,7 +12,8 @@ import java.time.Duration;
  * It works until it is killed, or until its parent goes away.
  *
  * <p>Arguments: connect string, mutex path, style (FENCED or CAREFUL), writes per hold,
- * milliseconds between writes, session timeout in milliseconds.
+ * milliseconds between writes, session timeout in milliseconds, how long an acquisition waits in
+ * milliseconds.
  */
 final class MutexWorkerMain {
     /** Longer than any pause the test injects: the wait for an answer counts the time spent frozen. */
@@ -40,7 +41,8 @@ final class MutexWorkerMain {
             }
         };
         MutexWorker worker = new MutexWorker(client, args[1], MutexWorker.Style.valueOf(args[2]),
-            Integer.parseInt(args[3]), Duration.ofMillis(Long.parseLong(args[4])), sink, d -> Thread.sleep(d.toMillis()));
+            Integer.parseInt(args[3]), Duration.ofMillis(Long.parseLong(args[4])), sink, d -> Thread.sleep(d.toMillis()),
+            Duration.ofMillis(Long.parseLong(args[6])));
         while (true) {
             try {
                 worker.step();

@@ -58,6 +58,15 @@ class ProcessChaosTest {
     private static final MutexWorker.Style[] PROCESS_STYLES = {
         MutexWorker.Style.FENCED, MutexWorker.Style.FENCED, MutexWorker.Style.CAREFUL};
     private static final int THREAD_WORKERS = 2;
+    /**
+     * How long a worker of the run waits in line: longer than a full turn of the queue (five holds
+     * of about 1.6 s, one of them possibly a killed holder's node waiting for its session's expiry),
+     * so that each worker takes the lock in its turn. With 2 s, a worker two places back gave its
+     * place up and joined again at the back, again and again: once the faults were healed the
+     * liveness check waited 16 s (seed 58718078043413) for a worker that kept losing its place
+     * while two others took the lock three times each.
+     */
+    private static final Duration ACQUIRE_WAIT = Duration.ofSeconds(15);
     private static final List<Fault> FAULTS =
         List.of(Fault.PAUSE_PROCESS, Fault.KILL_PROCESS, Fault.KILL_LEADER, Fault.EXPIRE_SESSION);
 
@@ -90,7 +99,7 @@ class ProcessChaosTest {
                 long starting = System.nanoTime();
                 for (int i = 0; i < PROCESS_STYLES.length; i++) {
                     processes.add(worker("proc-" + i, ensemble.connectString(), PROCESS_STYLES[i], WRITES_PER_HOLD, SESSION,
-                        history::record, store));
+                        ACQUIRE_WAIT, history::record, store));
                 }
                 await().atMost(Duration.ofSeconds(60)).until(() -> history.count(ProcessHistory.ACQUIRED) >= 1);
                 System.out.printf("[process-mutex] %d worker JVMs started and the first acquired in %.1f s%n",
@@ -346,9 +355,9 @@ class ProcessChaosTest {
             ensemble.start();
             try (BatonClient observer = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
                  ClientProcess a = worker("holder-a", ensemble.connectString(), MutexWorker.Style.FENCED, 1_000_000, session,
-                     messages::add, store);
+                     Duration.ofSeconds(2), messages::add, store);
                  ClientProcess b = worker("holder-b", ensemble.connectString(), MutexWorker.Style.FENCED, 1_000_000, session,
-                     messages::add, store)) {
+                     Duration.ofSeconds(2), messages::add, store)) {
                 Message first = awaitMessage(messages, m -> m.kind().equals(ProcessHistory.ACQUIRED));
                 ClientProcess holder = first.process().equals(a.name()) ? a : b;
                 ClientProcess next = holder == a ? b : a;
@@ -381,10 +390,11 @@ class ProcessChaosTest {
 
     /** A {@link MutexWorkerMain} in a child JVM, writing to {@code store} through the line protocol. */
     private static ClientProcess worker(String name, String connect, MutexWorker.Style style, int writes, Duration session,
-                                        Consumer<Message> onMessage, FencedStore store) throws java.io.IOException {
+                                        Duration wait, Consumer<Message> onMessage, FencedStore store)
+        throws java.io.IOException {
         return ClientProcess.builder(name, MutexWorkerMain.class)
             .args(connect, PATH, style.name(), Integer.toString(writes), Long.toString(BETWEEN_WRITES.toMillis()),
-                Long.toString(session.toMillis()))
+                Long.toString(session.toMillis()), Long.toString(wait.toMillis()))
             .onMessage(onMessage)
             .onRequest(m -> store.write(m.process(), m.longField(0), m.time()) ? "accepted" : "refused")
             .log(ChaosRun.reports().resolve("process-mutex-" + name + ".log"))
@@ -395,12 +405,12 @@ class ProcessChaosTest {
     private static MutexWorker threadWorker(String actor, BatonClient client, Workers threads, ProcessHistory history,
                                             FencedStore store) {
         return threadWorker(actor, client, new dev.baton.recipes.lock.InterProcessMutex(client, PATH)::acquireLease,
-            WRITES_PER_HOLD, threads, history, store);
+            WRITES_PER_HOLD, ACQUIRE_WAIT, threads, history, store);
     }
 
     /** A fenced writer on a thread of this JVM, on any mutex (a canary passes a broken one). */
-    static MutexWorker threadWorker(String actor, BatonClient client, LockChaosTest.Acquirer mutex, int writes, Workers threads,
-                                    ProcessHistory history, FencedStore store) {
+    static MutexWorker threadWorker(String actor, BatonClient client, LockChaosTest.Acquirer mutex, int writes, Duration wait,
+                                    Workers threads, ProcessHistory history, FencedStore store) {
         MutexWorker.Sink sink = new MutexWorker.Sink() {
             @Override
             public void report(String kind, long value, String... more) {
@@ -412,6 +422,6 @@ class ProcessChaosTest {
                 return store.write(actor, token, Instant.now());
             }
         };
-        return new MutexWorker(client, mutex, MutexWorker.Style.FENCED, writes, BETWEEN_WRITES, sink, threads::pace);
+        return new MutexWorker(client, mutex, MutexWorker.Style.FENCED, writes, BETWEEN_WRITES, sink, threads::pace, wait);
     }
 }

@@ -151,8 +151,12 @@ public interface BatonClient extends AutoCloseable {
     Executor eventExecutor();
 
     /**
-     * {@return where this client's futures complete (a small pool, never ZooKeeper's thread)} Recipes
-     * complete their own futures here too, so a caller's continuation never blocks event delivery.
+     * {@return where this client's futures complete (a small fork-join pool, never ZooKeeper's thread)}
+     * Recipes complete their own futures here too, so a caller's continuation never blocks event
+     * delivery. A continuation ({@code thenApply} and the like) runs on this pool, which also runs the
+     * contention engine's steps: Baton's blocking calls made there tell the pool they wait (through
+     * futures or {@link Blocking#managed}), so it lends a spare thread meanwhile; waits of the caller's
+     * own do not, and belong on an executor of the caller's ({@code thenApplyAsync(fn, executor)}).
      */
     Executor asyncExecutor();
 

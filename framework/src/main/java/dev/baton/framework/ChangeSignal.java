@@ -23,19 +23,27 @@ import org.apache.zookeeper.Watcher;
  * <p>Guarantees and caveats: connection trouble during a look ({@link Failures#isConnectionTrouble})
  * does not end the wait: the reconnect wakes it to look again. Registered as a connection listener
  * ({@code client.addConnectionStateListener(signal)}) for that; {@link #awaitCondition} does it for
- * the duration of its wait.
+ * the duration of its wait. A closed client never reconnects, and its watches never fire again: so
+ * the signal is also a {@link ClientClosingListener}, and the client's {@code close()} starts a new
+ * generation, which wakes every waiter to see that the client is closed. {@link #awaitCondition}
+ * then ends with {@link ClientClosedException} (from the look's own request, or from the wait
+ * itself when the look did not hold), whether or not the wait has a deadline; a loop of its own
+ * around {@link #awaitChange} looks again, and a look that reads through the closed client fails
+ * the same way.
  *
  * <pre>{@code
  * boolean gone = ChangeSignal.awaitCondition(client,
  *     watcher -> client.checkExists().usingWatcher(watcher).forPath(path) == null, Deadline.after(timeout));
  * }</pre>
  */
-public final class ChangeSignal implements Watcher, ConnectionStateListener {
+public final class ChangeSignal implements Watcher, ClientClosingListener {
     /**
      * How often a wait looks at a deadline supplier again: another thread may move the deadline
      * closer (a second thread entering one barrier with a shorter timeout).
      */
     private static final long DEADLINE_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The operation a closed client refuses, when the wait (not a look's request) sees the close. */
+    private static final String WAIT = "wait for a change";
 
     /** A look at the condition: reads what it needs, leaving {@code watcher} on what it read. */
     @FunctionalInterface
@@ -89,6 +97,15 @@ public final class ChangeSignal implements Watcher, ConnectionStateListener {
     /** {@inheritDoc} Any watch event may be a change. */
     @Override
     public void process(WatchedEvent event) {
+        bump();
+    }
+
+    /**
+     * {@inheritDoc} The client is closing: its waiters must wake to see it, as no watch event or
+     * reconnect will come any more.
+     */
+    @Override
+    public void clientClosing() {
         bump();
     }
 
@@ -157,6 +174,7 @@ public final class ChangeSignal implements Watcher, ConnectionStateListener {
      * @param check one look
      * @param deadline until when
      * @return true when the check held, false when the deadline passed first
+     * @throws ClientClosedException if the client is closed (before or while it waits) and the check does not hold
      * @throws InterruptedException if the calling thread is interrupted
      */
     public static boolean awaitCondition(BatonClient client, Check check, Deadline deadline) throws InterruptedException {
@@ -172,6 +190,7 @@ public final class ChangeSignal implements Watcher, ConnectionStateListener {
      * @param check one look
      * @param deadline until when, read each time it is needed
      * @return true when the check held, false when the deadline passed first
+     * @throws ClientClosedException if the client is closed (before or while it waits) and the check does not hold
      * @throws InterruptedException if the calling thread is interrupted
      */
     public static boolean awaitCondition(BatonClient client, Check check, Supplier<Deadline> deadline) throws InterruptedException {
@@ -196,6 +215,10 @@ public final class ChangeSignal implements Watcher, ConnectionStateListener {
                         throw e;
                     }
                     // no connection for a while, or a new session being built: the reconnect wakes us
+                }
+                if (client.isClosed()) {
+                    // no reconnect or watch event will wake us again (close() bumped the signal to get us here)
+                    throw new ClientClosedException(WAIT, null);
                 }
                 if (!signal.awaitChange(seen, deadline, moving)) {
                     return false;

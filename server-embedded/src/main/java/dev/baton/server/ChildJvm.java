@@ -2,21 +2,14 @@ package dev.baton.server;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
@@ -51,43 +44,7 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public final class ChildJvm {
-    private static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
-    private static final Set<ChildJvm> RUNNING = ConcurrentHashMap.newKeySet();
-
-    /** How long the children still running when this JVM exits get to stop on SIGTERM before SIGKILL. */
-    private static final Duration EXIT_GRACE = Duration.ofSeconds(3);
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(ChildJvm::reapAtExit, "baton-child-jvm-reaper"));
-    }
-
-    /**
-     * At this JVM's exit: SIGTERM to every child still running (a frozen one is killed at once:
-     * the signal would wait for a SIGCONT), then SIGKILL to those still alive after {@link #EXIT_GRACE}
-     * in all. A server child so stops as it would on Ctrl-C, and closes its files and sockets.
-     */
-    private static void reapAtExit() {
-        List<ChildJvm> children = List.copyOf(RUNNING);
-        for (ChildJvm child : children) {
-            if (child.paused) {
-                child.process.destroyForcibly();
-            } else {
-                child.process.destroy();
-            }
-        }
-        long deadline = System.nanoTime() + EXIT_GRACE.toNanos();
-        for (ChildJvm child : children) {
-            try {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !child.process.waitFor(left, TimeUnit.NANOSECONDS)) {
-                    child.process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                child.process.destroyForcibly();
-            }
-        }
-    }
 
     private final String mainClass;
     private final Process process;
@@ -97,8 +54,7 @@ public final class ChildJvm {
     private ChildJvm(String mainClass, Process process) {
         this.mainClass = mainClass;
         this.process = process;
-        RUNNING.add(this);
-        process.onExit().thenRun(() -> RUNNING.remove(this));
+        ChildReaper.watch(process, () -> paused);
     }
 
     /**
@@ -120,7 +76,7 @@ public final class ChildJvm {
      * @return {@code false} on Windows, {@code true} on every other system
      */
     public static boolean signalsSupported() {
-        return !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+        return Signals.supported();
     }
 
     /**
@@ -172,9 +128,9 @@ public final class ChildJvm {
         if (!process.isAlive()) {
             throw new IllegalStateException(this + " is not running, so it cannot be paused");
         }
-        signal("STOP");
+        Signals.send(process, "STOP", this);
         paused = true;
-        awaitStopped();
+        Signals.awaitStopped(process, this);
     }
 
     /**
@@ -186,7 +142,7 @@ public final class ChildJvm {
      */
     public synchronized void resume() {
         if (paused && process.isAlive()) {
-            signal("CONT");
+            Signals.send(process, "CONT", this);
         }
         paused = false;
     }
@@ -226,55 +182,6 @@ public final class ChildJvm {
         process.destroy();
         if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
             kill();
-        }
-    }
-
-    private void signal(String name) {
-        if (!signalsSupported()) {
-            throw new UnsupportedOperationException("SIG" + name + " needs a Unix-like system; this is "
-                + System.getProperty("os.name"));
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-            if (!kill.waitFor(SIGNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run kill -" + name, e);
-        } catch (InterruptedException e) {
-            // the signal may or may not have been sent: say so rather than guess
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while sending SIG" + name + " to " + this, e);
-        }
-    }
-
-    /**
-     * Waits until the kernel reports the child stopped. {@code kill} only queues the signal; a
-     * caller that stamps "paused at" must know the child can no longer act.
-     */
-    private void awaitStopped() {
-        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
-        if (!Files.exists(stat)) {
-            return;  // no procfs: the signal was sent, which is as far as this platform lets us see
-        }
-        long deadline = System.nanoTime() + SIGNAL_TIMEOUT.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            char state = processState(stat);
-            if (state == 'T' || state == 't' || state == 'X' || state == 'Z' || !process.isAlive()) {
-                return;
-            }
-            LockSupport.parkNanos(200_000);  // the kernel stops it within microseconds; do not take a core from it
-        }
-        throw new IllegalStateException(this + " did not stop within " + SIGNAL_TIMEOUT + " of SIGSTOP");
-    }
-
-    /** The state letter of {@code /proc/<pid>/stat} (after the command name, which may hold spaces). */
-    private static char processState(Path stat) {
-        try {
-            String line = Files.readString(stat, StandardCharsets.US_ASCII);
-            return line.charAt(line.lastIndexOf(')') + 2);
-        } catch (IOException | RuntimeException gone) {
-            return 'X';
         }
     }
 

@@ -2,7 +2,6 @@ package dev.baton.server;
 
 import dev.baton.server.internal.Layout;
 import dev.baton.server.internal.NodeSpec;
-import dev.baton.server.internal.PeerProxies;
 import dev.baton.server.internal.PortReservation;
 import dev.baton.server.internal.ProcessNode;
 import dev.baton.server.internal.QuorumNode;
@@ -12,24 +11,20 @@ import dev.baton.server.internal.ServerNode;
 import dev.baton.server.internal.ServerSecurity;
 import dev.baton.server.internal.ServerSettings;
 import dev.baton.server.internal.StandaloneNode;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * A real ZooKeeper ensemble of 1, 3 or 5 servers on free loopback ports, in this JVM.
+ * A real ZooKeeper ensemble of 1, 3 or 5 servers on free loopback ports, in this JVM or, with
+ * {@link ServerMode#CHILD_PROCESSES}, each in a child JVM of its own (of another ZooKeeper release too).
  *
  * <p>One node runs ZooKeeper's standalone server; more run ZooKeeper's own quorum peers, so leader
  * election, Zab broadcast and learner recovery are the real ones. Servers are numbered from 1.
@@ -70,11 +65,8 @@ public final class EmbeddedEnsemble implements AutoCloseable {
     private final String name;
     private final ServerMode mode;
     private final Layout layout;
-    private final Duration startTimeout;
-    private final ServerSettings settings;
-    private final Map<Integer, ServerNode> nodes = new TreeMap<>();
-    /** The proxies between servers, or null without {@link Builder#peerProxies(boolean)}. */
-    private final PeerProxies peers;
+    private final Servers servers;
+    private final Partitions partitions;
     /** The certificates of a TLS ensemble, or null. */
     private final LocalCertificates certificates;
     private final ServerSecurity security;
@@ -84,34 +76,28 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         this.name = "baton-ensemble-" + ENSEMBLES.incrementAndGet();
         this.mode = builder.mode;
         this.layout = layout;
-        this.startTimeout = builder.startTimeout;
-        List<NodeSpec> specs = layout.specs();
-        this.settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
+        ServerSettings settings = new ServerSettings(builder.tickTime, builder.minSessionTimeout,
             builder.maxSessionTimeout, builder.initLimit, builder.syncLimit, builder.forceSync,
             builder.maxClientConnections, builder.localSessions);
         this.certificates = builder.tls ? LocalCertificates.create(layout.root().resolve("tls")) : null;
         this.security = Security.of(builder.tls, builder.clientCertificates, builder.saslUsers, certificates, layout.root());
-        for (NodeSpec spec : specs) {
-            ServerNode node;
-            if (mode == ServerMode.CHILD_PROCESSES) {
-                node = new ProcessNode(spec, layout.viewFrom(spec.id()), settings, serverJars, security);
-            } else if (specs.size() == 1) {
-                node = new StandaloneNode(spec, settings, name);
-            } else {
-                node = new QuorumNode(spec, layout.viewFrom(spec.id()), settings, name);
-            }
-            nodes.put(spec.id(), node);
+        Map<Integer, ServerNode> nodes = new TreeMap<>();
+        for (NodeSpec spec : layout.specs()) {
+            nodes.put(spec.id(), newNode(spec, settings, serverJars));
         }
-        this.peers = layout.routes().isEmpty() ? null : startPeerProxies(layout);
+        this.servers = new Servers(name, mode, nodes, builder.startTimeout);
+        this.partitions = Partitions.start(layout, name, servers);
     }
 
-    private PeerProxies startPeerProxies(Layout layout) {
-        try {
-            return PeerProxies.start(layout, name);
-        } catch (IOException e) {
-            layout.release();
-            throw new EnsembleException("cannot bind the proxies between servers on their reserved ports: " + e.getMessage(), e);
+    /** One server: a child JVM, or in this JVM a standalone server alone and a quorum peer among others. */
+    private ServerNode newNode(NodeSpec spec, ServerSettings settings, List<Path> serverJars) {
+        if (mode == ServerMode.CHILD_PROCESSES) {
+            return new ProcessNode(spec, layout.viewFrom(spec.id()), settings, serverJars, security);
         }
+        if (layout.specs().size() == 1) {
+            return new StandaloneNode(spec, settings, name);
+        }
+        return new QuorumNode(spec, layout.viewFrom(spec.id()), settings, name);
     }
 
     /** {@return a builder of an ensemble: one in-process server unless told otherwise} */
@@ -130,43 +116,12 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         if (mode == ServerMode.IN_PROCESS) {
             ServerJvmSettings.applyInProcess();
         }
-        if (mode == ServerMode.CHILD_PROCESSES) {
-            // child JVMs start in parallel: each takes about a second
-            List<Thread> starters = new ArrayList<>();
-            List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-            for (ServerNode node : nodes.values()) {
-                Thread t = new Thread(() -> {
-                    try {
-                        startNode(node);
-                    } catch (RuntimeException e) {
-                        failures.add(e);
-                    }
-                }, name + "-start-" + node.spec().id());
-                t.start();
-                starters.add(t);
-            }
-            for (Thread t : starters) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new EnsembleException("interrupted while starting servers", e);
-                }
-            }
-            if (!failures.isEmpty()) {
-                throw failures.get(0);
-            }
-        } else {
-            for (ServerNode node : nodes.values()) {
-                startNode(node);
-            }
-        }
-        awaitServing(nodes.keySet().stream().toList(), "start");
+        servers.startAll();
     }
 
     /** {@return the connect string of every server, for example {@code 127.0.0.1:41001,127.0.0.1:41002}} */
     public String connectString() {
-        return nodes.values().stream()
+        return servers.all().stream()
             .map(n -> "127.0.0.1:" + n.spec().clientPort())
             .collect(Collectors.joining(","));
     }
@@ -177,7 +132,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * @param id a server's id, 1 to {@link #size()}
      */
     public String connectString(int id) {
-        return "127.0.0.1:" + node(id).spec().clientPort();
+        return "127.0.0.1:" + clientPort(id);
     }
 
     /**
@@ -186,7 +141,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * @param id a server's id, 1 to {@link #size()}
      */
     public int clientPort(int id) {
-        return node(id).spec().clientPort();
+        return servers.node(id).spec().clientPort();
     }
 
     /** {@return every loopback port this ensemble holds: client ports, and quorum and election ports} */
@@ -201,7 +156,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
     /** {@return number of servers} */
     public int size() {
-        return nodes.size();
+        return servers.size();
     }
 
     /** {@return the data folder of this ensemble; server {@code id} keeps its data in {@code node-<id>}} */
@@ -215,7 +170,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * @param id a server's id, 1 to {@link #size()}
      */
     public ServerRole role(int id) {
-        return node(id).role();
+        return servers.node(id).role();
     }
 
     /**
@@ -225,28 +180,12 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * @throws EnsembleException if no server leads within the start timeout (no quorum running)
      */
     public int leaderId() {
-        long deadline = System.nanoTime() + startTimeout.toNanos();
-        while (true) {
-            OptionalInt leader = currentLeaderId();
-            if (leader.isPresent()) {
-                return leader.getAsInt();
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new EnsembleException("no leader elected within " + startTimeout + "; servers: " + roles());
-            }
-            pause();
-        }
+        return servers.awaitLeader();
     }
 
     /** {@return the id of the server leading right now, without waiting} */
     public OptionalInt currentLeaderId() {
-        for (Map.Entry<Integer, ServerNode> e : nodes.entrySet()) {
-            ServerRole role = e.getValue().role();
-            if (role == ServerRole.LEADER || role == ServerRole.STANDALONE) {
-                return OptionalInt.of(e.getKey());
-            }
-        }
-        return OptionalInt.empty();
+        return servers.currentLeader();
     }
 
     /**
@@ -257,7 +196,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void stop(int id) {
         ensureOpen();
-        node(id).stop();
+        servers.node(id).stop();
     }
 
     /**
@@ -268,12 +207,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void kill(int id) {
         ensureOpen();
-        ServerNode node = node(id);
-        if (node instanceof ProcessNode process) {
-            process.kill();
-        } else {
-            node.stop();
-        }
+        servers.kill(id);
     }
 
     /**
@@ -284,7 +218,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void pause(int id) {
         ensureOpen();
-        processNode(id, "pause").pause();
+        servers.process(id, "pause").pause();
     }
 
     /**
@@ -294,7 +228,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void resume(int id) {
         ensureOpen();
-        processNode(id, "resume").resume();
+        servers.process(id, "resume").resume();
     }
 
     /**
@@ -303,7 +237,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * @param id a server's id, 1 to {@link #size()}
      */
     public long pid(int id) {
-        return processNode(id, "pid").pid();
+        return servers.process(id, "pid").pid();
     }
 
     /** {@return where the servers run} */
@@ -359,21 +293,13 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void partition(Set<Integer> side, PartitionStyle style) {
         ensureOpen();
-        Objects.requireNonNull(side, "side");
-        Objects.requireNonNull(style, "style");
-        PeerProxies proxies = peerProxies("partition(" + side + ")");
-        side.forEach(this::node);
-        if (side.isEmpty() || side.size() >= nodes.size()) {
-            throw new IllegalArgumentException("a partition side must hold some but not all of the servers "
-                + nodes.keySet() + ", was " + side);
-        }
-        proxies.cutBetween(side, nodes.keySet(), style == PartitionStyle.SILENT);
+        partitions.cut(side, style);
     }
 
     /** Restores every route between servers; they reconnect and the minority catches up with the leader. */
     public void healPartitions() {
         ensureOpen();
-        peerProxies("healPartitions()").healAll();
+        partitions.healAll();
     }
 
     /**
@@ -383,8 +309,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * @param id a server's id, 1 to {@link #size()}
      */
     public Set<Integer> reachableFrom(int id) {
-        node(id);
-        return peers == null ? new TreeSet<>(nodes.keySet()) : peers.reachableFrom(id);
+        return partitions.reachableFrom(id);
     }
 
     /**
@@ -394,20 +319,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * rarely report one zxid at the same instant: wait on {@link #whole()} then).
      */
     public boolean inSync() {
-        Set<String> zxids = new TreeSet<>();
-        for (Map.Entry<Integer, ServerNode> e : nodes.entrySet()) {
-            if (!e.getValue().role().isServing()) {
-                return false;
-            }
-            try {
-                zxids.add(String.valueOf(FourLetterWords.field(
-                    FourLetterWords.send(new InetSocketAddress(InetAddress.getLoopbackAddress(), e.getValue().spec().clientPort()),
-                        "srvr", Duration.ofSeconds(2), security.probes()), "Zxid")));
-            } catch (IOException unreachable) {
-                return false;
-            }
-        }
-        return zxids.size() == 1 && !zxids.contains("null");
+        return servers.inSync(security.probes());
     }
 
     /**
@@ -416,17 +328,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      * new one elected by the majority, makes two). A moment's answer; wait on it with a deadline.
      */
     public boolean whole() {
-        int leaders = 0;
-        for (ServerNode node : nodes.values()) {
-            ServerRole role = node.role();
-            if (!role.isServing()) {
-                return false;
-            }
-            if (role == ServerRole.LEADER || role == ServerRole.STANDALONE) {
-                leaders++;
-            }
-        }
-        return leaders == 1;
+        return servers.whole();
     }
 
     /**
@@ -444,24 +346,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
 
     /** {@return whether server-to-server traffic runs through proxies, so that partitions can be made} */
     public boolean peerProxies() {
-        return peers != null;
-    }
-
-    private PeerProxies peerProxies(String operation) {
-        if (peers == null) {
-            throw new UnsupportedOperationException(operation + " needs an ensemble built with peerProxies(true)"
-                + (nodes.size() == 1 ? " and at least two servers" : "") + "; this one connects its servers directly");
-        }
-        return peers;
-    }
-
-    private ProcessNode processNode(int id, String operation) {
-        ServerNode node = node(id);
-        if (node instanceof ProcessNode process) {
-            return process;
-        }
-        throw new UnsupportedOperationException(operation + "(" + id + ") needs an ensemble built with "
-            + "mode(ServerMode.CHILD_PROCESSES); this one runs its servers in-process");
+        return partitions.enabled();
     }
 
     /**
@@ -473,14 +358,7 @@ public final class EmbeddedEnsemble implements AutoCloseable {
      */
     public void restart(int id) {
         ensureOpen();
-        ServerNode node = node(id);
-        node.stop();
-        startNode(node);
-        long running = nodes.values().stream()
-            .filter(n -> n.role() != ServerRole.STOPPED && n.role() != ServerRole.PAUSED).count();
-        if (running > nodes.size() / 2) {
-            awaitServing(List.of(id), "restart of server " + id);
-        }
+        servers.restart(id);
     }
 
     /** Stops every server, waits for their threads, frees the ports and deletes temporary data. */
@@ -490,22 +368,11 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             return;
         }
         closed = true;
-        List<RuntimeException> failures = new ArrayList<>();
-        for (ServerNode node : nodes.values()) {
-            try {
-                node.stop();
-            } catch (RuntimeException e) {
-                failures.add(e);
-            }
-        }
-        if (peers != null) {
-            peers.close();
-        }
-        layout.release();
-        if (!failures.isEmpty()) {
-            EnsembleException e = new EnsembleException("failed to stop " + failures.size() + " server(s)", failures.get(0));
-            failures.stream().skip(1).forEach(e::addSuppressed);
-            throw e;
+        try {
+            servers.stopAll();
+        } finally {
+            partitions.close();
+            layout.release();
         }
     }
 
@@ -514,56 +381,11 @@ public final class EmbeddedEnsemble implements AutoCloseable {
         return name + "[" + connectString() + "]";
     }
 
-    private void startNode(ServerNode node) {
-        try {
-            node.start();
-        } catch (IOException e) {
-            throw new EnsembleException("server " + node.spec().id() + " (client port " + node.spec().clientPort()
-                + ", data " + node.spec().dataDir() + ") failed to start: " + e.getMessage(), e);
-        }
-    }
-
-    private void awaitServing(List<Integer> ids, String what) {
-        long deadline = System.nanoTime() + startTimeout.toNanos();
-        while (!ids.stream().allMatch(id -> nodes.get(id).role().isServing())) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new EnsembleException(what + " did not finish within " + startTimeout
-                    + ": servers " + roles() + " (a server stuck LOOKING usually means no quorum"
-                    + " or a quorum/election port taken by another process)");
-            }
-            pause();
-        }
-    }
-
-    private Map<Integer, ServerRole> roles() {
-        Map<Integer, ServerRole> roles = new TreeMap<>();
-        nodes.forEach((id, node) -> roles.put(id, node.role()));
-        return roles;
-    }
-
-    private ServerNode node(int id) {
-        ServerNode node = nodes.get(id);
-        if (node == null) {
-            throw new IllegalArgumentException("server id must be between 1 and " + nodes.size() + ", was " + id);
-        }
-        return node;
-    }
-
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException(name + " is closed");
         }
     }
-
-    private static void pause() {
-        try {
-            Thread.sleep(10);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EnsembleException("interrupted while waiting for the ensemble", e);
-        }
-    }
-
     /**
      * Configures an ensemble. Every setting is checked as it is set, with a message that names the
      * value; {@link #build()} checks the data folder and reserves the ports.
@@ -891,6 +713,19 @@ public final class EmbeddedEnsemble implements AutoCloseable {
          * @throws MissingServerJarsException if the jars of the chosen server version are not found
          */
         public EmbeddedEnsemble build() {
+            checkCombination();
+            List<Path> serverJars = serverJars();
+            Layout layout = Layout.create(nodes, clientPort, dataDir, peerProxies);
+            try {
+                return new EmbeddedEnsemble(this, layout, serverJars);
+            } catch (RuntimeException e) {
+                layout.release();  // no ensemble to close: free its ports, lock and temporary folder here
+                throw e;
+            }
+        }
+
+        /** The checks of settings that are each valid alone but not together, before anything is taken. */
+        private void checkCombination() {
             if (minSessionTimeout.compareTo(tickTime.multipliedBy(2)) < 0) {
                 throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeout
                     + " must be at least two ticks (tickTime is " + tickTime + ")");
@@ -904,14 +739,6 @@ public final class EmbeddedEnsemble implements AutoCloseable {
             }
             if (clientCertificates && !tls) {
                 throw new IllegalArgumentException("requireClientCertificates(true) needs tls(true): certificates travel over TLS");
-            }
-            List<Path> serverJars = serverJars();
-            Layout layout = Layout.create(nodes, clientPort, dataDir, peerProxies);
-            try {
-                return new EmbeddedEnsemble(this, layout, serverJars);
-            } catch (RuntimeException e) {
-                layout.release();  // no ensemble to close: free its ports, lock and temporary folder here
-                throw e;
             }
         }
 

@@ -87,6 +87,16 @@ public final class EnsembleMain {
             }
             return 70;
         }
+        serve(ensemble, options, out, stop);
+        return 0;
+    }
+
+    /**
+     * Prints what a client needs and serves until {@code stop} is released, by the caller or by
+     * this JVM's shutdown (Ctrl-C, SIGTERM), then closes the ensemble; a shutdown waits for that.
+     */
+    private static void serve(EmbeddedEnsemble ensemble, Options options, PrintStream out, CountDownLatch stop)
+        throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             stop.countDown();
@@ -119,7 +129,6 @@ public final class EnsembleMain {
                 // the hook itself asked us to stop; it is running now
             }
         }
-        return 0;
     }
 
     /** A parsed command line: the ensemble's builder, and whether it serves TLS (for what to print). */

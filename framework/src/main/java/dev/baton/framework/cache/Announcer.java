@@ -1,5 +1,6 @@
 package dev.baton.framework.cache;
 
+import dev.baton.framework.Blocking;
 import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.SnapshotCache.Listener;
 import dev.baton.framework.cache.SnapshotCache.Snapshot;
@@ -94,7 +95,7 @@ final class Announcer {
     }
 
     boolean awaitFirst(Duration timeout) throws InterruptedException {
-        return initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+        return Blocking.managed(() -> initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS));
     }
 
     /**

@@ -6,8 +6,8 @@ import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.Watcher;
 
 /**
- * A {@link SnapshotCache}'s persistent recursive watch of its root, added by each load on a new
- * session and removed when the cache closes, so that once the cache is closed (and the removal
+ * A cache's persistent recursive watch of its root ({@link SnapshotCache}, {@link TreeCache}), added
+ * by each load on a new session and removed when the cache closes, so that once the cache is closed (and the removal
  * has had its round trip) the session keeps no watch of the root, also when a load's add was
  * still on its way at the close.
  */
@@ -23,6 +23,8 @@ final class RootWatch {
     private final Object lock = new Object();
     /** Whether an add has not been answered yet: close() then leaves the removal to its answer. */
     private boolean adding;
+    /** Whether an add was ever sent: a cache that never loaded has no watch to remove. */
+    private boolean sent;
     private boolean closed;
 
     RootWatch(BatonClient client, String root, Watcher watcher) {
@@ -43,20 +45,21 @@ final class RootWatch {
                 return null;
             }
             adding = true;
+            sent = true;
         }
         CompletableFuture<Void> added = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
         added.whenComplete((v, failure) -> answered()); // also a failed add: the server may have applied it
         return added;
     }
 
-    /** Removes the watch now, or when the add on its way is answered. */
+    /** Removes the watch now, or when the add on its way is answered (nothing if none was ever added). */
     void close() {
-        boolean waitForAdd;
+        boolean removeNow;
         synchronized (lock) {
             closed = true;
-            waitForAdd = adding;
+            removeNow = sent && !adding;
         }
-        if (!waitForAdd) {
+        if (removeNow) {
             remove();
         }
     }

@@ -1,6 +1,7 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
@@ -31,7 +32,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -79,6 +79,7 @@ public final class TreeCache implements AutoCloseable {
     private final CopyOnWriteArrayList<CacheListener> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch initialized = new CountDownLatch(1);
     private final Watcher watcher = this::onWatchEvent;
+    private final RootWatch rootWatch;
     private final ConnectionStateListener stateListener = new ConnectionStateListener() {
         @Override
         public void stateChanged(BatonClient c, ConnectionState newState) {
@@ -101,8 +102,6 @@ public final class TreeCache implements AutoCloseable {
     private long reloadTimer;
     private long watchedSession;
     private boolean started;
-    /** Whether a load's addWatch has not been answered yet: close() then leaves the watch's removal to its answer; guarded by this. */
-    private boolean addingWatch;
     /**
      * Bumped when a load begins: an early read sent before that is answered before the load's
      * reads, from an older state, and is not used; guarded by this. With whether a load runs (early
@@ -140,6 +139,7 @@ public final class TreeCache implements AutoCloseable {
         this.maxDepth = builder.maxDepth;
         this.cacheData = builder.cacheData;
         this.filter = builder.filter;
+        this.rootWatch = new RootWatch(client, root, watcher);
         this.listenerExecutor = builder.executor == null
             ? client.eventExecutor()
             : new SerialExecutor(builder.executor, client, "the listeners of the tree cache of " + root);
@@ -186,7 +186,7 @@ public final class TreeCache implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+        return Blocking.managed(() -> initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS));
     }
 
     /**
@@ -254,39 +254,14 @@ public final class TreeCache implements AutoCloseable {
      */
     @Override
     public void close() {
-        boolean adding;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
-            adding = addingWatch;
         }
         client.removeConnectionStateListener(stateListener);
-        if (started && !adding) {
-            removeWatch();
-        }
-    }
-
-    private void removeWatch() {
-        if (!client.isClosed()) {
-            client.watches().removeAsync(root, watcher, Watcher.WatcherType.Any);
-        }
-    }
-
-    /**
-     * A load's addWatch was answered: if the cache was closed meanwhile, the watch came after
-     * (or with) close()'s removal and is removed now; the server applied the add before it answered.
-     */
-    private void watchAnswered() {
-        boolean remove;
-        synchronized (this) {
-            addingWatch = false;
-            remove = closed;
-        }
-        if (remove) {
-            removeWatch();
-        }
+        rootWatch.close();
     }
 
     /** {@return how many full loads of the subtree completed so far} */
@@ -537,15 +512,11 @@ public final class TreeCache implements AutoCloseable {
         long session = client.sessionId();
         CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
         if (session != watchedSession) {
-            synchronized (this) {
-                if (closed) {
-                    return watch; // no load after close(): its watch would outlive the cache
-                }
-                addingWatch = true; // close() from here on leaves the removal to watchAnswered
+            CompletableFuture<Void> added = rootWatch.add();
+            if (added == null) {
+                return watch; // no load after close(): its watch would outlive the cache
             }
-            watch = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher)
-                .whenComplete((v, failure) -> watchAnswered()) // also a failed add: the server may have applied it
-                .thenRun(() -> watchedSession = session);
+            watch = added.thenRun(() -> watchedSession = session);
         }
         Map<String, ChildData> found = new TreeMap<>();
         // sync first: the server this client is on now may be behind what the cache has already

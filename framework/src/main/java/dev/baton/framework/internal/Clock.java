@@ -1,5 +1,6 @@
 package dev.baton.framework.internal;
 
+import dev.baton.framework.Blocking;
 import dev.baton.framework.Ticker;
 import dev.baton.framework.Timeouts;
 import java.time.Duration;
@@ -16,7 +17,11 @@ public interface Clock {
         public void sleep(Duration duration) throws InterruptedException {
             long nanos = Timeouts.nanos(duration);
             if (nanos > 0) {
-                Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+                // a blocking call's retry pause, maybe in a continuation on a fork-join pool
+                Blocking.managed(() -> {
+                    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+                    return null;
+                });
             }
         }
     };

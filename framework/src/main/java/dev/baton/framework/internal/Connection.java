@@ -1,6 +1,7 @@
 package dev.baton.framework.internal;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ConnectionState;
@@ -214,7 +215,7 @@ public final class Connection implements HandleSource {
                 if (left <= 0) {
                     return false;
                 }
-                changed.awaitNanos(left);
+                Blocking.managed(() -> changed.awaitNanos(left));
             }
         } finally {
             lock.unlock();
@@ -242,7 +243,7 @@ public final class Connection implements HandleSource {
                 if (left <= 0) {
                     throw new NoConnectionException(operation, path, timeout);
                 }
-                changed.awaitNanos(left);
+                Blocking.managed(() -> changed.awaitNanos(left));
             }
         } finally {
             lock.unlock();

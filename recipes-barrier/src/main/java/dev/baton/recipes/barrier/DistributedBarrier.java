@@ -7,6 +7,7 @@ import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A gate processes wait at until someone opens it: the barrier is closed while its node exists.
@@ -24,6 +25,7 @@ import java.util.Objects;
  * DistributedBarrier barrier = new DistributedBarrier(client, "/deploy/gate");
  * barrier.setBarrier();                  // coordinator
  * barrier.waitOnBarrier();               // workers, until the coordinator calls removeBarrier()
+ * barrier.waitOnBarrierAsync().thenRun(this::deploy);   // or without a thread parked
  * }</pre>
  */
 public final class DistributedBarrier {
@@ -69,6 +71,7 @@ public final class DistributedBarrier {
     /**
      * Waits until the gate is open.
      *
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void waitOnBarrier() throws InterruptedException {
@@ -80,12 +83,40 @@ public final class DistributedBarrier {
      *
      * @param timeout how long to wait at most
      * @return whether the gate is open
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean waitOnBarrier(Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
         Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
         return ObservedWait.run(client, "barrier", path, () -> ChangeSignal.awaitCondition(client, gone(), deadline));
+    }
+
+    /**
+     * Waits, with no thread parked, until the gate is open: the future completes with true then (on
+     * the client's async executor). It fails with {@link dev.baton.framework.ClientClosedException} if
+     * the client closes first, and with the look's own {@link dev.baton.framework.BatonException} for
+     * a failure that is not connection trouble (a connection lost or a session expired only waits
+     * for the next connection, as the blocking form does). Cancelling it stops the wait; nothing of
+     * it is left but a one-shot watch on the gate's node, which wakes nothing.
+     *
+     * @return completes with true once the gate is open
+     */
+    public CompletableFuture<Boolean> waitOnBarrierAsync() {
+        return AsyncGateWait.start(client, path, Deadline.none());
+    }
+
+    /**
+     * {@link #waitOnBarrierAsync()} for at most {@code timeout}: the future completes with false if
+     * the gate is still closed then. {@link Duration#ZERO} looks once.
+     *
+     * @param timeout how long to wait at most
+     * @return completes with whether the gate opened in time
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public CompletableFuture<Boolean> waitOnBarrierAsync(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        return AsyncGateWait.start(client, path, Deadline.afterNonNegative(timeout, client.ticker()));
     }
 
     /** The barrier node is gone (the look leaves the watcher on it). */

@@ -157,6 +157,7 @@ public final class DistributedCountDownLatch {
     /**
      * Waits until the count reaches zero.
      *
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void await() throws InterruptedException {
@@ -168,6 +169,7 @@ public final class DistributedCountDownLatch {
      *
      * @param timeout how long to wait at most
      * @return whether the count reached zero
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean await(Duration timeout) throws InterruptedException {

@@ -98,6 +98,7 @@ public final class DistributedDoubleBarrier {
      *
      * @throws BarrierException if another thread entering through this same instance gave a
      *     timeout that ended the wait first (the member did not enter)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is removed)
      */
     public void enter() throws InterruptedException {
@@ -112,6 +113,7 @@ public final class DistributedDoubleBarrier {
      *
      * @param timeout how long to wait at most
      * @return whether the member entered
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits (its node is removed)
      */
     public boolean enter(Duration timeout) throws InterruptedException {
@@ -233,10 +235,9 @@ public final class DistributedDoubleBarrier {
                 BarrierRounds.Look[] woke = {null};
                 boolean woken = ChangeSignal.awaitCondition(client, watcher -> {
                     if (watching[0]) {
-                        if (!client.connectionState().isConnected() && !client.isClosed()) {
-                            return false;   // the reconnect wakes us again
+                        if (!client.connectionState().isConnected()) {
+                            return false;   // the reconnect wakes us again (a closed client's wait ends in ChangeSignal)
                         }
-                        // (a closed client never reconnects: its look below throws ClientClosedException, which ends the wait)
                         woke[0] = rounds.look(memberPath);   // a watched node changed, or the client reconnected
                         return true;
                     }
@@ -293,6 +294,7 @@ public final class DistributedDoubleBarrier {
     /**
      * Waits until every member has left.
      *
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void leave() throws InterruptedException {
@@ -304,6 +306,7 @@ public final class DistributedDoubleBarrier {
      *
      * @param timeout how long to wait at most
      * @return whether every member left in time
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean leave(Duration timeout) throws InterruptedException {

@@ -2,11 +2,13 @@ package dev.baton.recipes.barrier;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.BatonObserver.WaitOutcome;
 
 /**
  * Reports a barrier wait to the client's {@link BatonObserver}: its start, then how long it took
- * and how it ended. The observer read at the start is the one told of the end, so an observer
+ * and how it ended. The wait is {@linkplain Blocking#managed managed}, so a caller's continuation on a
+ * fork-join pool (the client's own) may wait on a barrier without stalling that pool. The observer read at the start is the one told of the end, so an observer
  * added or removed meanwhile never sees an end without its start.
  */
 final class ObservedWait {
@@ -20,6 +22,11 @@ final class ObservedWait {
     }
 
     static boolean run(BatonClient client, String recipe, String path, Wait wait) throws InterruptedException {
+        // every barrier wait, managed: it may run in a continuation on the client's fork-join pool
+        return Blocking.managed(() -> observe(client, recipe, path, wait));
+    }
+
+    private static boolean observe(BatonClient client, String recipe, String path, Wait wait) throws InterruptedException {
         BatonObserver observer = client.observer();
         if (observer == BatonObserver.NONE) {
             return wait.await(); // nobody listens: no clock reads

@@ -13,8 +13,8 @@ import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ChaosProxy;
 import dev.baton.test.ClientProcess;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.OneShotWatches;
 import dev.baton.test.TestClients;
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,6 @@ import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -283,7 +282,7 @@ class DistributedDoubleBarrierTest {
             clients.add(flapping);
             DistributedDoubleBarrier a = new DistributedDoubleBarrier(flapping, path, 2);
             CompletableFuture<Long> aIn = async(a::enter);
-            await().atMost(WAIT).until(() -> existWatches(flapping).contains(path + "/ready"));   // in the wait
+            await().atMost(WAIT).until(() -> OneShotWatches.EXISTS.on(flapping).contains(path + "/ready"));   // in the wait
 
             proxy.cut();
             await().atMost(WAIT).until(() -> flapping.connectionState() == ConnectionState.SUSPENDED);
@@ -303,14 +302,6 @@ class DistributedDoubleBarrierTest {
             new DistributedDoubleBarrier(newClient(), path, 2).enter();
             aIn.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         }
-    }
-
-    /** The paths where {@code client} holds a one-shot exists watch (ZooKeeper's own list, protected for its tests). */
-    @SuppressWarnings("unchecked")
-    private static List<String> existWatches(BatonClient client) throws Exception {
-        Method list = ZooKeeper.class.getDeclaredMethod("getExistWatches");
-        list.setAccessible(true);
-        return (List<String>) list.invoke(client.zookeeper());
     }
 
     /**

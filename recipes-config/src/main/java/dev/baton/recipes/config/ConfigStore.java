@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
@@ -588,7 +589,7 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
                 if (left <= 0) {
                     return false;
                 }
-                advanced.awaitNanos(left);
+                Blocking.managed(() -> advanced.awaitNanos(left));
             }
             return true;
         } finally {

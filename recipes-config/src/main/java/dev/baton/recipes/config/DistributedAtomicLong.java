@@ -3,6 +3,7 @@ package dev.baton.recipes.config;
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
@@ -286,7 +287,11 @@ public final class DistributedAtomicLong {
                 return a;
             }
             if (!wait.get().isZero()) {
-                TimeUnit.NANOSECONDS.sleep(wait.get().toNanos());
+                long nanos = wait.get().toNanos();
+                Blocking.managed(() -> {
+                    TimeUnit.NANOSECONDS.sleep(nanos);
+                    return null;
+                });
             } else if (Thread.interrupted()) {
                 throw new InterruptedException("DistributedAtomicLong " + path);
             }

@@ -1,31 +1,23 @@
 package dev.baton.recipes.config;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.DataTooLargeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.TransactionBuilder;
 import dev.baton.framework.TransactionFailedException;
-import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.SnapshotCache;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +52,8 @@ final class Releases {
     private final Clock clock;
     private final CatchUp catchUp;
     private final Duration catchUpTimeout;
+    private final ReleaseReads reads;
+    private final ReleaseTransaction transactions;
     /**
      * This writer's part of every release id: random once, then a counter per commit, so an id is
      * unique across writers without a {@code SecureRandom} draw on each release's path.
@@ -86,24 +80,17 @@ final class Releases {
         this.clock = clock;
         this.catchUp = catchUp;
         this.catchUpTimeout = catchUpTimeout;
+        this.reads = new ReleaseReads(client, keys);
+        this.transactions = new ReleaseTransaction(client, keys, keep);
     }
 
     /**
-     * What a commit starts from: read from the servers, or taken from the local snapshot (then
-     * {@code local}); either way every write is checked against it by version in the transaction.
-     *
-     * @param history the history entries that exist: number to path (next to the base, or under
-     *     the fence for entries written in the first layout)
-     * @param historyFolder whether the history's folder next to the base exists
-     * @param moved the first release whose entry is in that folder (the fence's "moved")
+     * Every release the history keeps, newest first: the entries in the history folder next to the
+     * base, and those a store of the first layout left under the fence (the folder's wins if both
+     * have one number).
      */
-    private record State(boolean local, boolean baseExists, NodeData fence, ReleaseCodec.Fence current, Map<Long, String> history,
-                         boolean historyFolder, long moved, Map<String, NodeData> values, Set<String> existingFolders,
-                         Map<String, Folder> folders) {
-    }
-
-    /** A folder above a removed key, as read: it goes with the release if the release empties it. */
-    private record Folder(NodeData node, List<String> children) {
+    List<Release> history() throws InterruptedException {
+        return reads.history();
     }
 
     /**
@@ -119,10 +106,10 @@ final class Releases {
             if (!localTried) {
                 awaitOwnRelease();
             }
-            State state = localTried ? null : local(changes);
+            ReleaseState state = localTried ? null : ReleaseState.fromSnapshot(keys, keep, latest.get(), lastCommitted.get(), changes);
             localTried = true;
             if (state == null || (expected.isPresent() && state.current().release() != expected.getAsLong())) {
-                state = read(changes);
+                state = reads.state(changes);
             }
             if (expected.isPresent() && state.current().release() != expected.getAsLong()) {
                 throw new ReleaseConflictException("release of " + keys.base() + " expected the store at release "
@@ -149,12 +136,12 @@ final class Releases {
                 throw new ReleaseRejectedException(keys.base(), number, problems);
             }
             Release release = new Release(number, clock.instant(), message, effective);
-            TransactionBuilder tx = transaction(release, id, state, changes.keySet());
+            TransactionBuilder tx = transactions.build(release, id, state, changes.keySet());
             try {
                 tx.commit();
                 return committed(release);
             } catch (TransactionFailedException e) {
-                if (committed(id)) {
+                if (reads.committed(id)) {
                     return committed(release); // the reply was lost and the framework's retry found our own work done
                 }
                 switch (e.code()) {
@@ -175,55 +162,10 @@ final class Releases {
             + MAX_ATTEMPTS + " attempts; nothing was written");
     }
 
-    /**
-     * Every release the history keeps, newest first: the entries in the history folder next to the
-     * base, and those a store of the first layout left under the fence (the folder's wins if both
-     * have one number).
-     */
-    List<Release> history() throws InterruptedException {
-        Map<Long, String> entries = entries(childrenAsync(keys.fence()), Async.orAbsent(client.getChildren().forPathAsync(keys.history())));
-        Map<Long, CompletableFuture<Optional<NodeData>>> reads = new LinkedHashMap<>();
-        entries.forEach((n, path) -> reads.put(n, data(path)));
-        List<Release> out = new ArrayList<>();
-        for (Map.Entry<Long, CompletableFuture<Optional<NodeData>>> read : reads.entrySet()) {
-            Optional<NodeData> data = join(read.getValue());
-            if (data.isEmpty()) {
-                continue;
-            }
-            Optional<Release> release = ReleaseCodec.readEntry(data.get().data());
-            if (release.isPresent()) {
-                out.add(release.get());
-            } else {
-                LOG.warn("history entry {} of {} is not a release: skipped", entries.get(read.getKey()), keys.base());
-            }
-        }
-        out.sort(Comparator.comparingLong(Release::number).reversed());
-        return out;
-    }
-
-    /** The history entries by number and path, from the listings of the fence (first layout) and the history folder. */
-    private Map<Long, String> entries(CompletableFuture<List<String>> legacy, CompletableFuture<Optional<List<String>>> moved)
-        throws InterruptedException {
-        Map<Long, String> out = new java.util.TreeMap<>();
-        for (String name : join(legacy)) {
-            long n = Keys.historyNumber(name);
-            if (n >= 0) {
-                out.put(n, keys.legacyHistoryEntry(n));
-            }
-        }
-        for (String name : join(moved).orElse(List.of())) {
-            long n = Keys.historyNumber(name);
-            if (n >= 0) {
-                out.put(n, keys.historyEntry(n));
-            }
-        }
-        return out;
-    }
-
     /** Writes a release that puts every key changed after release {@code number} back as it was then. */
     Release rollback(long number) throws InterruptedException {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            long current = ReleaseCodec.readFence(join(data(keys.fence())).map(NodeData::data).orElse(EMPTY)).release();
+            long current = ReleaseCodec.readFence(Async.await(reads.data(keys.fence())).map(NodeData::data).orElse(EMPTY)).release();
             if (number < 0 || number >= current) {
                 throw new NoSuchReleaseException("cannot roll " + keys.base() + " back to release " + number + ": it is at release "
                     + current + (number == current ? " already" : ""));
@@ -276,103 +218,7 @@ final class Releases {
         }
     }
 
-    /**
-     * The state as the local snapshot has it, or null when there is none (store not started) or
-     * its fence does not say which history entries exist.
-     */
-    private State local(Map<String, Optional<byte[]>> changes) {
-        ConfigSnapshot snapshot = latest.get();
-        SnapshotCache.Snapshot raw = snapshot == null ? null : snapshot.nodes();
-        if (raw == null) {
-            return null;
-        }
-        ChildData fenceNode = raw.nodes().get(keys.fence());
-        // the store parsed this snapshot's fence when it made it: not again on every release
-        ReleaseCodec.Fence at = snapshot.fence();
-        // a fence of the first layout (no "moved") does not say where the entries are: the servers' listings do
-        if ((fenceNode != null && (at.oldest() < 1 || at.moved() < 1)) || at.release() < lastCommitted.get()) {
-            return null;
-        }
-        // of the entries the fence says exist, the transaction needs only those it deletes and the oldest it keeps
-        // (for the fence's "oldest"): not a path for each of the kept ones on every release
-        Map<Long, String> history = new HashMap<>();
-        if (fenceNode != null) {
-            long firstKept = Math.max(at.oldest(), at.release() + 1 - keep + 1);
-            for (long n = at.oldest(); n <= Math.min(at.release(), firstKept); n++) {
-                history.put(n, n >= at.moved() ? keys.historyEntry(n) : keys.legacyHistoryEntry(n));
-            }
-        }
-        Map<String, NodeData> values = new HashMap<>();
-        Set<String> existing = new HashSet<>();
-        for (Map.Entry<String, Optional<byte[]>> change : changes.entrySet()) {
-            ChildData node = raw.nodes().get(keys.path(change.getKey()));
-            if (change.getValue().isEmpty() && (node == null || keys.ancestors(change.getKey()).length > 0)) {
-                // absent here, perhaps not on the servers; or nested, and whether the removal empties its folders depends on
-                // their children on the servers, which no operation of the transaction can check: ask the servers
-                return null;
-            }
-            if (node != null) {
-                values.put(change.getKey(), new NodeData(node.data(), node.stat()));
-            }
-            for (String folder : keys.ancestors(change.getKey())) {
-                if (raw.nodes().containsKey(folder)) {
-                    existing.add(folder);
-                }
-            }
-        }
-        // a fence that says "moved" was written with the history folder made (a folder deleted since fails the transaction: read again)
-        return new State(true, raw.nodes().containsKey(keys.base()), fenceNode == null ? null : new NodeData(fenceNode.data(),
-            fenceNode.stat()), at, history, fenceNode != null, at.moved(), values, existing, Map.of());
-    }
-
-    private State read(Map<String, Optional<byte[]>> changes) throws InterruptedException {
-        CompletableFuture<Boolean> base = client.checkExists().forPathAsync(keys.base()).thenApply(stat -> stat != null);
-        CompletableFuture<Optional<NodeData>> fence = data(keys.fence());
-        CompletableFuture<List<String>> legacy = childrenAsync(keys.fence());
-        CompletableFuture<Optional<List<String>>> moved = Async.orAbsent(client.getChildren().forPathAsync(keys.history()));
-        Map<String, CompletableFuture<Optional<NodeData>>> values = new LinkedHashMap<>();
-        Map<String, CompletableFuture<Boolean>> exists = new LinkedHashMap<>();
-        Map<String, CompletableFuture<Optional<NodeData>>> folderData = new LinkedHashMap<>();
-        Map<String, CompletableFuture<List<String>>> folderChildren = new LinkedHashMap<>();
-        changes.forEach((key, value) -> {
-            values.put(key, data(keys.path(key)));
-            for (String folder : keys.ancestors(key)) {
-                if (value.isPresent()) {
-                    exists.computeIfAbsent(folder, f -> client.checkExists().forPathAsync(f).thenApply(stat -> stat != null));
-                } else {
-                    folderData.computeIfAbsent(folder, this::data);
-                    folderChildren.computeIfAbsent(folder, this::childrenAsync);
-                }
-            }
-        });
-        Optional<NodeData> fenceNode = join(fence);
-        Map<String, NodeData> current = new HashMap<>();
-        for (Map.Entry<String, CompletableFuture<Optional<NodeData>>> read : values.entrySet()) {
-            join(read.getValue()).ifPresent(d -> current.put(read.getKey(), d));
-        }
-        Set<String> existing = new HashSet<>();
-        for (Map.Entry<String, CompletableFuture<Boolean>> folder : exists.entrySet()) {
-            if (join(folder.getValue())) {
-                existing.add(folder.getKey());
-            }
-        }
-        Map<String, Folder> folders = new HashMap<>();
-        for (Map.Entry<String, CompletableFuture<Optional<NodeData>>> folder : folderData.entrySet()) {
-            Optional<NodeData> node = join(folder.getValue());
-            List<String> children = join(folderChildren.get(folder.getKey()));
-            node.ifPresent(d -> folders.put(folder.getKey(), new Folder(d, children)));
-        }
-        ReleaseCodec.Fence at = fenceNode.map(d -> ReleaseCodec.readFence(d.data())).orElse(ReleaseCodec.Fence.NONE);
-        Map<Long, String> entries = entries(legacy, moved);
-        boolean folder = join(moved).isPresent();
-        // where the entries start being in the folder: as the fence says; else (a store of the first layout, or a fence an
-        // older writer wrote without it) from the folder's oldest entry, or from this release on
-        long from = at.moved() >= 1 ? at.moved() : entries.entrySet().stream()
-            .filter(e -> e.getValue().equals(keys.historyEntry(e.getKey()))).mapToLong(Map.Entry::getKey).min().orElse(at.release() + 1);
-        return new State(false, join(base), fenceNode.orElse(null), at, entries, folder, from, current, existing, folders);
-    }
-
-    private static List<Release.Change> effective(Map<String, Optional<byte[]>> changes, State state) {
+    private static List<Release.Change> effective(Map<String, Optional<byte[]>> changes, ReleaseState state) {
         List<Release.Change> out = new ArrayList<>();
         changes.forEach((key, after) -> {
             NodeData node = state.values().get(key);
@@ -392,7 +238,7 @@ final class Releases {
      * later release makes the transaction fail, and the commit starts again). A snapshot from
      * before that release would judge a configuration the servers no longer hold.
      */
-    private List<String> validate(long number, Map<String, Optional<byte[]>> changes, State state) throws InterruptedException {
+    private List<String> validate(long number, Map<String, Optional<byte[]>> changes, ReleaseState state) throws InterruptedException {
         if (validator == null) {
             return List.of();
         }
@@ -421,7 +267,7 @@ final class Releases {
      * watchers hear nothing). A key asked removed that does not exist is taken as read, as a
      * release's removal of it is. True without a request if there is nothing to check.
      */
-    private boolean unchanged(Map<String, Optional<byte[]>> changes, State state) throws InterruptedException {
+    private boolean unchanged(Map<String, Optional<byte[]>> changes, ReleaseState state) throws InterruptedException {
         TransactionBuilder tx = client.transaction();
         int checks = 0;
         if (state.fence() != null) {
@@ -466,168 +312,5 @@ final class Releases {
             }
         });
         return new ConfigSnapshot(base.base(), base.release(), base.sequence(), entries, base.mapper(), null, base.fence());
-    }
-
-    private TransactionBuilder transaction(Release release, String id, State state, Set<String> asked) {
-        TransactionBuilder tx = client.transaction();
-        try {
-            if (state.fence() == null) {
-                tx.create(keys.fence(), EMPTY);
-            }
-            List<Release.Change> removals = new ArrayList<>();
-            List<Release.Change> writes = new ArrayList<>();
-            release.changes().forEach(c -> (c.after().isPresent() ? writes : removals).add(c));
-            Map<String, Integer> deletes = new HashMap<>();
-            for (Release.Change c : removals) {
-                deletes.put(keys.path(c.key()), state.values().get(c.key()).stat().getVersion());
-            }
-            deletes.putAll(emptiedFolders(state, deletes.keySet(), writes));
-            // the deepest first (a child's path is longer than its parent's), so a key and the keys under it go together
-            List<String> order = new ArrayList<>(deletes.keySet());
-            order.sort(Comparator.comparingInt(String::length).reversed());
-            for (String path : order) {
-                tx.delete(path, deletes.get(path));
-            }
-            // after the deletions that empty them: a container holding a value becomes a plain node with that value
-            Map<String, byte[]> remade = valuedFoldersEmptied(state, deletes.keySet(), writes);
-            remade.forEach((folder, value) -> {
-                tx.delete(folder, state.folders().get(folder).node().stat().getVersion());
-                tx.create(folder, value);
-            });
-            writes.sort(Comparator.comparingInt(c -> c.key().length()));
-            Set<String> present = new HashSet<>(state.existingFolders());
-            for (Release.Change c : writes) {
-                String path = keys.path(c.key());
-                NodeData now = state.values().get(c.key());
-                if (remade.containsKey(path)) {
-                    continue; // made again above, with this value
-                }
-                if (now != null) {
-                    tx.setData(path, c.after().get(), now.stat().getVersion());
-                } else {
-                    for (String folder : keys.ancestors(c.key())) {
-                        if (present.add(folder)) {
-                            tx.create(folder, EMPTY, CreateMode.CONTAINER);
-                        }
-                    }
-                    tx.create(path, c.after().get());
-                    present.add(path);
-                }
-            }
-            // the history next to the base, out of the watched subtree: watchers get no event of it
-            if (!state.historyFolder()) {
-                tx.create(keys.history(), EMPTY);
-            }
-            tx.create(keys.historyEntry(release.number()), ReleaseCodec.entry(release, id));
-            long oldest = release.number();
-            for (Map.Entry<Long, String> entry : state.history().entrySet()) {
-                long n = entry.getKey();
-                if (n <= release.number() - keep) {
-                    tx.delete(entry.getValue());
-                } else {
-                    oldest = Math.min(oldest, n);
-                }
-            }
-            if (state.local() && asked.size() > release.changes().size()) {
-                // a key left out as already at its value was so in the local snapshot: make sure it still is
-                Set<String> changed = new HashSet<>(release.keys());
-                for (String key : asked) {
-                    NodeData now = state.values().get(key);
-                    if (now != null && !changed.contains(key)) {
-                        tx.check(keys.path(key), now.stat().getVersion());
-                    }
-                }
-            }
-            // last: every other event of the transaction reaches watchers before the fence's
-            tx.setData(keys.fence(), ReleaseCodec.fence(release.number(), id, release.time(), oldest,
-                    state.moved() >= 1 ? Math.min(state.moved(), release.number()) : release.number()),
-                state.fence() == null ? 0 : state.fence().stat().getVersion());
-        } catch (DataTooLargeException e) {
-            throw new ReleaseTooLargeException(keys.base(), release.number(), release.changes().size(), e);
-        }
-        return tx;
-    }
-
-    /**
-     * The folders above removed keys that hold a value (after the release) and that the release
-     * leaves without a child, each with that value. The store makes folders as container nodes,
-     * and the servers delete an empty container whatever its data, so such a key (a folder made
-     * for a nested key, given a value later) would be lost with no release saying so. Clients
-     * cannot tell a container from a plain node (ZooKeeper shows both with ephemeral owner 0), so
-     * every such folder is deleted (at the version read) and made again as a plain node with its
-     * value, after the deletions that empty it, in the same transaction. Watchers see the key at
-     * that value throughout, at a new version.
-     */
-    private Map<String, byte[]> valuedFoldersEmptied(State state, Set<String> gone, List<Release.Change> writes) {
-        if (state.folders().isEmpty()) {
-            return Map.of();
-        }
-        Map<String, byte[]> written = new HashMap<>();
-        for (Release.Change c : writes) {
-            written.put(keys.path(c.key()), c.after().get());
-        }
-        Map<String, byte[]> out = new LinkedHashMap<>();
-        state.folders().forEach((folder, f) -> {
-            byte[] value = written.getOrDefault(folder, f.node().data());
-            boolean childWritten = written.keySet().stream().anyMatch(path -> path.startsWith(folder + "/"));
-            if (!gone.contains(folder) && value.length > 0 && !childWritten
-                && f.children().stream().allMatch(child -> gone.contains(folder + "/" + child))) {
-                out.put(folder, value);
-            }
-        });
-        return out;
-    }
-
-    /**
-     * The folders above removed keys that the release leaves empty (no data, no child left or
-     * created), deepest first, with their versions: they go in the same transaction, so removing
-     * a nested key leaves no empty folder that would read as an empty key.
-     */
-    private Map<String, Integer> emptiedFolders(State state, Set<String> deleted, List<Release.Change> writes) {
-        if (state.folders().isEmpty()) {
-            return Map.of(); // the usual release: nothing removed, no folder read (and none from the local snapshot)
-        }
-        Set<String> gone = new HashSet<>(deleted);
-        Set<String> written = new HashSet<>();
-        for (Release.Change c : writes) {
-            String path = keys.path(c.key());
-            written.add(path);
-            written.addAll(Arrays.asList(keys.ancestors(c.key())));
-        }
-        List<String> candidates = new ArrayList<>(state.folders().keySet());
-        candidates.sort(Comparator.comparingInt(String::length).reversed());
-        Map<String, Integer> out = new LinkedHashMap<>();
-        for (String folder : candidates) {
-            Folder f = state.folders().get(folder);
-            if (gone.contains(folder) || written.contains(folder) || f.node().data().length > 0) {
-                continue;
-            }
-            boolean empty = f.children().stream().allMatch(child -> gone.contains(folder + "/" + child));
-            if (empty) {
-                out.put(folder, f.node().stat().getVersion());
-                gone.add(folder);
-            }
-        }
-        return out;
-    }
-
-    /** Whether the fence names the release with {@code id} (our transaction went through after all). */
-    private boolean committed(String id) throws InterruptedException {
-        Optional<NodeData> fence = join(data(keys.fence()));
-        return fence.isPresent() && ReleaseCodec.readFence(fence.get().data()).id().equals(id);
-    }
-
-    // ---- reads ----
-
-    private CompletableFuture<Optional<NodeData>> data(String path) {
-        return Async.orAbsent(client.getData().forPathWithStatAsync(path));
-    }
-
-    private CompletableFuture<List<String>> childrenAsync(String path) {
-        return Async.orAbsent(client.getChildren().forPathAsync(path)).thenApply(c -> c.orElse(List.of()));
-    }
-
-    private static <T> T join(CompletableFuture<T> future) throws InterruptedException {
-        return Async.await(future);
     }
 }

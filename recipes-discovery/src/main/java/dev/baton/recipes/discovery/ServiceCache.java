@@ -2,6 +2,7 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.Timeouts;
@@ -131,7 +132,7 @@ public final class ServiceCache<T> implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
-        return loaded.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS);
+        return Blocking.managed(() -> loaded.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
@@ -181,7 +182,7 @@ final class QueueEngine<T> {
                 if (store.count() + n <= settings.maxItems()) {
                     return true;
                 }
-                if (!room.awaitChange(seen, deadline)) {
+                if (!Blocking.managed(() -> room.awaitChange(seen, deadline))) {
                     return false;
                 }
             }

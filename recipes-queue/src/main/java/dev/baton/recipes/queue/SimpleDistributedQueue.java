@@ -1,6 +1,7 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeData;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.Watcher;
 
 /**
@@ -73,6 +75,12 @@ public final class SimpleDistributedQueue {
     private final ChangeSignal signal = new ChangeSignal();
     /** Listed items not yet tried, with the reads started ahead for the first few. */
     private final ArrayDeque<Pending> batch = new ArrayDeque<>();
+    /**
+     * Guards {@link #batch}; held across a listing. A lock rather than a monitor, taken through
+     * {@link Blocking#managed}: takers waiting for it in continuations on the client's fork-join pool
+     * must not hold the pool's threads while the listing's reply waits for one of them.
+     */
+    private final ReentrantLock batchLock = new ReentrantLock();
     private volatile boolean ensured;
 
     /**
@@ -133,6 +141,7 @@ public final class SimpleDistributedQueue {
      * Removes and returns the head, waiting for one as long as it takes.
      *
      * @return the head
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public byte[] take() throws InterruptedException {
@@ -144,6 +153,7 @@ public final class SimpleDistributedQueue {
      *
      * @param timeout how long to wait at most
      * @return the head, or null if none came in time
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public byte[] poll(Duration timeout) throws InterruptedException {
@@ -177,6 +187,7 @@ public final class SimpleDistributedQueue {
      * @param max 1 to {@link #MAX_POLL_MULTI}
      * @param timeout how long to wait at most
      * @return the items, in queue order; empty if none came in time
+     * @throws dev.baton.framework.ClientClosedException if the client is closed before or while it waits
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public List<byte[]> pollMulti(int max, Duration timeout) throws InterruptedException {
@@ -220,7 +231,8 @@ public final class SimpleDistributedQueue {
         boolean listed = false;
         while (true) {
             Pending head;
-            synchronized (batch) {
+            lockBatch();
+            try {
                 head = batch.peekFirst();
                 if (head == null && !listed) {
                     refill(null);
@@ -230,13 +242,18 @@ public final class SimpleDistributedQueue {
                 if (head == null) {
                     return null;
                 }
+            } finally {
+                batchLock.unlock();
             }
             NodeData data = store.read(head.ref);
             if (data != null) {
                 return data.data();
             }
-            synchronized (batch) {
+            lockBatch();
+            try {
                 batch.remove(head);
+            } finally {
+                batchLock.unlock();
             }
         }
     }
@@ -293,7 +310,8 @@ public final class SimpleDistributedQueue {
                 if (deadline.hasPassed()) {
                     return items;
                 }
-                signal.awaitChange(seen, deadline.orEarlier(Deadline.after(RECHECK)));
+                // managed: a take may run in a continuation on the client's fork-join pool
+                Blocking.managed(() -> signal.awaitChange(seen, deadline.orEarlier(Deadline.after(RECHECK))));
             }
         } finally {
             client.removeConnectionStateListener(signal);
@@ -308,7 +326,8 @@ public final class SimpleDistributedQueue {
     private List<byte[]> takeSome(int max, Watcher watcher) throws InterruptedException {
         while (true) {
             List<Pending> picked = new ArrayList<>(Math.min(max, READ_AHEAD));
-            synchronized (batch) {
+            lockBatch();
+            try {
                 if (batch.isEmpty()) {
                     refill(watcher);
                     if (batch.isEmpty()) {
@@ -323,6 +342,8 @@ public final class SimpleDistributedQueue {
                     picked.add(next);
                 }
                 readAhead();
+            } finally {
+                batchLock.unlock();
             }
             QueueStore.Read read = QueueStore.stillThere(picked.stream().map(p -> p.ref).toList(),
                 picked.stream().map(p -> p.read).toList());
@@ -333,6 +354,14 @@ public final class SimpleDistributedQueue {
                 }
             }
         }
+    }
+
+    /** Takes {@link #batchLock}, as a managed wait. */
+    private void lockBatch() throws InterruptedException {
+        Blocking.managed(() -> {
+            batchLock.lockInterruptibly();
+            return null;
+        });
     }
 
     /** Under the batch lock: lists again. */

@@ -9,7 +9,7 @@ import dev.baton.framework.BatonObserver;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.server.FourLetterWords;
 import dev.baton.test.EnsembleTest;
-import java.lang.reflect.Method;
+import dev.baton.test.OneShotWatches;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -203,20 +202,9 @@ class DecisionWatchRemovalTest {
         return both;
     }
 
-    /**
-     * The paths where the client holds a one-shot exists or data watch, from ZooKeeper's own lists
-     * ({@code getExistWatches}, {@code getDataWatches}: kept for its tests, so protected).
-     */
-    @SuppressWarnings("unchecked")
-    private static Set<String> oneShotWatches(BatonClient client) throws Exception {
-        ZooKeeper zk = client.zookeeper();
-        Set<String> paths = new HashSet<>();
-        for (String list : List.of("getExistWatches", "getDataWatches")) {
-            Method m = ZooKeeper.class.getDeclaredMethod(list);
-            m.setAccessible(true);
-            paths.addAll((List<String>) m.invoke(zk));
-        }
-        return paths;
+    /** The paths where the client holds a one-shot exists or data watch (the kinds a decision's exists watch can be). */
+    private static Set<String> oneShotWatches(BatonClient client) {
+        return OneShotWatches.on(client, OneShotWatches.EXISTS, OneShotWatches.DATA);
     }
 
     /** The server's count of watches over all sessions, from its {@code wchs} four-letter word. */

@@ -50,37 +50,9 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
         }
         List<PortReservation> held = new ArrayList<>();
         try {
-            List<NodeSpec> specs = new ArrayList<>();
-            for (int id = 1; id <= nodes; id++) {
-                PortReservation client = clientPort > 0 ? PortReservation.exactly(clientPort + id - 1) : PortReservation.anyFree();
-                held.add(client);
-                int quorum = 0;
-                int election = 0;
-                if (nodes > 1) {
-                    PortReservation q = PortReservation.anyFree();
-                    PortReservation e = PortReservation.anyFree();
-                    held.add(q);
-                    held.add(e);
-                    quorum = q.port();
-                    election = e.port();
-                }
-                Path nodeDir = root.resolve("node-" + id);
-                Files.createDirectories(nodeDir);
-                specs.add(new NodeSpec(id, client.port(), quorum, election, nodeDir));
-            }
-            List<PeerRoute> routes = new ArrayList<>();
-            for (int from = 1; peerProxies && from <= nodes; from++) {
-                for (int to = 1; to <= nodes; to++) {
-                    if (from != to) {
-                        PortReservation q = PortReservation.anyFree();
-                        held.add(q);
-                        PortReservation e = PortReservation.anyFree();
-                        held.add(e);
-                        routes.add(new PeerRoute(from, to, q.port(), e.port()));
-                    }
-                }
-            }
-            return new Layout(root, temporary, List.copyOf(specs), List.copyOf(routes), List.copyOf(held), owner);
+            List<NodeSpec> specs = reserveServers(nodes, clientPort, root, held);
+            List<PeerRoute> routes = peerProxies ? reserveRoutes(nodes, held) : List.of();
+            return new Layout(root, temporary, specs, routes, List.copyOf(held), owner);
         } catch (IOException | RuntimeException e) {
             held.forEach(PortReservation::close);
             if (owner != null) {
@@ -94,6 +66,48 @@ public record Layout(Path root, boolean temporary, List<NodeSpec> specs, List<Pe
             }
             throw (RuntimeException) e;
         }
+    }
+
+    /**
+     * Each server's client port (and, in a quorum, its quorum and election ports) and its folder
+     * {@code node-<id>}; every port reserved is added to {@code held}.
+     */
+    private static List<NodeSpec> reserveServers(int nodes, int clientPort, Path root, List<PortReservation> held)
+        throws IOException {
+        List<NodeSpec> specs = new ArrayList<>();
+        for (int id = 1; id <= nodes; id++) {
+            PortReservation client = clientPort > 0 ? PortReservation.exactly(clientPort + id - 1) : PortReservation.anyFree();
+            held.add(client);
+            int quorum = 0;
+            int election = 0;
+            if (nodes > 1) {
+                quorum = reserveAnyFree(held);
+                election = reserveAnyFree(held);
+            }
+            Path nodeDir = root.resolve("node-" + id);
+            Files.createDirectories(nodeDir);
+            specs.add(new NodeSpec(id, client.port(), quorum, election, nodeDir));
+        }
+        return List.copyOf(specs);
+    }
+
+    /** A quorum and an election proxy port for every directed pair of servers; every port reserved is added to {@code held}. */
+    private static List<PeerRoute> reserveRoutes(int nodes, List<PortReservation> held) {
+        List<PeerRoute> routes = new ArrayList<>();
+        for (int from = 1; from <= nodes; from++) {
+            for (int to = 1; to <= nodes; to++) {
+                if (from != to) {
+                    routes.add(new PeerRoute(from, to, reserveAnyFree(held), reserveAnyFree(held)));
+                }
+            }
+        }
+        return List.copyOf(routes);
+    }
+
+    private static int reserveAnyFree(List<PortReservation> held) {
+        PortReservation reservation = PortReservation.anyFree();
+        held.add(reservation);
+        return reservation.port();
     }
 
     /**
