@@ -3,8 +3,6 @@ package dev.baton.test;
 import dev.baton.framework.BatonClient;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.server.PartitionStyle;
-import dev.baton.server.ServerMode;
-import dev.baton.server.ServerRole;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -14,7 +12,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -128,96 +125,10 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
-    private final EmbeddedEnsemble ensemble;
-    private final long seed;
-    private final Random random;
-    private final List<Fault> faults;
-    private final List<ClientLink> links;
-    private final List<BatonClient> clients;
-    private final List<ClientProcess> processes;
-    private final java.util.function.ToIntFunction<Random> pickProcess;
-    private final Duration minQuiet;
-    private final Duration maxQuiet;
-    private final Duration minFault;
-    private final Duration maxFault;
-    private final Duration clientPauseLength;
-    /** How long a partition between servers lasts; null: drawn like any fault. */
-    private final Duration partitionLength;
-    private final List<PartitionStyle> partitionStyles;
-    private final int minimum;
-    /** The kind drawn every time after the guaranteed rounds while {@link #insistedDone} is false; null: none. */
-    private final Fault insisted;
-    private final BooleanSupplier insistedDone;
-    /** The faults still to inject in the current round of the guaranteed schedule. */
-    private final List<Fault> round = new ArrayList<>();
-    private int rounds;
-    private final Consumer<String> out;
-    private final java.util.function.IntConsumer onExpiring;
-    private final java.util.function.IntConsumer onExpired;
-    private final boolean expireOnlyConnected;
-    private final Map<Fault, Integer> counts = new EnumMap<>(Fault.class);
-    private final List<String> log = new CopyOnWriteArrayList<>();
-    private final Object lock = new Object();
-    private Thread runner;
-    private volatile boolean stopping;
-    /** What ended the fault loop before {@link #stop()}, if anything did. */
-    private volatile RuntimeException died;
-    private long startNanos;
-    private Runnable healCurrent;
-
-    /** How long a heal of a partition waits for the servers to agree again before the schedule goes on. */
-    private static final Duration REJOIN_WAIT = Duration.ofSeconds(15);
+    private final FaultLoop loop;
 
     private Nemesis(Builder b) {
-        this.ensemble = b.ensemble;
-        this.seed = b.seed;
-        this.random = new Random(b.seed);
-        this.links = List.copyOf(b.links);
-        this.clients = List.copyOf(b.clients);
-        this.processes = List.copyOf(b.processes);
-        this.pickProcess = b.pickProcess;
-        this.minQuiet = b.minQuiet;
-        this.maxQuiet = b.maxQuiet;
-        this.minFault = b.minFault;
-        this.maxFault = b.maxFault;
-        this.clientPauseLength = b.clientPauseLength;
-        this.partitionLength = b.partitionLength;
-        this.partitionStyles = List.copyOf(b.partitionStyles);
-        this.minimum = b.minimum;
-        this.insisted = b.insisted;
-        this.insistedDone = b.insistedDone;
-        this.out = b.out;
-        this.onExpiring = b.onExpiring;
-        this.onExpired = b.onExpired;
-        this.expireOnlyConnected = b.expireOnlyConnected;
-        List<Fault> usable = new ArrayList<>();
-        for (Fault f : b.faults) {
-            if (usable(f)) {
-                usable.add(f);
-            }
-        }
-        if (usable.isEmpty()) {
-            throw new IllegalArgumentException("none of the faults " + b.faults + " can be injected here"
-                + " (server faults need 3 or more servers; client faults need clients; PAUSE_SERVER needs child processes;"
-                + " partitions need peerProxies(true))");
-        }
-        this.faults = usable;
-        if (insisted != null && !usable.contains(insisted)) {
-            throw new IllegalArgumentException("the nemesis was told to insist on " + insisted + ", which is not among the faults"
-                + " it can inject here: " + usable);
-        }
-    }
-
-    private boolean usable(Fault f) {
-        boolean quorum = ensemble.size() >= 3;
-        return switch (f) {
-            case KILL_LEADER, RESTART_SERVER, ROLLING_RESTART, LOSE_QUORUM -> quorum;
-            case PAUSE_SERVER -> quorum && ensemble.mode() == ServerMode.CHILD_PROCESSES;
-            case CUT_CLIENT, DELAY_CLIENT, PAUSE_CLIENT -> !links.isEmpty();
-            case EXPIRE_SESSION -> !clients.isEmpty();
-            case PAUSE_PROCESS, KILL_PROCESS -> !processes.isEmpty();
-            case ISOLATE_LEADER, ISOLATE_FOLLOWER, SPLIT_SERVERS -> quorum && ensemble.peerProxies();
-        };
+        this.loop = new FaultLoop(b);
     }
 
     /**
@@ -233,19 +144,12 @@ public final class Nemesis implements AutoCloseable {
 
     /** {@return the seed of the schedule (printed when the nemesis starts, to replay a run)} */
     public long seed() {
-        return seed;
+        return loop.seed();
     }
 
     /** Starts injecting faults in the background. */
     public synchronized void start() {
-        if (runner != null) {
-            throw new IllegalStateException("nemesis already started");
-        }
-        startNanos = System.nanoTime();
-        say("nemesis seed " + seed + ", faults " + faults);
-        runner = new Thread(this::run, "baton-nemesis");
-        runner.setDaemon(true);
-        runner.start();
+        loop.start();
     }
 
     /**
@@ -276,12 +180,7 @@ public final class Nemesis implements AutoCloseable {
      */
     public Report runFor(Duration duration, Duration limit) throws InterruptedException {
         start();
-        quiet(duration);
-        long deadline = startNanos + limit.toNanos();
-        while (!stopping && died == null && !minimumMet() && System.nanoTime() - deadline < 0) {
-            quiet(Duration.ofMillis(100));
-        }
-        return stop();
+        return loop.runOn(duration, limit);
     }
 
     /**
@@ -292,9 +191,7 @@ public final class Nemesis implements AutoCloseable {
      * @return true once no kind is short of the minimum (always true with a minimum of 0)
      */
     public boolean minimumMet() {
-        synchronized (counts) {
-            return faults.stream().allMatch(f -> counts.getOrDefault(f, 0) >= minimum);
-        }
+        return loop.minimumMet();
     }
 
     /**
@@ -307,369 +204,45 @@ public final class Nemesis implements AutoCloseable {
      *     end
      */
     public Report stop() throws InterruptedException {
-        stopping = true;
-        synchronized (lock) {
-            lock.notifyAll();
-        }
-        Thread t = runner;
-        if (t != null) {
-            t.join(Duration.ofMinutes(2).toMillis());
-            if (t.isAlive()) {
-                // a fault step that never returned: say where it is stuck before healing around it
-                StringBuilder at = new StringBuilder();
-                for (StackTraceElement frame : t.getStackTrace()) {
-                    at.append("\n    at ").append(frame);
-                }
-                say("a fault step has not returned after 2 minutes; the nemesis thread is" + at);
-            }
-        }
-        healAll();
-        RuntimeException failure = died;
-        if (failure != null) {
-            throw new IllegalStateException("the nemesis (seed " + seed + ") stopped injecting early: " + failure, failure);
-        }
-        synchronized (counts) {
-            return new Report(seed, new EnumMap<>(counts), List.copyOf(log), List.copyOf(faults), minimum);
-        }
+        return loop.stop();
     }
 
     /** {@return whether a fault step failed and ended the schedule early ({@link #stop()} then throws)} */
     public boolean failed() {
-        return died != null;
+        return loop.failed();
     }
 
     @Override
     public void close() throws InterruptedException {
-        if (!stopping) {
+        if (!loop.stopping()) {
             stop();
         }
     }
 
-    private void run() {
-        try {
-            while (!stopping) {
-                if (!quiet(between(minQuiet, maxQuiet))) {
-                    break;
-                }
-                Fault fault = next();
-                Duration length = between(minFault, maxFault);
-                long began = System.nanoTime();
-                inject(fault, length);
-                say(String.format("healed %s after %.1fs", fault, (System.nanoTime() - began) / 1e9));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            died = e;
-            say("nemesis stopped by " + e);
-        }
-    }
-
-    /** How long EXPIRE_SESSION waits for a connected client under {@link Builder#expireOnlyConnected()}. */
-    private static final Duration CONNECTED_TARGET_WAIT = Duration.ofSeconds(10);
-
-    /**
-     * The client whose session EXPIRE_SESSION ends: any client, or under
-     * {@link Builder#expireOnlyConnected()} one whose handle is connected, waiting up to
-     * {@link #CONNECTED_TARGET_WAIT} for one (faults do not overlap, but a client can still be
-     * reconnecting after the previous fault was healed). -1 if none was connected in time.
-     */
-    private int expiryTarget() throws InterruptedException {
-        if (!expireOnlyConnected) {
-            return random.nextInt(clients.size());
-        }
-        long deadline = System.nanoTime() + CONNECTED_TARGET_WAIT.toNanos();
-        while (!stopping) {
-            List<Integer> connected = new ArrayList<>();
-            for (int i = 0; i < clients.size(); i++) {
-                if (clients.get(i).zookeeper().getState().isConnected()) {
-                    connected.add(i);
-                }
-            }
-            if (!connected.isEmpty()) {
-                return connected.get(random.nextInt(connected.size()));
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                break;
-            }
-            quiet(Duration.ofMillis(50));
-        }
-        return -1;
-    }
-
-    private void inject(Fault fault, Duration length) throws InterruptedException {
-        synchronized (counts) {
-            counts.merge(fault, 1, Integer::sum);
-        }
-        switch (fault) {
-            case KILL_LEADER -> {
-                int leader = ensemble.leaderId();
-                say(fault + " server " + leader + " for " + length);
-                ensemble.kill(leader);
-                hold(length, () -> ensemble.restart(leader));
-            }
-            case RESTART_SERVER -> {
-                int id = 1 + random.nextInt(ensemble.size());
-                say(fault + " server " + id + " down for " + length);
-                ensemble.stop(id);
-                hold(length, () -> ensemble.restart(id));
-            }
-            case ROLLING_RESTART -> {
-                say(fault.toString());
-                for (int id = 1; id <= ensemble.size() && !stopping; id++) {
-                    ensemble.restart(id);
-                }
-            }
-            case LOSE_QUORUM -> {
-                List<Integer> down = new ArrayList<>();
-                for (int id = 1; down.size() <= ensemble.size() / 2; id++) {
-                    down.add(id);
-                }
-                say(fault + " servers " + down + " down for " + length);
-                down.forEach(ensemble::stop);
-                hold(length, () -> down.forEach(ensemble::restart));
-            }
-            case PAUSE_SERVER -> {
-                int id = 1 + random.nextInt(ensemble.size());
-                say(fault + " server " + id + " frozen for " + length);
-                ensemble.pause(id);
-                hold(length, () -> ensemble.resume(id));
-            }
-            case CUT_CLIENT -> {
-                int c = random.nextInt(links.size());
-                say(fault + " client " + c + " for " + length);
-                links.get(c).cut();
-                hold(length, () -> links.get(c).heal());
-            }
-            case DELAY_CLIENT -> {
-                int c = random.nextInt(links.size());
-                Duration latency = Duration.ofMillis(20 + random.nextInt(200));
-                say(fault + " client " + c + " by " + latency + " for " + length);
-                links.get(c).delay(latency);
-                hold(length, () -> links.get(c).delay(Duration.ZERO));
-            }
-            case PAUSE_CLIENT -> {
-                int c = random.nextInt(links.size());
-                say(fault + " client " + c + " frozen for " + clientPauseLength);
-                links.get(c).pause();
-                hold(clientPauseLength, () -> links.get(c).resume());
-            }
-            case EXPIRE_SESSION -> {
-                int c = expiryTarget();
-                if (c < 0) {
-                    synchronized (counts) {
-                        counts.merge(fault, -1, Integer::sum);
-                    }
-                    say(fault + " skipped: no client was connected to hear it within " + CONNECTED_TARGET_WAIT);
-                    return;
-                }
-                say(fault + " client " + c);
-                // the servers may delete the session's ephemeral nodes at any moment from here on,
-                // and other clients may act on that before the kill returns
-                onExpiring.accept(c);
-                SessionKiller.expire(clients.get(c), ensemble.connectString(), Duration.ofSeconds(30));
-                onExpired.accept(c);
-            }
-            case PAUSE_PROCESS -> {
-                ClientProcess process = process();
-                say(fault + " " + process.name() + " frozen for " + clientPauseLength);
-                process.pause();
-                hold(clientPauseLength, process::resume);
-            }
-            case KILL_PROCESS -> {
-                ClientProcess process = process();
-                say(fault + " " + process.name() + ", a fresh one after " + length);
-                process.kill();
-                hold(length, () -> restart(process));
-            }
-            case ISOLATE_LEADER -> partition(fault, Set.of(ensemble.leaderId()), length);
-            case ISOLATE_FOLLOWER -> {
-                int leader = ensemble.leaderId();
-                List<Integer> followers = new ArrayList<>();
-                for (int id = 1; id <= ensemble.size(); id++) {
-                    if (id != leader) {
-                        followers.add(id);
-                    }
-                }
-                partition(fault, Set.of(followers.get(random.nextInt(followers.size()))), length);
-            }
-            case SPLIT_SERVERS -> {
-                List<Integer> ids = new ArrayList<>();
-                for (int id = 1; id <= ensemble.size(); id++) {
-                    ids.add(id);
-                }
-                java.util.Collections.shuffle(ids, random);
-                partition(fault, Set.copyOf(ids.subList(0, ensemble.size() / 2)), length);
-            }
-        }
-    }
-
-    /**
-     * Cuts {@code side} off from the other servers (for the partition length if one was set, else
-     * {@code drawn}), in one of the partition styles, then heals and waits, boundedly, for every
-     * server to serve again under one leader, so that the next fault starts from a whole ensemble.
-     */
-    private void partition(Fault fault, Set<Integer> side, Duration drawn) throws InterruptedException {
-        Duration length = partitionLength != null ? partitionLength : drawn;
-        PartitionStyle style = partitionStyles.get(random.nextInt(partitionStyles.size()));
-        say(fault + " servers " + side + " cut off (" + style + ") for " + length);
-        ensemble.partition(side, style);
-        hold(length, () -> {
-            ensemble.healPartitions();
-            awaitInSync();
-        });
-    }
-
-    /**
-     * After a heal: the cut-off side rejoins (an election retry, at most 2 s apart): every server
-     * serving, one leader. A side that has not rejoined in {@link #REJOIN_WAIT} ends the schedule loudly.
-     */
-    private void awaitInSync() {
-        try {
-            org.awaitility.Awaitility.await().atMost(REJOIN_WAIT).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
-                .until(ensemble::whole);
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new IllegalStateException("the servers had not rejoined under one leader " + REJOIN_WAIT.toSeconds()
-                + " s after the partition healed: " + ensemble, e);
-        }
-    }
-
-    /** The client process a process fault hits. */
-    private ClientProcess process() {
-        int p = pickProcess == null ? random.nextInt(processes.size()) : pickProcess.applyAsInt(random);
-        if (p < 0 || p >= processes.size()) {
-            throw new IllegalStateException("the process picker chose " + p + "; there are " + processes.size() + " processes");
-        }
-        return processes.get(p);
-    }
-
-    private static void restart(ClientProcess process) {
-        try {
-            process.restart();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while restarting " + process.name(), e);
-        }
-    }
-
-    /**
-     * The next fault: during the first {@code minimum} rounds, the rest of the current round (each
-     * round every kind once, shuffled by the seed); after them the kind insisted on while the run
-     * still lacks what it is for ({@link Builder#insistOn}), else any kind at random.
-     */
-    private Fault next() {
-        if (rounds < minimum || !round.isEmpty()) {
-            if (round.isEmpty()) {
-                round.addAll(faults);
-                java.util.Collections.shuffle(round, random);
-                rounds++;
-            }
-            return round.remove(round.size() - 1);
-        }
-        if (insisted != null && !insistedDone.getAsBoolean()) {
-            // no draw from the random: the rest of the schedule is the seed's whatever this took
-            return insisted;
-        }
-        return faults.get(random.nextInt(faults.size()));
-    }
-
-    /** Keeps a fault in effect for {@code length} (or until stop), then heals it. */
-    private void hold(Duration length, Runnable heal) throws InterruptedException {
-        synchronized (lock) {
-            healCurrent = heal;
-        }
-        quiet(length);
-        synchronized (lock) {
-            if (healCurrent != null) {
-                healCurrent = null;
-                heal.run();
-            }
-        }
-    }
-
-    /** Waits {@code d} unless stopped first; returns false when stopped. */
-    private boolean quiet(Duration d) throws InterruptedException {
-        long deadline = System.nanoTime() + d.toNanos();
-        synchronized (lock) {
-            while (!stopping) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return true;
-                }
-                lock.wait(Math.max(1, left / 1_000_000));
-            }
-        }
-        return false;
-    }
-
-    private void healAll() {
-        Runnable heal;
-        synchronized (lock) {
-            heal = healCurrent;
-            healCurrent = null;
-        }
-        RuntimeException failed = null;
-        if (heal != null) {
-            try {
-                heal.run();
-            } catch (RuntimeException e) {
-                failed = e; // heal everything else first, then say so
-            }
-        }
-        links.forEach(ClientLink::resume);
-        links.forEach(ClientLink::heal);
-        processes.forEach(ClientProcess::resume);
-        if (ensemble.peerProxies()) {
-            ensemble.healPartitions();
-        }
-        for (int id = 1; id <= ensemble.size(); id++) {
-            ServerRole role = ensemble.role(id);
-            if (role == ServerRole.PAUSED) {
-                ensemble.resume(id);
-            } else if (role == ServerRole.STOPPED) {
-                ensemble.restart(id);
-            }
-        }
-        say("healed");
-        if (failed != null) {
-            throw failed;
-        }
-    }
-
-    private Duration between(Duration min, Duration max) {
-        long span = max.toMillis() - min.toMillis();
-        return min.plusMillis(span <= 0 ? 0 : (long) (random.nextDouble() * span));
-    }
-
-    private void say(String what) {
-        String line = String.format("t+%.1fs %s", (System.nanoTime() - startNanos) / 1e9, what);
-        log.add(line);
-        out.accept(line);
-    }
-
     /** Configures a {@link Nemesis}. */
     public static final class Builder {
-        private final EmbeddedEnsemble ensemble;
-        private final long seed;
-        private Set<Fault> faults = EnumSet.allOf(Fault.class);
-        private final List<ClientLink> links = new ArrayList<>();
-        private final List<BatonClient> clients = new ArrayList<>();
-        private final List<ClientProcess> processes = new ArrayList<>();
-        private java.util.function.ToIntFunction<Random> pickProcess;
-        private Duration minQuiet = Duration.ofMillis(500);
-        private Duration maxQuiet = Duration.ofSeconds(2);
-        private Duration minFault = Duration.ofMillis(500);
-        private Duration maxFault = Duration.ofSeconds(3);
-        private Duration clientPauseLength = Duration.ofSeconds(5);
-        private Duration partitionLength;
-        private List<PartitionStyle> partitionStyles = List.of(PartitionStyle.CLOSE, PartitionStyle.SILENT);
-        private int minimum;
-        private Fault insisted;
-        private BooleanSupplier insistedDone;
-        private Consumer<String> out = System.out::println;
-        private java.util.function.IntConsumer onExpiring = c -> { };
-        private java.util.function.IntConsumer onExpired = c -> { };
-        private boolean expireOnlyConnected;
+        // read by the package's fault classes (FaultLoop and what it builds) when the nemesis is built
+        final EmbeddedEnsemble ensemble;
+        final long seed;
+        Set<Fault> faults = EnumSet.allOf(Fault.class);
+        final List<ClientLink> links = new ArrayList<>();
+        final List<BatonClient> clients = new ArrayList<>();
+        final List<ClientProcess> processes = new ArrayList<>();
+        java.util.function.ToIntFunction<Random> pickProcess;
+        Duration minQuiet = Duration.ofMillis(500);
+        Duration maxQuiet = Duration.ofSeconds(2);
+        Duration minFault = Duration.ofMillis(500);
+        Duration maxFault = Duration.ofSeconds(3);
+        Duration clientPauseLength = Duration.ofSeconds(5);
+        Duration partitionLength;
+        List<PartitionStyle> partitionStyles = List.of(PartitionStyle.CLOSE, PartitionStyle.SILENT);
+        int minimum;
+        Fault insisted;
+        BooleanSupplier insistedDone;
+        Consumer<String> out = System.out::println;
+        java.util.function.IntConsumer onExpiring = c -> { };
+        java.util.function.IntConsumer onExpired = c -> { };
+        boolean expireOnlyConnected;
 
         private Builder(EmbeddedEnsemble ensemble, long seed) {
             this.ensemble = Objects.requireNonNull(ensemble, "ensemble");

@@ -1,25 +1,14 @@
 package dev.baton.test.history;
 
 import dev.baton.server.EmbeddedEnsemble;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.apache.zookeeper.AddWatchMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * What the servers did, as opposed to what the clients believed: when each node under some
@@ -60,7 +49,6 @@ import org.apache.zookeeper.data.Stat;
  * }</pre>
  */
 public final class ServerTruth implements AutoCloseable {
-    private static final int OBSERVER_SESSION_MILLIS = 30_000;
     /** How long {@link #watch} waits for the first observer to be watching. */
     private static final long START_TIMEOUT_NANOS = 20_000_000_000L;
 
@@ -129,29 +117,6 @@ public final class ServerTruth implements AutoCloseable {
         }
     }
 
-    /** The mutable record behind a {@link Node}, guarded by the truth's monitor. */
-    private static final class Life {
-        final String path;
-        long czxid;
-        long createdNanos;
-        long dzxid;
-        long deletedNanos;
-        long deletedFloor;
-        boolean deletionExact;
-        long owner;
-        byte[] data;
-
-        Life(String path, long czxid, long createdNanos) {
-            this.path = path;
-            this.czxid = czxid;
-            this.createdNanos = createdNanos;
-        }
-
-        Node snapshot() {
-            return new Node(path, czxid, createdNanos, dzxid, deletedNanos, deletionExact, owner, data, deletedFloor);
-        }
-    }
-
     /**
      * When the servers ended a session, from their logs.
      *
@@ -165,22 +130,15 @@ public final class ServerTruth implements AutoCloseable {
 
     private final EmbeddedEnsemble ensemble;
     private final List<String> roots;
-    private final Map<String, List<Life>> lives = new HashMap<>();
-    private final Map<Long, List<Life>> byCzxid = new HashMap<>();
-    private final Map<Long, SessionEnd> sessionEnds = new HashMap<>();
-    private final List<Observer> observers = new ArrayList<>();
     private final List<String> log = new CopyOnWriteArrayList<>();
-    /** (zxid, time): at that time an observer knew the servers had committed up to that zxid. */
-    private final List<long[]> known = new ArrayList<>();
-    /** This machine's clocks read together, to place the logs' wall-clock times on the nanoTime line. */
-    private final long originNanos = System.nanoTime();
-    private final long originWallMillis = System.currentTimeMillis();
+    private final Lives lives = new Lives(log::add);
+    private final CommitTimes times = new CommitTimes();
+    private final Map<Long, SessionEnd> sessionEnds = new HashMap<>();
+    private final List<TruthObserver> observers = new ArrayList<>();
     private long startZxid = -1;
     /** The logs are read after this zxid: the start, then the last committed transaction read. */
     private long readThrough = -1;
     private long settleMillis;
-    private int inexact;
-    private int fromLogs;
     private List<String> logProblems = List.of();
     private boolean settled;
     private volatile boolean closed;
@@ -207,7 +165,7 @@ public final class ServerTruth implements AutoCloseable {
         Objects.requireNonNull(ensemble, "ensemble");
         ServerTruth truth = new ServerTruth(ensemble, List.copyOf(roots));
         for (int id = 1; id <= ensemble.size(); id++) {
-            truth.observers.add(truth.new Observer(ensemble.connectString(id)));
+            truth.observers.add(new TruthObserver(truth, ensemble.connectString(id)));
         }
         long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
         synchronized (truth) {
@@ -233,17 +191,7 @@ public final class ServerTruth implements AutoCloseable {
      */
     public static ServerTruth of(List<Node> nodes) {
         ServerTruth truth = new ServerTruth(null, List.of());
-        for (Node n : nodes) {
-            Life life = new Life(n.path(), n.czxid(), n.createdNanos());
-            life.dzxid = n.dzxid();
-            life.deletedNanos = n.deletedNanos();
-            life.deletedFloor = n.deletedNanosFloor();
-            life.deletionExact = n.deletionExact();
-            life.owner = n.owner();
-            life.data = n.data();
-            truth.lives.computeIfAbsent(n.path(), k -> new ArrayList<>()).add(life);
-            truth.byCzxid.computeIfAbsent(n.czxid(), k -> new ArrayList<>()).add(life);
-        }
+        nodes.forEach(truth.lives::add);
         return truth;
     }
 
@@ -265,23 +213,9 @@ public final class ServerTruth implements AutoCloseable {
         long began = System.nanoTime();
         ServerLogs.Read read = ServerLogs.committed(ensemble, after, this::watched);
         synchronized (this) {
-            long[][] bounds = knownBounds();
+            CommitTimes.Bounds bounds = times.bounds();
             for (ServerLogs.Entry entry : read.entries()) {
-                long upper = upperBound(bounds, entry.zxid());
-                long floor = originNanos + (entry.wallMillis() - originWallMillis - 1) * 1_000_000;
-                for (ServerLogs.Change change : entry.changes()) {
-                    if (change.created()) {
-                        loggedCreation(change, entry.zxid(), upper);
-                    } else {
-                        loggedDeletion(change.path(), entry.zxid(), upper, floor);
-                    }
-                }
-                if (entry.closesSession()) {
-                    if (!entry.pathsKnown()) {
-                        ephemeralsOf(entry.session()).forEach(l -> loggedDeletion(l.path, entry.zxid(), upper, floor));
-                    }
-                    sessionEnds.put(entry.session(), new SessionEnd(entry.session(), entry.zxid(), upper, floor));
-                }
+                apply(entry, bounds.upper(entry.zxid()), times.floor(entry.wallMillis()));
             }
             // proposals beyond the last committed one may commit later: the next settle reads from here
             readThrough = Math.max(readThrough, read.committedThrough());
@@ -327,7 +261,7 @@ public final class ServerTruth implements AutoCloseable {
      * @return the count over every {@link #settle()} so far; 0 before the first
      */
     public synchronized int fromLogs() {
-        return fromLogs;
+        return lives.fromLogs();
     }
 
     /**
@@ -346,9 +280,7 @@ public final class ServerTruth implements AutoCloseable {
      * @return a snapshot of every life of every path, in no particular order
      */
     public synchronized List<Node> nodes() {
-        List<Node> out = new ArrayList<>();
-        lives.values().forEach(list -> list.forEach(l -> out.add(l.snapshot())));
-        return out;
+        return lives.nodes();
     }
 
     /**
@@ -360,8 +292,7 @@ public final class ServerTruth implements AutoCloseable {
      *     by that transaction
      */
     public synchronized Optional<Node> byCzxid(long czxid) {
-        List<Life> created = byCzxid.getOrDefault(czxid, List.of());
-        return created.isEmpty() ? Optional.empty() : Optional.of(created.get(0).snapshot());
+        return lives.byCzxid(czxid);
     }
 
     /**
@@ -372,10 +303,7 @@ public final class ServerTruth implements AutoCloseable {
      *     unknown, czxid -1, comes first); empty if none is known
      */
     public synchronized List<Node> lives(String path) {
-        List<Node> out = new ArrayList<>();
-        lives.getOrDefault(path, List.of()).forEach(l -> out.add(l.snapshot()));
-        out.sort(java.util.Comparator.comparingLong(Node::czxid));
-        return out;
+        return lives.of(path);
     }
 
     /**
@@ -397,7 +325,7 @@ public final class ServerTruth implements AutoCloseable {
      * @return the number of such deletions now
      */
     public synchronized int inexactDeletions() {
-        return inexact;
+        return lives.inexact();
     }
 
     /**
@@ -418,164 +346,61 @@ public final class ServerTruth implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         closed = true;
-        for (Observer o : observers) {
+        for (TruthObserver o : observers) {
             o.close();
         }
     }
 
-    private synchronized Life created(String path, long czxid, long nanos, boolean exactTime) {
-        known(czxid, nanos);
-        // one transaction may create several nodes: a life is its path and its czxid
-        Life life = byCzxid.getOrDefault(czxid, List.of()).stream().filter(l -> l.path.equals(path)).findFirst()
-            .orElse(null);
-        if (life == null) {
-            // a deletion heard before the creation (from a faster observer that missed the create)
-            for (Life l : lives.getOrDefault(path, List.of())) {
-                if (l.czxid == -1 && l.dzxid > czxid) {
-                    life = l;
-                    life.czxid = czxid;
-                    break;
-                }
-            }
-            if (life == null) {
-                life = new Life(path, czxid, nanos);
-                lives.computeIfAbsent(path, k -> new ArrayList<>()).add(life);
-            }
-            byCzxid.computeIfAbsent(czxid, k -> new ArrayList<>()).add(life);
-            life.createdNanos = nanos;
-        } else if (exactTime && nanos - life.createdNanos < 0) {
-            life.createdNanos = nanos;
-        }
-        return life;
-    }
-
-    private synchronized void deleted(String path, long dzxid, long nanos, boolean exact) {
-        if (exact) {
-            known(dzxid, nanos);
-        }
-        Life target = null;
-        for (Life l : lives.getOrDefault(path, List.of())) {
-            if (l.czxid < dzxid && (target == null || l.czxid > target.czxid)) {
-                target = l;
-            }
-        }
-        if (target == null) {
-            target = new Life(path, -1, nanos);
-            lives.computeIfAbsent(path, k -> new ArrayList<>()).add(target);
-        }
-        if (target.dzxid == 0) {
-            target.dzxid = dzxid;
-            target.deletedNanos = nanos;
-            target.deletedFloor = exact ? nanos : 0;
-            target.deletionExact = exact;
-            if (!exact) {
-                inexact++;
-            }
-        } else if (exact && !target.deletionExact) {
-            target.dzxid = dzxid;
-            target.deletedNanos = nanos;
-            target.deletedFloor = nanos;
-            target.deletionExact = true;
-            inexact--;
-        } else if (exact && target.dzxid == dzxid && nanos - target.deletedNanos < 0) {
-            target.deletedNanos = nanos;
-            target.deletedFloor = nanos;
-        }
-    }
-
-    /** Records that at {@code nanos} an observer knew the servers had committed {@code zxid}. */
-    private synchronized void known(long zxid, long nanos) {
-        if (zxid > 0) {
-            known.add(new long[] {zxid, nanos});
-        }
-    }
-
-    /** The known (zxid, time) pairs sorted by zxid, each time replaced by the earliest among it and those after it. */
-    private long[][] knownBounds() {
-        long[][] bounds = known.toArray(long[][]::new);
-        java.util.Arrays.sort(bounds, java.util.Comparator.comparingLong(b -> b[0]));
-        for (int i = bounds.length - 2; i >= 0; i--) {
-            if (bounds[i + 1][1] - bounds[i][1] < 0) {
-                bounds[i] = new long[] {bounds[i][0], bounds[i + 1][1]};
-            }
-        }
-        return bounds;
-    }
-
-    /** The earliest time an observer knew the servers had committed {@code zxid} or a later one; now if none did. */
-    private static long upperBound(long[][] bounds, long zxid) {
-        int lo = 0;
-        int hi = bounds.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (bounds[mid][0] < zxid) {
-                lo = mid + 1;
+    /** One committed transaction from the logs, committed no later than {@code upper} and no earlier than {@code floor}. */
+    private void apply(ServerLogs.Entry entry, long upper, long floor) {
+        for (ServerLogs.Change change : entry.changes()) {
+            if (change.created()) {
+                times.known(entry.zxid(), upper);
+                lives.loggedCreation(change, entry.zxid(), upper);
             } else {
-                hi = mid;
+                lives.loggedDeletion(change.path(), entry.zxid(), upper, floor);
             }
         }
-        return lo < bounds.length ? bounds[lo][1] : System.nanoTime();
+        if (entry.closesSession()) {
+            if (!entry.pathsKnown()) {
+                lives.ephemeralsOf(entry.session()).forEach(l -> lives.loggedDeletion(l.path, entry.zxid(), upper, floor));
+            }
+            sessionEnds.put(entry.session(), new SessionEnd(entry.session(), entry.zxid(), upper, floor));
+        }
     }
 
     private boolean watched(String path) {
         return roots.stream().anyMatch(root -> path.equals(root) || path.startsWith(root.endsWith("/") ? root : root + "/"));
     }
 
-    /** A creation from the logs: a life the observers missed, or the data and owner they did not read. */
-    private void loggedCreation(ServerLogs.Change change, long czxid, long upper) {
-        int before = byCzxid.getOrDefault(czxid, List.of()).size();
-        Life life = created(change.path(), czxid, upper, false);
-        if (byCzxid.get(czxid).size() > before) {
-            fromLogs++;
-        }
-        if (life.data == null) {
-            life.data = change.data();
-        }
-        if (life.owner == 0) {
-            life.owner = change.owner();
-        }
+    // what the observers tell the truth, each under its monitor
+
+    /** An observer heard ({@code exactTime}) or listed a creation at {@code nanos}. */
+    synchronized void created(String path, long czxid, long nanos, boolean exactTime) {
+        times.known(czxid, nanos);
+        lives.created(path, czxid, nanos, exactTime);
     }
 
-    /** A deletion from the logs: its exact zxid, and the bounds on its time. */
-    private void loggedDeletion(String path, long dzxid, long upper, long floor) {
-        Life target = null;
-        for (Life l : lives.getOrDefault(path, List.of())) {
-            if (l.czxid < dzxid && (target == null || l.czxid > target.czxid)) {
-                target = l;
-            }
+    /** An observer heard ({@code exact}) a deletion, or a listing showed one, at {@code nanos}. */
+    synchronized void deleted(String path, long dzxid, long nanos, boolean exact) {
+        if (exact) {
+            times.known(dzxid, nanos);
         }
-        if (target == null) {
-            log.add("the logs delete " + path + " at zxid 0x" + Long.toHexString(dzxid) + ", a node no one saw created");
-            target = new Life(path, -1, upper);
-            lives.computeIfAbsent(path, k -> new ArrayList<>()).add(target);
-        }
-        if (target.dzxid == 0 || !target.deletionExact) {
-            if (target.dzxid == 0) {
-                fromLogs++;
-            } else {
-                inexact--;
-            }
-            target.dzxid = dzxid;
-            target.deletedNanos = target.deletedNanos == 0 ? upper : Math.min(target.deletedNanos, upper);
-            target.deletionExact = true;
-        } else if (target.dzxid != dzxid) {
-            log.add("an observer heard " + path + " deleted at zxid 0x" + Long.toHexString(target.dzxid) + ", the logs say 0x"
-                + Long.toHexString(dzxid) + "; the logs win");
-            target.dzxid = dzxid;
-            target.deletedNanos = upper;
-        }
-        target.deletedFloor = floor;
+        lives.deleted(path, dzxid, nanos, exact);
     }
 
-    /** Lives of ephemeral nodes owned by {@code session} that are still alive. */
-    private List<Life> ephemeralsOf(long session) {
-        List<Life> out = new ArrayList<>();
-        lives.values().forEach(list -> list.stream().filter(l -> l.owner == session && l.dzxid == 0).forEach(out::add));
-        return out;
+    /** At {@code nanos} an observer knew the servers had committed {@code zxid}. */
+    synchronized void known(long zxid, long nanos) {
+        times.known(zxid, nanos);
+    }
+
+    /** Lives of nodes under {@code parent} (direct children) that the truth thinks are alive. */
+    synchronized List<Lives.Life> aliveChildren(String parent) {
+        return lives.aliveChildren(parent);
     }
 
     /** The first listing marks the truth's start: the logs are read from its zxid on. */
-    private synchronized void started(long zxid) {
+    synchronized void started(long zxid) {
         if (startZxid < 0) {
             startZxid = zxid;
             readThrough = zxid;
@@ -583,139 +408,16 @@ public final class ServerTruth implements AutoCloseable {
         }
     }
 
-    /** Lives of nodes under {@code parent} (direct children) that the truth thinks are alive. */
-    private synchronized List<Life> aliveChildren(String parent) {
-        List<Life> out = new ArrayList<>();
-        lives.forEach((path, list) -> {
-            if (path.startsWith(parent + "/") && path.indexOf('/', parent.length() + 1) < 0) {
-                list.stream().filter(l -> l.dzxid == 0 && l.czxid > 0).forEach(out::add);
-            }
-        });
-        return out;
+    /** Adds a line to the observers' log ({@link #log()}). */
+    void note(String line) {
+        log.add(line);
     }
 
-    /** One plain ZooKeeper client on one server. */
-    private final class Observer implements Watcher {
-        private final String server;
-        private final ExecutorService lister;
-        private volatile ZooKeeper zk;
-        private boolean watching;
+    List<String> roots() {
+        return roots;
+    }
 
-        Observer(String server) {
-            this.server = server;
-            this.lister = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "baton-truth-" + server);
-                t.setDaemon(true);
-                return t;
-            });
-            // on the lister's thread, like every later step: the first SyncConnected can come before
-            // the constructor returns, and its listing must find the handle assigned
-            lister.execute(this::connect);
-        }
-
-        private void connect() {
-            watching = false;
-            try {
-                zk = new ZooKeeper(server, OBSERVER_SESSION_MILLIS, this);
-            } catch (IOException e) {
-                log.add("observer of " + server + " could not start: " + e);
-            }
-        }
-
-        @Override
-        public void process(WatchedEvent event) {
-            long now = System.nanoTime();
-            switch (event.getType()) {
-                case NodeCreated -> created(event.getPath(), event.getZxid(), now, true);
-                case NodeDeleted -> deleted(event.getPath(), event.getZxid(), now, true);
-                case None -> connection(event.getState());
-                default -> { }
-            }
-        }
-
-        private void connection(Watcher.Event.KeeperState state) {
-            if (closed) {
-                return;
-            }
-            switch (state) {
-                case SyncConnected -> lister.execute(this::startWatching);
-                case Disconnected -> log.add("observer of " + server + " disconnected at " + System.nanoTime());
-                case Expired -> lister.execute(() -> {
-                    log.add("observer of " + server + " lost its session; starting a new one");
-                    try {
-                        zk.close();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    connect();
-                });
-                default -> { }
-            }
-        }
-
-        /** On every (re)connection: watch (once per session), then list what may have been missed. */
-        private void startWatching() {
-            ZooKeeper handle = zk;
-            try {
-                // the servers' state as the listing starts: what existed then is listed, what came after is in the logs
-                handle.exists("/", false);
-                long before = Zxids.lastSeen(handle);
-                if (!watching) {
-                    for (String root : roots) {
-                        handle.addWatch(root, AddWatchMode.PERSISTENT_RECURSIVE);
-                    }
-                    watching = true;
-                }
-                for (String root : roots) {
-                    list(handle, root);
-                }
-                started(before);
-            } catch (KeeperException e) {
-                log.add("observer of " + server + " could not list after connecting (" + e.code() + "); the next reconnection will");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        private void list(ZooKeeper handle, String parent) throws KeeperException, InterruptedException {
-            Stat parentStat = new Stat();
-            List<String> children;
-            try {
-                children = handle.getChildren(parent, false, parentStat);
-            } catch (KeeperException.NoNodeException gone) {
-                return;
-            }
-            long now = System.nanoTime();
-            long listedAt = Zxids.lastSeen(handle);
-            known(listedAt, now);
-            Set<String> listed = new HashSet<>();
-            for (String child : children) {
-                String path = parent.equals("/") ? "/" + child : parent + "/" + child;
-                Stat stat = handle.exists(path, false);
-                if (stat == null) {
-                    continue;
-                }
-                listed.add(path);
-                created(path, stat.getCzxid(), now, false);
-                if (stat.getNumChildren() > 0) {
-                    list(handle, path);
-                }
-            }
-            for (Life life : aliveChildren(parent)) {
-                // alive in the truth, not listed, and created before the listing: deleted meanwhile
-                if (!listed.contains(life.path) && life.czxid <= parentStat.getPzxid()) {
-                    deleted(life.path, parentStat.getPzxid(), now, false);
-                }
-            }
-        }
-
-        void close() throws InterruptedException {
-            lister.shutdownNow();
-            lister.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
-            ZooKeeper handle = zk;
-            if (handle != null) {
-                handle.close();
-            }
-        }
+    boolean closed() {
+        return closed;
     }
 }
