@@ -30,6 +30,8 @@ import org.apache.zookeeper.Watcher;
  * itself when the look did not hold), whether or not the wait has a deadline; a loop of its own
  * around {@link #awaitChange} looks again, and a look that reads through the closed client fails
  * the same way.
+ * A wait runs through {@link Blocking#managed}: a caller's continuation on the client's fork-join
+ * pool that waits here makes the pool lend a spare thread meanwhile.
  *
  * <pre>{@code
  * boolean gone = ChangeSignal.awaitCondition(client,
@@ -145,6 +147,11 @@ public final class ChangeSignal implements Watcher, ClientClosingListener {
     }
 
     private boolean awaitChange(long seen, Supplier<Deadline> deadlines, boolean moving) throws InterruptedException {
+        // managed: a caller's continuation on the client's fork-join pool that waits here makes the pool lend a thread
+        return Blocking.managed(() -> parkUntilChanged(seen, deadlines, moving));
+    }
+
+    private boolean parkUntilChanged(long seen, Supplier<Deadline> deadlines, boolean moving) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             while (generation == seen) {

@@ -1,6 +1,5 @@
 package dev.baton.recipes.discovery;
 
-import dev.baton.framework.Blocking;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.Deadline;
 import java.time.Duration;
@@ -67,7 +66,7 @@ final class Dependencies<T> {
                         still.add(cache.name());
                     }
                 }
-                if (still.isEmpty() || !Blocking.managed(() -> changed.awaitChange(seen, deadline))) {
+                if (still.isEmpty() || !changed.awaitChange(seen, deadline)) {
                     return still;
                 }
             }

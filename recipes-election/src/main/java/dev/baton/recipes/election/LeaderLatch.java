@@ -1,7 +1,6 @@
 package dev.baton.recipes.election;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.Blocking;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientClosingListener;
@@ -296,7 +295,7 @@ public final class LeaderLatch implements Closeable {
                 if (leadingNow()) {
                     return true;
                 }
-                if (!Blocking.managed(() -> changes.awaitChange(seen, deadline))) {
+                if (!changes.awaitChange(seen, deadline)) {
                     return leadingNow();
                 }
             }

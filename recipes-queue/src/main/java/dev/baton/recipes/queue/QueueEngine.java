@@ -1,7 +1,6 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.Blocking;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
@@ -182,7 +181,7 @@ final class QueueEngine<T> {
                 if (store.count() + n <= settings.maxItems()) {
                     return true;
                 }
-                if (!Blocking.managed(() -> room.awaitChange(seen, deadline))) {
+                if (!room.awaitChange(seen, deadline)) {
                     return false;
                 }
             }

@@ -311,7 +311,7 @@ public final class SimpleDistributedQueue {
                     return items;
                 }
                 // managed: a take may run in a continuation on the client's fork-join pool
-                Blocking.managed(() -> signal.awaitChange(seen, deadline.orEarlier(Deadline.after(RECHECK))));
+                signal.awaitChange(seen, deadline.orEarlier(Deadline.after(RECHECK)));
             }
         } finally {
             client.removeConnectionStateListener(signal);
