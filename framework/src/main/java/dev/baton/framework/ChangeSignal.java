@@ -1,6 +1,8 @@
 package dev.baton.framework;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -68,6 +70,8 @@ public final class ChangeSignal implements Watcher, ClientClosingListener {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private long generation;
+    /** Told of every new generation, after the lock is released: the asynchronous waits on this signal. */
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     /** A signal at generation zero. */
     public ChangeSignal() {
@@ -85,7 +89,7 @@ public final class ChangeSignal implements Watcher, ClientClosingListener {
         }
     }
 
-    /** Starts a new generation and wakes every waiter. */
+    /** Starts a new generation and wakes every waiter, blocking ({@link #awaitChange}) or not ({@link #addListener}). */
     public void bump() {
         lock.lock();
         try {
@@ -94,6 +98,27 @@ public final class ChangeSignal implements Watcher, ClientClosingListener {
         } finally {
             lock.unlock();
         }
+        listeners.forEach(Runnable::run);
+    }
+
+    /**
+     * Runs {@code onChange} at every new generation, on the thread that starts it (which may hold a
+     * recipe's lock): it must only hand the work on, as {@link AsyncConditionWait} does. Remove it when
+     * the wait it serves ends.
+     *
+     * @param onChange told of each new generation
+     */
+    public void addListener(Runnable onChange) {
+        listeners.add(Objects.requireNonNull(onChange, "onChange"));
+    }
+
+    /**
+     * Removes a listener added by {@link #addListener}; it is told nothing more.
+     *
+     * @param onChange the listener to remove
+     */
+    public void removeListener(Runnable onChange) {
+        listeners.remove(onChange);
     }
 
     /** {@inheritDoc} Any watch event may be a change. */

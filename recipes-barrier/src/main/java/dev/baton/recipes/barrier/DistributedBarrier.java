@@ -1,7 +1,9 @@
 package dev.baton.recipes.barrier;
 
+import dev.baton.framework.AsyncConditionWait;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
@@ -103,7 +105,7 @@ public final class DistributedBarrier {
      * @return completes with true once the gate is open
      */
     public CompletableFuture<Boolean> waitOnBarrierAsync() {
-        return AsyncGateWait.start(client, path, Deadline.none());
+        return waitAsync(Deadline.none());
     }
 
     /**
@@ -116,7 +118,13 @@ public final class DistributedBarrier {
      */
     public CompletableFuture<Boolean> waitOnBarrierAsync(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
-        return AsyncGateWait.start(client, path, Deadline.afterNonNegative(timeout, client.ticker()));
+        return waitAsync(Deadline.afterNonNegative(timeout, client.ticker()));
+    }
+
+    private CompletableFuture<Boolean> waitAsync(Deadline deadline) {
+        return ObservedWait.async(client, "barrier", path, () -> AsyncConditionWait.start(client, deadline,
+            () -> new ClientClosedException("waitOnBarrier", path),
+            watcher -> client.checkExists().usingWatcher(watcher).forPathAsync(path).thenApply(stat -> stat == null)));
     }
 
     /** The barrier node is gone (the look leaves the watcher on it). */

@@ -10,8 +10,12 @@ import dev.baton.framework.ClientClosedException;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ClientLink;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.OneShotWatches;
 import dev.baton.test.SessionKiller;
 import dev.baton.test.TestClients;
+import java.lang.ref.WeakReference;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -148,5 +152,51 @@ class DistributedBarrierAsyncTest {
             new DistributedBarrier(coordinator, "/async-gate/reconnect").removeBarrier();
             assertThat(passed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         }
+    }
+
+    @Test
+    void aTimedWaitThatEndedIsNotKeptUntilItsDeadline(BatonClient coordinator, BatonClient worker) throws Exception {
+        String path = "/async-gate/ended";
+        DistributedBarrier gate = new DistributedBarrier(coordinator, path);
+        gate.setBarrier();
+        CompletableFuture<Boolean> passed = new DistributedBarrier(worker, path).waitOnBarrierAsync(Duration.ofHours(1));
+        gate.removeBarrier();
+        assertThat(passed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        // the look that found the gate open watches for its node's creation: close the gate again to take that watch
+        await("the last look's watch").atMost(WAIT).until(() -> OneShotWatches.EXISTS.on(worker).contains(path));
+        gate.setBarrier();
+        await("the watch fired").atMost(WAIT).until(() -> !OneShotWatches.on(worker, OneShotWatches.values()).contains(path));
+
+        WeakReference<CompletableFuture<Boolean>> ended = new WeakReference<>(passed);
+        passed = null;
+        await("nothing keeps the ended wait (its deadline timer was cancelled)").atMost(Duration.ofSeconds(10))
+            .until(() -> {
+                System.gc();
+                return ended.get() == null;
+            });
+    }
+
+    @Test
+    void aCloseWhileTheWaitStartsFailsItAsTheWaitsOwnClientClosedException(BatonClient coordinator) throws Exception {
+        String path = "/async-gate/closed-at-start";
+        new DistributedBarrier(coordinator, path).setBarrier();
+        BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        // the client closes just as the wait adds its listener: after the wait saw it open
+        BatonClient closesAsTheWaitListens = (BatonClient) Proxy.newProxyInstance(BatonClient.class.getClassLoader(),
+            new Class<?>[] {BatonClient.class}, (proxy, method, args) -> {
+                if (method.getName().equals("addConnectionStateListener")) {
+                    client.close();
+                }
+                try {
+                    return method.invoke(client, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            });
+
+        CompletableFuture<Boolean> waiting = new DistributedBarrier(closesAsTheWaitListens, path).waitOnBarrierAsync();
+
+        assertThatThrownBy(() -> waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+            .cause().isInstanceOf(ClientClosedException.class).hasMessageContaining("waitOnBarrier");
     }
 }
