@@ -2,10 +2,14 @@ package dev.baton.recipes.barrier;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.baton.framework.AsyncConditionWait;
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Deadline;
+import dev.baton.framework.Failures;
+import dev.baton.framework.Futures;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
@@ -15,6 +19,8 @@ import dev.baton.framework.ZPaths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 
@@ -47,6 +53,7 @@ import org.apache.zookeeper.Watcher;
  * loaded.trySetCount(3);          // coordinator
  * loaded.countDown();             // each of three loaders, when finished
  * loaded.await();                 // whoever needs all three
+ * loaded.awaitAsync().thenRun(this::report);   // or without a thread parked
  * }</pre>
  */
 public final class DistributedCountDownLatch {
@@ -174,6 +181,84 @@ public final class DistributedCountDownLatch {
      */
     public boolean await(Duration timeout) throws InterruptedException {
         return await(Deadline.afterNonNegative(timeout, client.ticker()));
+    }
+
+    /**
+     * Waits, with no thread parked, until the count reaches zero: the future completes with true then
+     * (on the client's async executor; at once if the latch is at zero or was never set). It fails with
+     * {@link ClientClosedException} if the client closes first, and with a look's own
+     * {@link dev.baton.framework.BatonException} for a failure that is not connection trouble (a
+     * connection lost or a session expired only waits for the next connection). Cancelling it stops the
+     * wait; nothing of it is left but one-shot watches on the latch's nodes, which wake nothing.
+     *
+     * @return completes with true once the count reached zero
+     */
+    public CompletableFuture<Boolean> awaitAsync() {
+        return awaitAsync(Deadline.none());
+    }
+
+    /**
+     * {@link #awaitAsync()} for at most {@code timeout}: the future completes with false if the count
+     * has not reached zero by then, as {@link #await(Duration)} returns. {@link Duration#ZERO} looks once.
+     *
+     * @param timeout how long to wait at most
+     * @return completes with whether the count reached zero in time
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public CompletableFuture<Boolean> awaitAsync(Duration timeout) {
+        return awaitAsync(Deadline.afterNonNegative(timeout, client.ticker()));
+    }
+
+    private CompletableFuture<Boolean> awaitAsync(Deadline deadline) {
+        // the generation the wait is on: read (without a watch) by its first look, as the blocking form reads it first
+        AtomicReference<Latch> started = new AtomicReference<>();
+        return ObservedWait.async(client, "countdown-latch", path, () -> AsyncConditionWait.start(client, deadline,
+            () -> new ClientClosedException("await", path), watcher -> lookAsync(started, watcher)));
+    }
+
+    /** The blocking wait's look ({@link #awaitZero}), asynchronous. */
+    private CompletableFuture<Boolean> lookAsync(AtomicReference<Latch> started, Watcher watcher) {
+        Latch start = started.get();
+        if (start == null) {
+            return Futures.nullIfNoNode(client.getData().forPathWithStatAsync(path)).thenCompose(data -> {
+                if (data == null) {
+                    return CompletableFuture.completedFuture(true); // never set: nothing to wait for
+                }
+                started.compareAndSet(null, decode(data)); // a look beside this one may have read it first
+                return lookAsync(started, watcher);
+            });
+        }
+        String folder = generation(start.generation());
+        return client.checkExists().usingWatcher(watcher).forPathAsync(ZPaths.join(folder, DONE)).thenCompose(done -> {
+            if (done != null) {
+                return CompletableFuture.completedFuture(true);
+            }
+            return client.getData().usingWatcher(watcher).forPathWithStatAsync(path).thenCompose(now ->
+                // set again since we started: our generation reached zero first; else count the nodes
+                decode(now).generation() > start.generation() ? CompletableFuture.completedFuture(true)
+                    : countedOutAsync(folder, start.count(), watcher));
+        });
+    }
+
+    /** {@link #countedOut} with a watcher, asynchronous: whether the count nodes reached {@code count}, marking it. */
+    private CompletableFuture<Boolean> countedOutAsync(String folder, long count, Watcher watcher) {
+        return Futures.nullIfNoNode(client.getChildren().usingWatcher(watcher).forPathAsync(folder)).thenCompose(children -> {
+            if (children == null) {
+                return CompletableFuture.completedFuture(false);
+            }
+            if (children.contains(DONE)) {
+                return CompletableFuture.completedFuture(true);
+            }
+            if (children.size() < count) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return client.create().forPathAsync(ZPaths.join(folder, DONE)).thenApply(made -> true).exceptionallyCompose(e -> {
+                Throwable cause = Failures.unwrap(e);
+                // another count-down or waiter marked it first, or the generation moved on
+                return cause instanceof NodeExistsException || cause instanceof NoNodeException
+                    ? CompletableFuture.completedFuture(true) : CompletableFuture.failedFuture(cause);
+            });
+        });
     }
 
     private boolean await(Deadline deadline) throws InterruptedException {
