@@ -1,5 +1,6 @@
 package dev.baton.recipes.election;
 
+import dev.baton.framework.AsyncConditionWait;
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
@@ -53,6 +54,7 @@ import org.slf4j.LoggerFactory;
  * try (LeaderLatch latch = new LeaderLatch(client, "/services/billing/leader", "billing-7")) {
  *     latch.addListener(LeaderLatchListener.of(token -> scheduler.startAs(token), scheduler::stop));
  *     latch.start();
+ *     latch.awaitAsync().thenRun(this::announce);   // or latch.await(), parking a thread
  *     ...
  * }
  * }</pre>
@@ -275,6 +277,46 @@ public final class LeaderLatch implements Closeable {
      */
     public boolean await(Duration timeout) throws InterruptedException {
         return awaitLeading(Deadline.afterNonNegative(timeout, client.ticker()));
+    }
+
+    /**
+     * Waits, with no thread parked, until this latch leads: the future completes with true then (on the
+     * client's async executor; at once if it leads now). It fails with {@link ElectionClosedException}
+     * if the latch is or becomes closed first (closing its client closes it), as {@link #await()}
+     * throws. Leadership lost while it waits only waits on, as {@link #await()} does. Cancelling it
+     * ends the wait and leaves nothing behind: no listener, no timer, no node (the latch's own node is
+     * the latch's, not the wait's).
+     *
+     * @return completes with true once the latch leads
+     * @throws IllegalStateException if the latch was not started
+     */
+    public CompletableFuture<Boolean> awaitAsync() {
+        return awaitLeadingAsync(Deadline.none());
+    }
+
+    /**
+     * {@link #awaitAsync()} for at most {@code timeout}: the future completes with false if the latch
+     * does not lead by then, as {@link #await(Duration)} returns. A zero timeout only looks.
+     *
+     * @param timeout how long to wait at most
+     * @return completes with whether the latch leads (its policy's checks pass) in time
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws IllegalStateException if the latch was not started
+     */
+    public CompletableFuture<Boolean> awaitAsync(Duration timeout) {
+        return awaitLeadingAsync(Deadline.afterNonNegative(timeout, client.ticker()));
+    }
+
+    /** {@link #awaitLeading}'s asynchronous form: every state move ({@link #changes}) and reconnection looks again. */
+    private CompletableFuture<Boolean> awaitLeadingAsync(Deadline deadline) {
+        synchronized (this) {
+            if (state == State.LATENT) {
+                throw new IllegalStateException("latch on " + path + " is not started: call start() first");
+            }
+        }
+        // a client closed closed the latch first (its hook was added at start): the wait fails as the latch's
+        return AsyncConditionWait.start(client, deadline, () -> new ElectionClosedException("latch on " + path + " is closed"),
+            changes, watcher -> CompletableFuture.completedFuture(leadingNow()));
     }
 
     /**
