@@ -81,7 +81,8 @@ public final class ServiceCache<T> implements AutoCloseable {
      * <p>Without a connection it returns at once, empty: the cache loads when the client connects
      * (a service booting during a ZooKeeper outage still comes up). {@link #awaitLoaded} is the
      * waiting form, for a caller that wants the first load whatever it takes. A connection lost
-     * while it waits ends the wait the same way, without failing. A close of the client while it
+     * while it waits does not fail it either: it waits until the load ends or the start timeout
+     * passes, and returns (the cache loads once the client reconnects). A close of the client while it
      * waits ends it at once, with {@link ClientClosedException} (the cache is then closed).
      *
      * @throws DiscoveryException if, connected, the first load does not finish within the start
