@@ -97,9 +97,10 @@ final class ConfigPropagation {
         }
         // Baton's rows against Curator's SharedValue, the median too
         int[] batonRows = {RELEASE, SET, BATON_SHARED_VALUE, BATON_SHARED_IN_PLACE};
-        for (int s : batonRows) {
-            Stats st = Stats.of(times.get(s));
-            System.out.printf("%-44s %4d %10.2f %10.2f%n", sides.get(s).name.substring(8) + " / C.SV (p50, p99)", n,
+        String[] labels = {"Baton release", "Baton set", "Baton SharedValue", "Baton SharedValue in place (not default)"};
+        for (int b = 0; b < batonRows.length; b++) {
+            Stats st = Stats.of(times.get(batonRows[b]));
+            System.out.printf("%-44s %4d %10.2f %10.2f%n", labels[b] + " over C.SV (p50, p99)", n,
                 st.median() / curator.median(), st.percentile(99) / curator.percentile(99));
         }
         // the release against the same transaction and reads on the plain client: what the layout costs itself
