@@ -95,12 +95,12 @@ final class ConfigPropagation {
                 st.percentile(99), st.max(), Stats.of(sides.get(s).writeMs).median(), st.percentile(99) / raw.percentile(99),
                 st.percentile(99) / curator.percentile(99));
         }
-        // Baton's rows against Curator's SharedValue, the median too
+        // Baton's rows against Curator's SharedValue, p50 and p99 (the columns' own)
         int[] batonRows = {RELEASE, SET, BATON_SHARED_VALUE, BATON_SHARED_IN_PLACE};
-        String[] labels = {"Baton release", "Baton set", "Baton SharedValue", "Baton SharedValue in place (not default)"};
+        String[] labels = {"Baton release", "Baton set", "Baton SharedValue", "Baton SV in place (not default)"};
         for (int b = 0; b < batonRows.length; b++) {
             Stats st = Stats.of(times.get(batonRows[b]));
-            System.out.printf("%-44s %4d %10.2f %10.2f%n", labels[b] + " over C.SV (p50, p99)", n,
+            System.out.printf("%-44s %4d %10.2f %10.2f%n", labels[b] + " over C.SV", n,
                 st.median() / curator.median(), st.percentile(99) / curator.percentile(99));
         }
         // the release against the same transaction and reads on the plain client: what the layout costs itself
