@@ -7,11 +7,12 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.cache.CacheEvent;
-import dev.baton.framework.cache.NodeCache;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.SnapshotCache;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.data.Stat;
@@ -55,7 +56,7 @@ public final class SharedValue implements AutoCloseable {
     private final String kind;
     private final String path;
     private final byte[] seed;
-    private final NodeCache cache;
+    private final SnapshotCache cache;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final AtomicReference<Current> current;
     private final List<SharedValueListener> listeners = new CopyOnWriteArrayList<>();
@@ -78,8 +79,8 @@ public final class SharedValue implements AutoCloseable {
         this.path = ZPaths.validateRecipePath(kind, path);
         this.seed = Objects.requireNonNull(seedValue, "seedValue").clone();
         this.current = new AtomicReference<>(new Current(VersionedValue.ABSENT, seed, -1, -1));
-        this.cache = new NodeCache(client, path);
-        cache.addListener(this::onCacheEvent);
+        this.cache = SnapshotCache.builder(client, path).build();
+        cache.addListener(this::onSnapshot);
     }
 
     /**
@@ -243,11 +244,12 @@ public final class SharedValue implements AutoCloseable {
         }
     }
 
-    private void onCacheEvent(CacheEvent event) {
-        if (state.get() != State.STARTED || event.node() == null || event.type() == CacheEvent.Type.REMOVED) {
+    private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changed) {
+        ChildData node = published.nodes().get(path);
+        if (state.get() != State.STARTED || node == null || !changed.contains(path)) {
             return;
         }
-        update(event.node().stat(), event.node().data());
+        update(node.stat(), node.data());
         client.observer().configChangeSeen("shared-value", path);
         byte[] value = getValue();
         for (SharedValueListener listener : listeners) {
