@@ -24,14 +24,19 @@ import org.slf4j.LoggerFactory;
  * bytes (the path itself holds the value), so Curator and Baton processes share it.
  *
  * <p>Algorithm: {@link #start()} creates the node with the seed value if it does not exist (its
- * folders as containers), reads it, and keeps a {@link NodeCache} on it. Reads are local.
+ * folders as containers), reads it, and keeps a {@link SnapshotCache} (no fence) on it: its books
+ * and the read of each change are kept on ZooKeeper's event thread, so a change costs a watcher
+ * one event, one read and one hand-off, to the client's event executor, where the listeners run
+ * (a node cache there took three hand-offs per change). Reads are local.
  * {@link #setValue} writes at any version; {@link #trySetValue} writes only if the node is still
  * at the version of the value the caller read, the compare-and-set for read-modify-write.
  *
  * <p>Guarantees and caveats. The local value only moves forward (by the node's modification
  * zxid), across reconnects and session expiries (the cache reloads). Listeners may miss
  * intermediate values, never the last. If the node is deleted, the last value stays; the next
- * {@link #setValue} creates it again.
+ * {@link #setValue} creates it again. Nodes below the value's node are no part of the value (nor
+ * of Curator's layout) and never reach the listeners, but the cache reads and keeps them: a value
+ * kept on a node with many children costs as many reads when it loads.
  *
  * <pre>{@code
  * SharedValue banner = new SharedValue(client, "/app/banner", "welcome".getBytes(UTF_8));

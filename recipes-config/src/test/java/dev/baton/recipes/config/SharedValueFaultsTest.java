@@ -84,9 +84,11 @@ class SharedValueFaultsTest {
         try (SharedValue writer = new SharedValue(writerClient, path, "0".getBytes(UTF_8));
              SharedValue reader = new SharedValue(watching, path, "seed".getBytes(UTF_8))) {
             writer.start();
-            reader.start();
             List<String> heard = new CopyOnWriteArrayList<>();
             reader.addListener((value, bytes) -> heard.add(new String(bytes, UTF_8)));
+            reader.start();
+            await("told of the value as first loaded").atMost(WAIT).until(() -> heard.contains("0"));
+            heard.clear();
             // someone else's nodes under the value's node (Curator's SharedValue ignores them too)
             for (int i = 0; i < 5; i++) {
                 writerClient.create().forPath(path + "/child-" + i, ("child " + i).getBytes(UTF_8));
