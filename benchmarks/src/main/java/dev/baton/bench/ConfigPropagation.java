@@ -56,13 +56,15 @@ final class ConfigPropagation {
     private static void measure(String connect, int n, int measured, int firstShuffled, boolean report) throws Exception {
         try (PropagationSides ways = PropagationSides.connect(connect, n)) {
             String[] paths = {"/bench-raw-" + n, "/bench-config-release-" + n, "/bench-config-set-" + n, "/bench-shared-" + n,
-                "/bench-batonshared-" + n, "/bench-batonsharedinplace-" + n, "/bench-node-" + n, "/bench-rawrelease-" + n, "/bench-rawfenceout-" + n, "/bench-rawnodelete-" + n,
-                "/bench-rawboth-" + n, "/bench-rawslots-" + n, "/bench-rawcontrol-" + n};
+                "/bench-batonshared-" + n, "/bench-batonsharedinplace-" + n, "/bench-node-" + n, "/bench-rawrelease-" + n,
+                "/bench-rawfenceout-" + n, "/bench-rawnodelete-" + n, "/bench-rawboth-" + n, "/bench-rawslots-" + n,
+                "/bench-rawcontrol-" + n};
             List<PropagationSide> sides = ways.all(paths, "released", "plain");
             List<List<Double>> times = new ArrayList<>();
             sides.forEach(s -> times.add(new ArrayList<>()));
-            // the eight first ways keep their order (unless all are shuffled); the layouts' floors after them go in a new order each round, so that
-            // none is always the one right after another (the way right after NodeCache's rounds is the slower for it)
+            // the eight first ways keep their order (unless all are shuffled); the layouts' floors after them go in a new
+            // order each round, so that none is always the one right after another (the way right after NodeCache's rounds
+            // is the slower for it)
             Random shuffle = new Random(11);
             List<Integer> order = new ArrayList<>();
             for (int s = 0; s < sides.size(); s++) {
