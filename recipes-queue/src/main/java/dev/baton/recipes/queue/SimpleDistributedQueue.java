@@ -72,7 +72,6 @@ public final class SimpleDistributedQueue {
 
     private final BatonClient client;
     private final QueueStore store;
-    private final ChangeSignal signal = new ChangeSignal();
     /** Listed items not yet tried, with the reads started ahead for the first few. */
     private final ArrayDeque<Pending> batch = new ArrayDeque<>();
     /**
@@ -299,6 +298,10 @@ public final class SimpleDistributedQueue {
 
     private List<byte[]> awaitItems(int max, Deadline deadline) throws InterruptedException {
         ensurePath();
+        // A signal of this wait's own: the client registers a listener by identity and removes every registration of
+        // it at once, so a signal shared by two waits would be unregistered for both when the first one ends, and the
+        // other would no longer be woken by a reconnect or by the client's close.
+        ChangeSignal signal = new ChangeSignal();
         client.addConnectionStateListener(signal);
         try {
             while (true) {
