@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -170,6 +171,48 @@ public final class ChangeSignal implements Watcher, ClientClosingListener {
             return true;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until {@code holds} is true, for a condition this process makes true itself (a cache's
+     * first load, say): whoever makes it true then {@linkplain #bump() bumps} this signal. It looks
+     * again at every new generation, until {@code deadline}; the close of {@code client} wakes it too
+     * (a listener registered for this wait alone, so many may wait on one signal), and a closed client
+     * ends it with {@link ClientClosedException}: what it waits for comes through the client, which
+     * does nothing more once closed.
+     *
+     * @param client the client whose close ends the wait
+     * @param holds whether the wait is over; cheap, reads nothing remote
+     * @param deadline until when
+     * @param operation what the wait is, for the exception ({@code "wait for the first load of the cache"})
+     * @param path the path it concerns, for the exception, or null
+     * @return true when {@code holds} held, false when the deadline passed first
+     * @throws ClientClosedException if the client is closed (before or while it waits) and {@code holds} does not hold
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public boolean awaitUnlessClosed(BatonClient client, BooleanSupplier holds, Deadline deadline, String operation, String path)
+        throws InterruptedException {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(holds, "holds");
+        Objects.requireNonNull(deadline, "deadline");
+        ClientClosingListener wake = this::bump;   // one per wait: removing a listener removes all its registrations
+        client.addConnectionStateListener(wake);
+        try {
+            while (true) {
+                long seen = generation();
+                if (holds.getAsBoolean()) {
+                    return true;
+                }
+                if (client.isClosed()) {
+                    throw new ClientClosedException(operation, path);
+                }
+                if (!awaitChange(seen, deadline)) {
+                    return false;
+                }
+            }
+        } finally {
+            client.removeConnectionStateListener(wake);
         }
     }
 

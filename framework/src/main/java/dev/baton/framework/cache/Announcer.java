@@ -1,7 +1,8 @@
 package dev.baton.framework.cache;
 
-import dev.baton.framework.Blocking;
-import dev.baton.framework.Timeouts;
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.cache.SnapshotCache.Listener;
 import dev.baton.framework.cache.SnapshotCache.Snapshot;
 import java.time.Duration;
@@ -12,7 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +66,8 @@ final class Announcer {
     private final Executor executor;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch initialized = new CountDownLatch(1);
+    /** Wakes {@link #awaitFirst}: bumped at the first snapshot (the client's close wakes it too). */
+    private final ChangeSignal firstOrClosed = new ChangeSignal();
     /**
      * Guards {@link #pending} only, and is held for nothing else: a publication takes it on
      * ZooKeeper's event thread (inside the cache's lock), the announcement on the event executor,
@@ -94,8 +96,10 @@ final class Announcer {
         return told;
     }
 
-    boolean awaitFirst(Duration timeout) throws InterruptedException {
-        return Blocking.managed(() -> initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS));
+    /** Waits for the first snapshot told, ending with ClientClosedException once {@code client} closes. */
+    boolean awaitFirst(BatonClient client, Duration timeout) throws InterruptedException {
+        return firstOrClosed.awaitUnlessClosed(client, () -> initialized.getCount() == 0,
+            Deadline.afterNonNegative(timeout, client.ticker()), "wait for the first snapshot of the cache", root);
     }
 
     /**
@@ -135,6 +139,7 @@ final class Announcer {
     void now(Snapshot previous, Snapshot current, Set<String> changed) {
         told = current;
         initialized.countDown();
+        firstOrClosed.bump();
         Set<String> paths = Set.copyOf(changed);
         for (Listener listener : listeners) {
             try {

@@ -35,10 +35,12 @@ public final class NodeCache implements AutoCloseable {
     }
 
     /**
-     * Waits for the first load.
+     * Waits for the first load; a close of the client ends the wait at once.
      *
      * @param timeout how long to wait at most
      * @return whether the first load is done
+     * @throws dev.baton.framework.ClientClosedException if the client is closed (before or while it waits) and the
+     *     first load is not done
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {

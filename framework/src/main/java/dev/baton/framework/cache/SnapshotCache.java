@@ -269,14 +269,16 @@ public final class SnapshotCache implements AutoCloseable {
     }
 
     /**
-     * Waits for the first snapshot.
+     * Waits for the first snapshot; a close of the client ends the wait at once.
      *
      * @param timeout how long to wait at most
      * @return true once it is published, false if {@code timeout} passed first
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws ClientClosedException if the client is closed (before or while it waits) and no snapshot was published
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return announcer.awaitFirst(timeout);
+        return announcer.awaitFirst(client, timeout);
     }
 
     /**

@@ -1,15 +1,15 @@
 package dev.baton.framework.cache;
 
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.Blocking;
+import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
 import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
 import dev.baton.framework.NoNodeException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.internal.Paths;
 import dev.baton.framework.internal.SerialExecutor;
 import dev.baton.framework.internal.WakeUps;
@@ -78,6 +78,8 @@ public final class TreeCache implements AutoCloseable {
     private final NavigableMap<String, ChildData> nodes = new TreeMap<>();
     private final CopyOnWriteArrayList<CacheListener> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch initialized = new CountDownLatch(1);
+    /** Wakes {@link #awaitInitialized}: bumped at the first load (the client's close wakes it too). */
+    private final ChangeSignal initializedOrClosed = new ChangeSignal();
     private final Watcher watcher = this::onWatchEvent;
     private final RootWatch rootWatch;
     private final ConnectionStateListener stateListener = new ConnectionStateListener() {
@@ -179,14 +181,18 @@ public final class TreeCache implements AutoCloseable {
     }
 
     /**
-     * Waits for the first full load; returns false if {@code timeout} passed first.
+     * Waits for the first full load; returns false if {@code timeout} passed first. A close of the
+     * client ends the wait at once: a closed client never loads the cache.
      *
      * @param timeout how long to wait at most
      * @return whether the first load is done
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws ClientClosedException if the client is closed (before or while it waits) and the first load is not done
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return Blocking.managed(() -> initialized.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS));
+        return initializedOrClosed.awaitUnlessClosed(client, () -> initialized.getCount() == 0,
+            Deadline.afterNonNegative(timeout, client.ticker()), "wait for the first load of the cache", root);
     }
 
     /**
@@ -530,6 +536,7 @@ public final class TreeCache implements AutoCloseable {
             reloadsDone.incrementAndGet();
             if (initialized.getCount() > 0) {
                 initialized.countDown();
+                initializedOrClosed.bump();
                 notifyListeners(new CacheEvent(CacheEvent.Type.INITIALIZED, null, null));
             }
         });

@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.framework.BadVersionException;
 import dev.baton.framework.BatonClient;
-import dev.baton.framework.Blocking;
+import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientNotStartedException;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.NotEmptyException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.TransactionFailedException;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.SnapshotCache;
@@ -26,10 +26,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,8 +82,8 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
     private final Watches watches;
     private final Releases releases;
     private final Clock clock;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition advanced = lock.newCondition();
+    /** Bumped whenever {@link #current} advances: wakes {@link #awaitSnapshot} (the client's close wakes it too). */
+    private final ChangeSignal advanced = new ChangeSignal();
     private volatile ConfigSnapshot current;
     /**
      * Per key, how many nodes of the latest snapshot are its children (keys with none are absent):
@@ -134,10 +132,12 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      *
      * @param timeout how long to wait at most
      * @return true once the first snapshot is there, false if {@code timeout} passed first
+     * @throws dev.baton.framework.ClientClosedException if the client is closed (before or while it waits) with no
+     *     snapshot: the wait ends then, not at {@code timeout}
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return awaitSnapshot(s -> true, timeout);
+        return awaitSnapshot(s -> true, "wait for the first snapshot of the config store", timeout);
     }
 
     /**
@@ -146,10 +146,12 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
      * @param number the release to wait for (from {@link Release#number()})
      * @param timeout how long to wait at most
      * @return true once it does, false if {@code timeout} passed first
+     * @throws dev.baton.framework.ClientClosedException if the client is closed (before or while it waits) before the
+     *     snapshot holds it: the wait ends then, not at {@code timeout}
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public boolean awaitRelease(long number, Duration timeout) throws InterruptedException {
-        return awaitSnapshot(s -> s.release() >= number, timeout);
+        return awaitSnapshot(s -> s.release() >= number, "wait for release " + number + " of the config store", timeout);
     }
 
     /**
@@ -549,13 +551,8 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
             fence = f == null ? ReleaseCodec.Fence.NONE : ReleaseCodec.readFence(f.data());
         }
         ConfigSnapshot next = new ConfigSnapshot(keys.base(), fence.release(), published.sequence(), entries, mapper, published, fence);
-        lock.lock();
-        try {
-            current = next;
-            advanced.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        current = next;
+        advanced.bump();
         // told once the store shows it (an observer reading snapshot() sees it), before the listeners run
         if (before == null ? next.release() > 0 : next.release() > before.release()) {
             // by this process's clock against the writer's: how long the release took to reach this store (skew included)
@@ -580,21 +577,12 @@ public final class ConfigStore implements ConfigValues, AutoCloseable {
         return new ConfigSnapshot.Entry(node.data(), node.stat().getVersion(), node.stat().getMzxid());
     }
 
-    private boolean awaitSnapshot(java.util.function.Predicate<ConfigSnapshot> condition, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + Timeouts.nonNegativeNanos(timeout);
-        lock.lock();
-        try {
-            while (current == null || !condition.test(current)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                Blocking.managed(() -> advanced.awaitNanos(left));
-            }
-            return true;
-        } finally {
-            lock.unlock();
-        }
+    private boolean awaitSnapshot(Predicate<ConfigSnapshot> condition, String what, Duration timeout) throws InterruptedException {
+        // a closed client hears of no release any more: its close ends the wait, whatever the timeout
+        return advanced.awaitUnlessClosed(client, () -> {
+            ConfigSnapshot s = current;
+            return s != null && condition.test(s);
+        }, Deadline.afterNonNegative(timeout, client.ticker()), what, keys.base());
     }
 
     /** Configures a {@link ConfigStore}; each setting is checked as it is set. */

@@ -1,6 +1,8 @@
 package dev.baton.recipes.discovery;
 
+import dev.baton.framework.BatonClient;
 import dev.baton.framework.ChangeSignal;
+import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,15 +38,21 @@ final class Dependencies<T> {
     /**
      * The required services still without a usable instance after waiting up to {@code timeout}
      * (zero: check once). Without a connection nothing can be checked, so every required service
-     * counts as missing until the caches below have loaded, once the connection comes.
+     * counts as missing until the caches below have loaded, once the connection comes. A close of
+     * the client ends the wait at once: nothing it waits for can come any more.
+     *
+     * @throws ClientClosedException if the client is closed while it waits
      */
     Set<String> await(Duration timeout) throws InterruptedException {
         Set<String> missing = discovery.client().connectionState().isConnected() ? missingNow() : new TreeSet<>(required);
         if (missing.isEmpty() || timeout.isZero()) {
             return missing;
         }
-        Deadline deadline = Deadline.after(timeout, discovery.client().ticker());
+        BatonClient client = discovery.client();
+        Deadline deadline = Deadline.after(timeout, client.ticker());
         ChangeSignal changed = new ChangeSignal();
+        // a closed client's caches never change again: its close wakes the wait below to say so
+        client.addConnectionStateListener(changed);
         List<ServiceCache<T>> caches = new ArrayList<>();
         try {
             for (String name : missing) {
@@ -66,11 +74,18 @@ final class Dependencies<T> {
                         still.add(cache.name());
                     }
                 }
-                if (still.isEmpty() || !changed.awaitChange(seen, deadline)) {
+                if (still.isEmpty()) {
+                    return still;
+                }
+                if (client.isClosed()) {
+                    throw new ClientClosedException("wait for the required services " + still + " under", discovery.basePath());
+                }
+                if (!changed.awaitChange(seen, deadline)) {
                     return still;
                 }
             }
         } finally {
+            client.removeConnectionStateListener(changed);
             caches.forEach(ServiceCache::close);
         }
     }

@@ -2,10 +2,10 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
-import dev.baton.framework.Blocking;
+import dev.baton.framework.ChangeSignal;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.Deadline;
 import dev.baton.framework.ClientNotStartedException;
-import dev.baton.framework.Timeouts;
 import dev.baton.framework.cache.CacheEvent;
 import dev.baton.framework.cache.ChildData;
 import dev.baton.framework.cache.TreeCache;
@@ -17,7 +17,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +56,8 @@ public final class ServiceCache<T> implements AutoCloseable {
     private final Consumer<? super ServiceCache<T>> onClose;
     private final List<ServiceCacheListener> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch loaded = new CountDownLatch(1);
+    /** Wakes {@link #awaitLoaded}: bumped at the first load (the client's close wakes it too). */
+    private final ChangeSignal loadedOrClosed = new ChangeSignal();
     private final Map<String, ServiceInstance<T>> byNode = new TreeMap<>();
     private volatile Instances<T> current = Instances.empty();
     private final Lifecycle life;
@@ -80,12 +81,15 @@ public final class ServiceCache<T> implements AutoCloseable {
      * <p>Without a connection it returns at once, empty: the cache loads when the client connects
      * (a service booting during a ZooKeeper outage still comes up). {@link #awaitLoaded} is the
      * waiting form, for a caller that wants the first load whatever it takes. A connection lost
-     * while it waits ends the wait the same way, without failing.
+     * while it waits does not fail it either: it waits until the load ends or the start timeout
+     * passes, and returns (the cache loads once the client reconnects). A close of the client while it
+     * waits ends it at once, with {@link ClientClosedException} (the cache is then closed).
      *
      * @throws DiscoveryException if, connected, the first load does not finish within the start
      *     timeout (the cache is then closed)
      * @throws IllegalStateException if already started or closed
      * @throws ClientNotStartedException if the client was never started (start it, then this)
+     * @throws ClientClosedException if the client is closed, or closes while it waits for the first load
      * @throws InterruptedException if the calling thread is interrupted while it waits for the first load
      */
     public void start() throws InterruptedException {
@@ -93,7 +97,14 @@ public final class ServiceCache<T> implements AutoCloseable {
         if (!client.connectionState().isConnected()) {
             return;
         }
-        if (!awaitLoaded(startTimeout) && client.connectionState().isConnected()) {
+        boolean inTime;
+        try {
+            inTime = awaitLoaded(startTimeout);
+        } catch (ClientClosedException e) {
+            close();
+            throw e;
+        }
+        if (!inTime && client.connectionState().isConnected()) {
             close();
             throw new DiscoveryException("service cache of '" + name + "' (" + path + ") did not load within " + startTimeout
                 + " although the client is connected");
@@ -125,14 +136,18 @@ public final class ServiceCache<T> implements AutoCloseable {
     }
 
     /**
-     * Waits for the first load; false if {@code timeout} passed first.
+     * Waits for the first load; false if {@code timeout} passed first. A close of the client ends
+     * the wait at once: a closed client never loads the cache.
      *
      * @param timeout how long to wait at most
      * @return whether the first load is done
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws ClientClosedException if the client is closed (before or while it waits) and the cache has not loaded
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
-        return Blocking.managed(() -> loaded.await(Timeouts.nonNegativeNanos(timeout), TimeUnit.NANOSECONDS));
+        return loadedOrClosed.awaitUnlessClosed(client, () -> loaded.getCount() == 0, Deadline.afterNonNegative(timeout, client.ticker()),
+            "wait for the first load of the service cache of '" + name + "'", path);
     }
 
     /**
@@ -211,6 +226,7 @@ public final class ServiceCache<T> implements AutoCloseable {
         }
         if (event.type() == CacheEvent.Type.INITIALIZED) {
             loaded.countDown();
+            loadedOrClosed.bump();
         } else if (changed && loaded.getCount() == 0) {
             for (ServiceCacheListener listener : listeners) {
                 try {

@@ -110,7 +110,8 @@ public final class ServiceDiscovery<T> implements AutoCloseable {
      * @throws MissingDependencyException if a required service has no usable instance (or could
      *     not be checked for lack of a connection) and the builder says to fail (the default)
      * @throws ClientNotStartedException if the client was never started (start it, then this)
-     * @throws ClientClosedException if the client is closed
+     * @throws ClientClosedException if the client is closed, or closes while it waits for the
+     *     required services (the wait ends then, not at the dependency timeout)
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public void start() throws InterruptedException {

@@ -117,6 +117,8 @@ public final class GroupMember implements AutoCloseable {
      * @throws dev.baton.framework.NoChildrenForEphemeralsException if the membership path (or its nearest existing
      *     ancestor) is an ephemeral node, which cannot have children; the message names it. The member joins once it is gone
      * @throws IllegalStateException if not started yet (call {@link #start()} first), or closed before it joined
+     * @throws dev.baton.framework.ClientClosedException if the client is closed (before or while it waits) before the
+     *     member joined: the wait ends then, not at {@code timeout}
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean awaitJoined(Duration timeout) throws InterruptedException {

@@ -4,9 +4,9 @@ import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
 import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.ConnectionState;
-import dev.baton.framework.ConnectionStateListener;
 import dev.baton.framework.CreateBuilder;
 import dev.baton.framework.DataTooLargeException;
 import dev.baton.framework.Deadline;
@@ -83,9 +83,20 @@ public final class PersistentNode implements AutoCloseable {
     private final boolean deleteOnClose;
     private final List<PersistentNodeListener> listeners = new CopyOnWriteArrayList<>();
     private final Watcher watcher = this::onWatchEvent;
-    private final ConnectionStateListener connectionListener = (c, state) -> {
-        if (state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED) {
-            kick();
+    private final ClientClosingListener connectionListener = new ClientClosingListener() {
+        @Override
+        public void stateChanged(BatonClient c, ConnectionState state) {
+            if (state == ConnectionState.CONNECTED || state == ConnectionState.RECONNECTED) {
+                kick();
+            }
+        }
+
+        /** A closed client creates nothing more: a waitForInitialCreate waits no more. */
+        @Override
+        public void clientClosing() {
+            synchronized (PersistentNode.this) {
+                PersistentNode.this.notifyAll();
+            }
         }
     };
 
@@ -172,12 +183,17 @@ public final class PersistentNode implements AutoCloseable {
      * @throws NoChildrenForEphemeralsException if the node's parent (or the nearest existing ancestor,
      *     when parents are missing) is an ephemeral node, which the message names: the node is created once it is gone
      * @throws IllegalStateException if not started yet (call {@link #start()} first), or closed before the node was created
+     * @throws ClientClosedException if the client is closed (before or while it waits) before the node was created:
+     *     the wait ends then, not at {@code timeout}
      * @throws InterruptedException if the waiting thread is interrupted
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
         Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
         synchronized (this) {
             while (!created) {
+                if (client.isClosed()) {   // nothing can create it any more
+                    throw new ClientClosedException("wait for the initial create of PersistentNode", basePath);
+                }
                 if (state != State.STARTED) {   // nothing would ever create it
                     throw new IllegalStateException("PersistentNode " + basePath + (state == State.LATENT
                         ? " is not started: call start() first" : " was closed before it was created"));

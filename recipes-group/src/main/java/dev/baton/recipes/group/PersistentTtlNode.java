@@ -155,6 +155,8 @@ public final class PersistentTtlNode implements AutoCloseable {
      * @throws dev.baton.framework.DataTooLargeException if the data is larger than the servers take in one request
      * @throws dev.baton.framework.NoChildrenForEphemeralsException if an ancestor of the node is an ephemeral node (named in the message)
      * @throws IllegalStateException if not started yet (call {@link #start()} first)
+     * @throws dev.baton.framework.ClientClosedException if the client is closed (before or while it waits) before the
+     *     node was created
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
         Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());

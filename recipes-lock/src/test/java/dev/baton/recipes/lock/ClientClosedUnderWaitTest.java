@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * An acquisition without a time limit whose client is closed while it waits in line ends at once
+ * An acquisition (with or without a time limit) whose client is closed while it waits in line ends at once
  * with {@code ClientClosedException}: the client never connects again, so nothing it waits for can
  * come.
  */
@@ -36,6 +36,16 @@ class ClientClosedUnderWaitTest {
         BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
         InterProcessMutex mutex = new InterProcessMutex(client, path);
         endsWithClientClosed(client, () -> inLine(client), mutex::acquire);
+    }
+
+    /** A time limit changes nothing: the wait ends at the close, not at the limit. */
+    @Test
+    void mutexAcquireWithATimeoutEnds(BatonClient holder, TestInfo info) throws Exception {
+        String path = path(info);
+        new InterProcessMutex(holder, path).acquire();
+        BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        InterProcessMutex mutex = new InterProcessMutex(client, path);
+        endsWithClientClosed(client, () -> inLine(client), () -> mutex.acquire(Duration.ofSeconds(60)));
     }
 
     @Test

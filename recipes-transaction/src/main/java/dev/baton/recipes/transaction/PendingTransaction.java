@@ -2,7 +2,9 @@ package dev.baton.recipes.transaction;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonObserver;
-import dev.baton.framework.ConnectionStateListener;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
+import dev.baton.framework.ConnectionState;
 import dev.baton.framework.NoNodeException;
 import dev.baton.framework.Timeouts;
 import java.time.Duration;
@@ -65,9 +67,18 @@ public final class PendingTransaction {
      * (and fires one for a decision made meanwhile), and another look would add another watcher —
      * each a read of the decision when it comes.
      */
-    private final ConnectionStateListener reconnects = (c, state) -> {
-        if (state.isConnected() && c.sessionId() != watchedSession) {
-            look();
+    private final ClientClosingListener reconnects = new ClientClosingListener() {
+        @Override
+        public void stateChanged(BatonClient c, ConnectionState state) {
+            if (state.isConnected() && c.sessionId() != watchedSession) {
+                look();
+            }
+        }
+
+        /** A closed client reads no decision any more: the wait for it ends now, not at the caller's timeout. */
+        @Override
+        public void clientClosing() {
+            clientClosed();
         }
     };
     private final CompletableFuture<Decision> decision = new CompletableFuture<>();
@@ -132,7 +143,9 @@ public final class PendingTransaction {
     /**
      * Completes with the decision as read from the decision node; fails with
      * {@link TransactionException} if the coordinator was closed first, or if the transaction's
-     * nodes were removed (retention, an operator) before the decision could be read.
+     * nodes were removed (retention, an operator) before the decision could be read, and with
+     * {@link ClientClosedException} as soon as the coordinator's client is closed (a closed
+     * client reads nothing more; the participants still decide the transaction).
      *
      * @return a new future of the decision (completing it does not complete this transaction's)
      */
@@ -146,6 +159,8 @@ public final class PendingTransaction {
      * @param timeout how long to wait at most
      * @return the decision, or null if {@code timeout} passed first
      * @throws TransactionException if the decision can no longer be learned (see {@link #decision()})
+     * @throws ClientClosedException if the coordinator's client is closed, before or while it waits,
+     *     with no decision read: the wait ends then, not at {@code timeout}
      * @throws InterruptedException if interrupted while waiting
      */
     public Decision await(Duration timeout) throws InterruptedException {
@@ -169,6 +184,9 @@ public final class PendingTransaction {
 
     void watch() {
         client.addConnectionStateListener(reconnects);
+        if (client.isClosed()) {
+            clientClosed(); // closed before the listener was there to hear it
+        }
         if (decision.isDone()) {
             client.removeConnectionStateListener(reconnects); // abandoned already (the coordinator closed meanwhile)
             return;
@@ -323,6 +341,18 @@ public final class PendingTransaction {
         if (decision.completeExceptionally(new TransactionException("the coordinator was closed before transaction " + id()
             + " was decided; its participants decide it without the coordinator"))) {
             finish();
+        }
+    }
+
+    /**
+     * The client is closed: no decision can be read through it any more, so the future fails with
+     * ClientClosedException. Nothing is acknowledged (the client writes nothing more): the participants
+     * decide the transaction, and its nodes go at the end of their retention period.
+     */
+    private void clientClosed() {
+        if (decision.completeExceptionally(new ClientClosedException("wait for the decision of transaction " + id(), path))) {
+            client.removeConnectionStateListener(reconnects);
+            settle();
         }
     }
 
