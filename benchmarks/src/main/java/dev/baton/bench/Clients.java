@@ -37,7 +37,21 @@ final class Clients {
     }
 
     static BatonClient baton(String connect) throws InterruptedException {
-        BatonClient client = BatonClient.builder().connectString(Lan.route(connect)).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
+        return baton(BatonClient.builder(), connect);
+    }
+
+    /**
+     * A Baton client whose listeners and watchers run in place, on ZooKeeper's event thread
+     * ({@code eventExecutor(Runnable::run)}), as Curator's do: not Baton's default contract (a
+     * blocking Baton call from such a listener can wait for an answer that same thread delivers),
+     * only a benchmark's measure of what the hand-off to the event executor costs.
+     */
+    static BatonClient batonInPlace(String connect) throws InterruptedException {
+        return baton(BatonClient.builder().eventExecutor(Runnable::run), connect);
+    }
+
+    private static BatonClient baton(BatonClient.Builder builder, String connect) throws InterruptedException {
+        BatonClient client = builder.connectString(Lan.route(connect)).sessionTimeout(Duration.ofMillis(SESSION_MS)).build();
         client.start();
         if (!client.blockUntilConnected(Duration.ofSeconds(30))) {
             client.close();

@@ -15,7 +15,11 @@ import java.util.List;
  *       watched by {@code ConfigStore.watchKey} (the writer's own store is started, so a release
  *       starts from its snapshot); Curator: {@code SharedValue.setValue} watched by
  *       {@code SharedValue} listeners, and a {@code setData} watched by {@code NodeCache}
- *       listeners; raw: a {@code setData} watched by the hand-written watcher that reads again
+ *       listeners; Baton's own {@code SharedValue} (Curator's node and bytes), written and watched
+ *       the same way as Curator's, once as shipped (listeners on each client's event executor)
+ *       and once with its watchers' clients built with {@code eventExecutor(Runnable::run)}
+ *       (listeners in place on ZooKeeper's event thread, as Curator's: not Baton's default
+ *       contract, a measure of the hand-off); raw: a {@code setData} watched by the hand-written watcher that reads again
  *       with a new watch on each event; raw release-shaped: the release's transaction on the plain
  *       client, each watcher reading the key and the fence in one multi of reads on the key's event (see
  *       {@link ReleaseFloors}); and four other layouts' floors in the same style
@@ -26,13 +30,14 @@ import java.util.List;
  *       both; (d) the history in ten slots made once, each release setting the data of its slot
  *       (no create, no delete), the fence outside; and (0), the current layout again, their
  *       control. The release and the {@code set} each have a store (a base path) of their own, as
- *       each Curator way has its own node. Rounds alternate between the eleven ways: the first six
+ *       each Curator way has its own node. Rounds alternate between the thirteen ways: the first eight
  *       in a fixed order, then the five floors in a new order each round (seeded), since the way
  *       that follows {@code NodeCache}'s rounds — the raw release-shaped row — comes out slower
  *       for it: compare the floors with (0), not with that row. Before all rows, 300 rounds of
  *       each way with one watcher compile the code; then in each row the first ten are warm-up.
- *       Each row also gives its p99 over the raw one's and over {@code SharedValue}'s; each N, the
- *       release's p50 and p99 over the raw release-shaped row's and over the control's, and each
+ *       Each row also gives its p99 over the raw one's and over {@code SharedValue}'s; each N,
+ *       Baton's release, {@code set} and two {@code SharedValue} rows' p50 and p99 over Curator's
+ *       {@code SharedValue}'s, the release's p50 and p99 over the raw release-shaped row's and over the control's, and each
  *       floor's p50 and p99 over {@code SharedValue}'s.</li>
  *   <li>Cached reads, ns/op, one thread: {@code ConfigStore.getString} and {@code get}, against
  *       Curator's {@code SharedValue.getValue()} and {@code NodeCache.getCurrentData().getData()}

@@ -26,7 +26,8 @@ final class ConfigRequests {
         System.out.printf("%-44s %4s %14s %14s %14s%n", "", "N", "writes/round", "reads/round", "events/round");
         for (int n : new int[] {1, 10}) {
             try (PropagationSides ways = PropagationSides.connect(connect, n)) {
-                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqnode" + n, "reqrawrel" + n, "reqfenceout" + n,
+                String[] names = {"reqraw" + n, "reqrelease" + n, "reqset" + n, "reqshared" + n, "reqbatonshared" + n,
+                    "reqbatoninplace" + n, "reqnode" + n, "reqrawrel" + n, "reqfenceout" + n,
                     "reqnodelete" + n, "reqboth" + n, "reqslots" + n, "reqcontrol" + n};
                 String[] paths = new String[names.length];
                 for (int s = 0; s < names.length; s++) {

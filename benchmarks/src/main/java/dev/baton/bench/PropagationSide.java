@@ -35,8 +35,13 @@ final class PropagationSide {
 
     /** Watcher {@code watcher} has been told {@code value}: its arrival time counts if it is this round's value. */
     void heard(int watcher, String value) {
+        // expected first: written after seen, so a round's value comes with its array; before the first round there
+        // is none (a Baton value's listener also hears the first load, the seed's empty value)
         if (value.equals(expected)) {
-            seen.compareAndSet(watcher, 0, System.nanoTime());
+            AtomicLongArray round = seen;
+            if (round != null) {
+                round.compareAndSet(watcher, 0, System.nanoTime());
+            }
         }
     }
 

@@ -18,28 +18,38 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
- * The eleven ways the config benchmark's propagation and request counts write a value and watch
- * it, in their order: raw, Baton's release and {@code set}, Curator's {@code SharedValue} and
- * {@code NodeCache}, then the raw floors of {@link ReleaseFloors} (the release-shaped row, then
- * the other layouts from {@link #FIRST_FLOOR} on), and the clients they run on: of each kind one
- * writer and N watchers, each on a client of its own. Closing closes the ways' stores, caches and
- * values, then the clients.
+ * The thirteen ways the config benchmark's propagation and request counts write a value and watch
+ * it, in their order: raw, Baton's release and {@code set}, Curator's {@code SharedValue}, Baton's
+ * {@code SharedValue} (as shipped, then with its watchers' listeners run in place, not the default
+ * contract), Curator's {@code NodeCache}, then the raw floors of {@link ReleaseFloors} (the
+ * release-shaped row, then the other layouts from {@link #FIRST_FLOOR} on), and the clients they
+ * run on: of each kind one writer and N watchers, each on a client of its own (Baton's in-place
+ * row: N more watchers' clients, built with {@code eventExecutor(Runnable::run)}; its writer is
+ * the Baton writer). Closing closes the ways' stores, caches and values, then the clients.
  */
 final class PropagationSides implements AutoCloseable {
     /** The raw limit's place in {@link #all}'s list. */
     static final int RAW = 0;
     /** Baton's release's place. */
     static final int RELEASE = 1;
+    /** Baton's {@code set}'s place. */
+    static final int SET = 2;
     /** Curator's {@code SharedValue}'s place. */
     static final int SHARED_VALUE = 3;
+    /** Baton's {@code SharedValue}'s place, as shipped (listeners on the client's event executor). */
+    static final int BATON_SHARED_VALUE = 4;
+    /** Baton's {@code SharedValue} with its watchers' listeners run in place: not the default contract. */
+    static final int BATON_SHARED_IN_PLACE = 5;
     /** The raw release-shaped floor's place. */
-    static final int RELEASE_SHAPED = 5;
+    static final int RELEASE_SHAPED = 7;
     /** The first of the layouts' floors: these go in a new order each round. */
-    static final int FIRST_FLOOR = 6;
+    static final int FIRST_FLOOR = 8;
 
     /** Of each kind, the writer first, then one client per watcher. */
     private final List<ZooKeeper> raws = new ArrayList<>();
     private final List<BatonClient> batons = new ArrayList<>();
+    /** Watchers only: the in-place row's writer is the Baton writer. */
+    private final List<BatonClient> inPlace = new ArrayList<>();
     private final List<CuratorFramework> curators = new ArrayList<>();
     private final List<AutoCloseable> closing = new ArrayList<>();
 
@@ -57,6 +67,7 @@ final class PropagationSides implements AutoCloseable {
                 made.batons.add(Clients.baton(connect));
                 made.curators.add(Clients.curator(connect));
                 made.raws.add(Clients.raw(connect));
+                made.inPlace.add(Clients.batonInPlace(connect));
             }
         } catch (Exception | Error e) {
             made.close();
@@ -66,7 +77,7 @@ final class PropagationSides implements AutoCloseable {
     }
 
     /**
-     * All eleven ways, each on a node (a base, for Baton and the floors) of its own: {@code paths}
+     * All thirteen ways, each on a node (a base, for Baton and the floors) of its own: {@code paths}
      * holds them in the list's order. Each Baton way has a store of its own (as each Curator way has
      * its own node): a watcher's store reads what changed in its subtree, so two ways on one store
      * would each make every watcher read the other's writes too. The writers' stores are started,
@@ -80,8 +91,12 @@ final class PropagationSides implements AutoCloseable {
         sides.add(baton("Baton   ConfigStore release, watchKey", releaseWriter, batons, paths[1], releaseKey, true, closing));
         sides.add(baton("Baton   ConfigStore set, watchKey", setWriter, batons, paths[2], setKey, false, closing));
         sides.add(curatorShared("Curator SharedValue.setValue, listeners", curators, paths[3], closing));
-        sides.add(curatorNodeCache("Curator setData, NodeCache listeners", curators, paths[4], closing));
-        sides.add(ReleaseFloors.side("raw     release-shaped multi, key+fence read", raws, paths[5], ReleaseFloors.Layout.CURRENT));
+        sides.add(batonShared("Baton   SharedValue.setValue, listeners", batons.get(0), batons.subList(1, batons.size()), paths[4],
+            closing));
+        sides.add(batonShared("Baton   SharedValue, in place (not default)", batons.get(0), inPlace, paths[5], closing));
+        sides.add(curatorNodeCache("Curator setData, NodeCache listeners", curators, paths[6], closing));
+        sides.add(ReleaseFloors.side("raw     release-shaped multi, key+fence read", raws, paths[RELEASE_SHAPED],
+            ReleaseFloors.Layout.CURRENT));
         for (int f = 0; f < ReleaseFloors.LAYOUTS.size(); f++) {
             sides.add(ReleaseFloors.side(ReleaseFloors.NAMES.get(f), raws, paths[FIRST_FLOOR + f], ReleaseFloors.LAYOUTS.get(f)));
         }
@@ -95,6 +110,7 @@ final class PropagationSides implements AutoCloseable {
         }
         curators.forEach(CuratorFramework::close);
         batons.forEach(BatonClient::close);
+        inPlace.forEach(BatonClient::close);
         raws.forEach(Clients::closeQuietly);
     }
 
@@ -175,6 +191,27 @@ final class PropagationSides implements AutoCloseable {
                     // not measured
                 }
             });
+            shared.start();
+            closing.add(shared);
+        }
+        return side;
+    }
+
+    /**
+     * Baton's {@code SharedValue}, written and watched as Curator's is in {@link #curatorShared}: the
+     * writer's own started value calls {@code setValue}, each watcher is a value of its own with a
+     * listener (run where the watcher's client runs listeners).
+     */
+    private static PropagationSide batonShared(String name, BatonClient writerClient, List<BatonClient> watchers, String path,
+                                               List<AutoCloseable> closing) throws Exception {
+        dev.baton.recipes.config.SharedValue writer = new dev.baton.recipes.config.SharedValue(writerClient, path, new byte[0]);
+        writer.start();
+        closing.add(writer);
+        PropagationSide side = new PropagationSide(name, value -> writer.setValue(value.getBytes(UTF_8)));
+        for (int i = 0; i < watchers.size(); i++) {
+            int watcher = i;
+            var shared = new dev.baton.recipes.config.SharedValue(watchers.get(i), path, new byte[0]);
+            shared.addListener((v, newValue) -> side.heard(watcher, new String(newValue, UTF_8)));
             shared.start();
             closing.add(shared);
         }

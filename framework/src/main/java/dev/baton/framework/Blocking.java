@@ -3,6 +3,7 @@ package dev.baton.framework;
 import java.util.Objects;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.locks.Lock;
 
 /**
  * Runs a blocking wait so that it cannot starve the fork-join pool it is called from: the one place
@@ -64,6 +65,33 @@ public final class Blocking {
         Blocker<T> blocker = new Blocker<>(wait);
         ForkJoinPool.managedBlock(blocker);
         return blocker.value;
+    }
+
+    /**
+     * Takes {@code lock}, waiting for it as a managed wait when another thread holds it: for a lock that
+     * is held across a round trip to the servers (one write of a registration at a time, say). On a
+     * fork-join pool's thread, a plain {@code lock()} would park the thread where the pool cannot see
+     * it; with as many such waiters as the pool has threads, the holder's reply, which needs one of
+     * them, never comes. A free lock is taken at once, without asking the pool for anything.
+     *
+     * <pre>{@code
+     * Blocking.lock(entry.lock);
+     * try { write(entry); } finally { entry.lock.unlock(); }
+     * }</pre>
+     *
+     * @param lock the lock to take
+     * @throws InterruptedException if the calling thread is interrupted while it waits (the lock is
+     *     then not held)
+     */
+    public static void lock(Lock lock) throws InterruptedException {
+        Objects.requireNonNull(lock, "lock");
+        if (lock.tryLock()) {
+            return;
+        }
+        managed(() -> {
+            lock.lockInterruptibly();
+            return null;
+        });
     }
 
     /** The wait as the pool sees it: run once, on the calling thread, while a spare thread covers for it. */

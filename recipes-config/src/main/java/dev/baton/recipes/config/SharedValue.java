@@ -7,11 +7,12 @@ import dev.baton.framework.NoNodeException;
 import dev.baton.framework.NodeData;
 import dev.baton.framework.NodeExistsException;
 import dev.baton.framework.ZPaths;
-import dev.baton.framework.cache.CacheEvent;
-import dev.baton.framework.cache.NodeCache;
+import dev.baton.framework.cache.ChildData;
+import dev.baton.framework.cache.SnapshotCache;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.zookeeper.data.Stat;
@@ -23,14 +24,19 @@ import org.slf4j.LoggerFactory;
  * bytes (the path itself holds the value), so Curator and Baton processes share it.
  *
  * <p>Algorithm: {@link #start()} creates the node with the seed value if it does not exist (its
- * folders as containers), reads it, and keeps a {@link NodeCache} on it. Reads are local.
+ * folders as containers), reads it, and keeps a {@link SnapshotCache} (no fence) on it: its books
+ * and the read of each change are kept on ZooKeeper's event thread, so a change costs a watcher
+ * one event, one read and one hand-off, to the client's event executor, where the listeners run
+ * (a node cache there took three hand-offs per change). Reads are local.
  * {@link #setValue} writes at any version; {@link #trySetValue} writes only if the node is still
  * at the version of the value the caller read, the compare-and-set for read-modify-write.
  *
  * <p>Guarantees and caveats. The local value only moves forward (by the node's modification
  * zxid), across reconnects and session expiries (the cache reloads). Listeners may miss
  * intermediate values, never the last. If the node is deleted, the last value stays; the next
- * {@link #setValue} creates it again.
+ * {@link #setValue} creates it again. Nodes below the value's node are no part of the value (nor
+ * of Curator's layout) and never reach the listeners, but the cache reads and keeps them: a value
+ * kept on a node with many children costs as many reads when it loads.
  *
  * <pre>{@code
  * SharedValue banner = new SharedValue(client, "/app/banner", "welcome".getBytes(UTF_8));
@@ -55,7 +61,7 @@ public final class SharedValue implements AutoCloseable {
     private final String kind;
     private final String path;
     private final byte[] seed;
-    private final NodeCache cache;
+    private final SnapshotCache cache;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final AtomicReference<Current> current;
     private final List<SharedValueListener> listeners = new CopyOnWriteArrayList<>();
@@ -78,8 +84,8 @@ public final class SharedValue implements AutoCloseable {
         this.path = ZPaths.validateRecipePath(kind, path);
         this.seed = Objects.requireNonNull(seedValue, "seedValue").clone();
         this.current = new AtomicReference<>(new Current(VersionedValue.ABSENT, seed, -1, -1));
-        this.cache = new NodeCache(client, path);
-        cache.addListener(this::onCacheEvent);
+        this.cache = SnapshotCache.builder(client, path).build();
+        cache.addListener(this::onSnapshot);
     }
 
     /**
@@ -243,11 +249,12 @@ public final class SharedValue implements AutoCloseable {
         }
     }
 
-    private void onCacheEvent(CacheEvent event) {
-        if (state.get() != State.STARTED || event.node() == null || event.type() == CacheEvent.Type.REMOVED) {
+    private void onSnapshot(SnapshotCache.Snapshot previous, SnapshotCache.Snapshot published, Set<String> changed) {
+        ChildData node = published.nodes().get(path);
+        if (state.get() != State.STARTED || node == null || !changed.contains(path)) {
             return;
         }
-        update(event.node().stat(), event.node().data());
+        update(node.stat(), node.data());
         client.observer().configChangeSeen("shared-value", path);
         byte[] value = getValue();
         for (SharedValueListener listener : listeners) {

@@ -2,6 +2,7 @@ package dev.baton.recipes.discovery;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ConnectionState;
 import dev.baton.framework.ConnectionStateChange;
@@ -68,18 +69,31 @@ final class Registrations<T> {
     };
 
     /**
-     * One registration; guarded by {@link #lock}, which is held across the ZooKeeper round trips
-     * of a write: a lock and not a monitor, so that a virtual thread that registers does not pin
-     * its carrier thread while it waits for the servers (Java 21 to 23 pin on monitors).
+     * One registration; its writes are serialised by {@link #lock}, which is held across the ZooKeeper
+     * round trips of a write. A lock and not a monitor, so that a virtual thread that registers does
+     * not pin its carrier thread while it waits for the servers (Java 21 to 23 pin on monitors); and
+     * taken through {@link Blocking#lock} by callers who may be continuations on the client's fork-join
+     * pool: a write can wait for steps that complete on that pool (the create of missing parent
+     * folders, the search after a lost reply), which writers parked unseen on the lock, as many as
+     * the pool has threads, would keep from running ({@code AsyncContinuationTest}). Reads of
+     * {@link #instance} and {@link #removed} take no lock, so they never wait for a write.
      */
     private static final class Entry<T> {
         final ReentrantLock lock = new ReentrantLock();
-        ServiceInstance<T> instance;
+        /** Written under {@link #lock}; null until the first registration adopts the entry. */
+        volatile ServiceInstance<T> instance;
         /** The node as created (with the sequence suffix for DYNAMIC_SEQUENTIAL), null before the first create. */
         String path;
         /** The data last written to {@link #path}. */
         byte[] written;
-        boolean removed;
+        /** Written under {@link #lock}. */
+        volatile boolean removed;
+
+        /** {@return the registered instance, or null if removed or not yet adopted} */
+        ServiceInstance<T> current() {
+            ServiceInstance<T> now = instance;
+            return removed ? null : now;
+        }
     }
 
     Registrations(BatonClient client, String basePath, InstanceJson<T> json) {
@@ -105,7 +119,7 @@ final class Registrations<T> {
         byte[] bytes = json.encode(instance);
         while (true) {
             Entry<T> entry = byId.computeIfAbsent(instance.id(), id -> new Entry<>());
-            entry.lock.lock();
+            Blocking.lock(entry.lock);
             try {
                 if (!adopt(entry, instance)) {
                     continue;  // unregistered meanwhile: take a fresh entry
@@ -149,7 +163,7 @@ final class Registrations<T> {
         json.encode(instance);
         while (true) {
             Entry<T> entry = byId.computeIfAbsent(instance.id(), id -> new Entry<>());
-            entry.lock.lock();
+            Blocking.lock(entry.lock);
             try {
                 if (adopt(entry, instance)) {
                     break;
@@ -192,7 +206,7 @@ final class Registrations<T> {
         if (entry == null) {
             throw notRegistered(instance);
         }
-        entry.lock.lock();
+        Blocking.lock(entry.lock);
         try {
             if (entry.removed) {
                 throw notRegistered(instance);
@@ -219,7 +233,7 @@ final class Registrations<T> {
         if (entry == null) {
             return false;
         }
-        entry.lock.lock();
+        Blocking.lock(entry.lock);
         try {
             entry.removed = true;
             if (entry.path != null) {
@@ -240,27 +254,15 @@ final class Registrations<T> {
     /** The registered instance with {@code id}, or null. */
     ServiceInstance<T> get(String id) {
         Entry<T> entry = byId.get(id);
-        if (entry == null) {
-            return null;
-        }
-        entry.lock.lock();
-        try {
-            return entry.removed ? null : entry.instance;
-        } finally {
-            entry.lock.unlock();
-        }
+        return entry == null ? null : entry.current();
     }
 
     List<ServiceInstance<T>> instances() {
         List<ServiceInstance<T>> all = new ArrayList<>();
         for (Entry<T> entry : byId.values()) {
-            entry.lock.lock();
-            try {
-                if (!entry.removed) {
-                    all.add(entry.instance);
-                }
-            } finally {
-                entry.lock.unlock();
+            ServiceInstance<T> instance = entry.current();
+            if (instance != null) {
+                all.add(instance);
             }
         }
         return all;
@@ -294,13 +296,7 @@ final class Registrations<T> {
             return;
         }
         for (Entry<T> entry : List.copyOf(byId.values())) {
-            ServiceInstance<T> instance;
-            entry.lock.lock();
-            try {
-                instance = entry.instance;
-            } finally {
-                entry.lock.unlock();
-            }
+            ServiceInstance<T> instance = entry.instance;
             if (instance == null) {
                 continue;  // a registration still being made: its register() call reports the outcome
             }

@@ -2,6 +2,7 @@ package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
 import dev.baton.framework.BatonException;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.ClientClosedException;
 import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ClientNotStartedException;
@@ -204,7 +205,12 @@ public final class PersistentNode implements AutoCloseable {
                 if (nanos <= 0) {
                     return false;
                 }
-                TimeUnit.NANOSECONDS.timedWait(this, nanos);
+                // managed: the create this waits for completes on the client's fork-join pool, where a
+                // caller's continuation may be waiting here (AsyncContinuationTest)
+                Blocking.managed(() -> {
+                    TimeUnit.NANOSECONDS.timedWait(this, nanos);
+                    return null;
+                });
             }
             return true;
         }

@@ -1,10 +1,12 @@
 package dev.baton.recipes.queue;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.Blocking;
 import dev.baton.framework.NoNodeException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 
@@ -28,7 +30,13 @@ final class ProducerShards {
     private final String path;
     private final Lister lister;
     private final PathMaker pathMaker;
-    private final Object lock = new Object();
+    /**
+     * One move at a time, so that producers who find no shard make one between them, not one each.
+     * Held across the listing and the create, whose replies complete on the client's fork-join pool;
+     * a lock rather than a monitor, taken through {@link Blocking#lock}, so that puts waiting for it
+     * in continuations on that pool leave it threads for those replies.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
     private volatile String current;
 
     ProducerShards(BatonClient client, String path, Lister lister, PathMaker pathMaker) {
@@ -49,7 +57,8 @@ final class ProducerShards {
      * creating a new one if there is none. Returns the shard to use.
      */
     String movePast(String stale) throws InterruptedException {
-        synchronized (lock) {
+        Blocking.lock(lock);
+        try {
             String now = current;
             if (now != null && !now.equals(stale)) {
                 return now; // another thread moved on already
@@ -65,6 +74,8 @@ final class ProducerShards {
             String next = highest != null && ItemNames.shardSequence(highest) > staleSeq ? path + "/" + highest : create();
             current = next;
             return next;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -72,12 +72,11 @@ public final class SimpleDistributedQueue {
 
     private final BatonClient client;
     private final QueueStore store;
-    private final ChangeSignal signal = new ChangeSignal();
     /** Listed items not yet tried, with the reads started ahead for the first few. */
     private final ArrayDeque<Pending> batch = new ArrayDeque<>();
     /**
      * Guards {@link #batch}; held across a listing. A lock rather than a monitor, taken through
-     * {@link Blocking#managed}: takers waiting for it in continuations on the client's fork-join pool
+     * {@link Blocking#lock}: takers waiting for it in continuations on the client's fork-join pool
      * must not hold the pool's threads while the listing's reply waits for one of them.
      */
     private final ReentrantLock batchLock = new ReentrantLock();
@@ -231,7 +230,7 @@ public final class SimpleDistributedQueue {
         boolean listed = false;
         while (true) {
             Pending head;
-            lockBatch();
+            Blocking.lock(batchLock);
             try {
                 head = batch.peekFirst();
                 if (head == null && !listed) {
@@ -249,7 +248,7 @@ public final class SimpleDistributedQueue {
             if (data != null) {
                 return data.data();
             }
-            lockBatch();
+            Blocking.lock(batchLock);
             try {
                 batch.remove(head);
             } finally {
@@ -299,6 +298,10 @@ public final class SimpleDistributedQueue {
 
     private List<byte[]> awaitItems(int max, Deadline deadline) throws InterruptedException {
         ensurePath();
+        // A signal of this wait's own: the client registers a listener by identity and removes every registration of
+        // it at once, so a signal shared by two waits would be unregistered for both when the first one ends, and the
+        // other would no longer be woken by a reconnect or by the client's close.
+        ChangeSignal signal = new ChangeSignal();
         client.addConnectionStateListener(signal);
         try {
             while (true) {
@@ -326,7 +329,7 @@ public final class SimpleDistributedQueue {
     private List<byte[]> takeSome(int max, Watcher watcher) throws InterruptedException {
         while (true) {
             List<Pending> picked = new ArrayList<>(Math.min(max, READ_AHEAD));
-            lockBatch();
+            Blocking.lock(batchLock);
             try {
                 if (batch.isEmpty()) {
                     refill(watcher);
@@ -354,14 +357,6 @@ public final class SimpleDistributedQueue {
                 }
             }
         }
-    }
-
-    /** Takes {@link #batchLock}, as a managed wait. */
-    private void lockBatch() throws InterruptedException {
-        Blocking.managed(() -> {
-            batchLock.lockInterruptibly();
-            return null;
-        });
     }
 
     /** Under the batch lock: lists again. */
