@@ -15,10 +15,13 @@ import dev.baton.test.TestClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.zookeeper.ZooDefs;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A SharedValue's watcher behind a proxy loses its connection, then its session, while another
@@ -98,6 +101,33 @@ class SharedValueFaultsTest {
             await().atMost(WAIT).until(() -> heard.contains("1"));
             assertThat(heard).as("told of the value's changes only, once each").containsExactly("1");
             assertThat(reader.getValue()).isEqualTo("1".getBytes(UTF_8));
+        }
+    }
+
+    /**
+     * A node below the value's node that this client may not read (another user's, with a
+     * creator-only ACL) is no part of the value: the value still follows every write, as Curator's
+     * and a node cache's, which never read below the node.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aNodeBelowTheValuesNodeThatItCannotReadDoesNotStopTheValue(BatonClient writerClient, BatonClient watching)
+        throws Exception {
+        String path = "/shared/unreadable-child";
+        try (BatonClient owner = TestClients.started(BatonClient.builder().connectString(ensemble.connectString())
+                 .authorization("digest", "owner:secret".getBytes(UTF_8)));
+             SharedValue writer = new SharedValue(writerClient, path, "0".getBytes(UTF_8));
+             SharedValue reader = new SharedValue(watching, path, "seed".getBytes(UTF_8))) {
+            writer.start();
+            owner.create().withAcl(ZooDefs.Ids.CREATOR_ALL_ACL).forPath(path + "/private", "not yours".getBytes(UTF_8));
+            List<String> heard = new CopyOnWriteArrayList<>();
+            reader.addListener((value, bytes) -> heard.add(new String(bytes, UTF_8)));
+            reader.start();
+            assertThat(reader.getValue()).as("read at start").isEqualTo("0".getBytes(UTF_8));
+
+            writer.setValue("1".getBytes(UTF_8));
+            await("the reader follows the write").atMost(WAIT).until(() -> new String(reader.getValue(), UTF_8).equals("1"));
+            assertThat(heard).as("its listeners were told").contains("1");
         }
     }
 }
