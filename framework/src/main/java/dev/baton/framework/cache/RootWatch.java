@@ -6,7 +6,7 @@ import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.Watcher;
 
 /**
- * A cache's persistent recursive watch of its root ({@link SnapshotCache}, {@link TreeCache}), added
+ * A cache's persistent recursive watch of its root (or, for a cache of its root alone, persistent watch) ({@link SnapshotCache}, {@link TreeCache}), added
  * by each load on a new session and removed when the cache closes, so that once the cache is closed (and the removal
  * has had its round trip) the session keeps no watch of the root, also when a load's add was
  * still on its way at the close.
@@ -15,6 +15,7 @@ final class RootWatch {
     private final BatonClient client;
     private final String root;
     private final Watcher watcher;
+    private final AddWatchMode mode;
     /**
      * Guards the fields below only, and is held for nothing else: close() must not wait for the
      * cache's lock, which ZooKeeper's event thread holds while it may wait for the connection's
@@ -28,9 +29,15 @@ final class RootWatch {
     private boolean closed;
 
     RootWatch(BatonClient client, String root, Watcher watcher) {
+        this(client, root, watcher, AddWatchMode.PERSISTENT_RECURSIVE);
+    }
+
+    /** With {@code mode} PERSISTENT: a watch of the root alone, for a cache of the root alone. */
+    RootWatch(BatonClient client, String root, Watcher watcher, AddWatchMode mode) {
         this.client = client;
         this.root = root;
         this.watcher = watcher;
+        this.mode = mode;
     }
 
     /**
@@ -47,7 +54,7 @@ final class RootWatch {
             adding = true;
             sent = true;
         }
-        CompletableFuture<Void> added = client.watches().addAsync(root, AddWatchMode.PERSISTENT_RECURSIVE, watcher);
+        CompletableFuture<Void> added = client.watches().addAsync(root, mode, watcher);
         added.whenComplete((v, failure) -> answered()); // also a failed add: the server may have applied it
         return added;
     }

@@ -24,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.slf4j.Logger;
@@ -165,6 +166,8 @@ public final class SnapshotCache implements AutoCloseable {
     private final String root;
     private final String fence;
     private final String belowFence;
+    /** {@link Builder#rootOnly()}: the root alone is read and kept, nothing below it. */
+    private final boolean rootOnly;
     private final Executor executor;
     /**
      * The client's count of connection state changes, when events and replies are handled on
@@ -219,6 +222,7 @@ public final class SnapshotCache implements AutoCloseable {
         this.root = builder.root;
         this.fence = builder.fence;
         this.belowFence = fence == null ? null : fence + "/";
+        this.rootOnly = builder.rootOnly;
         this.executor = client.eventExecutor();
         this.announcer = new Announcer(root, executor);
         this.book = new EventBook(fence);
@@ -231,7 +235,8 @@ public final class SnapshotCache implements AutoCloseable {
             this.replies = client;
             this.watcher = this::onWatchEvent;
         }
-        this.rootWatch = new RootWatch(client, root, watcher);
+        // a cache of the root alone hears of nothing below it: no event of a child to drop
+        this.rootWatch = new RootWatch(client, root, watcher, rootOnly ? AddWatchMode.PERSISTENT : AddWatchMode.PERSISTENT_RECURSIVE);
     }
 
     /**
@@ -522,7 +527,7 @@ public final class SnapshotCache implements AutoCloseable {
         }
         Map<String, ChildData> found = new HashMap<>();
         watch.thenCompose(v -> sync ? client.sync().forPathAsync(root) : CompletableFuture.<Void>completedFuture(null))
-            .thenCompose(v -> SubtreeReads.walk(client, root, fence, found))
+            .thenCompose(v -> SubtreeReads.walk(client, root, rootOnly ? root : fence, found)) // the walk stops at that node
             .whenCompleteAsync((v, failure) -> {
                 synchronized (lock) {
                     noteTransitions();
@@ -639,6 +644,9 @@ public final class SnapshotCache implements AutoCloseable {
     }
 
     private boolean inSubtree(String path) {
+        if (rootOnly) {
+            return path.equals(root);
+        }
         if (belowFence != null && path.startsWith(belowFence)) {
             return false;
         }
@@ -650,6 +658,7 @@ public final class SnapshotCache implements AutoCloseable {
         private final BatonClient client;
         private final String root;
         private String fence;
+        private boolean rootOnly;
 
         private Builder(BatonClient client, String root) {
             this.client = Objects.requireNonNull(client, "client");
@@ -674,11 +683,30 @@ public final class SnapshotCache implements AutoCloseable {
         }
 
         /**
+         * Caches the root alone, as a node cache does: nodes below it are neither read nor kept, and
+         * their changes are ignored. For a value kept in one node, whose children (anyone's, readable
+         * or not, however many) must not cost its watchers reads, or stop the cache: a load that
+         * cannot read a node retries, and publishes nothing until it can.
+         *
+         * @return this builder
+         */
+        public Builder rootOnly() {
+            this.rootOnly = true;
+            return this;
+        }
+
+        /**
          * Makes the cache; {@link SnapshotCache#start()} starts it.
          *
          * @return a new cache, not started
+         * @throws IllegalStateException if both a {@link #fence} and {@link #rootOnly()} were set: a cache of
+         *     its root alone has no node below it to fence with
          */
         public SnapshotCache build() {
+            if (rootOnly && fence != null) {
+                throw new IllegalStateException("a snapshot cache of " + root + " alone (rootOnly) cannot have the fence "
+                    + fence + " below it");
+            }
             return new SnapshotCache(this);
         }
     }

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * bytes (the path itself holds the value), so Curator and Baton processes share it.
  *
  * <p>Algorithm: {@link #start()} creates the node with the seed value if it does not exist (its
- * folders as containers), reads it, and keeps a {@link SnapshotCache} (no fence) on it: its books
+ * folders as containers), reads it, and keeps a {@link SnapshotCache} of the node alone (no fence,
+ * {@link SnapshotCache.Builder#rootOnly() rootOnly}) on it: its books
  * and the read of each change are kept on ZooKeeper's event thread, so a change costs a watcher
  * one event, one read and one hand-off, to the client's event executor, where the listeners run
  * (a node cache there took three hand-offs per change). Reads are local.
@@ -35,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * zxid), across reconnects and session expiries (the cache reloads). Listeners may miss
  * intermediate values, never the last. If the node is deleted, the last value stays; the next
  * {@link #setValue} creates it again. Nodes below the value's node are no part of the value (nor
- * of Curator's layout) and never reach the listeners, but the cache reads and keeps them: a value
- * kept on a node with many children costs as many reads when it loads.
+ * of Curator's layout): the cache neither reads nor keeps them, so their number costs nothing and
+ * one this client may not read (another user's ACL) does not stop the value; its persistent watch
+ * of the node alone (not recursive) hears nothing of their changes.
  *
  * <pre>{@code
  * SharedValue banner = new SharedValue(client, "/app/banner", "welcome".getBytes(UTF_8));
@@ -84,7 +86,7 @@ public final class SharedValue implements AutoCloseable {
         this.path = ZPaths.validateRecipePath(kind, path);
         this.seed = Objects.requireNonNull(seedValue, "seedValue").clone();
         this.current = new AtomicReference<>(new Current(VersionedValue.ABSENT, seed, -1, -1));
-        this.cache = SnapshotCache.builder(client, path).build();
+        this.cache = SnapshotCache.builder(client, path).rootOnly().build();
         cache.addListener(this::onSnapshot);
     }
 
