@@ -3,12 +3,20 @@ package dev.baton.recipes.group;
 import static dev.baton.test.CloseUnderWait.endsWithClientClosed;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.framework.BatonClient;
+import dev.baton.framework.SetDataBuilder;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.CutOffClient;
 import dev.baton.test.EnsembleTest;
+import dev.baton.test.TestClients;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A group call that waits through a client ends at once with {@code ClientClosedException} when
@@ -40,6 +48,53 @@ class ClientClosedUnderWaitTest {
             cutOff.assertStartsPromptly("persistent node", node::start);
             var closed = endsWithClientClosed(cutOff.client(), () -> true, () -> node.waitForInitialCreate(LONG));
             assertThat(closed).hasMessageContaining("/closed-under-wait/node");
+        }
+    }
+
+    /**
+     * The TTL node's container is created, but its first touch has not landed (in flight, or failed
+     * for want of a connection and left to the next period, minutes away) when the client closes: a
+     * closed client touches nothing more, so the wait ends then. The touch is held here by answering
+     * it never; a real client's close fails it, which the node took as "try again next period".
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aTtlNodeAwaitingItsFirstTouchEnds() throws Exception {
+        String path = "/closed-under-wait/ttl";
+        BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+        PersistentTtlNode node = new PersistentTtlNode(touchesNeverAnswered(client, path + "/" + PersistentTtlNode.DEFAULT_CHILD_NAME),
+            path, Duration.ofMinutes(10), new byte[0]);
+        node.start();
+        var closed = endsWithClientClosed(client, () -> client.checkExists().forPath(path) != null,
+            () -> node.waitForInitialCreate(LONG));
+        assertThat(closed).hasMessageContaining(path);
+    }
+
+    /** {@code client}, whose setData of {@code touched} is sent nowhere and never answered. */
+    private static BatonClient touchesNeverAnswered(BatonClient client, String touched) {
+        return (BatonClient) Proxy.newProxyInstance(BatonClient.class.getClassLoader(), new Class<?>[] {BatonClient.class},
+            (proxy, method, args) -> {
+                Object result = invoke(client, method, args);
+                if (!method.getName().equals("setData")) {
+                    return result;
+                }
+                SetDataBuilder real = (SetDataBuilder) result;
+                return Proxy.newProxyInstance(SetDataBuilder.class.getClassLoader(), new Class<?>[] {SetDataBuilder.class},
+                    (builder, m, a) -> {
+                        if (m.getName().equals("forPathAsync") && touched.equals(a[0])) {
+                            return new CompletableFuture<>();
+                        }
+                        Object r = invoke(real, m, a);
+                        return r == real ? builder : r;
+                    });
+            });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 }
