@@ -1,6 +1,8 @@
 package dev.baton.recipes.group;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.framework.ClientNotStartedException;
 import dev.baton.framework.Deadline;
 import dev.baton.framework.Failures;
@@ -156,20 +158,30 @@ public final class PersistentTtlNode implements AutoCloseable {
      * @throws dev.baton.framework.NoChildrenForEphemeralsException if an ancestor of the node is an ephemeral node (named in the message)
      * @throws IllegalStateException if not started yet (call {@link #start()} first)
      * @throws dev.baton.framework.ClientClosedException if the client is closed (before or while it waits) before the
-     *     node was created
+     *     node was created and touched once
      */
     public boolean waitForInitialCreate(Duration timeout) throws InterruptedException {
         Deadline deadline = Deadline.afterNonNegative(timeout, client.ticker());
         if (!node.waitForInitialCreate(timeout)) {   // throws for data the servers refuse, where the touch would wait forever
             return false;
         }
+        // a closed client touches nothing more (a touch it cut off, or one left to the next period, never lands): its close
+        // ends this wait; one listener per wait, as removing a listener removes every registration of it
+        ClientClosingListener closing = () -> firstTouch.completeExceptionally(
+            new ClientClosedException("wait for the first touch of PersistentTtlNode", path));
+        client.addConnectionStateListener(closing);
         try {
+            if (client.isClosed()) {
+                closing.clientClosing(); // closed before the listener was there to hear it
+            }
             firstTouch.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
             return true;
         } catch (TimeoutException e) {
             return false;
         } catch (ExecutionException e) {
             throw Failures.rethrow(e.getCause());
+        } finally {
+            client.removeConnectionStateListener(closing);
         }
     }
 
