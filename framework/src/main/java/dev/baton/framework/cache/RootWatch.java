@@ -6,7 +6,8 @@ import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.Watcher;
 
 /**
- * A cache's persistent recursive watch of its root (or, for a cache of its root alone, persistent watch) ({@link SnapshotCache}, {@link TreeCache}), added
+ * A cache's persistent watch of its root ({@link SnapshotCache}, {@link TreeCache}): recursive, or of the
+ * root alone for a cache of the root alone (which then also hears of children added and removed). Added
  * by each load on a new session and removed when the cache closes, so that once the cache is closed (and the removal
  * has had its round trip) the session keeps no watch of the root, also when a load's add was
  * still on its way at the close.
