@@ -1,6 +1,6 @@
 package dev.baton.framework;
 
-import static dev.baton.test.CloseUnderWait.endsWithClientClosed;
+import static dev.baton.test.CloseUnderWait.endsWithClientClosedOnceParked;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.cache.SnapshotCache;
@@ -29,7 +29,7 @@ class CachesClosedUnderWaitTest {
         try (CutOffClient cutOff = CutOffClient.start(ensemble);
              TreeCache cache = TreeCache.builder(cutOff.client(), "/closed-under-wait/tree").build()) {
             cutOff.assertStartsPromptly("tree cache", cache::start);
-            var closed = endsWithClientClosed(cutOff.client(), () -> true, () -> cache.awaitInitialized(LONG));
+            var closed = endsWithClientClosedOnceParked(cutOff.client(), () -> cache.awaitInitialized(LONG));
             assertThat(closed).hasMessageContaining("/closed-under-wait/tree");
         }
     }
@@ -39,7 +39,7 @@ class CachesClosedUnderWaitTest {
         try (CutOffClient cutOff = CutOffClient.start(ensemble);
              SnapshotCache cache = SnapshotCache.builder(cutOff.client(), "/closed-under-wait/snapshots").build()) {
             cutOff.assertStartsPromptly("snapshot cache", cache::start);
-            var closed = endsWithClientClosed(cutOff.client(), () -> true, () -> cache.awaitInitialized(LONG));
+            var closed = endsWithClientClosedOnceParked(cutOff.client(), () -> cache.awaitInitialized(LONG));
             assertThat(closed).hasMessageContaining("/closed-under-wait/snapshots");
         }
     }

@@ -15,6 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Closes a client under a blocking call that waits through it, and asserts what its user relies
@@ -61,12 +63,39 @@ public final class CloseUnderWait {
      */
     public static ClientClosedException endsWithClientClosed(BatonClient client, Callable<Boolean> waiting, Wait wait)
         throws Exception {
-        Objects.requireNonNull(client, "client");
         Objects.requireNonNull(waiting, "waiting");
+        return closeUnder(client, caller -> waiting, wait);
+    }
+
+    /**
+     * Runs {@code wait}, closes {@code client} once the call's thread is parked (waiting, with or without a timeout),
+     * and asserts that the call then ends within {@link #PROMPTLY} with a {@link ClientClosedException}. For a wait with
+     * nothing outside it to show that it has begun (a cache's first load without a connection, say): the close then
+     * wakes the wait rather than finding the client closed before the call began.
+     *
+     * @param client the client the call waits through; closed here
+     * @param wait the call, which parks its thread while it waits
+     * @return the exception the call ended with, for more assertions (its message, say)
+     * @throws Exception if the test thread is interrupted
+     */
+    public static ClientClosedException endsWithClientClosedOnceParked(BatonClient client, Wait wait) throws Exception {
+        return closeUnder(client, caller -> () -> {
+            Thread.State state = caller.get() == null ? null : caller.get().getState();
+            return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+        }, wait);
+    }
+
+    private static ClientClosedException closeUnder(BatonClient client,
+                                                    Function<AtomicReference<Thread>, Callable<Boolean>> waitingOf, Wait wait)
+        throws Exception {
+        Objects.requireNonNull(client, "client");
         Objects.requireNonNull(wait, "wait");
+        AtomicReference<Thread> caller = new AtomicReference<>();
+        Callable<Boolean> waiting = waitingOf.apply(caller);
         ExecutorService thread = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(task, "close-under-wait");
             t.setDaemon(true);
+            caller.set(t);
             return t;
         });
         try {

@@ -1,6 +1,6 @@
 package dev.baton.recipes.config;
 
-import static dev.baton.test.CloseUnderWait.endsWithClientClosed;
+import static dev.baton.test.CloseUnderWait.endsWithClientClosedOnceParked;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.BatonClient;
@@ -29,7 +29,7 @@ class ClientClosedUnderWaitTest {
         ConfigStore store = ConfigStore.builder(client, "/closed-under-wait/release").build();
         store.start();
         assertThat(store.awaitInitialized(Duration.ofSeconds(30))).isTrue();
-        var closed = endsWithClientClosed(client, () -> true, () -> store.awaitRelease(1_000, LONG));
+        var closed = endsWithClientClosedOnceParked(client, () -> store.awaitRelease(1_000, LONG));
         assertThat(closed).hasMessageContaining("/closed-under-wait/release");
     }
 
@@ -38,7 +38,7 @@ class ClientClosedUnderWaitTest {
         try (CutOffClient cutOff = CutOffClient.start(ensemble)) {
             ConfigStore store = ConfigStore.builder(cutOff.client(), "/closed-under-wait/first").build();
             cutOff.assertStartsPromptly("config store", store::start);
-            var closed = endsWithClientClosed(cutOff.client(), () -> true, () -> store.awaitInitialized(LONG));
+            var closed = endsWithClientClosedOnceParked(cutOff.client(), () -> store.awaitInitialized(LONG));
             assertThat(closed).hasMessageContaining("/closed-under-wait/first");
         }
     }

@@ -1,6 +1,7 @@
 package dev.baton.recipes.discovery;
 
 import static dev.baton.test.CloseUnderWait.endsWithClientClosed;
+import static dev.baton.test.CloseUnderWait.endsWithClientClosedOnceParked;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.BatonClient;
@@ -52,7 +53,7 @@ class ClientClosedUnderWaitTest {
             ServiceCache<Endpoint> cache = discovery.serviceCacheBuilder().name("payments").build();
             cutOff.assertStartsPromptly("service cache", cache::start);
             // no connection: the first load waits for one, which a closed client never makes
-            var closed = endsWithClientClosed(cutOff.client(), () -> true, () -> cache.awaitLoaded(LONG));
+            var closed = endsWithClientClosedOnceParked(cutOff.client(), () -> cache.awaitLoaded(LONG));
             assertThat(closed).hasMessageContaining("/closed-under-wait/cache/payments");
         }
     }

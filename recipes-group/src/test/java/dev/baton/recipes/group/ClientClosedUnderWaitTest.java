@@ -1,6 +1,7 @@
 package dev.baton.recipes.group;
 
 import static dev.baton.test.CloseUnderWait.endsWithClientClosed;
+import static dev.baton.test.CloseUnderWait.endsWithClientClosedOnceParked;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.BatonClient;
@@ -36,7 +37,7 @@ class ClientClosedUnderWaitTest {
             GroupMember member = new GroupMember(cutOff.client(), "/closed-under-wait/group", "m1", new byte[0]);
             cutOff.assertStartsPromptly("group member", member::start);
             // no connection: the join waits for one, which a closed client never makes
-            var closed = endsWithClientClosed(cutOff.client(), () -> true, () -> member.awaitJoined(LONG));
+            var closed = endsWithClientClosedOnceParked(cutOff.client(), () -> member.awaitJoined(LONG));
             assertThat(closed).hasMessageContaining("/closed-under-wait/group");
         }
     }
@@ -46,7 +47,7 @@ class ClientClosedUnderWaitTest {
         try (CutOffClient cutOff = CutOffClient.start(ensemble)) {
             PersistentNode node = new PersistentNode(cutOff.client(), CreateMode.EPHEMERAL, false, "/closed-under-wait/node", new byte[0]);
             cutOff.assertStartsPromptly("persistent node", node::start);
-            var closed = endsWithClientClosed(cutOff.client(), () -> true, () -> node.waitForInitialCreate(LONG));
+            var closed = endsWithClientClosedOnceParked(cutOff.client(), () -> node.waitForInitialCreate(LONG));
             assertThat(closed).hasMessageContaining("/closed-under-wait/node");
         }
     }
