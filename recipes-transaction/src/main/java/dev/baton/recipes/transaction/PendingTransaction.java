@@ -82,6 +82,7 @@ public final class PendingTransaction {
         }
     };
     private final CompletableFuture<Decision> decision = new CompletableFuture<>();
+    /** Claimed once, by the decision read (which then reports and hands it over) or by the client's close. */
     private final AtomicBoolean reported = new AtomicBoolean();
     private final AtomicBoolean finished = new AtomicBoolean();
     /**
@@ -350,7 +351,8 @@ public final class PendingTransaction {
      * decide the transaction, and its nodes go at the end of their retention period.
      */
     private void clientClosed() {
-        if (decision.completeExceptionally(new ClientClosedException("wait for the decision of transaction " + id(), path))) {
+        // a decision already read is being handed over (decided() claimed it first): it is the outcome, not the close
+        if (reported.compareAndSet(false, true) && decision.completeExceptionally(new ClientClosedException("wait for the decision of transaction " + id(), path))) {
             client.removeConnectionStateListener(reconnects);
             settle();
         }

@@ -4,7 +4,9 @@ import static dev.baton.test.CloseUnderWait.endsWithClientClosed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.framework.BatonClient;
+import dev.baton.framework.BatonObserver;
 import dev.baton.framework.ClientClosedException;
+import dev.baton.framework.ClientClosingListener;
 import dev.baton.server.EmbeddedEnsemble;
 import dev.baton.test.ClientLink;
 import dev.baton.test.EnsembleTest;
@@ -74,6 +76,41 @@ class ClientClosedUnderWaitTest {
             link.delay(Duration.ofMillis(1500));
             // waiting for the load once its watch is set: the sync and the reads are still to come
             endsWithClientClosed(client, () -> recursiveWatches(client).contains(folder + "/transactions"), a::start);
+        }
+    }
+
+    @Test
+    void aDecisionReadAsTheClientClosesIsStillTheDecision(BatonClient participantClient) throws Exception {
+        String folder = "/closed-under-wait/decided";
+        try (TransactionParticipant a = TransactionParticipant.builder(participantClient, folder, "a", new RecordingHandler())
+            .build()) {
+            a.start();
+            BatonClient client = TestClients.started(ensemble.connectString(), Duration.ofSeconds(10));
+            CountDownLatch reporting = new CountDownLatch(1);
+            CountDownLatch closing = new CountDownLatch(1);
+            // the coordinator reports the decision it read before it hands it over: hold it there while the client closes
+            client.addObserver(new BatonObserver() {
+                @Override
+                public void transactionDecided(String decidedFolder, boolean committed, String cause, long nanos) {
+                    reporting.countDown();
+                    try {
+                        closing.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            PendingTransaction tx = TransactionCoordinator.builder(client, folder).build()
+                .start(Set.of("a"), new byte[0], Duration.ofMinutes(5));
+            assertThat(reporting.await(30, TimeUnit.SECONDS)).as("the decision read").isTrue();
+            // told after the transaction's own closing listener, added earlier
+            client.addConnectionStateListener((ClientClosingListener) closing::countDown);
+            Thread closer = new Thread(client::close, "closer");
+            closer.setDaemon(true);
+            closer.start();
+            assertThat(tx.decision()).as("a decision read before the close is the transaction's outcome")
+                .succeedsWithin(Duration.ofSeconds(20)).extracting(Decision::isCommit).isEqualTo(true);
+            closer.join(TimeUnit.SECONDS.toMillis(20));
         }
     }
 }
