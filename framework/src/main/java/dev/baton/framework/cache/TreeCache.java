@@ -25,7 +25,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,7 +76,8 @@ public final class TreeCache implements AutoCloseable {
     private final Executor listenerExecutor;
     private final NavigableMap<String, ChildData> nodes = new TreeMap<>();
     private final CopyOnWriteArrayList<CacheListener> listeners = new CopyOnWriteArrayList<>();
-    private final CountDownLatch initialized = new CountDownLatch(1);
+    /** Set once by the first load (on the cache's serial chain), read by the initialization wait. */
+    private volatile boolean initialized;
     /** Wakes {@link #awaitInitialized}: bumped at the first load (the client's close wakes it too). */
     private final ChangeSignal initializedOrClosed = new ChangeSignal();
     private final Watcher watcher = this::onWatchEvent;
@@ -191,7 +191,7 @@ public final class TreeCache implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitInitialized(Duration timeout) throws InterruptedException {
-        return initializedOrClosed.awaitUnlessClosed(client, () -> initialized.getCount() == 0,
+        return initializedOrClosed.awaitUnlessClosed(client, () -> initialized,
             Deadline.afterNonNegative(timeout, client.ticker()), "wait for the first load of the cache", root);
     }
 
@@ -534,8 +534,8 @@ public final class TreeCache implements AutoCloseable {
         return watch.thenCompose(v -> client.sync().forPathAsync(root)).thenCompose(v -> walk(root, 0, found)).thenRun(() -> {
             reconcile(found);
             reloadsDone.incrementAndGet();
-            if (initialized.getCount() > 0) {
-                initialized.countDown();
+            if (!initialized) {
+                initialized = true;
                 initializedOrClosed.bump();
                 notifyListeners(new CacheEvent(CacheEvent.Type.INITIALIZED, null, null));
             }
