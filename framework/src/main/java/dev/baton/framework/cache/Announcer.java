@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -65,7 +64,8 @@ final class Announcer {
     private final String root;
     private final Executor executor;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final CountDownLatch initialized = new CountDownLatch(1);
+    /** Set once the first snapshot was told, read by the initialization wait. */
+    private volatile boolean initialized;
     /** Wakes {@link #awaitFirst}: bumped at the first snapshot (the client's close wakes it too). */
     private final ChangeSignal firstOrClosed = new ChangeSignal();
     /**
@@ -98,7 +98,7 @@ final class Announcer {
 
     /** Waits for the first snapshot told, ending with ClientClosedException once {@code client} closes. */
     boolean awaitFirst(BatonClient client, Duration timeout) throws InterruptedException {
-        return firstOrClosed.awaitUnlessClosed(client, () -> initialized.getCount() == 0,
+        return firstOrClosed.awaitUnlessClosed(client, () -> initialized,
             Deadline.afterNonNegative(timeout, client.ticker()), "wait for the first snapshot of the cache", root);
     }
 
@@ -138,7 +138,7 @@ final class Announcer {
     /** Tells the listeners of {@code current} on this thread (which must be the event executor). */
     void now(Snapshot previous, Snapshot current, Set<String> changed) {
         told = current;
-        initialized.countDown();
+        initialized = true;
         firstOrClosed.bump();
         Set<String> paths = Set.copyOf(changed);
         for (Listener listener : listeners) {

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -55,7 +54,8 @@ public final class ServiceCache<T> implements AutoCloseable {
     private final Duration startTimeout;
     private final Consumer<? super ServiceCache<T>> onClose;
     private final List<ServiceCacheListener> listeners = new CopyOnWriteArrayList<>();
-    private final CountDownLatch loaded = new CountDownLatch(1);
+    /** Set once by the first load, read by the load wait. */
+    private volatile boolean loaded;
     /** Wakes {@link #awaitLoaded}: bumped at the first load (the client's close wakes it too). */
     private final ChangeSignal loadedOrClosed = new ChangeSignal();
     private final Map<String, ServiceInstance<T>> byNode = new TreeMap<>();
@@ -146,7 +146,7 @@ public final class ServiceCache<T> implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted while it waits
      */
     public boolean awaitLoaded(Duration timeout) throws InterruptedException {
-        return loadedOrClosed.awaitUnlessClosed(client, () -> loaded.getCount() == 0, Deadline.afterNonNegative(timeout, client.ticker()),
+        return loadedOrClosed.awaitUnlessClosed(client, () -> loaded, Deadline.afterNonNegative(timeout, client.ticker()),
             "wait for the first load of the service cache of '" + name + "'", path);
     }
 
@@ -225,9 +225,9 @@ public final class ServiceCache<T> implements AutoCloseable {
             client.observer().serviceInstancesSeen(name, current.size());
         }
         if (event.type() == CacheEvent.Type.INITIALIZED) {
-            loaded.countDown();
+            loaded = true;
             loadedOrClosed.bump();
-        } else if (changed && loaded.getCount() == 0) {
+        } else if (changed && loaded) {
             for (ServiceCacheListener listener : listeners) {
                 try {
                     listener.cacheChanged();
